@@ -1,0 +1,56 @@
+/// A point in time as integer microseconds since the Unix epoch (may be negative: real files
+/// exist whose clocks decode to before 1970). No floating point anywhere.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var microseconds: Int64
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
+
+    /// Seconds and the microsecond remainder (remainder always 0...999_999).
+    public var secondsAndMicros: (seconds: Int64, micros: Int64) {
+        let (q, r) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        return r < 0 ? (q - 1, r + 1_000_000) : (q, r)
+    }
+
+    /// The civil date in UTC (proleptic Gregorian), for plausibility checks and display.
+    public var utc: (year: Int64, month: Int, day: Int, hour: Int, minute: Int, second: Int, micro: Int) {
+        let (secs, micro) = secondsAndMicros
+        var days = secs / 86_400
+        var rem = secs % 86_400
+        if rem < 0 { rem += 86_400; days -= 1 }
+        // Howard Hinnant's days_from_civil inverse.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return (y, Int(m), Int(d), Int(rem / 3600), Int(rem % 3600 / 60), Int(rem % 60), Int(micro))
+    }
+
+    /// "2025-03-11 09:02:17.418233" (UTC).
+    public var description: String {
+        let t = utc
+        func p(_ v: Int, _ w: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, w - s.count)) + s
+        }
+        return "\(t.year)-\(p(t.month, 2))-\(p(t.day, 2)) \(p(t.hour, 2)):\(p(t.minute, 2)):\(p(t.second, 2)).\(p(t.micro, 6))"
+    }
+
+    /// A plausible capture date: 1990 to 2100. Anything else is worth a diagnostic.
+    public var isPlausible: Bool {
+        microseconds >= 631_152_000_000_000 && microseconds < 4_102_444_800_000_000
+    }
+}
+
+/// Formats a microsecond duration as seconds with 6 decimals, e.g. "12.000345".
+public func formatSeconds(_ micros: Int64) -> String {
+    let sign = micros < 0 ? "-" : ""
+    let m = micros.magnitude
+    let frac = String(m % 1_000_000)
+    return sign + String(m / 1_000_000) + "." + String(repeating: "0", count: 6 - frac.count) + frac
+}
