@@ -1,0 +1,6 @@
+import ScopeCommands
+
+@main
+enum Entrypoint {
+    static func main() { RootCommand.main() }
+}
