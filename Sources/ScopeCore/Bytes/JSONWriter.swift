@@ -1,0 +1,70 @@
+/// A small, allocation-light JSON writer with keys in the order they are written (stable
+/// output for golden files and for programs that read it). Used on the `show --json` hot path.
+public struct JSONWriter: Sendable {
+    public private(set) var output: String = ""
+    private var needsComma: [Bool] = [false]
+
+    public init() { output.reserveCapacity(256) }
+
+    private mutating func separator() {
+        if needsComma[needsComma.count - 1] { output += "," }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    public mutating func beginObject(_ key: String? = nil) {
+        if let key { self.key(key) } else { separator() }
+        output += "{"
+        needsComma.append(false)
+    }
+
+    public mutating func endObject() {
+        needsComma.removeLast()
+        output += "}"
+    }
+
+    public mutating func beginArray(_ key: String? = nil) {
+        if let key { self.key(key) } else { separator() }
+        output += "["
+        needsComma.append(false)
+    }
+
+    public mutating func endArray() {
+        needsComma.removeLast()
+        output += "]"
+    }
+
+    private mutating func key(_ k: String) {
+        separator()
+        Self.appendString(k, to: &output)
+        output += ":"
+    }
+
+    public mutating func field(_ k: String, _ v: Int) { key(k); output += String(v) }
+    public mutating func field(_ k: String, _ v: Int64) { key(k); output += String(v) }
+    public mutating func field<T: BinaryInteger>(_ k: String, int v: T) { key(k); output += String(v) }
+    public mutating func field(_ k: String, _ v: String) { key(k); Self.appendString(v, to: &output) }
+    public mutating func field(_ k: String, _ v: Bool) { key(k); output += v ? "true" : "false" }
+    public mutating func null(_ k: String) { key(k); output += "null" }
+
+    /// An element of the current array.
+    public mutating func element(_ v: String) { separator(); Self.appendString(v, to: &output) }
+    public mutating func element(_ v: Int) { separator(); output += String(v) }
+
+    public static func appendString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u00" + Hex.string([UInt8(scalar.value)])
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
