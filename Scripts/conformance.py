@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Compare `hciscope show --json` with tshark's decoding of the same capture, frame by frame.
+
+Fields compared (tshark field ↔ hciscope JSON key):
+  packet type      hci_h4.type / hci_mon.opcode   ↔ kind (+ dir for monitor files)
+  command opcode   bthci_cmd.opcode               ↔ opcode            (commands)
+  event code       bthci_evt.code                 ↔ event
+  LE subevent      bthci_evt.le_meta_subevent     ↔ subevent
+  answered opcode  bthci_evt.opcode               ↔ opcode            (Command Complete/Status)
+  ACL handle       bthci_acl.chandle              ↔ handle            (ACL)
+  ATT opcode       btatt.opcode                   ↔ att.opcode
+  ATT handle       btatt.handle                   ↔ att.handle
+  SMP code         btsmp.opcode                   ↔ smp.code
+  advertisers      bthci_evt.bd_addr              ↔ reports[].address (advertising report events)
+
+Every disagreement is classified. Known, explained classes (see docs/CONFORMANCE.md) are counted;
+anything else is printed with its frames and makes the exit status 1.
+
+usage: Scripts/conformance.py [--hciscope BIN] [--verbose] [FILE ...]
+       (default: every HCI capture under ../shared/captures/{real,scenarios})
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import defaultdict
+
+FIELDS = [
+    "frame.number", "hci_h4.type", "hci_mon.opcode", "bthci_cmd.opcode", "bthci_evt.code",
+    "bthci_evt.le_meta_subevent", "bthci_evt.opcode", "bthci_acl.chandle", "btatt.opcode",
+    "btatt.handle", "btsmp.opcode", "bthci_evt.bd_addr", "_ws.malformed", "btl2cap.cid",
+]
+H4 = {"command": 1, "acl": 2, "sco": 3, "event": 4, "iso": 5}
+MONITOR = {("new_index", None): 0, ("del_index", None): 1, ("command", "sent"): 2, ("event", "received"): 3,
+           ("acl", "sent"): 4, ("acl", "received"): 5, ("sco", "sent"): 6, ("sco", "received"): 7,
+           ("open_index", None): 8, ("close_index", None): 9, ("index_info", None): 10,
+           ("vendor_diag", None): 11, ("system_note", None): 12, ("user_logging", None): 13,
+           ("ctrl_open", None): 14, ("ctrl_close", None): 15, ("ctrl_command", None): 16,
+           ("ctrl_event", None): 17, ("iso", "sent"): 18, ("iso", "received"): 19,
+           ("drv", "sent"): 20, ("drv", "received"): 21}
+ADV_SUBEVENTS = {0x02, 0x0B, 0x0D}
+NOT_HCI = ("link type 251", "link type 256", "link type 272", "link type 255", "not HCI", "sniffer")
+
+
+def ints(text):
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if part:
+            out.append(int(part, 0))
+    return out
+
+
+def tshark_frames(path):
+    cmd = ["tshark", "-r", path, "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a", "-E", "aggregator=,"]
+    for f in FIELDS:
+        cmd += ["-e", f]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    frames = {}
+    for line in res.stdout.splitlines():
+        cols = line.split("\t")
+        cols += [""] * (len(FIELDS) - len(cols))
+        row = dict(zip(FIELDS, cols))
+        frames[int(row["frame.number"])] = row
+    return frames
+
+
+def hciscope_frames(binary, path):
+    res = subprocess.run([binary, "show", "--json", path], capture_output=True, text=True)
+    frames = {}
+    for line in res.stdout.splitlines():
+        obj = json.loads(line)
+        frames[obj["frame"]] = obj
+    return res.returncode, frames, res.stderr
+
+
+def classify(key, ours, theirs, t):
+    """Name the kind of a disagreement; names in KNOWN are explained in docs/CONFORMANCE.md."""
+    if ours.get("vendor_debug") and key in ("att_opcode", "att_handle", "smp_code"):
+        return "vendor-debug-0x0edc"
+    if key == "att_handle" and ours.get("att") and theirs and not ours["att"].get("handle") is None:
+        return "att-handle-other"
+    return key
+
+
+KNOWN = {
+    "vendor-debug-0x0edc": "tshark decodes controller debug traffic on ACL handle 0x0EDC as L2CAP/ATT/SMP",
+}
+
+
+def compare(ours, t):
+    """Yield (key, ours_value, tshark_value) for every field that differs on one frame."""
+    kind = ours.get("kind")
+    if t["hci_h4.type"]:
+        theirs = ints(t["hci_h4.type"])[0]
+        if H4.get(kind) != theirs:
+            yield "packet_type", kind, theirs
+    elif t["hci_mon.opcode"]:
+        theirs = ints(t["hci_mon.opcode"])[0]
+        mine = MONITOR.get((kind, ours.get("dir"))) if (kind, ours.get("dir")) in MONITOR else MONITOR.get((kind, None))
+        if mine != theirs:
+            yield "packet_type", f"{kind}/{ours.get('dir')}", theirs
+    if kind == "command":
+        theirs = ints(t["bthci_cmd.opcode"])
+        if [ours.get("opcode")] != theirs[:1]:
+            yield "command_opcode", ours.get("opcode"), theirs
+    if kind == "event":
+        theirs = ints(t["bthci_evt.code"])
+        if [ours.get("event")] != theirs[:1]:
+            yield "event_code", ours.get("event"), theirs
+        sub = ints(t["bthci_evt.le_meta_subevent"])
+        if (ours.get("subevent") is not None or sub) and [ours.get("subevent")] != sub[:1]:
+            yield "le_subevent", ours.get("subevent"), sub
+        op = ints(t["bthci_evt.opcode"])
+        if (ours.get("opcode") is not None or op) and [ours.get("opcode")] != op[:1]:
+            yield "answered_opcode", ours.get("opcode"), op
+        if ours.get("subevent") in ADV_SUBEVENTS:
+            mine = sorted({r["address"] for r in ours.get("reports", [])})
+            theirs = sorted({a for a in t["bthci_evt.bd_addr"].split(",") if a})
+            if mine != theirs:
+                yield "advertiser_address", mine, theirs
+    if kind == "acl":
+        theirs = ints(t["bthci_acl.chandle"])
+        if (ours.get("handle") is not None or theirs) and [ours.get("handle")] != theirs[:1]:
+            yield "acl_handle", ours.get("handle"), theirs
+    att = ours.get("att")
+    theirs = ints(t["btatt.opcode"])
+    if (att is not None or theirs) and ([att["opcode"]] if att else []) != theirs[:1]:
+        yield "att_opcode", att and att["opcode"], theirs
+    th = ints(t["btatt.handle"])
+    mh = att.get("handle") if att else None
+    if (mh is not None or th) and not (mh is not None and th and mh == th[0]):
+        yield "att_handle", mh, th
+    smp = ours.get("smp")
+    theirs = ints(t["btsmp.opcode"])
+    if (smp is not None or theirs) and ([smp["code"]] if smp else []) != theirs[:1]:
+        yield "smp_code", smp and smp["code"], theirs
+
+
+def corpus_files(root):
+    out = []
+    for sub in ("real", "scenarios"):
+        d = os.path.join(root, sub)
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            if name.endswith((".json", ".tsv", ".md")):
+                continue
+            out.append(os.path.join(d, name))
+    return out
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    repo = os.path.dirname(here)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hciscope", default=os.path.join(repo, ".build", "release", "hciscope"))
+    ap.add_argument("--corpus", default=os.path.join(os.path.dirname(repo), "shared", "captures"))
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--examples", type=int, default=3, help="example frames printed per disagreement class")
+    ap.add_argument("files", nargs="*")
+    args = ap.parse_args()
+    if not shutil.which("tshark"):
+        print("conformance: tshark not installed; SKIPPED", file=sys.stderr)
+        return 0
+    if not os.path.exists(args.hciscope):
+        print(f"conformance: {args.hciscope} not found (build it first: swift build -c release)", file=sys.stderr)
+        return 2
+    files = args.files or corpus_files(args.corpus)
+    if not files:
+        print("conformance: no captures found (is ../shared beside the checkout?); SKIPPED", file=sys.stderr)
+        return 0
+    totals = defaultdict(int)
+    examples = defaultdict(list)
+    compared_frames = 0
+    unexplained = 0
+    for path in files:
+        status, ours, err = hciscope_frames(args.hciscope, path)
+        name = os.path.basename(path)
+        if status == 2:
+            if any(s in err for s in NOT_HCI):
+                print(f"{name}: refused as not HCI (expected)")
+                continue
+            print(f"{name}: hciscope could not read it: {err.strip()}")
+            unexplained += 1
+            continue
+        theirs = tshark_frames(path)
+        file_diffs = defaultdict(int)
+        for n, t in theirs.items():
+            o = ours.get(n)
+            if o is None:
+                file_diffs["missing_frame"] += 1
+                examples["missing_frame"].append((name, n, None, None))
+                continue
+            compared_frames += 1
+            for key, mine, th in compare(o, t):
+                cls = classify(key, o, th, t)
+                file_diffs[cls] += 1
+                if len(examples[cls]) < 200:
+                    examples[cls].append((name, n, mine, th))
+        extra = set(ours) - set(theirs)
+        if extra:
+            file_diffs["extra_frame"] += len(extra)
+        summary = ", ".join(f"{k} {v}" for k, v in sorted(file_diffs.items())) or "agree on every frame"
+        print(f"{name}: {len(theirs)} frames; {summary}")
+        for k, v in file_diffs.items():
+            totals[k] += v
+    print(f"\n{compared_frames} frames compared")
+    for cls, count in sorted(totals.items()):
+        tag = "explained" if cls in KNOWN else "UNEXPLAINED"
+        print(f"  {cls}: {count} ({tag}{': ' + KNOWN[cls] if cls in KNOWN else ''})")
+        shown = examples[cls] if args.verbose else examples[cls][: args.examples]
+        for name, n, mine, th in shown:
+            print(f"      {name} frame {n}: hciscope={mine} tshark={th}")
+        if cls not in KNOWN:
+            unexplained += count
+    return 1 if unexplained else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
