@@ -30,10 +30,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// "capture.btsnoop: frame 12, offset 0x1f4: error: truncated record …"
     public var description: String {
         var parts: [String] = []
-        if let file { parts.append(file) }
         if let frame { parts.append("frame \(frame)") }
         if let offset { parts.append("offset \(offset) (\(Hex.prefixed(offset, digits: 1)))") }
-        let location = parts.isEmpty ? "" : parts.joined(separator: ", ") + ": "
-        return "\(location)\(severity.rawValue): \(message)"
+        var location = parts.joined(separator: ", ")
+        if let file { location = location.isEmpty ? file : file + ": " + location }
+        return (location.isEmpty ? "" : location + ": ") + "\(severity.rawValue): \(message)"
     }
 }
