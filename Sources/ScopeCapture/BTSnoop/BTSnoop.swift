@@ -1,0 +1,150 @@
+import ScopeCore
+
+/// btsnoop constants (FORMATS.md §1; RFC 1761 "snoop" with Bluetooth datalinks).
+enum BTSnoop {
+    static let fileHeaderLength = 16
+    static let recordHeaderLength = 24
+    /// btsnoop timestamps count microseconds from a nominal year 0; this is what Wireshark,
+    /// BlueZ and Bumble subtract to reach the Unix epoch (a convention, not calendar-exact).
+    static let unixEpochOffset: Int64 = 0x00DC_DDB3_0F2F_8000
+
+    /// Largest included length of a plausible record per datalink: an H4 packet is at most
+    /// 1 + 4 + 65,535 bytes (ACL header + data); H1 has no type byte; a monitor payload is at
+    /// most 65,535 bytes (6 bytes of slack for the socket header some writers keep).
+    static func maximumIncludedLength(datalink: UInt32) -> Int {
+        switch datalink {
+        case 1001: return 65_539
+        case 1002: return 65_540
+        default: return 65_541
+        }
+    }
+
+    /// The header every btsnoop file starts with.
+    static func fileHeader(datalink: UInt32) -> [UInt8] {
+        var w = ByteWriter(capacity: 16)
+        w.append("btsnoop".utf8)
+        w.u8(0)
+        w.be32(1)
+        w.be32(datalink)
+        return w.bytes
+    }
+}
+
+/// btsnoop records:
+/// ```
+/// 0          4          8       12      16           24
+/// +----------+----------+-------+-------+------------+------------------+
+/// | original | included | flags | drops | timestamp  | included bytes … |   big-endian
+/// +----------+----------+-------+-------+------------+------------------+
+/// ```
+/// flags: 1001/1002 bit0 direction (1 = received), bit1 command/event; 2001 index << 16 |
+/// opcode.
+struct BTSnoopLayout: FramedLayout {
+    let datalink: UInt32
+    let headerLength = BTSnoop.recordHeaderLength
+    let maximumBodyLength: Int
+    /// Last accepted raw timestamp, for resynchronisation plausibility.
+    private var referenceTimestamp: Int64?
+    private var warnedFlags = false
+
+    init(datalink: UInt32) {
+        self.datalink = datalink
+        self.maximumBodyLength = BTSnoop.maximumIncludedLength(datalink: datalink)
+    }
+
+    var name: String { "btsnoop \(datalink)" }
+
+    func bodyLength(_ input: BufferedFileReader, at i: Int) -> Int { Int(input.be32(at: i + 4)) }
+
+    func isPlausibleHeader(_ input: BufferedFileReader, at i: Int) -> Bool {
+        let original = Int(input.be32(at: i))
+        let included = Int(input.be32(at: i + 4))
+        let flags = input.be32(at: i + 8)
+        guard included <= maximumBodyLength, original <= maximumBodyLength, included <= original else { return false }
+        switch datalink {
+        case 2001:
+            let opcode = flags & 0xFFFF
+            let index = flags >> 16
+            guard opcode <= 0x40, index < 0x100 || index == 0xFFFF else { return false }
+        case 1002:
+            guard flags <= 3, included >= 1 else { return false }
+            if i + headerLength < input.available {
+                let type = input.byte(at: i + headerLength)
+                guard type >= 1 && type <= 5 else { return false }
+            }
+        default:
+            guard flags <= 3 else { return false }
+        }
+        if let reference = referenceTimestamp {
+            let ts = Int64(bitPattern: input.be64(at: i + 16))
+            let (delta, overflow) = ts.subtractingReportingOverflow(reference)
+            // Within a year of the last good record.
+            guard !overflow, delta.magnitude <= 366 * 86_400 * 1_000_000 else { return false }
+        }
+        return true
+    }
+
+    mutating func record(
+        _ input: BufferedFileReader, bodyLength included: Int, frame: FrameNumber, offset: Int,
+        log: inout DiagnosticLog
+    ) -> CaptureRecord? {
+        let original = Int(input.be32(at: 0))
+        let flags = input.be32(at: 8)
+        let drops = input.be32(at: 12)
+        let raw = Int64(bitPattern: input.be64(at: 16))
+        referenceTimestamp = raw
+        let (micros, overflow) = raw.subtractingReportingOverflow(BTSnoop.unixEpochOffset)
+        let timestamp: Timestamp
+        if overflow {
+            log.error(frame: frame, offset: offset + 16, "timestamp \(raw) cannot be converted to Unix time")
+            timestamp = Timestamp(microseconds: raw < 0 ? .min : .max)
+        } else {
+            timestamp = Timestamp(microseconds: micros)
+        }
+        var originalLength = original
+        if included > original {
+            log.error(
+                frame: frame, offset: offset,
+                "included length \(grouped(included)) is greater than original length \(grouped(original)); original length taken as \(grouped(included))")
+            originalLength = included
+        } else if original > maximumBodyLength {
+            log.warning(
+                frame: frame, offset: offset,
+                "original length \(grouped(original)) exceeds the largest \(name) record (\(grouped(maximumBodyLength)) bytes)")
+        }
+        let body = BTSnoop.recordHeaderLength
+
+        switch datalink {
+        case 1001:
+            if flags > 3, !warnedFlags {
+                warnedFlags = true
+                log.warning(frame: frame, offset: offset + 8, "unknown flag bits \(Hex.prefixed(flags, digits: 8)) (further ones not reported)")
+            }
+            let received = flags & 1 != 0
+            let kind: RecordKind = flags & 2 != 0 ? (received ? .event : .command) : .acl
+            return CaptureRecord(
+                frame: frame, timestamp: timestamp, direction: received ? .received : .sent, kind: kind,
+                originalLength: originalLength, payload: input.bytes(at: body, count: included), drops: drops)
+        case 1002:
+            guard included >= 1 else {
+                log.error(frame: frame, offset: offset, "record has no H4 packet type byte (included length 0); not delivered")
+                return nil
+            }
+            if flags > 3, !warnedFlags {
+                warnedFlags = true
+                log.warning(frame: frame, offset: offset + 8, "unknown flag bits \(Hex.prefixed(flags, digits: 8)) (further ones not reported)")
+            }
+            let type = input.byte(at: body)
+            return CaptureRecord(
+                frame: frame, timestamp: timestamp, direction: flags & 1 != 0 ? .received : .sent,
+                kind: H4PacketType.kind(for: type), originalLength: max(originalLength - 1, included - 1),
+                payload: input.bytes(at: body + 1, count: included - 1), drops: drops)
+        default:
+            let opcode = UInt16(flags & 0xFFFF)
+            let (kind, direction) = MonitorOpcode.kind(for: opcode)
+            return CaptureRecord(
+                frame: frame, timestamp: timestamp, adapter: AdapterIndex(flags >> 16), direction: direction, kind: kind,
+                originalLength: originalLength, payload: input.bytes(at: body, count: included), drops: drops)
+        }
+    }
+}

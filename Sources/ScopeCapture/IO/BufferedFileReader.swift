@@ -1,0 +1,260 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file descriptor (or a C stream) through one buffer of ``chunkSize`` bytes, so a
+/// capture of any size is read in constant memory. The buffer grows only when a single request
+/// needs more (a 64 KiB record plus its neighbours' headers while resynchronising), up to
+/// ``maximumWindow``; it never holds the file.
+///
+/// It never seeks, so pipes and standard input work. Callers look at the bytes in the window
+/// (`byte(at:)`, `be32(at:)`, …, relative to ``offset``) after asking ``fill(atLeast:)`` for
+/// them, then ``consume(_:)`` what they used. Reads past what `fill` reported available are
+/// programmer errors (the indices are checked by the callers against wire lengths first).
+public final class BufferedFileReader {
+    /// Size of one read and of the initial buffer.
+    public static let chunkSize = 65_536
+    /// Largest window one request may ask for.
+    public static let maximumWindow = 262_144
+
+    enum Backend {
+        case descriptor(Int32, owned: Bool)
+        /// A C stream: used for standard input and caller-supplied descriptors so that the
+        /// bytes looked at while sniffing can be pushed back for libpcap (see
+        /// ``pushBackForStream()``).
+        case stream(UnsafeMutablePointer<FILE>, owned: Bool)
+    }
+
+    /// The name used in diagnostics ("<stdin>" for standard input).
+    public let name: String
+    private var backend: Backend?
+    private var buffer: [UInt8]
+    private var head = 0
+    private var tail = 0
+    private var reachedEOF = false
+    /// Absolute offset in the input of the next unconsumed byte.
+    public private(set) var offset = 0
+    /// Bytes taken from the descriptor so far (consumed or still buffered).
+    public private(set) var bytesFromInput = 0
+    /// Largest buffer size used so far (for tests that check reading is streaming).
+    public private(set) var peakBufferSize: Int
+
+    /// Opens `path` for reading; "-" means standard input.
+    public static func open(path: String) throws(CaptureError) -> BufferedFileReader {
+        if path == "-" {
+            return try BufferedFileReader(duplicating: STDIN_FILENO, name: "<stdin>")
+        }
+        let fd = try POSIX.openForReading(path)
+        return BufferedFileReader(fileDescriptor: fd, name: path, closeWhenDone: true)
+    }
+
+    /// Reads from an open descriptor with `read(2)`. With `closeWhenDone` the descriptor is
+    /// closed by ``close()`` or when the reader goes away.
+    public init(fileDescriptor: Int32, name: String, closeWhenDone: Bool) {
+        self.name = name
+        self.backend = .descriptor(fileDescriptor, owned: closeWhenDone)
+        self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        self.peakBufferSize = Self.chunkSize
+    }
+
+    /// Reads a duplicate of `fd` through a C stream (the caller keeps its descriptor).
+    public convenience init(duplicating fd: Int32, name: String) throws(CaptureError) {
+        let copy = dup(fd)
+        guard copy >= 0 else { throw POSIX.ioError("cannot duplicate descriptor", file: name, errno: errno) }
+        guard let stream = fdopen(copy, "rb") else {
+            let code = errno
+            _ = POSIX.closeDescriptor(copy)
+            throw POSIX.ioError("cannot open descriptor", file: name, errno: code)
+        }
+        self.init(stream: stream, name: name, owned: true)
+    }
+
+    /// Reads from a C stream with `fread(3)`, asking only for the bytes a request misses (so a
+    /// live pipe is never waited on for more than the next record needs).
+    init(stream: UnsafeMutablePointer<FILE>, name: String, owned: Bool) {
+        self.name = name
+        self.backend = .stream(stream, owned: owned)
+        self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        self.peakBufferSize = Self.chunkSize
+    }
+
+    deinit { _ = closeBackend() }
+
+    /// Bytes in the window, from ``offset`` on.
+    @inline(__always) public var available: Int { tail - head }
+
+    /// True once the input has ended and every byte was consumed.
+    public var isAtEnd: Bool { reachedEOF && head == tail }
+
+    /// True when the input has reported its end (bytes may still be buffered).
+    public var inputEnded: Bool { reachedEOF }
+
+    /// Makes at least `n` bytes (at most ``maximumWindow``) available from ``offset`` on, unless
+    /// the input ends first. Returns the number available, which is less than `n` only at the
+    /// end of the input.
+    @discardableResult
+    public func fill(atLeast n: Int) throws(CaptureError) -> Int {
+        let want = min(max(n, 0), Self.maximumWindow)
+        while tail - head < want, !reachedEOF {
+            try readMore(want: want)
+        }
+        return tail - head
+    }
+
+    private func readMore(want: Int) throws(CaptureError) {
+        // Make room: move the window to the front, grow the buffer when one request needs it.
+        if buffer.count - head < want {
+            let live = tail - head
+            if head > 0 {
+                buffer.withUnsafeMutableBytes { raw in
+                    guard let base = raw.baseAddress else { return }
+                    memmove(base, base + head, live)
+                }
+                head = 0
+                tail = live
+            }
+            if buffer.count < want {
+                // Twice the request, so that a scan moving one byte at a time does not move
+                // the window on every step.
+                let newSize = min(((want * 2 + Self.chunkSize - 1) / Self.chunkSize) * Self.chunkSize,
+                                  2 * Self.maximumWindow)
+                buffer.append(contentsOf: repeatElement(0, count: newSize - buffer.count))
+                peakBufferSize = max(peakBufferSize, buffer.count)
+            }
+        } else if tail == buffer.count, head > 0 {
+            let live = tail - head
+            buffer.withUnsafeMutableBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                memmove(base, base + head, live)
+            }
+            head = 0
+            tail = live
+        }
+        guard let backend else {
+            reachedEOF = true
+            return
+        }
+        switch backend {
+        case .descriptor(let fd, _):
+            let result = buffer.withUnsafeMutableBytes { raw in
+                POSIX.read(fd, UnsafeMutableRawBufferPointer(rebasing: raw[tail...]))
+            }
+            if result.count < 0 {
+                reachedEOF = true
+                throw POSIX.ioError("read failed", file: name, offset: offset + available, errno: result.errno)
+            }
+            if result.count == 0 { reachedEOF = true }
+            tail += result.count
+            bytesFromInput += result.count
+        case .stream(let fp, _):
+            let missing = min(want - (tail - head), buffer.count - tail)
+            let got = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return fread(base + tail, 1, missing, fp)
+            }
+            tail += got
+            bytesFromInput += got
+            if got < missing {
+                reachedEOF = true
+                if ferror(fp) != 0 {
+                    throw POSIX.ioError("read failed", file: name, offset: offset + available, errno: errno)
+                }
+            }
+        }
+    }
+
+    // MARK: Looking at the window (indices relative to `offset`, checked by the caller)
+
+    @inline(__always) public func byte(at i: Int) -> UInt8 { buffer[head + i] }
+
+    @inline(__always) public func be16(at i: Int) -> UInt16 {
+        UInt16(buffer[head + i]) << 8 | UInt16(buffer[head + i + 1])
+    }
+
+    @inline(__always) public func be32(at i: Int) -> UInt32 {
+        let p = head + i
+        return UInt32(buffer[p]) << 24 | UInt32(buffer[p + 1]) << 16 | UInt32(buffer[p + 2]) << 8 | UInt32(buffer[p + 3])
+    }
+
+    @inline(__always) public func le32(at i: Int) -> UInt32 {
+        let p = head + i
+        return UInt32(buffer[p]) | UInt32(buffer[p + 1]) << 8 | UInt32(buffer[p + 2]) << 16 | UInt32(buffer[p + 3]) << 24
+    }
+
+    @inline(__always) public func be64(at i: Int) -> UInt64 {
+        UInt64(be32(at: i)) << 32 | UInt64(be32(at: i + 4))
+    }
+
+    /// `count` bytes starting `i` bytes into the window, copied out.
+    public func bytes(at i: Int, count: Int) -> [UInt8] {
+        Array(buffer[(head + i)..<(head + i + count)])
+    }
+
+    /// Everything currently in the window, copied out (used for sniffing).
+    public func windowBytes() -> [UInt8] { Array(buffer[head..<tail]) }
+
+    /// Drops `n` bytes (at most what is available) from the front of the window.
+    public func consume(_ n: Int) {
+        let k = min(max(n, 0), tail - head)
+        head += k
+        offset += k
+        if head == tail {
+            head = 0
+            tail = 0
+        }
+    }
+
+    /// Copies up to `destination.count` bytes to `destination`, reading the input when the
+    /// window is empty; 0 at the end.
+    public func read(into destination: UnsafeMutableRawBufferPointer) throws(CaptureError) -> Int {
+        if available == 0 { try fill(atLeast: 1) }
+        let n = min(destination.count, available)
+        guard n > 0, let dst = destination.baseAddress else { return 0 }
+        buffer.withUnsafeBytes { raw in
+            guard let src = raw.baseAddress else { return }
+            memcpy(dst, src + head, n)
+        }
+        consume(n)
+        return n
+    }
+
+    // MARK: Handing the input over
+
+    /// The C stream behind a stream-backed reader after pushing the unconsumed window back
+    /// into it (`ungetc`, which glibc and Darwin allow for any number of bytes), so that
+    /// libpcap can read the input from its first byte. The reader is empty afterwards and must
+    /// not be used again. Nil for descriptor-backed readers (open those by path instead).
+    func pushBackForStream() -> (stream: UnsafeMutablePointer<FILE>, owned: Bool)? {
+        guard case .stream(let fp, let owned)? = backend else { return nil }
+        var i = tail
+        while i > head {
+            i -= 1
+            if ungetc(Int32(buffer[i]), fp) == EOF { return nil }
+        }
+        head = 0
+        tail = 0
+        reachedEOF = false
+        backend = nil
+        return (fp, owned)
+    }
+
+    /// Closes the descriptor or stream when this reader owns it. Idempotent.
+    @discardableResult
+    public func close() -> Int32 { closeBackend() }
+
+    private func closeBackend() -> Int32 {
+        defer { backend = nil }
+        switch backend {
+        case .descriptor(let fd, let owned)?:
+            return owned ? POSIX.closeDescriptor(fd) : 0
+        case .stream(let fp, let owned)?:
+            return owned ? (fclose(fp) == 0 ? 0 : errno) : 0
+        case nil:
+            return 0
+        }
+    }
+}

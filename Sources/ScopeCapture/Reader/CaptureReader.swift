@@ -1,0 +1,275 @@
+import ScopeCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads any supported capture, record by record, in constant memory.
+///
+/// ```swift
+/// var reader = try CaptureReader.open(path: "trace.btsnoop")
+/// while let record = reader.next() { … }
+/// for d in reader.drainDiagnostics() { print(d) }
+/// exit(reader.summary.exitClass.rawValue)
+/// ```
+///
+/// The format is recognised from the file's content (``CaptureFormat/sniff(_:)``), never its
+/// name. Problems inside the file never stop delivery of what is readable: they become
+/// ``diagnostics`` (each with file, frame and byte offset), and the reader goes on where the
+/// format allows it (btsnoop and PacketLogger resynchronise after a bad record header; libpcap
+/// stops at its first error).
+///
+/// Frame numbers are 1-based and assigned once, in file order, to every *framed* record: a
+/// record whose header and body were read is a frame even when it cannot be normalised (for
+/// example a btsnoop 1002 record with no H4 byte, reported and not delivered), so numbers stay
+/// those of Wireshark. Bytes that cannot be framed (a corrupt header and whatever is skipped to
+/// the next plausible one, a truncated last record) are not frames; their diagnostics name the
+/// frame number the next record gets.
+///
+/// Timestamps are checked as records pass: going backwards is a warning (the record is
+/// delivered), years outside 1990–2100 are a warning (once, then counted), and a jump of 378
+/// days — what a writer that counts btsnoop time from 0001-01-01 produces — is named as such.
+public struct CaptureReader {
+    public struct Options: Sendable {
+        /// Diagnostics kept between drains; beyond it they are only counted.
+        public var diagnosticLimit: Int
+        /// Backward timestamp steps reported one by one before they are only counted.
+        public var backwardStepsReported: Int
+        /// When set, timestamps more than a day after it are reported (e.g. pass "now").
+        public var referenceTime: Timestamp?
+
+        public init(diagnosticLimit: Int = 1000, backwardStepsReported: Int = 20, referenceTime: Timestamp? = nil) {
+            self.diagnosticLimit = diagnosticLimit
+            self.backwardStepsReported = backwardStepsReported
+            self.referenceTime = referenceTime
+        }
+    }
+
+    /// 378 days: the difference between the btsnoop epoch constant and a calendar
+    /// 0001-01-01 epoch (FORMATS.md §1).
+    public static let epochSkew: Int64 = 378 * 86_400 * 1_000_000
+
+    /// The file as named in diagnostics ("<stdin>" for standard input).
+    public let name: String
+    public let format: CaptureFormat
+    public let sniffed: Sniffed
+    private let source: any RecordSource
+    private var log: DiagnosticLog
+    private let options: Options
+    private var nextFrame: FrameNumber = 1
+    private var delivered = 0
+    private var ended = false
+
+    // Timestamp checks.
+    private var previous: Timestamp?
+    private var backwardSteps = 0
+    private var implausible = 0
+    private var future = 0
+    private var firstImplausibleReported = false
+
+    /// Opens `path` ("-" for standard input) and recognises its format.
+    public static func open(path: String, options: Options = Options()) throws(CaptureError) -> CaptureReader {
+        let input = try BufferedFileReader.open(path: path)
+        return try open(input, path: path == "-" ? nil : path, options: options)
+    }
+
+    /// Reads from an open descriptor (a pipe, a socket, standard input). The descriptor is
+    /// duplicated, so the caller keeps ownership of its own.
+    public static func open(fileDescriptor: Int32, name: String, options: Options = Options()) throws(CaptureError) -> CaptureReader {
+        let input = try BufferedFileReader(duplicating: fileDescriptor, name: name)
+        return try open(input, path: nil, options: options)
+    }
+
+    private static func open(_ input: BufferedFileReader, path: String?, options: Options) throws(CaptureError) -> CaptureReader {
+        let name = input.name
+        let sniffed: Sniffed
+        do {
+            sniffed = try sniff(input)
+        } catch {
+            input.close()
+            throw error.with(file: name)
+        }
+        let source: any RecordSource
+        switch sniffed.format.container {
+        case .btsnoop:
+            input.consume(BTSnoop.fileHeaderLength)
+            source = FramedSource(input: input, layout: BTSnoopLayout(datalink: sniffed.format.btsnoopDatalink ?? 1002))
+        case .packetLogger:
+            source = FramedSource(input: input, layout: PacketLoggerLayout(bigEndian: sniffed.format == .pklgBE))
+        case .pcap, .pcapng:
+            if let path {
+                input.close()
+                source = try PcapSource.open(path: path, sniffed: sniffed)
+            } else if let (stream, _) = input.pushBackForStream() {
+                source = try PcapSource.open(stream: stream, name: name, sniffed: sniffed)
+            } else {
+                input.close()
+                throw CaptureError(.usage, file: name, offset: 0, message: "pcap input must be a path or a stream")
+            }
+        }
+        var reader = CaptureReader(name: name, sniffed: sniffed, source: source, options: options)
+        if sniffed.format.container == .btsnoop, let v = sniffed.btsnoopVersion, v != 1 {
+            reader.log.warning(frame: nil, offset: 8, "btsnoop version \(v) (expected 1); reading as version 1")
+        }
+        return reader
+    }
+
+    /// Feeds the sniffer until it decides, reading at most 64 KiB.
+    private static func sniff(_ input: BufferedFileReader) throws(CaptureError) -> Sniffed {
+        var want = 16
+        while true {
+            let have = try input.fill(atLeast: want)
+            let noMore = have < want || want >= Sniffer.maximumLook
+            switch try Sniffer.step(input.windowBytes(), noMore: noMore) {
+            case .done(let s): return s
+            case .needMore(let n):
+                guard n > have else {
+                    // The sniffer asked for bytes it already has: treat them as all there is.
+                    if case .done(let s) = try Sniffer.step(input.windowBytes(), noMore: true) { return s }
+                    throw CaptureError(.notACapture, offset: 0, message: "not a capture file")
+                }
+                want = min(n, Sniffer.maximumLook)
+            }
+        }
+    }
+
+    private init(name: String, sniffed: Sniffed, source: any RecordSource, options: Options) {
+        self.name = name
+        self.sniffed = sniffed
+        self.format = (source as? PcapSource)?.format ?? sniffed.format
+        self.source = source
+        self.options = options
+        self.log = DiagnosticLog(file: name, limit: options.diagnosticLimit)
+    }
+
+    /// The next record, or nil at the end of the input (or after an error that stops reading;
+    /// see ``diagnostics``).
+    public mutating func next() -> CaptureRecord? {
+        while !ended {
+            switch source.next(&log, frame: nextFrame) {
+            case .end:
+                finish()
+                return nil
+            case .notDelivered:
+                nextFrame += 1
+            case .record(var record, let offset):
+                record.frame = nextFrame
+                nextFrame += 1
+                delivered += 1
+                check(record.timestamp, frame: record.frame, offset: offset)
+                return record
+            }
+        }
+        return nil
+    }
+
+    /// Diagnostics collected since the last drain.
+    public var diagnostics: [Diagnostic] { log.stored }
+
+    /// Returns the diagnostics collected so far and forgets them (counts are kept for
+    /// ``summary``).
+    public mutating func drainDiagnostics() -> [Diagnostic] { log.drain() }
+
+    /// Bytes of the input consumed so far.
+    public var bytesRead: Int { source.bytesRead }
+
+    public var summary: ReadSummary {
+        ReadSummary(
+            records: delivered, frames: nextFrame - 1, errors: log.errors, warnings: log.warnings,
+            complete: ended && source.reachedEnd, bytesRead: source.bytesRead)
+    }
+
+    /// Releases the input early (it is also released at the end of the input).
+    public mutating func close() {
+        source.close()
+    }
+
+    // MARK: Timestamp checks
+
+    private mutating func check(_ t: Timestamp, frame: FrameNumber, offset: Int?) {
+        if let previous {
+            let (delta, overflow) = t.microseconds.subtractingReportingOverflow(previous.microseconds)
+            if !overflow, isEpochSkew(delta) {
+                log.warning(
+                    frame: frame, offset: offset,
+                    "timestamp jumps by \(delta > 0 ? "+" : "-")378 days (32,659,200 s) from the previous frame: "
+                        + "a writer counting btsnoop time from 0001-01-01 is off by exactly this much (FORMATS.md §1)")
+            } else if t < previous {
+                backwardSteps += 1
+                if backwardSteps <= options.backwardStepsReported {
+                    log.warning(
+                        frame: frame, offset: offset,
+                        "timestamp goes backwards by \(formatSeconds(overflow ? .max : -delta)) s (\(previous) → \(t)); record delivered")
+                }
+            }
+        }
+        previous = t
+        if !t.isPlausible {
+            implausible += 1
+            if !firstImplausibleReported {
+                firstImplausibleReported = true
+                log.warning(
+                    frame: frame, offset: offset,
+                    "timestamp \(t) UTC is outside 1990–2100: the capturing clock was wrong"
+                        + skewHint(t) + " (further implausible timestamps are counted at the end)")
+            }
+        } else if let reference = options.referenceTime,
+            t.microseconds > reference.microseconds.addingReportingOverflow(86_400_000_000).partialValue
+        {
+            future += 1
+            if future == 1 {
+                log.warning(
+                    frame: frame, offset: offset,
+                    "timestamp \(t) UTC is later than the reference time \(reference) UTC" + skewHint(t, reference: reference))
+            }
+        }
+    }
+
+    private func isEpochSkew(_ delta: Int64) -> Bool {
+        let day: Int64 = 86_400_000_000
+        return (delta.magnitude >= UInt64(Self.epochSkew - day)) && (delta.magnitude <= UInt64(Self.epochSkew + day))
+    }
+
+    /// A hint when moving `t` by 378 days would make it plausible (or no later than the
+    /// reference time).
+    private func skewHint(_ t: Timestamp, reference: Timestamp? = nil) -> String {
+        let earlier = t.microseconds.subtractingReportingOverflow(Self.epochSkew)
+        let later = t.microseconds.addingReportingOverflow(Self.epochSkew)
+        let fits: Bool
+        if let reference {
+            fits = !earlier.overflow && earlier.partialValue <= reference.microseconds
+        } else {
+            fits = (!earlier.overflow && Timestamp(microseconds: earlier.partialValue).isPlausible)
+                || (!later.overflow && Timestamp(microseconds: later.partialValue).isPlausible)
+        }
+        guard fits else { return "" }
+        return "; shifted by 378 days (32,659,200 s) it would be plausible: a writer counting btsnoop time "
+            + "from 0001-01-01 is off by exactly that (FORMATS.md §1)"
+    }
+
+    private mutating func finish() {
+        guard !ended else { return }
+        ended = true
+        let frame: FrameNumber? = nil
+        if backwardSteps > options.backwardStepsReported {
+            log.warning(
+                frame: frame, offset: nil,
+                "timestamps go backwards \(plural(backwardSteps, "time")) in all (\(options.backwardStepsReported) reported individually)")
+        }
+        if implausible > 1 {
+            log.warning(
+                frame: frame, offset: nil,
+                "\(plural(implausible, "record")) of \(grouped(delivered)) have timestamps outside 1990–2100")
+        }
+        if future > 1 {
+            log.warning(frame: frame, offset: nil, "\(plural(future, "record")) have timestamps after the reference time")
+        }
+        source.close()
+    }
+}
+
+extension CaptureReader: IteratorProtocol {}
