@@ -1,0 +1,235 @@
+import ScopeCore
+
+/// One advertising report from LE Advertising Report (subevent 0x02, §7.7.65.2), LE Directed
+/// Advertising Report (0x0B, §7.7.65.11) or LE Extended Advertising Report (0x0D,
+/// §7.7.65.13) (Core v5.4, Vol 4, Part E), normalised to one shape. Decoding is cheap: no
+/// strings are built; AD structures are parsed only when ``ad`` is read.
+public struct AdvertisingReport: Sendable, Hashable {
+    /// Event_Type as on the wire: the 0x00–0x04 code for legacy reports, the 16-bit bit field
+    /// for extended reports.
+    public var eventType: UInt16
+    /// True for reports from the legacy (0x02) and directed (0x0B) subevents.
+    public var isLegacyEvent: Bool
+    public var addressType: UInt8
+    public var address: BDAddr
+    /// RSSI in dBm; 127 means not available.
+    public var rssi: Int8
+    /// TX power in dBm (extended reports; 127 = not available), nil for legacy reports.
+    public var txPower: Int8?
+    /// Extended reports only: 1 LE 1M, 3 LE Coded.
+    public var primaryPHY: UInt8?
+    /// Extended reports only: 0 none, 1 LE 1M, 2 LE 2M, 3 LE Coded.
+    public var secondaryPHY: UInt8?
+    /// Extended reports only: Advertising SID (0xFF: no ADI field).
+    public var sid: UInt8?
+    /// Extended reports only: Periodic_Advertising_Interval in 1.25 ms units (0: none).
+    public var periodicInterval: UInt16?
+    /// Directed and extended reports: the address the advertisement was directed to.
+    public var directAddressType: UInt8?
+    public var directAddress: BDAddr?
+    /// Advertising or scan response data (empty for directed reports).
+    public var data: [UInt8]
+    /// Offset of `data[0]` in the record payload.
+    public var dataOffset: Int
+
+    public init(
+        eventType: UInt16, isLegacyEvent: Bool, addressType: UInt8, address: BDAddr, rssi: Int8,
+        txPower: Int8? = nil, primaryPHY: UInt8? = nil, secondaryPHY: UInt8? = nil, sid: UInt8? = nil,
+        periodicInterval: UInt16? = nil, directAddressType: UInt8? = nil, directAddress: BDAddr? = nil,
+        data: [UInt8] = [], dataOffset: Int = 0
+    ) {
+        self.eventType = eventType
+        self.isLegacyEvent = isLegacyEvent
+        self.addressType = addressType
+        self.address = address
+        self.rssi = rssi
+        self.txPower = txPower
+        self.primaryPHY = primaryPHY
+        self.secondaryPHY = secondaryPHY
+        self.sid = sid
+        self.periodicInterval = periodicInterval
+        self.directAddressType = directAddressType
+        self.directAddress = directAddress
+        self.data = data
+        self.dataOffset = dataOffset
+    }
+
+    /// Data_Status of an extended report (bits 5–6 of Event_Type).
+    public enum DataStatus: UInt8, Sendable, Hashable, CaseIterable {
+        case complete = 0
+        case incompleteMoreToCome = 1
+        case incompleteTruncated = 2
+        /// Value 3 is reserved for future use.
+        case reserved = 3
+    }
+
+    // MARK: Event type bits (extended: §7.7.65.13)
+
+    static let connectableBit: UInt16 = 0x0001
+    static let scannableBit: UInt16 = 0x0002
+    static let directedBit: UInt16 = 0x0004
+    static let scanResponseBit: UInt16 = 0x0008
+    static let legacyBit: UInt16 = 0x0010
+
+    public var isScanResponse: Bool {
+        isLegacyEvent ? eventType == 0x04 : eventType & Self.scanResponseBit != 0
+    }
+
+    public var isConnectable: Bool {
+        isLegacyEvent ? (eventType == 0x00 || eventType == 0x01) : eventType & Self.connectableBit != 0
+    }
+
+    public var isScannable: Bool {
+        isLegacyEvent ? (eventType == 0x00 || eventType == 0x02) : eventType & Self.scannableBit != 0
+    }
+
+    public var isDirected: Bool {
+        isLegacyEvent ? eventType == 0x01 : eventType & Self.directedBit != 0
+    }
+
+    /// For extended reports, whether the advertiser used legacy PDUs.
+    public var usesLegacyPDU: Bool { isLegacyEvent || eventType & Self.legacyBit != 0 }
+
+    /// Always `.complete` for legacy reports.
+    public var dataStatus: DataStatus {
+        guard !isLegacyEvent else { return .complete }
+        return DataStatus(rawValue: UInt8(truncatingIfNeeded: (eventType >> 5) & 0x3)) ?? .reserved
+    }
+
+    /// The AD structures in ``data``; malformations carry record-payload offsets.
+    public var ad: ADParseResult { ADParser.parse(data, baseOffset: dataOffset) }
+
+    /// "ADV_IND", "SCAN_RSP", … for legacy reports and for extended reports of legacy PDUs;
+    /// otherwise the set bits ("Connectable, Scannable") and the data status.
+    public var eventTypeName: String {
+        if isLegacyEvent {
+            return HCIValueTables.legacyReportEventType[UInt64(eventType)] ?? "Unknown (\(Hex.prefixed(eventType, digits: 2)))"
+        }
+        return Self.extendedEventTypeName(eventType)
+    }
+
+    /// Names an extended Event_Type. Legacy-PDU combinations follow the table in Core v5.4,
+    /// Vol 4, Part E, §7.7.65.13: 0x13 ADV_IND, 0x15 ADV_DIRECT_IND, 0x12 ADV_SCAN_IND,
+    /// 0x10 ADV_NONCONN_IND, 0x1B SCAN_RSP to an ADV_IND, 0x1A SCAN_RSP to an ADV_SCAN_IND.
+    public static func extendedEventTypeName(_ eventType: UInt16) -> String {
+        switch eventType {
+        case 0x13: return "ADV_IND"
+        case 0x15: return "ADV_DIRECT_IND"
+        case 0x12: return "ADV_SCAN_IND"
+        case 0x10: return "ADV_NONCONN_IND"
+        case 0x1B: return "SCAN_RSP to an ADV_IND"
+        case 0x1A: return "SCAN_RSP to an ADV_SCAN_IND"
+        default: break
+        }
+        var parts: [String] = []
+        if eventType & connectableBit != 0 { parts.append("Connectable") }
+        if eventType & scannableBit != 0 { parts.append("Scannable") }
+        if eventType & directedBit != 0 { parts.append("Directed") }
+        if eventType & scanResponseBit != 0 { parts.append("Scan Response") }
+        if eventType & legacyBit != 0 { parts.append("Legacy") }
+        if parts.isEmpty { parts.append("Non-connectable, non-scannable") }
+        switch (eventType >> 5) & 0x3 {
+        case 0: parts.append("Complete")
+        case 1: parts.append("Incomplete, more data to come")
+        case 2: parts.append("Incomplete, truncated")
+        default: parts.append("Reserved data status")
+        }
+        let reserved = eventType & 0xFF80
+        if reserved != 0 { parts.append("RFU bits \(Hex.prefixed(reserved, digits: 4))") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+// MARK: - Decoding
+
+extension AdvertisingReport {
+    /// Decodes the reports of one advertising-report subevent. `bytes` are the subevent
+    /// parameters after the subevent code (starting with Num_Reports) and sit at `baseOffset`
+    /// in the record payload. Reports decoded before an error are kept; a report cut short is
+    /// dropped and a malformation names where; bytes after the last report are reported as
+    /// trailing.
+    public static func decode(
+        subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int
+    ) -> (reports: [AdvertisingReport], malformed: [Malformation]) {
+        var reader = ByteReader(bytes, layer: .hci, baseOffset: baseOffset)
+        var reports: [AdvertisingReport] = []
+        var malformed: [Malformation] = []
+        let count: Int
+        do {
+            count = Int(try reader.readU8())
+        } catch {
+            return ([], [Malformation(layer: .hci, offset: error.offset, message: "Num Reports: \(error.message)")])
+        }
+        reports.reserveCapacity(count)
+        for index in 0..<count {
+            do {
+                switch subevent {
+                case .extendedAdvertisingReport: reports.append(try extended(&reader))
+                case .directedAdvertisingReport: reports.append(try directed(&reader))
+                default: reports.append(try legacy(&reader))
+                }
+            } catch {
+                let message = "report \(index + 1) of \(count): \(error.message)"
+                malformed.append(Malformation(layer: .hci, offset: error.offset, message: message))
+                return (reports, malformed)
+            }
+        }
+        if reader.remaining > 0 {
+            let n = reader.remaining
+            malformed.append(Malformation(layer: .hci, offset: reader.offset, message: "\(n) trailing byte\(n == 1 ? "" : "s")"))
+        }
+        return (reports, malformed)
+    }
+
+    /// Event_Type u8, Address_Type u8, Address 6, Data_Length u8, Data, RSSI i8 (§7.7.65.2).
+    static func legacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+        let eventType = try r.readU8()
+        let addressType = try r.readU8()
+        let address = try r.readAddress()
+        let length = Int(try r.readU8())
+        let dataOffset = r.offset
+        let data = try r.readBytes(length)
+        let rssi = try r.readI8()
+        return AdvertisingReport(
+            eventType: UInt16(eventType), isLegacyEvent: true, addressType: addressType, address: address,
+            rssi: rssi, data: data, dataOffset: dataOffset)
+    }
+
+    /// Event_Type u8, Address_Type u8, Address 6, Direct_Address_Type u8, Direct_Address 6,
+    /// RSSI i8 (§7.7.65.11).
+    static func directed(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+        let eventType = try r.readU8()
+        let addressType = try r.readU8()
+        let address = try r.readAddress()
+        let directType = try r.readU8()
+        let direct = try r.readAddress()
+        let rssi = try r.readI8()
+        return AdvertisingReport(
+            eventType: UInt16(eventType), isLegacyEvent: true, addressType: addressType, address: address,
+            rssi: rssi, directAddressType: directType, directAddress: direct, dataOffset: r.offset)
+    }
+
+    /// Event_Type u16, Address_Type u8, Address 6, Primary_PHY u8, Secondary_PHY u8,
+    /// Advertising_SID u8, TX_Power i8, RSSI i8, Periodic_Advertising_Interval u16,
+    /// Direct_Address_Type u8, Direct_Address 6, Data_Length u8, Data (§7.7.65.13).
+    static func extended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+        let eventType = try r.readLE16()
+        let addressType = try r.readU8()
+        let address = try r.readAddress()
+        let primary = try r.readU8()
+        let secondary = try r.readU8()
+        let sid = try r.readU8()
+        let txPower = try r.readI8()
+        let rssi = try r.readI8()
+        let interval = try r.readLE16()
+        let directType = try r.readU8()
+        let direct = try r.readAddress()
+        let length = Int(try r.readU8())
+        let dataOffset = r.offset
+        let data = try r.readBytes(length)
+        return AdvertisingReport(
+            eventType: eventType, isLegacyEvent: false, addressType: addressType, address: address, rssi: rssi,
+            txPower: txPower, primaryPHY: primary, secondaryPHY: secondary, sid: sid, periodicInterval: interval,
+            directAddressType: directType, directAddress: direct, data: data, dataOffset: dataOffset)
+    }
+}

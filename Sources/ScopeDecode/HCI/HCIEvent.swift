@@ -1,0 +1,285 @@
+import ScopeCore
+
+/// An HCI Event packet as sent by the controller (Core v5.4, Vol 4, Part E, §5.4.4), decoded
+/// from a record payload without the H4 packet-type byte:
+///
+/// ```
+///  0      1       2
+///  +------+-------+-------------------------------------------+
+///  | code | plen  | parameters (plen bytes)                    |
+///  +------+-------+-------------------------------------------+
+///  LE Meta (0x3E):          parameters = subevent u8, subevent parameters
+///  Command Complete (0x0E): parameters = Num_HCI_Command_Packets u8, opcode LE16, return parameters
+///  Command Status (0x0F):   parameters = Status u8, Num_HCI_Command_Packets u8, opcode LE16
+/// ```
+///
+/// `decode` extracts the typed essentials cheaply (codes, answered opcode, status, handle,
+/// advertising reports) and size-checks the parameters against the event's layout;
+/// `summary`, `fields` and `addresses` are computed on demand.
+public struct HCIEvent: Sendable, Hashable {
+    public var code: HCIEventCode
+    /// Parameter_Total_Length as stated in the header.
+    public var parameterLength: Int
+    /// The parameter bytes actually present (at most `parameterLength`).
+    public var parameters: [UInt8]
+    /// LE Meta events: the subevent code.
+    public var subevent: LESubevent?
+    /// Command Complete/Status: the opcode they answer.
+    public var commandOpcode: HCIOpcode?
+    /// Command Status: its status. Command Complete: the first return parameter, when present.
+    /// Other events whose first parameter is Status: that status.
+    public var status: UInt8?
+    /// Command Complete/Status: how many commands the host may now send.
+    public var numHCICommandPackets: UInt8?
+    /// Command Complete: the return parameters (empty otherwise).
+    public var returnParameters: [UInt8]
+    /// The connection handle for events about one connection (Disconnection Complete,
+    /// (Enhanced) Connection Complete, Encryption Change, LE Connection Update Complete, PHY
+    /// Update, Data Length Change, LTK Request, Read Remote Features, …; and Command Complete
+    /// of commands whose return parameters name a handle). 12 bits, flag bits masked off.
+    public var handle: UInt16?
+    /// LE Advertising Report, LE Directed Advertising Report, LE Extended Advertising Report.
+    public var advertisingReports: [AdvertisingReport]
+    public var malformed: [Malformation]
+
+    /// Offset of `parameters[0]` in the record payload.
+    public static let parametersOffset = 2
+
+    public init(
+        code: HCIEventCode, parameterLength: Int, parameters: [UInt8], subevent: LESubevent? = nil,
+        commandOpcode: HCIOpcode? = nil, status: UInt8? = nil, numHCICommandPackets: UInt8? = nil,
+        returnParameters: [UInt8] = [], handle: UInt16? = nil, advertisingReports: [AdvertisingReport] = [],
+        malformed: [Malformation] = []
+    ) {
+        self.code = code
+        self.parameterLength = parameterLength
+        self.parameters = parameters
+        self.subevent = subevent
+        self.commandOpcode = commandOpcode
+        self.status = status
+        self.numHCICommandPackets = numHCICommandPackets
+        self.returnParameters = returnParameters
+        self.handle = handle
+        self.advertisingReports = advertisingReports
+        self.malformed = malformed
+    }
+
+    /// `status` as an error code.
+    public var statusCode: HCIStatus? { status.map(HCIStatus.init(rawValue:)) }
+
+    /// Decodes an event payload. Never traps: a short header, a parameter block shorter or
+    /// longer than Parameter_Total_Length, and parameters that do not fit the event's layout
+    /// become malformations (offsets within `payload`); whatever could be decoded is kept.
+    public static func decode(_ payload: [UInt8]) -> HCIEvent {
+        guard payload.count >= 2 else {
+            let m = Malformation(
+                layer: .hci, offset: 0, message: "truncated event header: needed 2 bytes, \(payload.count) available")
+            return HCIEvent(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, parameters: [], malformed: [m])
+        }
+        let (length, params, headerIssues) = HCIPacketBody.split(payload, headerSize: 2)
+        var event = HCIEvent(code: HCIEventCode(rawValue: payload[0]), parameterLength: length, parameters: params)
+        event.malformed = headerIssues
+        let complete = headerIssues.isEmpty
+        switch event.code {
+        case .commandComplete: event.decodeCommandComplete(validate: complete)
+        case .commandStatus: event.decodeCommandStatus(validate: complete)
+        case .leMeta: event.decodeLEMeta(validate: complete)
+        default:
+            guard let layout = layouts[event.code.rawValue] else { break }
+            event.apply(layout, params[...], baseOffset: parametersOffset, validate: complete)
+        }
+        return event
+    }
+
+    /// Status/handle from fixed positions, and the layout size check.
+    private mutating func apply(_ layout: EventLayout, _ bytes: ArraySlice<UInt8>, baseOffset: Int, validate: Bool) {
+        if layout.hasStatus, let first = bytes.first { status = first }
+        if let offset = layout.handleOffset, let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
+        if validate {
+            malformed += ParamLayout.validate(layout.parameters, bytes, baseOffset: baseOffset)
+        }
+    }
+
+    static func le16(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt16? {
+        let i = bytes.startIndex + offset
+        guard offset >= 0, i + 1 < bytes.endIndex else { return nil }
+        return UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
+    }
+
+    /// Command Complete (§7.7.14): Num_HCI_Command_Packets, Command_Opcode, return parameters.
+    private mutating func decodeCommandComplete(validate: Bool) {
+        guard parameters.count >= 3 else {
+            if let first = parameters.first { numHCICommandPackets = first }
+            if validate {
+                malformed.append(
+                    Malformation(
+                        layer: .hci, offset: Self.parametersOffset + parameters.count,
+                        message: "Command Complete: truncated: needed 3 bytes, \(parameters.count) available"))
+            }
+            return
+        }
+        numHCICommandPackets = parameters[0]
+        let opcode = HCIOpcode(rawValue: UInt16(parameters[1]) | UInt16(parameters[2]) << 8)
+        commandOpcode = opcode
+        returnParameters = Array(parameters[3...])
+        status = returnParameters.first
+        guard let returns = HCICommand.layouts[opcode.rawValue]?.returns else { return }
+        let bytes = returnParameters[...]
+        if let offset = ParamLayout.handleOffset(returns), let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
+        if validate, !Self.isStatusOnlyFailure(returns, bytes) {
+            malformed += ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
+        }
+    }
+
+    /// Controllers answer a failed command with just the Status byte; btmon accepts that too.
+    static func isStatusOnlyFailure(_ returns: [ParamField], _ bytes: ArraySlice<UInt8>) -> Bool {
+        returns.count > 1 && bytes.count == 1 && bytes.first != 0x00 && ParamLayout.startsWithStatus(returns)
+    }
+
+    static let commandStatusLayout: [ParamField] = [
+        .status, .u8("Num HCI Command Packets", .decimal), .u16("Command Opcode", .opcode),
+    ]
+
+    /// Command Status (§7.7.15): Status, Num_HCI_Command_Packets, Command_Opcode.
+    private mutating func decodeCommandStatus(validate: Bool) {
+        status = parameters.first
+        if parameters.count >= 2 { numHCICommandPackets = parameters[1] }
+        if let op = Self.le16(parameters[...], at: 2) { commandOpcode = HCIOpcode(rawValue: op) }
+        if validate {
+            malformed += ParamLayout.validate(Self.commandStatusLayout, parameters[...], baseOffset: Self.parametersOffset)
+        }
+    }
+
+    /// LE Meta (§7.7.65): subevent code, then the subevent's parameters.
+    private mutating func decodeLEMeta(validate: Bool) {
+        guard let first = parameters.first else {
+            if validate {
+                malformed.append(
+                    Malformation(
+                        layer: .hci, offset: Self.parametersOffset, message: "Subevent Code: truncated: needed 1 byte, 0 available"))
+            }
+            return
+        }
+        let sub = LESubevent(rawValue: first)
+        subevent = sub
+        let bytes = parameters[1...]
+        let offset = Self.parametersOffset + 1
+        switch sub {
+        case .advertisingReport, .directedAdvertisingReport, .extendedAdvertisingReport:
+            let (reports, issues) = AdvertisingReport.decode(subevent: sub, bytes, baseOffset: offset)
+            advertisingReports = reports
+            // A packet already known to be cut short reports that once, at the header level.
+            if validate { malformed += issues }
+        default:
+            guard let layout = Self.leLayouts[sub.rawValue] else { return }
+            apply(layout, bytes, baseOffset: offset, validate: validate)
+        }
+    }
+}
+
+// MARK: - On-demand rendering
+
+extension HCIEvent {
+    /// The layout row describing this event's (or subevent's) parameters.
+    private var layoutAndBytes: (EventLayout, ArraySlice<UInt8>, Int)? {
+        if code == .leMeta, let sub = subevent, let layout = Self.leLayouts[sub.rawValue] {
+            return (layout, parameters.dropFirst(), Self.parametersOffset + 1)
+        }
+        if code != .leMeta, code != .commandComplete, code != .commandStatus, let layout = Self.layouts[code.rawValue] {
+            return (layout, parameters[...], Self.parametersOffset)
+        }
+        return nil
+    }
+
+    /// One line: "Command Complete (0x0e) LE Set Scan Enable (0x08|0x000c) Status: Success (0x00)",
+    /// "LE Extended Advertising Report (0x0d) 1 report: aa:bb:… ADV_IND RSSI -59 dBm",
+    /// "Disconnection Complete (0x05) Status: …, Connection Handle: 0x0040, Reason: …".
+    public var summary: String {
+        switch code {
+        case .commandComplete, .commandStatus:
+            var s = code.description
+            if let op = commandOpcode { s += " " + op.description }
+            if let st = statusCode { s += " Status: \(st)" }
+            return s
+        case .leMeta:
+            guard let sub = subevent else { return code.description }
+            if !advertisingReports.isEmpty {
+                let n = advertisingReports.count
+                let items = advertisingReports.map { r in
+                    "\(r.address) \(r.eventTypeName) RSSI \(r.rssi == 127 ? "n/a" : "\(r.rssi) dBm")"
+                }
+                return "\(sub) \(n) report\(n == 1 ? "" : "s"): " + items.joined(separator: "; ")
+            }
+            guard let (layout, bytes, offset) = layoutAndBytes else { return sub.description }
+            let fields = ParamLayout.decode(layout.parameters, bytes, baseOffset: offset).fields
+            return HCIPacketBody.summary(sub.description, fields, names: layout.summary)
+        default:
+            guard let (layout, bytes, offset) = layoutAndBytes, !layout.summary.isEmpty else { return code.description }
+            let fields = ParamLayout.decode(layout.parameters, bytes, baseOffset: offset).fields
+            return HCIPacketBody.summary(code.description, fields, names: layout.summary)
+        }
+    }
+
+    /// The decoded fields, with Command Complete return parameters decoded by the answered
+    /// command's return layout; events without a layout show their parameters as raw hex.
+    public var fields: [Field] {
+        var out = [
+            Field("Event Code", code.description),
+            Field("Parameter Total Length", "\(parameterLength)"),
+        ]
+        switch code {
+        case .commandComplete:
+            out += commandCompleteFields
+        case .commandStatus:
+            out += ParamLayout.decode(Self.commandStatusLayout, parameters[...], baseOffset: Self.parametersOffset).fields
+        case .leMeta:
+            if let sub = subevent {
+                out.append(Field("Subevent Code", sub.description))
+                if let (layout, bytes, offset) = layoutAndBytes {
+                    out += ParamLayout.decode(layout.parameters, bytes, baseOffset: offset).fields
+                } else if parameters.count > 1 {
+                    out.append(Field("Parameters", Hex.string(parameters.dropFirst(), separator: " ")))
+                }
+            }
+        default:
+            if let (layout, bytes, offset) = layoutAndBytes {
+                out += ParamLayout.decode(layout.parameters, bytes, baseOffset: offset).fields
+            } else if !parameters.isEmpty {
+                out.append(Field("Parameters", Hex.string(parameters, separator: " ")))
+            }
+        }
+        out += malformed.map { Field("Malformed", $0.description) }
+        return out
+    }
+
+    private var commandCompleteFields: [Field] {
+        var out: [Field] = []
+        if let n = numHCICommandPackets { out.append(Field("Num HCI Command Packets", "\(n)")) }
+        guard let op = commandOpcode else { return out }
+        out.append(Field("Command Opcode", op.description))
+        let bytes = returnParameters[...]
+        let offset = Self.parametersOffset + 3
+        if let returns = HCICommand.layouts[op.rawValue]?.returns {
+            let layout = Self.isStatusOnlyFailure(returns, bytes) ? [ParamField.status] : returns
+            out += ParamLayout.decode(layout, bytes, baseOffset: offset).fields
+        } else if op.isVendor || op == .nop {
+            // Vendor return parameters are opaque (even the status byte is vendor-defined).
+            if !bytes.isEmpty { out.append(Field("Return Parameters", Hex.string(bytes, separator: " "))) }
+        } else if let st = bytes.first {
+            out.append(Field("Status", HCIStatus(rawValue: st).description))
+            if bytes.count > 1 { out.append(Field("Return Parameters", Hex.string(bytes.dropFirst(), separator: " "))) }
+        }
+        return out
+    }
+
+    /// Every peer BD_ADDR the event names: advertisers in reports, connection peers, pairing
+    /// peers, addresses returned by Command Complete (e.g. LE Read Peer Resolvable Address).
+    public var addresses: [BDAddr] {
+        if !advertisingReports.isEmpty { return advertisingReports.map(\.address) }
+        if code == .commandComplete, let op = commandOpcode, let returns = HCICommand.layouts[op.rawValue]?.returns {
+            return ParamLayout.peerAddresses(returns, returnParameters[...])
+        }
+        guard let (layout, bytes, _) = layoutAndBytes else { return [] }
+        return ParamLayout.peerAddresses(layout.parameters, bytes)
+    }
+}
