@@ -1,0 +1,185 @@
+import ScopeCore
+
+/// Identity of one connection for GATT state: adapter, connection handle and a generation
+/// number the caller bumps on every Connection Complete, so a reused handle starts with an
+/// empty database (STYLE C8).
+public struct GATTConnectionKey: Hashable, Sendable, CustomStringConvertible {
+    public var adapter: AdapterIndex
+    public var handle: UInt16
+    public var generation: Int
+
+    public init(adapter: AdapterIndex, handle: UInt16, generation: Int) {
+        self.adapter = adapter
+        self.handle = handle
+        self.generation = generation
+    }
+
+    public var description: String { "hci\(adapter) handle \(Hex.prefixed(handle, digits: 4)) #\(generation)" }
+}
+
+/// Characteristic Properties (Core v5.4, Vol 3, Part G, §3.3.1.1, Table 3.5).
+public struct GATTCharacteristicProperties: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let broadcast = GATTCharacteristicProperties(rawValue: 0x01)
+    public static let read = GATTCharacteristicProperties(rawValue: 0x02)
+    public static let writeWithoutResponse = GATTCharacteristicProperties(rawValue: 0x04)
+    public static let write = GATTCharacteristicProperties(rawValue: 0x08)
+    public static let notify = GATTCharacteristicProperties(rawValue: 0x10)
+    public static let indicate = GATTCharacteristicProperties(rawValue: 0x20)
+    public static let authenticatedSignedWrites = GATTCharacteristicProperties(rawValue: 0x40)
+    public static let extendedProperties = GATTCharacteristicProperties(rawValue: 0x80)
+
+    /// Bit names in bit order; all eight bits are defined.
+    public static let names: [(bit: UInt8, name: String)] = [
+        (0x01, "Broadcast"), (0x02, "Read"), (0x04, "Write Without Response"), (0x08, "Write"),
+        (0x10, "Notify"), (0x20, "Indicate"), (0x40, "Authenticated Signed Writes"), (0x80, "Extended Properties"),
+    ]
+
+    /// "Read, Notify" or "none".
+    public var description: String {
+        let parts = GATTCharacteristicProperties.names.filter { rawValue & $0.bit != 0 }.map(\.name)
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+    }
+}
+
+/// A Client Characteristic Configuration value (Core v5.4, Vol 3, Part G, §3.3.3.3, Table 3.11).
+public struct GATTClientConfiguration: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public var notifications: Bool { rawValue & 0x0001 != 0 }
+    public var indications: Bool { rawValue & 0x0002 != 0 }
+    /// Bits 2–15 (reserved).
+    public var reservedBits: UInt16 { rawValue & 0xFFFC }
+
+    /// "Notifications enabled", "Indications enabled", "Notifications and indications enabled",
+    /// "Notifications and indications disabled" (+ reserved bits).
+    public var description: String {
+        let base: String
+        switch (notifications, indications) {
+        case (true, true): base = "Notifications and indications enabled"
+        case (true, false): base = "Notifications enabled"
+        case (false, true): base = "Indications enabled"
+        case (false, false): base = "Notifications and indications disabled"
+        }
+        return reservedBits == 0 ? base : base + ", reserved bits " + Hex.prefixed(reservedBits, digits: 4)
+    }
+}
+
+/// What an attribute is, as learned from discovery.
+public enum GATTAttributeKind: String, Sendable, Hashable, Codable {
+    case primaryService, secondaryService, include, characteristicDeclaration, characteristicValue, descriptor
+}
+
+/// One attribute of the peer's database as learned from discovery responses.
+public struct GATTAttribute: Hashable, Sendable {
+    public var handle: UInt16
+    public var kind: GATTAttributeKind
+    /// Service UUID (service declarations), characteristic UUID (declarations and values),
+    /// descriptor type (descriptors), included service UUID when given (includes).
+    public var uuid: ATTUUID?
+    /// Characteristic declarations and values.
+    public var properties: GATTCharacteristicProperties?
+    /// Characteristic declarations: the value handle; value attributes: the declaration handle.
+    public var relatedHandle: UInt16?
+    /// The frame of the response that taught us this attribute.
+    public var learnedIn: FrameNumber
+
+    public init(
+        handle: UInt16, kind: GATTAttributeKind, uuid: ATTUUID?, properties: GATTCharacteristicProperties? = nil,
+        relatedHandle: UInt16? = nil, learnedIn: FrameNumber
+    ) {
+        self.handle = handle
+        self.kind = kind
+        self.uuid = uuid
+        self.properties = properties
+        self.relatedHandle = relatedHandle
+        self.learnedIn = learnedIn
+    }
+
+    /// The UUID's name, else its string, else "?".
+    var uuidName: String { uuid.map { $0.name ?? $0.string } ?? "?" }
+}
+
+/// A service learned from discovery.
+public struct GATTService: Hashable, Sendable {
+    public var range: ATTHandleRange
+    public var uuid: ATTUUID
+    public var isPrimary: Bool
+    public var learnedIn: FrameNumber
+
+    public init(range: ATTHandleRange, uuid: ATTUUID, isPrimary: Bool, learnedIn: FrameNumber) {
+        self.range = range
+        self.uuid = uuid
+        self.isPrimary = isPrimary
+        self.learnedIn = learnedIn
+    }
+}
+
+/// ATT_MTU of one bearer (Core v5.4, Vol 3, Part F, §3.4.2): 23 until an exchange completes,
+/// then min(Client Rx MTU, Server Rx MTU).
+public struct GATTMTUState: Hashable, Sendable {
+    public static let defaultLE: Int = 23
+    public var clientRxMTU: UInt16?
+    public var serverRxMTU: UInt16?
+    public var requestFrame: FrameNumber?
+    public var responseFrame: FrameNumber?
+
+    public init() {}
+
+    /// True once a response to an Exchange MTU Request has been seen.
+    public var isExchanged: Bool { clientRxMTU != nil && serverRxMTU != nil }
+
+    /// The ATT_MTU in force. Values below 23 leave it unchanged (§3.4.2.2).
+    public var effective: Int {
+        guard let c = clientRxMTU, let s = serverRxMTU else { return GATTMTUState.defaultLE }
+        return max(GATTMTUState.defaultLE, Int(min(c, s)))
+    }
+}
+
+/// What the tracker adds to one ATT PDU: the attribute it concerns (by name), the handle a
+/// response refers to (inferred from the request), the matching request, what discovery
+/// taught, and fields for display.
+public struct GATTAnnotation: Hashable, Sendable {
+    /// The attribute's name ("Heart Rate Measurement", "Client Characteristic Configuration of
+    /// Heart Rate Measurement", "Primary Service Heart Rate"); nil when the handle is unknown.
+    public var handleName: String?
+    /// The handle a response/confirmation refers to, taken from the matching request or
+    /// indication (not present in the PDU: show as inferred).
+    public var inferredHandle: UInt16?
+    /// Read Multiple (Variable) Response: the handles requested.
+    public var requestHandles: [UInt16]
+    /// The frame of the matching request (responses) or indication (confirmations).
+    public var requestFrame: FrameNumber?
+    /// The opcode of that request.
+    public var requestOpcode: ATTOpcode?
+    /// Attributes learned from this response (services, characteristics, descriptors).
+    public var discovered: [GATTAttribute]
+    /// CCCD value written (write request/command) or read (read response).
+    public var clientConfiguration: GATTClientConfiguration?
+    /// Set on the Exchange MTU Response that completes an exchange.
+    public var effectiveMTU: Int?
+    public var fields: [Field]
+
+    public init(
+        handleName: String? = nil, inferredHandle: UInt16? = nil, requestHandles: [UInt16] = [],
+        requestFrame: FrameNumber? = nil, requestOpcode: ATTOpcode? = nil, discovered: [GATTAttribute] = [],
+        clientConfiguration: GATTClientConfiguration? = nil, effectiveMTU: Int? = nil, fields: [Field] = []
+    ) {
+        self.handleName = handleName
+        self.inferredHandle = inferredHandle
+        self.requestHandles = requestHandles
+        self.requestFrame = requestFrame
+        self.requestOpcode = requestOpcode
+        self.discovered = discovered
+        self.clientConfiguration = clientConfiguration
+        self.effectiveMTU = effectiveMTU
+        self.fields = fields
+    }
+
+    var isEmpty: Bool {
+        handleName == nil && inferredHandle == nil && requestHandles.isEmpty && requestFrame == nil && discovered.isEmpty
+            && clientConfiguration == nil && effectiveMTU == nil && fields.isEmpty
+    }
+}

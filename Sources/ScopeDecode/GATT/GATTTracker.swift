@@ -1,0 +1,393 @@
+import ScopeCore
+
+/// Per-connection GATT state, fed every ATT PDU of that connection in capture order (Core v5.4,
+/// Vol 3, Part G, §4 procedures; Part F, §3.3.2 sequential protocol).
+///
+/// It remembers the outstanding request of each direction (a request sent in one direction is
+/// answered in the other; one outstanding request per bearer, and an indication awaits its
+/// confirmation), interprets responses through their request — primary/secondary services from
+/// Read By Group Type, characteristic declarations and includes from Read By Type, descriptors
+/// from Find Information, services from Find By Type Value — and keeps a handle → attribute map
+/// so later reads, writes, notifications and indications are named. It also follows the ATT_MTU
+/// exchange and Client Characteristic Configuration writes.
+///
+/// Owned by the dissector, one per (adapter, handle, generation): a new generation gets a new
+/// tracker, which is how a reused handle starts with an empty database.
+public struct GATTTracker: Sendable {
+    public let connection: GATTConnectionKey
+    /// Everything learned, by handle.
+    public private(set) var attributes: [UInt16: GATTAttribute] = [:]
+    /// Services in the order they were discovered.
+    public private(set) var services: [GATTService] = []
+    /// ATT_MTU of the fixed ATT bearer (CID 0x0004).
+    public private(set) var mtu = GATTMTUState()
+    /// Last acknowledged value of each CCCD (by CCCD handle).
+    public private(set) var clientConfigurations: [UInt16: GATTClientConfiguration] = [:]
+
+    struct BearerKey: Hashable, Sendable {
+        /// Direction the request/indication travelled.
+        var direction: Direction
+        var cid: UInt16
+    }
+
+    struct Outstanding: Sendable {
+        var pdu: ATTPDU
+        var frame: FrameNumber
+    }
+
+    var requests: [BearerKey: Outstanding] = [:]
+    var indications: [BearerKey: Outstanding] = [:]
+    var mtuByBearer: [UInt16: GATTMTUState] = [:]
+
+    public init(connection: GATTConnectionKey) {
+        self.connection = connection
+    }
+
+    /// The attribute at `handle`, if discovery has revealed it.
+    public func attribute(at handle: UInt16) -> GATTAttribute? { attributes[handle] }
+
+    /// The service whose handle range contains `handle`.
+    public func service(containing handle: UInt16) -> GATTService? {
+        services.last { $0.range.contains(handle) }
+    }
+
+    /// ATT_MTU of a bearer: the fixed channel 0x0004 or an EATT channel.
+    public func mtu(cid: UInt16) -> GATTMTUState {
+        cid == ChannelID.att.rawValue ? mtu : mtuByBearer[cid] ?? GATTMTUState()
+    }
+
+    /// The characteristic value attribute a descriptor belongs to: the nearest characteristic
+    /// value below it within the same service.
+    public func characteristic(owning descriptorHandle: UInt16) -> GATTAttribute? {
+        let floor = service(containing: descriptorHandle)?.range.start ?? 0
+        var h = descriptorHandle
+        while h > floor {
+            h -= 1
+            if let a = attributes[h], a.kind == .characteristicValue { return a }
+            if let a = attributes[h], a.kind == .characteristicDeclaration || a.kind == .primaryService || a.kind == .secondaryService {
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// A name for the attribute at `handle`, or nil when nothing is known about it.
+    public func name(ofHandle handle: UInt16) -> String? {
+        guard let a = attributes[handle] else { return nil }
+        switch a.kind {
+        case .characteristicValue:
+            return a.uuidName
+        case .descriptor:
+            if let owner = characteristic(owning: handle) { return "\(a.uuidName) of \(owner.uuidName)" }
+            return a.uuidName
+        case .characteristicDeclaration:
+            return "Characteristic Declaration" + (a.uuid == nil ? "" : " " + a.uuidName)
+        case .primaryService:
+            return "Primary Service" + (a.uuid == nil ? "" : " " + a.uuidName)
+        case .secondaryService:
+            return "Secondary Service" + (a.uuid == nil ? "" : " " + a.uuidName)
+        case .include:
+            return "Include" + (a.uuid == nil ? "" : " " + a.uuidName)
+        }
+    }
+
+    /// True when `handle` is a Client Characteristic Configuration descriptor.
+    public func isClientConfiguration(_ handle: UInt16) -> Bool {
+        guard let a = attributes[handle], a.kind == .descriptor else { return false }
+        return a.uuid?.uuid16 == GATTNames.clientCharacteristicConfiguration
+    }
+
+    static func opposite(_ d: Direction) -> Direction {
+        switch d {
+        case .sent: return .received
+        case .received: return .sent
+        case .unknown: return .unknown
+        }
+    }
+
+    static func h(_ v: UInt16) -> String { Hex.prefixed(v, digits: 4) }
+
+    func handleField(_ label: String, _ handle: UInt16) -> Field {
+        Field(label, GATTTracker.h(handle) + (name(ofHandle: handle).map { " (\($0))" } ?? ""))
+    }
+
+    static func le16(_ v: [UInt8]) -> UInt16? {
+        v.count == 2 ? UInt16(v[0]) | UInt16(v[1]) << 8 : nil
+    }
+
+    /// Feeds one ATT PDU of this connection.
+    ///
+    /// - Parameters:
+    ///   - pdu: the decoded PDU.
+    ///   - direction: the record's direction (`.sent` host → controller).
+    ///   - frame: the frame that completed the PDU.
+    ///   - cid: the bearer (0x0004, or an EATT channel); outstanding requests and MTU are per bearer.
+    /// - Returns: what the tracker can say about the PDU, or nil when it knows nothing to add.
+    public mutating func observe(
+        _ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16 = ChannelID.att.rawValue
+    ) -> GATTAnnotation? {
+        guard let kind = pdu.opcode.kind else { return nil }
+        var note = GATTAnnotation()
+        switch kind {
+        case .request, .command:
+            if kind == .request {
+                let key = BearerKey(direction: direction, cid: cid)
+                if let old = requests[key] {
+                    note.fields.append(Field("Unanswered request", "\(old.pdu.opcode.name ?? old.pdu.opcode.description) in frame \(old.frame)"))
+                }
+                requests[key] = Outstanding(pdu: pdu, frame: frame)
+            }
+            if pdu.opcode == .exchangeMTURequest, let m = pdu.mtu {
+                var state = mtu(cid: cid)
+                state.clientRxMTU = m
+                state.serverRxMTU = nil
+                state.requestFrame = frame
+                state.responseFrame = nil
+                setMTU(state, cid: cid)
+            }
+            if let handle = pdu.handle {
+                note.handleName = name(ofHandle: handle)
+                if (pdu.opcode == .writeRequest || pdu.opcode == .writeCommand), isClientConfiguration(handle),
+                   let v = GATTTracker.le16(pdu.value) {
+                    let config = GATTClientConfiguration(rawValue: v)
+                    note.clientConfiguration = config
+                    note.fields.append(Field("Client Characteristic Configuration", config.description))
+                    if pdu.opcode == .writeCommand { clientConfigurations[handle] = config }
+                }
+            }
+        case .notification, .indication:
+            if kind == .indication {
+                indications[BearerKey(direction: direction, cid: cid)] = Outstanding(pdu: pdu, frame: frame)
+            }
+            if let handle = pdu.handle { note.handleName = name(ofHandle: handle) }
+            if case .handleValueList(let list) = pdu.parameters {
+                note.fields += list.map { handleField("Handle", $0.handle) }
+            }
+        case .confirmation:
+            let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
+            if let ind = indications.removeValue(forKey: key) {
+                note.requestFrame = ind.frame
+                note.requestOpcode = ind.pdu.opcode
+                if let handle = ind.pdu.handle {
+                    note.inferredHandle = handle
+                    note.handleName = name(ofHandle: handle)
+                    note.fields.append(handleField("Handle (from indication in frame \(ind.frame))", handle))
+                }
+            } else {
+                note.fields.append(Field("Indication", "none outstanding"))
+            }
+        case .response:
+            respond(pdu, direction: direction, frame: frame, cid: cid, note: &note)
+        }
+        return note.isEmpty ? nil : note
+    }
+
+    mutating func setMTU(_ state: GATTMTUState, cid: UInt16) {
+        if cid == ChannelID.att.rawValue { mtu = state } else { mtuByBearer[cid] = state }
+    }
+
+    mutating func respond(_ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16, note: inout GATTAnnotation) {
+        let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
+        guard let request = requests[key] else {
+            if let h = pdu.handle { note.handleName = name(ofHandle: h) }
+            note.fields.append(Field("Request", "none outstanding"))
+            return
+        }
+        let matches = pdu.opcode == .errorResponse
+            ? pdu.requestOpcodeInError == request.pdu.opcode
+            : pdu.opcode.answeredRequest == request.pdu.opcode
+        guard matches else {
+            if let h = pdu.handle { note.handleName = name(ofHandle: h) }
+            note.fields.append(Field(
+                "Request", "outstanding \(request.pdu.opcode.name ?? request.pdu.opcode.description) in frame \(request.frame) does not match"))
+            return
+        }
+        requests[key] = nil
+        let req = request.pdu
+        note.requestFrame = request.frame
+        note.requestOpcode = req.opcode
+        note.fields.append(Field("Request in frame", String(request.frame)))
+
+        if pdu.opcode == .errorResponse {
+            if let h = pdu.handle { note.handleName = name(ofHandle: h) }
+            return
+        }
+        switch req.opcode {
+        case .exchangeMTURequest:
+            guard let m = pdu.mtu else { return }
+            var state = mtu(cid: cid)
+            if state.clientRxMTU == nil { state.clientRxMTU = req.mtu }
+            state.serverRxMTU = m
+            state.responseFrame = frame
+            setMTU(state, cid: cid)
+            note.effectiveMTU = state.effective
+            note.fields.append(Field(
+                "Effective ATT_MTU", "\(state.effective) (client \(state.clientRxMTU.map(String.init) ?? "?"), server \(m))"))
+        case .readRequest, .readBlobRequest, .writeRequest:
+            guard let h = req.handle else { return }
+            note.inferredHandle = h
+            note.handleName = name(ofHandle: h)
+            note.fields.append(handleField("Handle (from request)", h))
+            if isClientConfiguration(h) {
+                let v: UInt16?
+                if req.opcode == .writeRequest { v = GATTTracker.le16(req.value) } else if req.opcode == .readRequest { v = GATTTracker.le16(pdu.value) } else { v = nil }
+                if let v {
+                    let config = GATTClientConfiguration(rawValue: v)
+                    clientConfigurations[h] = config
+                    note.clientConfiguration = config
+                    note.fields.append(Field("Client Characteristic Configuration", config.description))
+                }
+            }
+        case .readMultipleRequest, .readMultipleVariableRequest:
+            if case .handles(let hs) = req.parameters {
+                note.requestHandles = hs
+                note.fields += hs.map { handleField("Handle (from request)", $0) }
+            }
+        case .readByGroupTypeRequest:
+            learnServices(pdu, request: req, frame: frame, note: &note)
+        case .readByTypeRequest:
+            learnByType(pdu, request: req, frame: frame, note: &note)
+        case .findInformationRequest:
+            learnDescriptors(pdu, frame: frame, note: &note)
+        case .findByTypeValueRequest:
+            learnServicesByUUID(pdu, request: req, frame: frame, note: &note)
+        default:
+            break
+        }
+    }
+
+    mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
+        attributes[a.handle] = a
+        note.discovered.append(a)
+    }
+
+    mutating func learnServices(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
+        guard case .attributeDataList(_, let entries) = pdu.parameters,
+              let type = request.attributeType?.uuid16,
+              type == GATTNames.primaryService || type == GATTNames.secondaryService
+        else { return }
+        let primary = type == GATTNames.primaryService
+        for e in entries {
+            guard let uuid = ATTUUID(littleEndian: e.value), e.value.count != 4, let end = e.endGroupHandle else { continue }
+            let range = ATTHandleRange(start: e.handle, end: end)
+            services.removeAll { $0.range.start == range.start }
+            services.append(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
+            remember(GATTAttribute(handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame), note: &note)
+            note.fields.append(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"))
+        }
+    }
+
+    mutating func learnServicesByUUID(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
+        guard case .findByTypeValueResponse(let ranges) = pdu.parameters,
+              case .findByTypeValueRequest(_, let type, let value) = request.parameters,
+              type == GATTNames.primaryService || type == GATTNames.secondaryService,
+              let uuid = ATTUUID(littleEndian: value), value.count != 4
+        else { return }
+        let primary = type == GATTNames.primaryService
+        for range in ranges {
+            services.removeAll { $0.range.start == range.start }
+            services.append(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
+            remember(GATTAttribute(handle: range.start, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame), note: &note)
+            note.fields.append(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"))
+        }
+    }
+
+    mutating func learnByType(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
+        guard case .attributeDataList(_, let entries) = pdu.parameters, let type = request.attributeType else { return }
+        switch type.uuid16 {
+        case GATTNames.characteristic?:
+            for e in entries {
+                let v = e.value
+                guard v.count == 5 || v.count == 19, let uuid = ATTUUID(littleEndian: v[3...]) else { continue }
+                let props = GATTCharacteristicProperties(rawValue: v[0])
+                let valueHandle = UInt16(v[1]) | UInt16(v[2]) << 8
+                remember(GATTAttribute(
+                    handle: e.handle, kind: .characteristicDeclaration, uuid: uuid, properties: props,
+                    relatedHandle: valueHandle, learnedIn: frame), note: &note)
+                remember(GATTAttribute(
+                    handle: valueHandle, kind: .characteristicValue, uuid: uuid, properties: props,
+                    relatedHandle: e.handle, learnedIn: frame), note: &note)
+                note.fields.append(Field("Characteristic", "\(GATTTracker.h(e.handle)): \(uuid)", children: [
+                    Field("Properties", "\(Hex.prefixed(props.rawValue, digits: 2)): \(props)"),
+                    Field("Value Handle", GATTTracker.h(valueHandle)),
+                    Field("UUID", uuid.description),
+                ]))
+            }
+        case GATTNames.include?:
+            for e in entries {
+                let v = e.value
+                guard v.count == 4 || v.count == 6 else { continue }
+                let start = UInt16(v[0]) | UInt16(v[1]) << 8
+                let end = UInt16(v[2]) | UInt16(v[3]) << 8
+                let uuid = v.count == 6 ? ATTUUID(littleEndian: v[4...]) : nil
+                remember(GATTAttribute(handle: e.handle, kind: .include, uuid: uuid, relatedHandle: start, learnedIn: frame), note: &note)
+                note.fields.append(Field(
+                    "Include", "\(GATTTracker.h(e.handle)): \(ATTHandleRange(start: start, end: end))" + (uuid.map { " \($0)" } ?? "")))
+            }
+        case GATTNames.primaryService?, GATTNames.secondaryService?:
+            break
+        default:
+            // Read Using Characteristic UUID: every handle returned holds a value of that type.
+            for e in entries {
+                if attributes[e.handle] == nil {
+                    remember(GATTAttribute(handle: e.handle, kind: .characteristicValue, uuid: type, learnedIn: frame), note: &note)
+                }
+                note.fields.append(handleField("Value of", e.handle))
+            }
+        }
+    }
+
+    mutating func learnDescriptors(_ pdu: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
+        guard case .findInformationResponse(_, let entries) = pdu.parameters else { return }
+        for e in entries {
+            let kind: GATTAttributeKind
+            switch e.uuid.uuid16 {
+            case GATTNames.primaryService?: kind = .primaryService
+            case GATTNames.secondaryService?: kind = .secondaryService
+            case GATTNames.include?: kind = .include
+            case GATTNames.characteristic?: kind = .characteristicDeclaration
+            default: kind = .descriptor
+            }
+            // What Read By Type / Read By Group Type taught is more specific (Find Information
+            // lists only the declaration *types* 0x2800/0x2803): keep it.
+            if attributes[e.handle] != nil { continue }
+            if kind != .descriptor {
+                remember(GATTAttribute(handle: e.handle, kind: kind, uuid: nil, learnedIn: frame), note: &note)
+                continue
+            }
+            // The handle right after a characteristic declaration is its value (Find Information
+            // then lists the characteristic UUID, not a descriptor type).
+            if e.handle > 0, let before = attributes[e.handle - 1], before.kind == .characteristicDeclaration {
+                remember(GATTAttribute(
+                    handle: e.handle, kind: .characteristicValue, uuid: e.uuid, relatedHandle: e.handle - 1, learnedIn: frame),
+                    note: &note)
+                continue
+            }
+            remember(GATTAttribute(handle: e.handle, kind: .descriptor, uuid: e.uuid, learnedIn: frame), note: &note)
+            note.fields.append(handleField("Descriptor", e.handle))
+        }
+    }
+}
+
+/// A set of ``GATTTracker``s keyed by connection, for a dissector that sees every connection.
+public struct GATTTrackerSet: Sendable {
+    public private(set) var trackers: [GATTConnectionKey: GATTTracker] = [:]
+
+    public init() {}
+
+    /// Feeds a PDU to the tracker of `connection`, creating it on first use.
+    public mutating func observe(
+        _ pdu: ATTPDU, connection: GATTConnectionKey, direction: Direction, frame: FrameNumber,
+        cid: UInt16 = ChannelID.att.rawValue
+    ) -> GATTAnnotation? {
+        trackers[connection, default: GATTTracker(connection: connection)].observe(pdu, direction: direction, frame: frame, cid: cid)
+    }
+
+    public subscript(connection: GATTConnectionKey) -> GATTTracker? { trackers[connection] }
+
+    /// Drops a connection's state (after its Disconnection Complete, once reports are built).
+    @discardableResult
+    public mutating func remove(_ connection: GATTConnectionKey) -> GATTTracker? {
+        trackers.removeValue(forKey: connection)
+    }
+}
