@@ -3,7 +3,9 @@ import ArgumentParser
 public struct RootCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "hciscope",
-        abstract: "Bluetooth HCI traffic recorder and protocol analyzer."
+        abstract: "Bluetooth HCI traffic recorder and protocol analyzer.",
+        version: "0.1.0",
+        subcommands: [Show.self, Convert.self]
     )
     public init() {}
 }

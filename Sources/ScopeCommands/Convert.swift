@@ -1,0 +1,92 @@
+import ArgumentParser
+import ScopeCapture
+import ScopeCore
+
+/// `hciscope convert`: rewrite a capture in another format.
+public struct Convert: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        abstract: "Convert a capture between btsnoop, pcap and PacketLogger formats.",
+        discussion: """
+            The output format comes from --format, else from the output file's extension \
+            (.btsnoop/.log/.cfa → btsnoop, .pcap → pcap, .pklg → PacketLogger); btsnoop and pcap pick the \
+            Linux monitor variant (2001 / 254) when the input has several controllers or monitor records, \
+            the H4 variant (1002 / 201) otherwise. Records the target cannot represent are counted and \
+            reported, never silently dropped. Output files are created with mode 0600.
+            """)
+
+    @Argument(help: "Capture to read ('-' for standard input).")
+    var input: String
+
+    @Argument(help: "File to write.")
+    var output: String
+
+    @Option(help: "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: OutputFormat?
+
+    public init() {}
+
+    public func run() throws {
+        var sink = DiagnosticSink()
+        guard var reader = sink.open(input) else { throw ExitCode(2) }
+        let target = try resolveFormat(reader: reader)
+        var writer: CaptureWriter
+        do {
+            writer = try CaptureWriter.make(format: target, path: output)
+        } catch {
+            sink.note("\(error)")
+            throw ExitCode(2)
+        }
+        while let record = reader.next() {
+            sink.report(reader.drainDiagnostics())
+            do {
+                try writer.write(record)
+            } catch {
+                sink.note("\(error)")
+                throw ExitCode(2)
+            }
+        }
+        sink.report(reader.drainDiagnostics())
+        do { try writer.close() } catch {
+            sink.note("\(error)")
+            throw ExitCode(2)
+        }
+        var summary = "\(input) (\(reader.format.rawValue)) → \(output) (\(target.rawValue)): \(writer.written) records written"
+        if writer.skipped.total > 0 {
+            summary += "; not representable in \(target.rawValue), skipped: \(writer.skipped)"
+        }
+        sink.note(summary)
+        if let status = sink.exitStatus(for: reader) { throw ExitCode(status) }
+    }
+
+    /// --format, else the extension plus what the input holds.
+    private func resolveFormat(reader: CaptureReader) throws -> CaptureFormat {
+        let monitorish = [.btsnoopMonitor, .pcapMonitor, .pcapngMonitor].contains(reader.format)
+        if let format { return format.resolve(monitor: monitorish) }
+        let lower = output.lowercased()
+        if lower.hasSuffix(".pcap") || lower.hasSuffix(".cap") { return monitorish ? .pcapMonitor : .pcapH4PHDR }
+        if lower.hasSuffix(".pklg") { return .pklgBE }
+        if lower.hasSuffix(".btsnoop") || lower.hasSuffix(".log") || lower.hasSuffix(".cfa") || lower.hasSuffix(".snoop") {
+            return monitorish ? .btsnoopMonitor : .btsnoopH4
+        }
+        throw ValidationError("cannot tell the output format from '\(output)': pass --format (\(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+}
+
+/// `--format` values for writers.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case btsnoop, btsnoop1002 = "btsnoop-1002", btsnoop2001 = "btsnoop-2001"
+    case pcap, pcap201 = "pcap-201", pcap254 = "pcap-254"
+    case pklg
+
+    func resolve(monitor: Bool) -> CaptureFormat {
+        switch self {
+        case .btsnoop: return monitor ? .btsnoopMonitor : .btsnoopH4
+        case .btsnoop1002: return .btsnoopH4
+        case .btsnoop2001: return .btsnoopMonitor
+        case .pcap: return monitor ? .pcapMonitor : .pcapH4PHDR
+        case .pcap201: return .pcapH4PHDR
+        case .pcap254: return .pcapMonitor
+        case .pklg: return .pklgBE
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import ScopeCore
+
+/// Turns capture records into decoded frames (STYLE B4: records → packets).
+///
+/// One `Dissector` owns all cross-frame decode state for one capture: ACL → L2CAP reassembly
+/// keyed by (adapter, handle, direction), the command ↔ Command Complete/Status matcher, the
+/// per-connection GATT knowledge that names handles, and connection generations so a handle
+/// re-used after a disconnect starts fresh. Feed records in order with ``decode(_:)`` and call
+/// ``finish()`` at the end for what was left incomplete.
+public struct Dissector: Sendable {
+    struct HandleKey: Hashable, Sendable {
+        var adapter: AdapterIndex
+        var handle: UInt16
+    }
+
+    private var reassembler = L2CAPReassembler()
+    private var commands = HCICommandTracker()
+    private var gatt = GATTTrackerSet()
+    /// Generation of each (adapter, handle): bumped on every successful connection complete.
+    private var generations: [HandleKey: Int] = [:]
+    /// Handles some connection event named (so 0x0EDC on such a controller is real traffic).
+    private var connectedHandles: Set<HandleKey> = []
+
+    public init() {}
+
+    /// The controller-debug handle used by Android controllers (Broadcom/Qualcomm) for vendor
+    /// trace data; it is not L2CAP unless a connection event created it.
+    public static let vendorDebugHandle: UInt16 = 0x0EDC
+
+    public mutating func decode(_ record: CaptureRecord) -> DecodedFrame {
+        var frame = DecodedFrame(record: record)
+        switch record.kind {
+        case .command:
+            let command = HCICommand.decode(record.payload)
+            frame.malformed = command.malformed
+            if command.opcode.rawValue != 0 {
+                commands.sent(command.opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
+            }
+            frame.packet = .command(command)
+        case .event:
+            let event = HCIEvent.decode(record.payload)
+            frame.malformed = event.malformed
+            if let opcode = event.commandOpcode, opcode.rawValue != 0 {
+                frame.commandMatch = commands.answered(opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
+            }
+            frame.malformed += track(event, adapter: record.adapter)
+            frame.packet = .event(event)
+        case .acl:
+            decodeACL(record, into: &frame)
+        case .sco:
+            let (header, problems) = SCOHeader.decode(record.payload)
+            frame.packet = .sco(header)
+            frame.malformed = problems
+        case .iso:
+            let (header, problems) = ISOHeader.decode(record.payload)
+            frame.packet = .iso(header)
+            frame.malformed = problems
+        default:
+            let (payload, problems) = MonitorPayload.decode(kind: record.kind, payload: record.payload)
+            frame.packet = .monitor(payload)
+            frame.malformed = problems
+        }
+        return frame
+    }
+
+    /// Diagnostics for state left open at the end of the capture (incomplete L2CAP PDUs).
+    public mutating func finish() -> [Malformation] {
+        reassembler.finish()
+    }
+
+    /// Follows connection lifetimes: a successful connection complete starts a new generation of
+    /// its handle; it and Disconnection Complete drop reassembly and GATT state, and whatever
+    /// was incomplete is reported on this event's frame.
+    private mutating func track(_ event: HCIEvent, adapter: AdapterIndex) -> [Malformation] {
+        guard let handle = event.handle, event.status == 0 else { return [] }
+        let key = HandleKey(adapter: adapter, handle: handle)
+        if Self.isConnectionComplete(event) {
+            gatt.remove(connection(key))
+            generations[key, default: 0] += 1
+            connectedHandles.insert(key)
+            return reassembler.reset(adapter: adapter, handle: handle)
+        } else if event.code == .disconnectionComplete {
+            gatt.remove(connection(key))
+            return reassembler.reset(adapter: adapter, handle: handle)
+        }
+        return []
+    }
+
+    private func connection(_ key: HandleKey) -> GATTConnectionKey {
+        GATTConnectionKey(adapter: key.adapter, handle: key.handle, generation: generations[key] ?? 0)
+    }
+
+    /// Connection Complete (BR/EDR) and the LE connection complete subevents.
+    static func isConnectionComplete(_ event: HCIEvent) -> Bool {
+        if event.code == .connectionComplete { return true }
+        guard let sub = event.subevent else { return false }
+        return sub == .connectionComplete || sub == .enhancedConnectionCompleteV1 || sub == .enhancedConnectionCompleteV2
+    }
+
+    private mutating func decodeACL(_ record: CaptureRecord, into frame: inout DecodedFrame) {
+        // Peek at the handle first: controller debug traffic must not feed the reassembler.
+        if record.payload.count >= 2 {
+            let handle = (UInt16(record.payload[0]) | UInt16(record.payload[1]) << 8) & 0x0FFF
+            let key = HandleKey(adapter: record.adapter, handle: handle)
+            if handle == Self.vendorDebugHandle, !connectedHandles.contains(key) {
+                let packet = ACLPacket.decode(record.payload, captureTruncated: record.isTruncated)
+                frame.packet = .vendorDebugACL(packet.header)
+                frame.malformed = packet.malformed
+                return
+            }
+        }
+        let step = reassembler.consume(
+            adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,
+            capturedTruncated: record.isTruncated)
+        frame.packet = .acl(step.header)
+        frame.malformed = step.malformed
+        for pdu in step.completed {
+            frame.pdus.append(decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame))
+        }
+    }
+
+    private mutating func decodeUpper(_ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber) -> DecodedPDU {
+        switch pdu.cid {
+        case ChannelID.att.rawValue:
+            let att = ATTPDU.decode(pdu.payload, baseOffset: 0)
+            let key = connection(HandleKey(adapter: adapter, handle: pdu.handle))
+            let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: pdu.cid)
+            return DecodedPDU(pdu: pdu, upper: .att(att, annotation))
+        case ChannelID.smp.rawValue, ChannelID.bredrSMP.rawValue:
+            return DecodedPDU(pdu: pdu, upper: .smp(SMPPDU.decode(pdu.payload, baseOffset: 0)))
+        case ChannelID.leSignaling.rawValue, ChannelID.signaling.rawValue:
+            return DecodedPDU(pdu: pdu, upper: .signaling(SignalingPDU.decode(pdu.payload, channel: ChannelID(pdu.cid), baseOffset: 0)))
+        default:
+            return DecodedPDU(pdu: pdu, upper: .other)
+        }
+    }
+}
+
+/// One record, decoded as far as its layers allow.
+public struct DecodedFrame: Sendable {
+    public let record: CaptureRecord
+    public var packet: Packet = .none
+    /// L2CAP PDUs completed by this frame (a PDU reassembled from several fragments is reported
+    /// on the frame that completed it), each with its upper-layer decode.
+    public var pdus: [DecodedPDU] = []
+    /// Everything that could not be decoded, at every layer, in order.
+    public var malformed: [Malformation] = []
+    /// For Command Complete/Status: the command it answers and the latency.
+    public var commandMatch: CommandMatch?
+
+    public init(record: CaptureRecord) { self.record = record }
+
+    /// All malformations, including those of the upper-layer PDUs.
+    public var allMalformations: [Malformation] {
+        var out = malformed
+        for p in pdus { out += p.malformed }
+        return out
+    }
+}
+
+public enum Packet: Sendable {
+    case none
+    case command(HCICommand)
+    case event(HCIEvent)
+    /// An ACL fragment (header nil when even the 4-byte header is missing).
+    case acl(ACLHeader?)
+    /// ACL on the controller-debug handle 0x0EDC: vendor trace data, not L2CAP.
+    case vendorDebugACL(ACLHeader?)
+    case sco(SCOHeader?)
+    case iso(ISOHeader?)
+    case monitor(MonitorPayload)
+}
+
+public struct DecodedPDU: Sendable {
+    public enum Upper: Sendable {
+        case att(ATTPDU, GATTAnnotation?)
+        case smp(SMPPDU)
+        case signaling(SignalingPDU)
+        case other
+    }
+
+    public var pdu: L2CAPPDU
+    public var upper: Upper
+
+    public var malformed: [Malformation] {
+        switch upper {
+        case .att(let a, _): return a.malformed
+        case .smp(let s): return s.malformed
+        case .signaling(let s): return s.malformed
+        case .other: return []
+        }
+    }
+}
