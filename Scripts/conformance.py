@@ -80,13 +80,14 @@ def classify(key, ours, theirs, t):
     """Name the kind of a disagreement; names in KNOWN are explained in docs/CONFORMANCE.md."""
     if ours.get("vendor_debug") and key in ("att_opcode", "att_handle", "smp_code"):
         return "vendor-debug-0x0edc"
-    if key == "att_handle" and ours.get("att") and theirs and not ours["att"].get("handle") is None:
-        return "att-handle-other"
+    if key == "smp_code" and ours.get("l2cap_cid") == 0x0007:
+        return "bredr-smp-cid-0x0007"
     return key
 
 
 KNOWN = {
     "vendor-debug-0x0edc": "tshark decodes controller debug traffic on ACL handle 0x0EDC as L2CAP/ATT/SMP",
+    "bredr-smp-cid-0x0007": "tshark 4.0 does not decode the BR/EDR Security Manager channel (CID 0x0007) as SMP",
 }
 
 

@@ -172,10 +172,19 @@ enum FrameJSONRenderer {
                 w.endArray()
             }
             switch p.upper {
-            case .att(let att, _):
+            case .att(let att, let annotation):
                 w.beginObject("att")
                 w.field("opcode", int: att.opcode.rawValue)
-                if let h = att.handle { w.field("handle", int: h) }
+                // The PDU's own handle; else the one its request/indication named (inferred);
+                // else the first of the handles it lists (discovery responses, Read Multiple).
+                if let h = att.handle {
+                    w.field("handle", int: h)
+                } else if let h = annotation?.inferredHandle {
+                    w.field("handle", int: h)
+                    w.field("handle_inferred", true)
+                } else if let h = att.handles.first {
+                    w.field("handle", int: h)
+                }
                 if let e = att.errorCode { w.field("error", int: e) }
                 w.endObject()
             case .smp(let smp):
