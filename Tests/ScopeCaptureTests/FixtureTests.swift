@@ -4,8 +4,9 @@ import ScopeCore
 import ScopeTestSupport
 import Testing
 
-/// The small fixtures in ScopeTestSupport/Fixtures (made by make_fixtures.py from the first
-/// 24 records of scenarios/good_central.btsnoop; see the README there).
+/// The small fixtures in ScopeTestSupport/Fixtures (made by make_fixtures.py from 24 records of
+/// scenarios/good_central.btsnoop: set-up commands and events, then ACL both ways; see the
+/// README there).
 @Suite struct GoodFixtureTests {
     static let reference = "btsnoop/h4.btsnoop"
 
@@ -26,6 +27,9 @@ import Testing
         #expect(ref[1].kind == .event)
         #expect(ref[1].direction == .received)
         #expect(ref[1].payload.count == 6)
+        // good_central frames 41–52 (records 13–24 here) include ACL both ways.
+        #expect(ref.filter { $0.kind == .acl }.map(\.direction).contains(.sent))
+        #expect(ref.filter { $0.kind == .acl }.map(\.direction).contains(.received))
     }
 
     @Test("every good fixture holds the same records", arguments: [
@@ -154,7 +158,7 @@ struct BadCase: Sendable, CustomTestStringConvertible {
     static let cases: [BadCase] = [
         BadCase(
             file: "bad/truncated-last-record.btsnoop", reference: h4, frames: Array(1...23), intact: Array(0..<23),
-            diagnostics: [", frame 24, offset 826 (0x33a): error: truncated record at end of file: header announces 7 bytes, only 3 remain; not delivered"],
+            diagnostics: [", frame 24, offset 895 (0x37f): error: truncated record at end of file: header announces 16 bytes, only 3 remain; not delivered"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/oversized-length.btsnoop", reference: h4, frames: Array(1...23), intact: Array(0..<4) + Array(5..<24),
@@ -198,7 +202,7 @@ struct BadCase: Sendable, CustomTestStringConvertible {
             exit: .ok),
         BadCase(
             file: "bad/truncated-last-record.pcap", reference: pcap, frames: Array(1...23), intact: Array(0..<23),
-            diagnostics: [", frame 24, offset 742 (0x2e6): error: libpcap: truncated dump file; tried to read 11 captured bytes, only got 4; reading stopped (frames before this one were delivered)"],
+            diagnostics: [", frame 24, offset 811 (0x32b): error: libpcap: truncated dump file; tried to read 20 captured bytes, only got 4; reading stopped (frames before this one were delivered)"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/oversized-length.pcap", reference: pcap, frames: Array(1...4), intact: Array(0..<4),
@@ -218,7 +222,7 @@ struct BadCase: Sendable, CustomTestStringConvertible {
             exit: .ok),
         BadCase(
             file: "bad/truncated-last-record.pklg", reference: pklg, frames: Array(1...25), intact: Array(0..<25),
-            diagnostics: [", frame 26, offset 619 (0x26b): error: truncated record at end of file: header announces 6 bytes, only 2 remain; not delivered"],
+            diagnostics: [", frame 26, offset 688 (0x2b0): error: truncated record at end of file: header announces 15 bytes, only 2 remain; not delivered"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/oversized-length.pklg", reference: pklg, frames: Array(1...25), intact: Array(0..<5) + Array(6..<26),

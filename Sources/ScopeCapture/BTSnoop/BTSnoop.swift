@@ -111,7 +111,7 @@ struct BTSnoopLayout: FramedLayout {
                 frame: frame, offset: offset,
                 "included length \(grouped(included)) is greater than original length \(grouped(original)); original length taken as \(grouped(included))")
             originalLength = included
-        } else if original > maximumBodyLength {
+        } else if original > maximumBodyLength && included <= maximumBodyLength {
             log.warning(
                 frame: frame, offset: offset,
                 "original length \(grouped(original)) exceeds the largest \(name) record (\(grouped(maximumBodyLength)) bytes)")

@@ -85,6 +85,8 @@ final class PcapSource: RecordSource {
 
     var bytesRead: Int { position() ?? lastPosition }
 
+    var bufferedInput: BufferedFileReader? { nil }
+
     func close() {
         if let h = handle {
             lastPosition = position() ?? lastPosition
@@ -161,7 +163,7 @@ final class PcapSource: RecordSource {
                 frame: frame, offset: start,
                 "included length \(grouped(caplen)) is greater than original length \(grouped(len)); original length taken as \(grouped(caplen))")
             original = caplen
-        } else if len > limit {
+        } else if len > limit && caplen <= limit {
             log.warning(
                 frame: frame, offset: start,
                 "original length \(grouped(len)) exceeds the largest \(format.rawValue) record (\(grouped(limit)) bytes)")

@@ -177,6 +177,13 @@ public struct CaptureReader {
     /// Bytes of the input consumed so far.
     public var bytesRead: Int { source.bytesRead }
 
+    /// For btsnoop and PacketLogger (read through a ``BufferedFileReader``): bytes taken from
+    /// the input so far and the largest buffer used — evidence that reading streams. Nil for
+    /// pcap/pcapng, which libpcap reads through its own stream buffer.
+    public var bufferStatistics: (bytesFromInput: Int, peakBufferSize: Int)? {
+        source.bufferedInput.map { ($0.bytesFromInput, $0.peakBufferSize) }
+    }
+
     public var summary: ReadSummary {
         ReadSummary(
             records: delivered, frames: nextFrame - 1, errors: log.errors, warnings: log.warnings,

@@ -66,6 +66,8 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
 
     var bytesRead: Int { input.offset }
 
+    var bufferedInput: BufferedFileReader? { input }
+
     func close() { input.close() }
 
     /// How far ahead a resynchronisation candidate is checked: its header, the largest body

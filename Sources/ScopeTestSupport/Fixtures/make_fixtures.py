@@ -34,7 +34,9 @@ def read_btsnoop(path):
 
 # Records of good_central: H4 byte + packet; direction from flags bit0.
 RECORDS = read_btsnoop(SCENARIO)
-HEAD = RECORDS[:24]
+# The first 12 records (controller set-up) and 12 around the first ACL traffic (both
+# directions), 24 in all.
+HEAD = RECORDS[:12] + RECORDS[40:52]
 
 
 def h4(r):
