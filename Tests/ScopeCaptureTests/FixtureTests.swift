@@ -283,3 +283,25 @@ struct BadCase: Sendable, CustomTestStringConvertible {
         #expect(error.exitClass == .couldNotRead)
     }
 }
+
+@Suite struct FixtureInventoryTests {
+    /// Every fixture has a line in README.md, every line names a fixture, and each is small.
+    @Test func readmeListsEveryFixture() throws {
+        let root = Fixtures.url("")
+        let readme = try String(contentsOf: Fixtures.url("README.md"), encoding: .utf8)
+        let listed = Set(readme.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
+            return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
+        })
+        var present = Set<String>()
+        for folder in ["btsnoop", "pcap", "pcapng", "pklg", "bad"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path) {
+                present.insert("\(folder)/\(name)")
+                let size = try FileManager.default.attributesOfItem(
+                    atPath: root.appendingPathComponent(folder).appendingPathComponent(name).path)[.size] as? Int
+                #expect((size ?? .max) < 20_000, "\(folder)/\(name)")
+            }
+        }
+        #expect(listed == present)
+    }
+}
