@@ -210,7 +210,7 @@ public struct CaptureReader {
                 if backwardSteps <= options.backwardStepsReported {
                     log.warning(
                         frame: frame, offset: offset,
-                        "timestamp goes backwards by \(formatSeconds(overflow ? .max : -delta)) s (\(previous) → \(t)); record delivered")
+                        "timestamp goes backwards by \(formatSeconds(overflow ? .max : Int64(clamping: delta.magnitude))) s (\(previous) → \(t)); record delivered")
                 }
             }
         }
