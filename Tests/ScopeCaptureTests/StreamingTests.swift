@@ -54,6 +54,7 @@ func readAll(fileDescriptor fd: Int32) throws -> (records: [CaptureRecord], read
         let (fromPipe, reader) = try readAll(fileDescriptor: dripFeed(bytes, maxChunk: maxChunk))
         #expect(fromPipe == fromFile)
         #expect(reader.summary.exitClass == .ok)
+        if !fixture.hasPrefix("pcapng") { #expect(reader.bytesRead == bytes.count) }
         #expect(reader.name == "<pipe>")
     }
 
@@ -69,6 +70,14 @@ func readAll(fileDescriptor fd: Int32) throws -> (records: [CaptureRecord], read
         #expect(reader.diagnostics.map(\.message) == fromFile.reader.diagnostics.map(\.message))
         #expect(reader.diagnostics.map(\.offset) == fromFile.reader.diagnostics.map(\.offset))
         #expect(reader.diagnostics.map(\.frame) == fromFile.reader.diagnostics.map(\.frame))
+    }
+
+    @Test func pcapOffsetsThroughAPipeAreCounted() throws {
+        let url = Fixtures.url("bad/incl-gt-orig.pcap")
+        let fromFile = try readAll(url.path).reader.diagnostics
+        let fromPipe = try readAll(fileDescriptor: dripFeed(Array(try Data(contentsOf: url)), maxChunk: 64)).reader.diagnostics
+        #expect(fromPipe.map(\.offset) == [75])
+        #expect(fromPipe.map(\.message) == fromFile.map(\.message))
     }
 
     @Test func refusalsThroughAPipe() throws {
