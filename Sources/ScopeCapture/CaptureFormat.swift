@@ -29,7 +29,15 @@ public enum CaptureFormat: String, CaseIterable, Sendable, Hashable, CustomStrin
 
     /// How the payload of a record is framed, independent of the container.
     enum Encapsulation: Sendable, Hashable {
-        case h1, h4, h4WithDirection, monitor, packetLogger
+        /// btsnoop 1001: bare packets, kind and direction in the flags.
+        case h1
+        /// btsnoop 1002: H4 type byte + packet, direction in the flags.
+        case h4
+        /// pcap/pcapng 187: H4 type byte + packet, no direction anywhere.
+        case h4WithoutDirection
+        /// pcap/pcapng 201: direction word + H4 type byte + packet.
+        case h4WithDirection
+        case monitor, packetLogger
     }
 
     public var container: Container {
@@ -44,7 +52,8 @@ public enum CaptureFormat: String, CaseIterable, Sendable, Hashable, CustomStrin
     var encapsulation: Encapsulation {
         switch self {
         case .btsnoopH1: return .h1
-        case .btsnoopH4, .pcapH4, .pcapngH4: return .h4
+        case .btsnoopH4: return .h4
+        case .pcapH4, .pcapngH4: return .h4WithoutDirection
         case .pcapH4PHDR, .pcapngH4PHDR: return .h4WithDirection
         case .btsnoopMonitor, .pcapMonitor, .pcapngMonitor: return .monitor
         case .pklgBE, .pklgLE: return .packetLogger
@@ -127,7 +136,7 @@ public enum CaptureFormat: String, CaseIterable, Sendable, Hashable, CustomStrin
             case .acl: return direction != .unknown
             default: return false
             }
-        case .h4:
+        case .h4WithoutDirection:
             // pcap 187 records no direction: only commands and events come back with one.
             guard H4PacketType.type(for: kind) != nil else { return false }
             switch kind {
@@ -135,7 +144,7 @@ public enum CaptureFormat: String, CaseIterable, Sendable, Hashable, CustomStrin
             case .event: return direction != .sent
             default: return direction == .unknown
             }
-        case .h4WithDirection:
+        case .h4, .h4WithDirection:
             guard H4PacketType.type(for: kind) != nil else { return false }
             switch kind {
             case .command, .event: return true

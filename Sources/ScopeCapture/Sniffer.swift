@@ -187,6 +187,11 @@ enum Sniffer {
             throw CaptureError(
                 .notACapture, offset: 4, message: "pcapng Section Header Block length \(shbLength) is invalid")
         }
+        guard shbLength <= b.count || (!noMore && shbLength <= maximumLook) else {
+            throw CaptureError(
+                .truncatedHeader, offset: b.count,
+                message: "truncated pcapng Section Header Block: \(b.count) of \(shbLength) bytes")
+        }
         var position = shbLength
         while true {
             guard position + 12 <= b.count else {

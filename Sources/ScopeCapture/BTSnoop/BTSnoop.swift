@@ -43,8 +43,8 @@ struct BTSnoopLayout: FramedLayout {
     let datalink: UInt32
     let headerLength = BTSnoop.recordHeaderLength
     let maximumBodyLength: Int
-    /// Last accepted raw timestamp, for resynchronisation plausibility.
-    private var referenceTimestamp: Int64?
+    /// Raw timestamp of the last record delivered.
+    private(set) var reference: Int64?
     private var warnedFlags = false
 
     init(datalink: UInt32) {
@@ -56,32 +56,36 @@ struct BTSnoopLayout: FramedLayout {
 
     func bodyLength(_ input: BufferedFileReader, at i: Int) -> Int { Int(input.be32(at: i + 4)) }
 
-    func isPlausibleHeader(_ input: BufferedFileReader, at i: Int) -> Bool {
+    func timestampKey(_ input: BufferedFileReader, at i: Int) -> Int64 { Int64(bitPattern: input.be64(at: i + 16)) }
+
+    func implausibility(_ input: BufferedFileReader, at i: Int, reference: Int64?, strict: Bool) -> String? {
         let original = Int(input.be32(at: i))
         let included = Int(input.be32(at: i + 4))
         let flags = input.be32(at: i + 8)
-        guard included <= maximumBodyLength, original <= maximumBodyLength, included <= original else { return false }
+        if included > maximumBodyLength { return "included length \(grouped(included)) is impossible" }
+        if included > original {
+            return "included length \(grouped(included)) is greater than original length \(grouped(original))"
+        }
+        if strict, original > maximumBodyLength { return "original length \(grouped(original)) is impossible" }
         switch datalink {
         case 2001:
-            let opcode = flags & 0xFFFF
-            let index = flags >> 16
-            guard opcode <= 0x40, index < 0x100 || index == 0xFFFF else { return false }
+            if strict, flags & 0xFFFF > 0xFF || (flags >> 16 >= 0x100 && flags >> 16 != 0xFFFF) {
+                return "flags \(Hex.prefixed(flags, digits: 8)) hold no plausible index and opcode"
+            }
         case 1002:
-            guard flags <= 3, included >= 1 else { return false }
+            if included == 0 { return "included length 0 leaves no H4 packet type byte" }
             if i + headerLength < input.available {
                 let type = input.byte(at: i + headerLength)
-                guard type >= 1 && type <= 5 else { return false }
+                if type < 1 || type > 5 { return "H4 packet type \(Hex.prefixed(type, digits: 2)) is not 0x01–0x05" }
             }
+            if strict, flags > 3 { return "flags \(Hex.prefixed(flags, digits: 8)) have unknown bits" }
         default:
-            guard flags <= 3 else { return false }
+            if strict, flags > 3 { return "flags \(Hex.prefixed(flags, digits: 8)) have unknown bits" }
         }
-        if let reference = referenceTimestamp {
-            let ts = Int64(bitPattern: input.be64(at: i + 16))
-            let (delta, overflow) = ts.subtractingReportingOverflow(reference)
-            // Within a year of the last good record.
-            guard !overflow, delta.magnitude <= 366 * 86_400 * 1_000_000 else { return false }
+        if let reference, Self.isFarApart(timestampKey(input, at: i), reference) {
+            return "timestamp more than a year away from the previous record's"
         }
-        return true
+        return nil
     }
 
     mutating func record(
@@ -92,7 +96,7 @@ struct BTSnoopLayout: FramedLayout {
         let flags = input.be32(at: 8)
         let drops = input.be32(at: 12)
         let raw = Int64(bitPattern: input.be64(at: 16))
-        referenceTimestamp = raw
+        reference = raw
         let (micros, overflow) = raw.subtractingReportingOverflow(BTSnoop.unixEpochOffset)
         let timestamp: Timestamp
         if overflow {
@@ -107,7 +111,7 @@ struct BTSnoopLayout: FramedLayout {
                 frame: frame, offset: offset,
                 "included length \(grouped(included)) is greater than original length \(grouped(original)); original length taken as \(grouped(included))")
             originalLength = included
-        } else if original > maximumBodyLength {
+        } else if original > maximumBodyLength && included <= maximumBodyLength {
             log.warning(
                 frame: frame, offset: offset,
                 "original length \(grouped(original)) exceeds the largest \(name) record (\(grouped(maximumBodyLength)) bytes)")

@@ -15,7 +15,8 @@ import Darwin
 /// Offsets come from `ftell(pcap_file(p))` before each `pcap_next_ex`: for pcap that is the
 /// record header; for pcapng it is the first byte after the previous packet's block (the
 /// packet's own block, or blocks such as statistics that precede it). When the input is a
-/// pipe the stream cannot tell its position and offsets are left out.
+/// pipe the stream cannot tell its position: classic pcap offsets are then counted from the
+/// record lengths, and pcapng offsets are left out.
 ///
 /// libpcap stops at the first structural error (a truncated record, an impossible length);
 /// that becomes a diagnostic, and everything before it has been delivered.
@@ -27,6 +28,9 @@ final class PcapSource: RecordSource {
     private var finished = false
     private(set) var reachedEnd = true
     private var lastPosition = 0
+    /// Where the next classic pcap record starts by our own count (24 + Σ(16 + caplen)), for
+    /// streams that cannot tell their position (pipes). Nil for pcapng.
+    private var counted: Int?
     private var warnedDirectionWord = false
 
     private init(handle: OpaquePointer, format: CaptureFormat, name: String) {
@@ -69,6 +73,7 @@ final class PcapSource: RecordSource {
         }
         let source = PcapSource(handle: p, format: format, name: name)
         source.lastPosition = source.position() ?? sniffed.headerLength
+        if sniffed.format.container == .pcap { source.counted = sniffed.headerLength }
         return source
     }
 
@@ -80,10 +85,12 @@ final class PcapSource: RecordSource {
     private func position() -> Int? {
         guard let stream else { return nil }
         let p = ftell(stream)
-        return p >= 0 ? Int(p) : nil
+        return p >= 0 ? Int(p) : counted
     }
 
     var bytesRead: Int { position() ?? lastPosition }
+
+    var bufferedInput: BufferedFileReader? { nil }
 
     func close() {
         if let h = handle {
@@ -111,9 +118,10 @@ final class PcapSource: RecordSource {
             reachedEnd = false
             return .end
         }
-        if let start { lastPosition = start }
         let h = header.pointee
         let caplen = Int(h.caplen)
+        if let c = counted { counted = c + 16 + caplen }
+        lastPosition = position() ?? lastPosition
         let len = Int(h.len)
         let bytes = UnsafeBufferPointer(start: data, count: caplen)
 
@@ -161,7 +169,7 @@ final class PcapSource: RecordSource {
                 frame: frame, offset: start,
                 "included length \(grouped(caplen)) is greater than original length \(grouped(len)); original length taken as \(grouped(caplen))")
             original = caplen
-        } else if len > limit {
+        } else if len > limit && caplen <= limit {
             log.warning(
                 frame: frame, offset: start,
                 "original length \(grouped(len)) exceeds the largest \(format.rawValue) record (\(grouped(limit)) bytes)")

@@ -78,7 +78,8 @@ struct PacketLoggerLayout: FramedLayout {
     let bigEndian: Bool
     let headerLength = PacketLogger.headerLength
     let maximumBodyLength = PacketLogger.maximumPayload
-    private var referenceSeconds: UInt32?
+    /// Timestamp (µs) of the last record delivered.
+    private(set) var reference: Int64?
 
     init(bigEndian: Bool) { self.bigEndian = bigEndian }
 
@@ -102,17 +103,23 @@ struct PacketLoggerLayout: FramedLayout {
         return nil
     }
 
-    func isPlausibleHeader(_ input: BufferedFileReader, at i: Int) -> Bool {
+    func timestampKey(_ input: BufferedFileReader, at i: Int) -> Int64 {
+        Int64(u32(input, i + 4)) * 1_000_000 + Int64(u32(input, i + 8))
+    }
+
+    func implausibility(_ input: BufferedFileReader, at i: Int, reference: Int64?, strict: Bool) -> String? {
         let length = u32(input, i)
-        let seconds = u32(input, i + 4)
         let micros = u32(input, i + 8)
         let type = input.byte(at: i + 12)
-        guard PacketLogger.isPlausible(length: length, micros: micros, type: type) else { return false }
-        if let reference = referenceSeconds {
-            let delta = Int64(seconds) - Int64(reference)
-            guard delta.magnitude <= 366 * 86_400 else { return false }
+        if length < UInt32(PacketLogger.lengthOverhead) || length > UInt32(PacketLogger.maximumLength) {
+            return "record length \(length) is impossible"
         }
-        return true
+        if micros >= 1_000_000 { return "microseconds field \(grouped(Int(micros))) is not below 1,000,000" }
+        if strict, !PacketLogger.isKnownType(type) { return "record type \(Hex.prefixed(type, digits: 2)) is unknown" }
+        if let reference, Self.isFarApart(timestampKey(input, at: i), reference) {
+            return "timestamp more than a year away from the previous record's"
+        }
+        return nil
     }
 
     mutating func record(
@@ -121,7 +128,7 @@ struct PacketLoggerLayout: FramedLayout {
         let seconds = u32(input, 4)
         let micros = u32(input, 8)
         let type = input.byte(at: 12)
-        referenceSeconds = seconds
+        reference = Int64(seconds) * 1_000_000 + Int64(micros)
         if micros >= 1_000_000 {
             log.warning(frame: frame, offset: offset + 8, "microseconds field \(grouped(Int(micros))) is not below 1,000,000")
         }

@@ -177,6 +177,13 @@ public struct CaptureReader {
     /// Bytes of the input consumed so far.
     public var bytesRead: Int { source.bytesRead }
 
+    /// For btsnoop and PacketLogger (read through a ``BufferedFileReader``): bytes taken from
+    /// the input so far and the largest buffer used — evidence that reading streams. Nil for
+    /// pcap/pcapng, which libpcap reads through its own stream buffer.
+    public var bufferStatistics: (bytesFromInput: Int, peakBufferSize: Int)? {
+        source.bufferedInput.map { ($0.bytesFromInput, $0.peakBufferSize) }
+    }
+
     public var summary: ReadSummary {
         ReadSummary(
             records: delivered, frames: nextFrame - 1, errors: log.errors, warnings: log.warnings,
@@ -203,7 +210,7 @@ public struct CaptureReader {
                 if backwardSteps <= options.backwardStepsReported {
                     log.warning(
                         frame: frame, offset: offset,
-                        "timestamp goes backwards by \(formatSeconds(overflow ? .max : -delta)) s (\(previous) → \(t)); record delivered")
+                        "timestamp goes backwards by \(formatSeconds(overflow ? .max : Int64(clamping: delta.magnitude))) s (\(previous) → \(t)); record delivered")
                 }
             }
         }

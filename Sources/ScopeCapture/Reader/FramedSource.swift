@@ -8,35 +8,51 @@ protocol FramedLayout {
     var headerLength: Int { get }
     /// Largest body a plausible record has.
     var maximumBodyLength: Int { get }
+    /// The timestamp of the last record delivered, in the unit ``timestampKey(_:at:)`` uses.
+    var reference: Int64? { get }
     /// The body length announced by the header that starts `i` bytes into the window.
     func bodyLength(_ input: BufferedFileReader, at i: Int) -> Int
-    /// A strict check used while resynchronising: could a record header start `i` bytes into
-    /// the window? (`headerLength` bytes are available there; more may be.)
-    func isPlausibleHeader(_ input: BufferedFileReader, at i: Int) -> Bool
+    /// The header's timestamp in microseconds on the format's own scale (for comparisons).
+    func timestampKey(_ input: BufferedFileReader, at i: Int) -> Int64
+    /// Why the header at `i` (`headerLength` bytes available there, maybe more) does not look
+    /// like a record header, or nil when it does. Timestamps are compared with `reference`
+    /// (more than a year away is implausible). `strict` adds the checks that only serve to
+    /// find a header in the middle of garbage (flags, known types).
+    func implausibility(_ input: BufferedFileReader, at i: Int, reference: Int64?, strict: Bool) -> String?
+    /// Why the header at `i` cannot start a record at all, regardless of what follows, or nil.
+    func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String?
     /// Builds the record whose header starts at the front of the window and whose body is
     /// fully available; nil when it is framed but cannot be normalised (after logging why).
     mutating func record(
         _ input: BufferedFileReader, bodyLength: Int, frame: FrameNumber, offset: Int, log: inout DiagnosticLog
     ) -> CaptureRecord?
-    /// Why the header at `i` cannot start a record regardless of its length, or nil.
-    func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String?
 }
 
 extension FramedLayout {
     func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String? { nil }
+
+    /// A difference of more than a year between two timestamps in microseconds.
+    static func isFarApart(_ a: Int64, _ b: Int64) -> Bool {
+        let (delta, overflow) = a.subtractingReportingOverflow(b)
+        return overflow || delta.magnitude > 366 * 86_400 * 1_000_000
+    }
 }
 
 /// Reads a ``FramedLayout`` record by record.
 ///
-/// - A header whose body length is impossible (beyond the format's maximum) is accepted only
-///   when the record is well framed anyway (the bytes after it start a plausible header, or
-///   the file ends exactly there), and reported as an error; otherwise the reader scans
-///   forward byte by byte for the next plausible header, checked together with the header
-///   that follows it, and reports how many bytes it skipped.
+/// - Every header is checked for plausibility (lengths consistent, timestamp within a year of
+///   the previous record, an H4 type byte for btsnoop 1002, …). A header that fails is still
+///   accepted when the header after it is plausible (or the file ends exactly there): the
+///   record is well framed, and its oddities are reported by the layout.
+/// - A header whose body length is beyond the format's maximum is accepted only when it is
+///   well framed in the same sense, and reported as an error.
+/// - Otherwise the reader scans forward byte by byte for the next plausible header, checked
+///   together with the header that follows it (or the exact end of the file), and reports how
+///   many bytes it skipped.
 /// - A record cut short by the end of the file is reported and not delivered, unless a
-///   plausible record follows inside the missing bytes (then the header was corrupt, and the
+///   plausible record starts inside the missing bytes (then the header was corrupt, and the
 ///   reader resynchronises there).
-/// - Bytes that cannot be framed are not frames: frame numbers count records only.
+/// - Bytes that cannot be framed are not frames: frame numbers count framed records only.
 final class FramedSource<Layout: FramedLayout>: RecordSource {
     let input: BufferedFileReader
     var layout: Layout
@@ -49,6 +65,8 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
     }
 
     var bytesRead: Int { input.offset }
+
+    var bufferedInput: BufferedFileReader? { input }
 
     func close() { input.close() }
 
@@ -95,17 +113,12 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
             if body > layout.maximumBodyLength {
                 // Impossible for HCI, but maybe well framed anyway (a tool that wrote something
                 // bigger): accept it when the next header is where this one says.
-                if total + h <= BufferedFileReader.maximumWindow {
-                    let have = try input.fill(atLeast: total + h)
-                    let framed = (have == total && input.inputEnded)
-                        || (have >= total + h && layout.isPlausibleHeader(input, at: total))
-                    if framed {
-                        log.error(
-                            frame: frame, offset: start,
-                            "record of \(plural(body, "byte")) exceeds the largest \(layout.name) record "
-                                + "(\(grouped(layout.maximumBodyLength)) bytes); delivered as it is framed")
-                        return deliver(body: body, frame: frame, start: start, log: &log)
-                    }
+                if total + h <= BufferedFileReader.maximumWindow, try isFramed(total: total) {
+                    log.error(
+                        frame: frame, offset: start,
+                        "record of \(plural(body, "byte")) exceeds the largest \(layout.name) record "
+                            + "(\(grouped(layout.maximumBodyLength)) bytes); delivered as it is framed")
+                    return deliver(body: body, frame: frame, start: start, log: &log)
                 }
                 let problem = "bad record header: record length \(grouped(body)) exceeds the largest \(layout.name) record "
                     + "(\(grouped(layout.maximumBodyLength)) bytes)"
@@ -118,7 +131,7 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
                 // real records follow.
                 let remaining = have - h
                 if try resynchronise(
-                    after: "record header announces \(plural(body, "byte")) but the next plausible record starts sooner",
+                    after: "bad record header: it announces \(plural(body, "byte")) but a plausible record starts sooner",
                     frame: frame, start: start, log: &log, quietWhenNoneFound: true)
                 {
                     continue
@@ -129,9 +142,27 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
                 finished = true
                 return .end
             }
+            if let oddity = layout.implausibility(input, at: 0, reference: layout.reference, strict: false),
+               try !isFramed(total: total)
+            {
+                try resynchronise(
+                    after: "bad record header (\(oddity), and no record header follows it)", frame: frame, start: start,
+                    log: &log)
+                continue
+            }
             return deliver(body: body, frame: frame, start: start, log: &log)
         }
         return .end
+    }
+
+    /// True when the record at the front of the window, `total` bytes long, is followed by a
+    /// plausible header or by the exact end of the file.
+    private func isFramed(total: Int) throws(CaptureError) -> Bool {
+        let h = layout.headerLength
+        let have = try input.fill(atLeast: total + h)
+        if have == total && input.inputEnded { return true }
+        guard have >= total + h else { return false }
+        return layout.implausibility(input, at: total, reference: layout.timestampKey(input, at: 0), strict: false) == nil
     }
 
     private func deliver(body: Int, frame: FrameNumber, start: Int, log: inout DiagnosticLog) -> SourceStep {
@@ -141,11 +172,10 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
         return .record(record, offset: start)
     }
 
-    /// Scans forward from `start + 1` for a plausible header followed by another plausible
-    /// header (or by the exact end of the file). Logs what was skipped. Returns true when it
-    /// found one (the window then starts there); false at the end of the file, where
-    /// everything was consumed — and nothing is logged when `quietWhenNoneFound` (the caller
-    /// then reports a truncated record instead).
+    /// Scans forward from `start + 1` for a candidate header (see ``isCandidate(at:available:)``).
+    /// Logs what was skipped. Returns true when it found one (the window then starts there);
+    /// false at the end of the file, where everything was consumed — and nothing is logged
+    /// when `quietWhenNoneFound` (the caller then reports a truncated record instead).
     @discardableResult
     private func resynchronise(
         after problem: String, frame: FrameNumber, start: Int, log: inout DiagnosticLog,
@@ -153,16 +183,21 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
     ) throws(CaptureError) -> Bool {
         let h = layout.headerLength
         if quietWhenNoneFound {
-            // Look without consuming, so that a truncated record can still be reported as one.
-            if let distance = try findCandidate(startingAt: 1) {
-                input.consume(distance)
-                log.error(
-                    frame: frame, offset: start,
-                    "\(problem): skipped \(plural(distance, "byte")) to the next plausible record header at offset \(start + distance)")
-                return true
+            // The rest of the file is in the window (the caller hit its end): look without
+            // consuming, so that a truncated record can still be reported as one.
+            let available = try input.fill(atLeast: BufferedFileReader.maximumWindow)
+            var i = 1
+            while i + h <= available {
+                if isCandidate(at: i, available: available) {
+                    input.consume(i)
+                    log.error(
+                        frame: frame, offset: start,
+                        "\(problem): skipped \(plural(i, "byte")) to the next plausible record header at offset \(start + i)")
+                    return true
+                }
+                i += 1
             }
-            let rest = input.available
-            input.consume(rest)
+            input.consume(available)
             return false
         }
         input.consume(1)
@@ -189,25 +224,18 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
         }
     }
 
-    /// Distance from the front of the window to the first candidate inside the bytes that
-    /// are already (or can be) in the window, without consuming; nil when none.
-    private func findCandidate(startingAt first: Int) throws(CaptureError) -> Int? {
-        let available = try input.fill(atLeast: BufferedFileReader.maximumWindow)
-        var i = first
-        while i + layout.headerLength <= available {
-            if isCandidate(at: i, available: available) { return i }
-            i += 1
-        }
-        return nil
-    }
-
+    /// A header `i` bytes into the window that passes the strict checks, whose record fits in
+    /// the window, and which is followed by another header passing them (or by the exact end
+    /// of the file).
     private func isCandidate(at i: Int, available: Int) -> Bool {
         let h = layout.headerLength
-        guard i + h <= available, layout.isPlausibleHeader(input, at: i) else { return false }
-        let body = layout.bodyLength(input, at: i)
-        let next = i + h + body
+        guard i + h <= available,
+              layout.invalidHeaderReason(input, at: i) == nil,
+              layout.implausibility(input, at: i, reference: layout.reference, strict: true) == nil
+        else { return false }
+        let next = i + h + layout.bodyLength(input, at: i)
         if next == available && input.inputEnded { return true }
         guard next + h <= available else { return false }
-        return layout.isPlausibleHeader(input, at: next)
+        return layout.implausibility(input, at: next, reference: layout.timestampKey(input, at: i), strict: true) == nil
     }
 }

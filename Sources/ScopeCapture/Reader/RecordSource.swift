@@ -20,6 +20,8 @@ protocol RecordSource: AnyObject {
     var bytesRead: Int { get }
     /// False when an error stopped reading before the end of the input.
     var reachedEnd: Bool { get }
+    /// The buffered input, for the readers that parse it themselves (nil for libpcap).
+    var bufferedInput: BufferedFileReader? { get }
     func close()
 }
 

@@ -22,6 +22,11 @@ public struct SkippedRecords: Sendable, Hashable, CustomStringConvertible {
     public struct Key: Sendable, Hashable {
         public var kind: RecordKind
         public var reason: Reason
+
+        public init(kind: RecordKind, reason: Reason) {
+            self.kind = kind
+            self.reason = reason
+        }
     }
 
     public private(set) var counts: [Key: Int] = [:]
