@@ -275,7 +275,7 @@ extension HCIEvent {
     /// Every peer BD_ADDR the event names: advertisers in reports, connection peers, pairing
     /// peers, addresses returned by Command Complete (e.g. LE Read Peer Resolvable Address).
     public var addresses: [BDAddr] {
-        if !advertisingReports.isEmpty { return advertisingReports.map(\.address) }
+        if !advertisingReports.isEmpty { return advertisingReports.map(\.address).filter { $0.value != 0 } }
         if code == .commandComplete, let op = commandOpcode, let returns = HCICommand.layouts[op.rawValue]?.returns {
             return ParamLayout.peerAddresses(returns, returnParameters[...])
         }

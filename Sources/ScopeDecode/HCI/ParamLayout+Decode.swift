@@ -133,7 +133,9 @@ extension ParamLayout {
             case .u64(let n, let r): try integer(n, 8, r, into: &out)
             case .address(let n, let role):
                 let a = try reader.readAddress()
-                if collectPeers, role == .peer { peers.append(a) }
+                // 00:00:00:00:00:00 fills address parameters the controller ignores (e.g. when
+                // a Filter Accept List is used); it names no device.
+                if collectPeers, role == .peer, a.value != 0 { peers.append(a) }
                 if build { out.append(Field(n, a.description)) }
             case .bytes(let n, let count, let r):
                 let offset = reader.offset
@@ -146,9 +148,16 @@ extension ParamLayout {
                 if build { out.append(r.render(n, b, baseOffset: offset)) }
             case .padded(let n, let lengthName, let size, let r):
                 let offset = reader.offset
+                let declared = value(lengthName)
+                if declared > UInt64(size) {
+                    malformed.append(
+                        Malformation(
+                            layer: reader.layer, offset: offset,
+                            message: "\(lengthName) \(declared) exceeds the \(size)-byte \(n) field"))
+                }
                 let b = try reader.readBytes(size)
                 if build {
-                    let used = min(Int(clamping: value(lengthName)), b.count)
+                    let used = min(Int(clamping: declared), b.count)
                     out.append(r.render(n, Array(b.prefix(used)), baseOffset: offset))
                 }
             case .rest(let n, let r):
