@@ -73,6 +73,7 @@ struct ATTRow: Equatable, CustomStringConvertible {
 /// generation.
 struct Pipeline {
     var reassembler = L2CAPReassembler()
+    var channels = L2CAPChannelMap()
     var trackers = GATTTrackerSet()
     var generation: [UInt16: Int] = [:]
     var pdus: [L2CAPPDU] = []
@@ -86,6 +87,7 @@ struct Pipeline {
             if r.h4Type == 0x04, r.payload.count >= 6, r.payload[0] == 0x05, r.payload[2] == 0x00 {
                 let handle = UInt16(r.payload[3]) | UInt16(r.payload[4] & 0x0F) << 8
                 for m in reassembler.reset(adapter: 0, handle: handle) { malformed.append((r.frame, m)) }
+                channels.reset(adapter: 0, handle: handle)
                 generation[handle, default: 0] += 1
                 continue
             }
@@ -97,7 +99,13 @@ struct Pipeline {
             for m in step.malformed { malformed.append((r.frame, m)) }
             for pdu in step.completed {
                 pdus.append(pdu)
-                switch pdu.channel {
+                var route = pdu.channel
+                if pdu.channel.isDynamic,
+                   let info = channels.channel(adapter: 0, handle: pdu.handle, direction: pdu.direction, cid: pdu.cid),
+                   info.psm == .att, info.mode == .basic {
+                    route = .att
+                }
+                switch route {
                 case .att:
                     let a = ATTPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
                     let key = GATTConnectionKey(adapter: 0, handle: pdu.handle, generation: generation[pdu.handle, default: 0])
@@ -106,7 +114,9 @@ struct Pipeline {
                 case .smp:
                     smp.append((SMPPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset), r.frame))
                 case .signaling, .leSignaling:
-                    signaling.append((SignalingPDU.decode(pdu.payload, channel: pdu.channel, baseOffset: pdu.payloadOffset), r.frame))
+                    let sig = SignalingPDU.decode(pdu.payload, channel: pdu.channel, baseOffset: pdu.payloadOffset)
+                    channels.observe(sig, adapter: 0, handle: pdu.handle, direction: pdu.direction, frame: r.frame)
+                    signaling.append((sig, r.frame))
                 default:
                     break
                 }
@@ -116,11 +126,20 @@ struct Pipeline {
     }
 
     /// Rows comparable with tshark: own handles, else the handles inferred from the request.
+    /// tshark also files the Characteristic Value Handle found inside a characteristic
+    /// declaration (Read By Type Response for 0x2803) under `btatt.handle`; that handle is GATT
+    /// meaning, which the tracker reports as the declaration's `relatedHandle`.
     var rows: [ATTRow] {
         att.map { e in
             var hs = e.pdu.handles
             if hs.isEmpty, let n = e.note {
                 if let h = n.inferredHandle { hs = [h] } else { hs = n.requestHandles }
+            }
+            if e.pdu.opcode == .readByTypeResponse, let n = e.note {
+                let values = Dictionary(
+                    n.discovered.filter { $0.kind == .characteristicDeclaration }.map { ($0.handle, $0.relatedHandle) },
+                    uniquingKeysWith: { a, _ in a })
+                hs = hs.flatMap { h in [h] + ((values[h] ?? nil).map { [$0] } ?? []) }
             }
             return ATTRow(frame: e.frame, opcode: e.pdu.opcode.rawValue, handles: hs)
         }
