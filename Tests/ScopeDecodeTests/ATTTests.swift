@@ -20,7 +20,9 @@ struct ATTTests {
         #expect(pdu.error == .attributeNotFound)
         #expect(pdu.requestOpcodeInError == .readByGroupTypeRequest)
         #expect(pdu.handles == [0x0013])
-        #expect(pdu.summary == "Error Response - Attribute Not Found (0x0a), Handle: 0x0013, Request: Read By Group Type Request")
+        #expect(
+            pdu.summary
+                == "Error Response - Attribute Not Found (0x0a), Handle: 0x0013, Request: Read By Group Type Request")
         let auth = Self.att("01 12 13 00 05")
         #expect(auth.error == .insufficientAuthentication)
         #expect(auth.error?.isSecurityError == true)
@@ -47,9 +49,14 @@ struct ATTTests {
         #expect(req.summary == "Find Information Request, Handles: 0x0009..0x0009")
         let rsp = Self.att("05 01 0d 00 02 29 0e 00 01 29")
         #expect(rsp.malformed.isEmpty)
-        #expect(rsp.parameters == .findInformationResponse(format: 1, entries: [
-            ATTHandleUUID(handle: 0x0D, uuid: ATTUUID(0x2902)), ATTHandleUUID(handle: 0x0E, uuid: ATTUUID(0x2901)),
-        ]))
+        #expect(
+            rsp.parameters
+                == .findInformationResponse(
+                    format: 1,
+                    entries: [
+                        ATTHandleUUID(handle: 0x0D, uuid: ATTUUID(0x2902)),
+                        ATTHandleUUID(handle: 0x0E, uuid: ATTUUID(0x2901)),
+                    ]))
         #expect(rsp.handles == [0x000D, 0x000E])
         #expect(rsp.summary.contains("0x000d: Client Characteristic Configuration (0x2902)"))
         // 128-bit format with the 16-byte UUID of yeelock's service (frame 456), built from §3.4.3.2.
@@ -60,10 +67,14 @@ struct ATTTests {
         } else {
             Issue.record("not decoded: \(wide.parameters)")
         }
-        #expect(Self.att("05 03 0d 00 02 29").malformed.map(\.message) == ["Find Information Response format 0x03 is reserved"])
-        #expect(Self.att("05 01 0d 00 02").malformed.map(\.message) == [
-            "3 trailing bytes do not form a complete 4-byte entry", "Find Information Response without entries",
-        ])
+        #expect(
+            Self.att("05 03 0d 00 02 29").malformed.map(\.message) == [
+                "Find Information Response format 0x03 is reserved"
+            ])
+        #expect(
+            Self.att("05 01 0d 00 02").malformed.map(\.message) == [
+                "3 trailing bytes do not form a complete 4-byte entry", "Find Information Response without entries",
+            ])
     }
 
     // whoisbe frame 1101 (rx): Find By Type Value Request, Primary Service, Handles: 0x0001..0xffff, Value: 0x1800
@@ -71,10 +82,16 @@ struct ATTTests {
     // connect_cancel_retry scenario frame 32 (tx): the same request with a 128-bit service UUID
     @Test func findByTypeValue() {
         let req = Self.att("06 01 00 ff ff 00 28 00 18")
-        #expect(req.parameters == .findByTypeValueRequest(range: ATTHandleRange(start: 1, end: 0xFFFF), type: 0x2800, value: [0x00, 0x18]))
+        #expect(
+            req.parameters
+                == .findByTypeValueRequest(
+                    range: ATTHandleRange(start: 1, end: 0xFFFF), type: 0x2800, value: [0x00, 0x18]))
         #expect(req.attributeType == ATTUUID(0x2800))
         #expect(req.value == [0x00, 0x18])
-        #expect(req.summary == "Find By Type Value Request, Primary Service (0x2800), Handles: 0x0001..0xffff, Value: \(ATTUUID(0x1800))")
+        #expect(
+            req.summary
+                == "Find By Type Value Request, Primary Service (0x2800), Handles: 0x0001..0xffff, Value: \(ATTUUID(0x1800))"
+        )
         let rsp = Self.att("07 14 00 1a 00")
         #expect(rsp.parameters == .findByTypeValueResponse(handles: [ATTHandleRange(start: 0x14, end: 0x1A)]))
         #expect(rsp.handles == [0x0014])
@@ -94,16 +111,24 @@ struct ATTTests {
         #expect(req.summary == "Read By Type Request, Handles: 0x0001..0x0005, Type: Include (0x2802)")
         let rsp = Self.att("09 07 02 00 02 03 00 00 2a 04 00 02 05 00 01 2a")
         #expect(rsp.malformed.isEmpty)
-        #expect(rsp.parameters == .attributeDataList(length: 7, entries: [
-            ATTAttributeData(handle: 2, value: [0x02, 0x03, 0x00, 0x00, 0x2A]),
-            ATTAttributeData(handle: 4, value: [0x02, 0x05, 0x00, 0x01, 0x2A]),
-        ]))
+        #expect(
+            rsp.parameters
+                == .attributeDataList(
+                    length: 7,
+                    entries: [
+                        ATTAttributeData(handle: 2, value: [0x02, 0x03, 0x00, 0x00, 0x2A]),
+                        ATTAttributeData(handle: 4, value: [0x02, 0x05, 0x00, 0x01, 0x2A]),
+                    ]))
         #expect(rsp.handles == [2, 4])
         let wide = Self.att("09 15 0b 00 20 0c 00 3a 3a 04 2f 66 74 64 94 a3 4f c0 6f ca 3d af 58")
         #expect(wide.malformed.isEmpty)
         #expect(wide.handles == [0x000B])
-        #expect(Self.att("09 01 02 00").malformed.first?.message == "attribute data length 1 is shorter than the 2-byte handle part")
-        #expect(Self.att("08 01 00 05 00 02 28 00").malformed.first?.message == "attribute type must be a 2- or 16-byte UUID, got 3 bytes")
+        #expect(
+            Self.att("09 01 02 00").malformed.first?.message
+                == "attribute data length 1 is shorter than the 2-byte handle part")
+        #expect(
+            Self.att("08 01 00 05 00 02 28 00").malformed.first?.message
+                == "attribute type must be a 2- or 16-byte UUID, got 3 bytes")
     }
 
     // whoisbe frame 1133 (tx): Read Request, Handle: 0x0052; frame 1137 (rx): Read Response, 16 bytes
@@ -127,7 +152,8 @@ struct ATTTests {
         #expect(req.handles == [0x12, 0x17])
         #expect(req.summary == "Read Multiple Request, Handles: 0x0012 0x0017")
         #expect(Self.att("0f 01 00 01 00").parameters == .value([1, 0, 1, 0]))
-        #expect(Self.att("0e 12 00").malformed.map(\.message) == ["Read Multiple Request needs at least 2 handles, got 1"])
+        #expect(
+            Self.att("0e 12 00").malformed.map(\.message) == ["Read Multiple Request needs at least 2 handles, got 1"])
     }
 
     // yeelock frame 451 (tx): Read By Group Type Request, Primary Service, Handles: 0x0001..0xffff
@@ -139,10 +165,14 @@ struct ATTTests {
         #expect(req.attributeType == ATTUUID(0x2800))
         #expect(req.range == ATTHandleRange(start: 1, end: 0xFFFF))
         let rsp = Self.att("11 06 01 00 05 00 00 18 06 00 09 00 01 18")
-        #expect(rsp.parameters == .attributeDataList(length: 6, entries: [
-            ATTAttributeData(handle: 1, endGroupHandle: 5, value: [0x00, 0x18]),
-            ATTAttributeData(handle: 6, endGroupHandle: 9, value: [0x01, 0x18]),
-        ]))
+        #expect(
+            rsp.parameters
+                == .attributeDataList(
+                    length: 6,
+                    entries: [
+                        ATTAttributeData(handle: 1, endGroupHandle: 5, value: [0x00, 0x18]),
+                        ATTAttributeData(handle: 6, endGroupHandle: 9, value: [0x01, 0x18]),
+                    ]))
         #expect(rsp.handles == [1, 6])
         let wide = Self.att("11 14 0a 00 12 00 39 3a 04 2f 66 74 64 94 a3 4f c0 6f ca 3d af 58")
         #expect(wide.malformed.isEmpty)
@@ -170,14 +200,16 @@ struct ATTTests {
     // frame 362 (rx): Prepare Write Response (same); 363 (tx): Execute Write Request, Immediately
     // Write All; 365 (rx): Execute Write Response
     @Test func preparedWrites() {
-        let part = "72 0b aa e9 ec 8c 2c e3 a4 6a 18 66 25 ea 4e 01 00 2a 10 f8 42 21 1b f5 b0 97 34 74 f3 1d 38 c5 1f 6e 60"
+        let part =
+            "72 0b aa e9 ec 8c 2c e3 a4 6a 18 66 25 ea 4e 01 00 2a 10 f8 42 21 1b f5 b0 97 34 74 f3 1d 38 c5 1f 6e 60"
         let req = Self.att("16 08 00 6e 00 " + part)
         #expect(req.parameters == .prepareWrite(handle: 8, offset: 110, value: Fixtures.hex(part)))
         #expect(req.handle == 8)
         #expect(req.summary == "Prepare Write Request, Handle: 0x0008, Offset: 110, 35 bytes")
         #expect(Self.att("17 08 00 6e 00 " + part).handle == 8)
         #expect(Self.att("18 01").parameters == .executeWrite(flags: 1))
-        #expect(Self.att("18 01").summary == "Execute Write Request, Immediately write all pending prepared values (0x01)")
+        #expect(
+            Self.att("18 01").summary == "Execute Write Request, Immediately write all pending prepared values (0x01)")
         #expect(Self.att("19").malformed.isEmpty)
         #expect(Self.att("18 02").malformed.map(\.message) == ["Execute Write flags 0x02 is reserved"])
     }
@@ -209,18 +241,33 @@ struct ATTTests {
         #expect(Self.att("0c 52 00 16 00").handle == 0x52)
         #expect(Self.att("0d 01 02 03").value == [1, 2, 3])
         #expect(Self.att("20 12 00 17 00").parameters == .handles([0x12, 0x17]))
-        #expect(Self.att("21 01 00 01 02 00 02 03").parameters == .lengthValueList(values: [[1], [2, 3]], lastTruncated: false))
-        #expect(Self.att("21 01 00 01 05 00 02 03").parameters == .lengthValueList(values: [[1], [2, 3]], lastTruncated: true))
+        #expect(
+            Self.att("21 01 00 01 02 00 02 03").parameters
+                == .lengthValueList(values: [[1], [2, 3]], lastTruncated: false))
+        #expect(
+            Self.att("21 01 00 01 05 00 02 03").parameters
+                == .lengthValueList(values: [[1], [2, 3]], lastTruncated: true))
         let multi = Self.att("23 10 00 02 00 00 44 12 00 01 00 05")
-        #expect(multi.parameters == .handleValueList([ATTHandleValue(handle: 0x10, value: [0, 0x44]), ATTHandleValue(handle: 0x12, value: [5])]))
+        #expect(
+            multi.parameters
+                == .handleValueList([
+                    ATTHandleValue(handle: 0x10, value: [0, 0x44]), ATTHandleValue(handle: 0x12, value: [5]),
+                ]))
         #expect(multi.handles == [0x10, 0x12])
         #expect(multi.malformed.isEmpty)
-        #expect(Self.att("23 10 00 05 00 00 44").malformed.first?.message.hasPrefix("Multiple Handle Value Notification truncated") == true)
+        #expect(
+            Self.att("23 10 00 05 00 00 44").malformed.first?.message.hasPrefix(
+                "Multiple Handle Value Notification truncated") == true)
         let signed = Self.att("d2 20 00 01 02 05 00 00 00 a1 a2 a3 a4 a5 a6 a7 a8")
         #expect(signed.opcode.hasAuthenticationSignature && signed.opcode.isCommand)
-        #expect(signed.parameters == .signedWrite(handle: 0x20, value: [1, 2], signature: Fixtures.hex("05 00 00 00 a1 a2 a3 a4 a5 a6 a7 a8")))
+        #expect(
+            signed.parameters
+                == .signedWrite(
+                    handle: 0x20, value: [1, 2], signature: Fixtures.hex("05 00 00 00 a1 a2 a3 a4 a5 a6 a7 a8")))
         #expect(signed.fields.last?.children.first?.value == "5")
-        #expect(Self.att("d2 20 00 01 02").malformed.map(\.message) == ["authentication signature truncated: 2 of 12 bytes"])
+        #expect(
+            Self.att("d2 20 00 01 02").malformed.map(\.message) == ["authentication signature truncated: 2 of 12 bytes"]
+        )
     }
 
     @Test func unknownAndEmpty() {
@@ -292,7 +339,9 @@ struct ATTTests {
         #expect(ATTErrorCode(0x14).description == "Unknown (0x14)")
         #expect(ATTErrorCode(0xE0).name == nil && ATTErrorCode(0xE0).isCommonProfileError)
         #expect(ATTErrorCode.writeRequestRejected.name == "Write Request Rejected")
-        #expect(ATTErrorCode.cccdImproperlyConfigured.name == "Client Characteristic Configuration Descriptor Improperly Configured")
+        #expect(
+            ATTErrorCode.cccdImproperlyConfigured.name
+                == "Client Characteristic Configuration Descriptor Improperly Configured")
         #expect(ATTErrorCode.procedureAlreadyInProgress.name == "Procedure Already in Progress")
         #expect(ATTErrorCode.outOfRange.name == "Out of Range")
     }
@@ -307,6 +356,8 @@ struct ATTTests {
         #expect(long == u)
         #expect(ATTUUID(littleEndian: [1, 2, 3]) == nil)
         #expect(ATTUUID(uuid32: 0x1234_5678).string == "0x12345678")
-        #expect(ATTUUID(0xFFF1).description == (AssignedNumbers.uuid16Name(0xFFF1).map { "\($0) (0xfff1)" } ?? "Unknown (0xfff1)"))
+        #expect(
+            ATTUUID(0xFFF1).description
+                == (AssignedNumbers.uuid16Name(0xFFF1).map { "\($0) (0xfff1)" } ?? "Unknown (0xfff1)"))
     }
 }

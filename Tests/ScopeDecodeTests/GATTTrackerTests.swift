@@ -45,7 +45,12 @@ struct GATTTrackerTests {
         let notes = Self.run(Self.goodCentral, into: &t)
 
         // Find By Type Value → the Heart Rate service range.
-        #expect(t.services == [GATTService(range: ATTHandleRange(start: 0x0E, end: 0x15), uuid: ATTUUID(0x180D), isPrimary: true, learnedIn: 45)])
+        #expect(
+            t.services == [
+                GATTService(
+                    range: ATTHandleRange(start: 0x0E, end: 0x15), uuid: ATTUUID(0x180D), isPrimary: true, learnedIn: 45
+                )
+            ])
         #expect(notes[45]?.requestFrame == 43)
         #expect(notes[45]?.discovered.map(\.handle) == [0x0E])
         // Error Response tied to its request.
@@ -72,7 +77,8 @@ struct GATTTrackerTests {
 
         // CCCD write rendered on the request; acknowledged by the response.
         #expect(notes[58]?.clientConfiguration == GATTClientConfiguration(rawValue: 1))
-        #expect(notes[58]?.fields.contains(Field("Client Characteristic Configuration", "Notifications enabled")) == true)
+        #expect(
+            notes[58]?.fields.contains(Field("Client Characteristic Configuration", "Notifications enabled")) == true)
         #expect(notes[60]?.inferredHandle == 0x11)
         #expect(notes[60]?.requestFrame == 58)
         #expect(notes[61]?.handleName == Self.name(0x2A37))
@@ -113,9 +119,11 @@ struct GATTTrackerTests {
             (506, .sent, "1e"),
         ]
         let notes = Self.run(seq, into: &t)
-        #expect(t.services.map(\.range) == [
-            ATTHandleRange(start: 1, end: 5), ATTHandleRange(start: 6, end: 9), ATTHandleRange(start: 0x0A, end: 0x12),
-        ])
+        #expect(
+            t.services.map(\.range) == [
+                ATTHandleRange(start: 1, end: 5), ATTHandleRange(start: 6, end: 9),
+                ATTHandleRange(start: 0x0A, end: 0x12),
+            ])
         #expect(t.services.last?.uuid.string == "58af3dca-6fc0-4fa3-9464-74662f043a39")
         #expect(t.attribute(at: 0x0C)?.properties == [.indicate])
         #expect(t.name(ofHandle: 0x0C) == "58af3dca-6fc0-4fa3-9464-74662f043a3a")
@@ -131,7 +139,9 @@ struct GATTTrackerTests {
     // to the request's handle (tshark shows it as a generated field).
     @Test func readResponseRefersToRequest() {
         var t = GATTTracker(connection: Self.key)
-        let notes = Self.run([(1133, .sent, "0a 52 00"), (1137, .received, "0b ac 2f 26 45 81 82 4b e5 91 e0 29 92 e6 b4 0e bb")], into: &t)
+        let notes = Self.run(
+            [(1133, .sent, "0a 52 00"), (1137, .received, "0b ac 2f 26 45 81 82 4b e5 91 e0 29 92 e6 b4 0e bb")],
+            into: &t)
         #expect(notes[1137]?.inferredHandle == 0x52)
         #expect(notes[1137]?.requestFrame == 1133)
         #expect(notes[1137]?.fields.contains(Field("Handle (from request)", "0x0052")) == true)
@@ -146,7 +156,8 @@ struct GATTTrackerTests {
         #expect(wrongWay?.inferredHandle == nil)
         #expect(wrongWay?.fields == [Field("Request", "none outstanding")])
         // Other bearer.
-        let otherBearer = t.observe(ATTPDU.decode(Fixtures.hex("0b 01"), baseOffset: 8), direction: .received, frame: 3, cid: 0x0041)
+        let otherBearer = t.observe(
+            ATTPDU.decode(Fixtures.hex("0b 01"), baseOffset: 8), direction: .received, frame: 3, cid: 0x0041)
         #expect(otherBearer?.inferredHandle == nil)
         // Mismatched opcode (Write Response to a Read Request).
         let mismatch = t.observe(ATTPDU.decode(Fixtures.hex("13"), baseOffset: 8), direction: .received, frame: 4)
@@ -157,7 +168,10 @@ struct GATTTrackerTests {
         let answer = t.observe(ATTPDU.decode(Fixtures.hex("0b 01"), baseOffset: 8), direction: .received, frame: 6)
         #expect(answer?.inferredHandle == 0x53)
         // Confirmation without an indication.
-        #expect(t.observe(ATTPDU.decode(Fixtures.hex("1e"), baseOffset: 8), direction: .sent, frame: 7)?.fields == [Field("Indication", "none outstanding")])
+        #expect(
+            t.observe(ATTPDU.decode(Fixtures.hex("1e"), baseOffset: 8), direction: .sent, frame: 7)?.fields == [
+                Field("Indication", "none outstanding")
+            ])
         // Unknown opcodes: nothing to say.
         #expect(t.observe(ATTPDU.decode(Fixtures.hex("3f"), baseOffset: 8), direction: .sent, frame: 8) == nil)
     }
@@ -167,10 +181,16 @@ struct GATTTrackerTests {
         var set = GATTTrackerSet()
         let g1 = GATTConnectionKey(adapter: 0, handle: 0x40, generation: 1)
         let g2 = GATTConnectionKey(adapter: 0, handle: 0x40, generation: 2)
-        _ = set.observe(ATTPDU.decode(Fixtures.hex("10 01 00 ff ff 00 28"), baseOffset: 8), connection: g1, direction: .sent, frame: 1)
-        _ = set.observe(ATTPDU.decode(Fixtures.hex("11 06 01 00 05 00 00 18 06 00 09 00 01 18"), baseOffset: 8), connection: g1, direction: .received, frame: 2)
+        _ = set.observe(
+            ATTPDU.decode(Fixtures.hex("10 01 00 ff ff 00 28"), baseOffset: 8), connection: g1, direction: .sent,
+            frame: 1)
+        _ = set.observe(
+            ATTPDU.decode(Fixtures.hex("11 06 01 00 05 00 00 18 06 00 09 00 01 18"), baseOffset: 8), connection: g1,
+            direction: .received, frame: 2)
         #expect(set[g1]?.services.count == 2)
-        let reused = set.observe(ATTPDU.decode(Fixtures.hex("11 06 01 00 05 00 00 18"), baseOffset: 8), connection: g2, direction: .received, frame: 3)
+        let reused = set.observe(
+            ATTPDU.decode(Fixtures.hex("11 06 01 00 05 00 00 18"), baseOffset: 8), connection: g2, direction: .received,
+            frame: 3)
         #expect(reused?.fields == [Field("Request", "none outstanding")])
         #expect(set[g2]?.services.isEmpty == true)
         #expect(set.remove(g1) != nil)
@@ -178,8 +198,10 @@ struct GATTTrackerTests {
     }
 
     @Test func propertyAndConfigurationNames() {
-        #expect(GATTCharacteristicProperties(rawValue: 0xFF).description
-            == "Broadcast, Read, Write Without Response, Write, Notify, Indicate, Authenticated Signed Writes, Extended Properties")
+        #expect(
+            GATTCharacteristicProperties(rawValue: 0xFF).description
+                == "Broadcast, Read, Write Without Response, Write, Notify, Indicate, Authenticated Signed Writes, Extended Properties"
+        )
         #expect(GATTCharacteristicProperties(rawValue: 0).description == "none")
         #expect(GATTCharacteristicProperties.names.count == 8)
         #expect(GATTClientConfiguration(rawValue: 1).description == "Notifications enabled")
@@ -197,10 +219,10 @@ struct GATTTrackerTests {
         ("real/danisla__iot-bed__btsnoop_hci.log", GATTTsharkExpectations.danisla),
     ])
     func agreesWithTshark(file: String, expected: String) throws {
-        guard let records = SnoopFile.read(file) else { return }  // corpus absent: skipped loudly by Fixtures
-        var p = Pipeline()
+        guard let records = L2CAPSnoopFile.read(file) else { return }  // corpus absent: skipped loudly by Fixtures
+        var p = L2CAPPipeline()
         p.run(records)
-        let want = expected.split(separator: "\n").compactMap { ATTRow(tshark: $0) }
+        let want = expected.split(separator: "\n").compactMap { L2CAPATTRow(tshark: $0) }
         let got = p.rows
         #expect(got.count == want.count)
         for (g, w) in zip(got, want) where g != w {

@@ -5,7 +5,10 @@ import Testing
 
 @Suite("L2CAP dynamic channels")
 struct L2CAPChannelMapTests {
-    static func observe(_ map: inout L2CAPChannelMap, _ hex: String, _ direction: Direction, frame: Int, handle: UInt16 = 0x33, le: Bool = false) {
+    static func observe(
+        _ map: inout L2CAPChannelMap, _ hex: String, _ direction: Direction, frame: Int, handle: UInt16 = 0x33,
+        le: Bool = false
+    ) {
         let pdu = SignalingPDU.decode(Fixtures.hex(hex), channel: le ? .leSignaling : .signaling, baseOffset: 8)
         #expect(pdu.malformed.isEmpty)
         map.observe(pdu, adapter: 0, handle: handle, direction: direction, frame: frame)
@@ -83,6 +86,7 @@ struct L2CAPChannelMapTests {
         Self.observe(&map, "03 04 08 00 c0 03 40 00 00 00 00 00", .received, frame: 2)
         Self.observe(&map, "04 05 0f 00 c0 03 00 00 04 09 03 0a 05 00 00 00 00 f4 01", .sent, frame: 3)
         #expect(map.channel(adapter: 0, handle: 0x33, direction: .sent, cid: 0x03C0)?.mode == .retransmission(mode: 3))
-        #expect(map.channel(adapter: 0, handle: 0x33, direction: .received, cid: 0x40)?.mode == .retransmission(mode: 3))
+        #expect(
+            map.channel(adapter: 0, handle: 0x33, direction: .received, cid: 0x40)?.mode == .retransmission(mode: 3))
     }
 }

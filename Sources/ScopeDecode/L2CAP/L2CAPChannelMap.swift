@@ -91,11 +91,14 @@ public struct L2CAPChannelMap: Sendable {
     }
 
     /// Feeds the signaling PDU carried on `handle` in `direction`, completed in `frame`.
-    public mutating func observe(_ pdu: SignalingPDU, adapter: AdapterIndex, handle: UInt16, direction: Direction, frame: FrameNumber) {
+    public mutating func observe(
+        _ pdu: SignalingPDU, adapter: AdapterIndex, handle: UInt16, direction: Direction, frame: FrameNumber
+    ) {
         let link = LinkKey(adapter: adapter, handle: handle)
         for command in pdu.commands {
             let requestKey = PendingKey(link: link, direction: direction, identifier: command.identifier)
-            let answerKey = PendingKey(link: link, direction: L2CAPChannelMap.opposite(direction), identifier: command.identifier)
+            let answerKey = PendingKey(
+                link: link, direction: L2CAPChannelMap.opposite(direction), identifier: command.identifier)
             switch command.parameters {
             case .connectionRequest(let psm, let scid), .createChannelRequest(let psm, let scid, _):
                 pending[requestKey] = Pending(psm: psm, mode: .basic, sourceCIDs: [scid])
@@ -103,19 +106,28 @@ public struct L2CAPChannelMap: Sendable {
                 pending[requestKey] = Pending(psm: spsm, mode: .leCreditBased, sourceCIDs: [scid])
             case .creditBasedConnectionRequest(let spsm, _, _, _, let scids):
                 pending[requestKey] = Pending(psm: spsm, mode: .enhancedCreditBased, sourceCIDs: scids)
-            case .connectionResponse(let dcid, let scid, let result, _), .createChannelResponse(let dcid, let scid, let result, _):
+            case .connectionResponse(let dcid, let scid, let result, _),
+                .createChannelResponse(let dcid, let scid, let result, _):
                 if result == 0x0001 { continue }  // pending: a final response follows
                 guard let p = pending.removeValue(forKey: answerKey), result == 0 else { continue }
-                open(link: link, responseDirection: direction, requesterCID: scid, responderCID: dcid, psm: p.psm, mode: p.mode, frame: frame)
+                open(
+                    link: link, responseDirection: direction, requesterCID: scid, responderCID: dcid, psm: p.psm,
+                    mode: p.mode, frame: frame)
             case .leCreditBasedConnectionResponse(let dcid, _, _, _, let result):
-                guard let p = pending.removeValue(forKey: answerKey), result == 0, let scid = p.sourceCIDs.first else { continue }
-                open(link: link, responseDirection: direction, requesterCID: scid, responderCID: dcid, psm: p.psm, mode: p.mode, frame: frame)
+                guard let p = pending.removeValue(forKey: answerKey), result == 0, let scid = p.sourceCIDs.first else {
+                    continue
+                }
+                open(
+                    link: link, responseDirection: direction, requesterCID: scid, responderCID: dcid, psm: p.psm,
+                    mode: p.mode, frame: frame)
             case .creditBasedConnectionResponse(_, _, _, let result, let dcids):
                 guard let p = pending.removeValue(forKey: answerKey) else { continue }
                 // Results 0x0004, 0x0009, 0x000A refuse only some channels: their DCID is 0.
                 guard [0x0000, 0x0004, 0x0009, 0x000A].contains(result) else { continue }
                 for (scid, dcid) in zip(p.sourceCIDs, dcids) where dcid != 0 {
-                    open(link: link, responseDirection: direction, requesterCID: scid, responderCID: dcid, psm: p.psm, mode: p.mode, frame: frame)
+                    open(
+                        link: link, responseDirection: direction, requesterCID: scid, responderCID: dcid, psm: p.psm,
+                        mode: p.mode, frame: frame)
                 }
             case .disconnectionRequest(let dcid, let scid), .disconnectionResponse(let dcid, let scid):
                 // Request in direction D: data in D goes to dcid, data the other way to scid.
