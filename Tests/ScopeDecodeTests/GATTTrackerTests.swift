@@ -130,6 +130,8 @@ struct GATTTrackerTests {
         #expect(t.name(ofHandle: 0x0D) == "Client Characteristic Configuration of 58af3dca-6fc0-4fa3-9464-74662f043a3a")
         #expect(t.name(ofHandle: 0x0E) == "Characteristic User Description of 58af3dca-6fc0-4fa3-9464-74662f043a3a")
         #expect(t.service(containing: 0x0D)?.range.start == 0x0A)
+        #expect(t.characteristic(owning: 0x0E)?.handle == 0x0C)
+        #expect(t.characteristic(owning: 0x0B) == nil)  // the declaration itself: nothing below in the service
         #expect(notes[505]?.handleName == "58af3dca-6fc0-4fa3-9464-74662f043a3a")
         #expect(notes[506]?.inferredHandle == 0x0C)
         #expect(notes[506]?.requestFrame == 505)

@@ -38,6 +38,10 @@ public struct GATTTracker: Sendable {
     var requests: [BearerKey: Outstanding] = [:]
     var indications: [BearerKey: Outstanding] = [:]
     var mtuByBearer: [UInt16: GATTMTUState] = [:]
+    /// Sorted handles of characteristic values, and of declarations and services (which end
+    /// the descriptor run of the characteristic before them).
+    var valueHandles: [UInt16] = []
+    var boundaryHandles: [UInt16] = []
 
     public init(connection: GATTConnectionKey) {
         self.connection = connection
@@ -57,20 +61,36 @@ public struct GATTTracker: Sendable {
     }
 
     /// The characteristic value attribute a descriptor belongs to: the nearest characteristic
-    /// value below it within the same service.
+    /// value below it, with no declaration or service in between, within the same service.
     public func characteristic(owning descriptorHandle: UInt16) -> GATTAttribute? {
-        let floor = service(containing: descriptorHandle)?.range.start ?? 0
-        var h = descriptorHandle
-        while h > floor {
-            h -= 1
-            if let a = attributes[h], a.kind == .characteristicValue { return a }
-            if let a = attributes[h],
-                a.kind == .characteristicDeclaration || a.kind == .primaryService || a.kind == .secondaryService
-            {
-                return nil
-            }
+        guard let value = GATTTracker.below(descriptorHandle, in: valueHandles) else { return nil }
+        if let boundary = GATTTracker.below(descriptorHandle, in: boundaryHandles), boundary > value { return nil }
+        if let start = service(containing: descriptorHandle)?.range.start, value < start { return nil }
+        return attributes[value]
+    }
+
+    /// The largest element of the sorted `handles` below `handle`.
+    static func below(_ handle: UInt16, in handles: [UInt16]) -> UInt16? {
+        var lo = 0
+        var hi = handles.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
         }
-        return nil
+        return lo > 0 ? handles[lo - 1] : nil
+    }
+
+    /// Inserts into or removes from a sorted handle list.
+    static func update(_ handles: inout [UInt16], _ handle: UInt16, present: Bool) {
+        var lo = 0
+        var hi = handles.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
+        }
+        let found = lo < handles.count && handles[lo] == handle
+        if present && !found { handles.insert(handle, at: lo) }
+        if !present && found { handles.remove(at: lo) }
     }
 
     /// A name for the attribute at `handle`, or nil when nothing is known about it.
@@ -278,6 +298,8 @@ public struct GATTTracker: Sendable {
 
     mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
         attributes[a.handle] = a
+        GATTTracker.update(&valueHandles, a.handle, present: a.kind == .characteristicValue)
+        GATTTracker.update(&boundaryHandles, a.handle, present: a.kind != .characteristicValue && a.kind != .descriptor)
         note.discovered.append(a)
     }
 

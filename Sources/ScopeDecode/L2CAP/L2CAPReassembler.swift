@@ -190,6 +190,18 @@ public struct L2CAPReassembler: Sendable {
                             "incomplete PDU discarded: \(old.progress) (new start on handle \(Hex.prefixed(header.handle, digits: 4)))"
                     ))
             }
+            // Fast path: the common single-fragment PDU, exactly as long as its basic header says.
+            let d = packet.data
+            if packet.missingBytes == 0, d.count >= L2CAPPDU.basicHeaderSize,
+                Int(d[0]) | Int(d[1]) << 8 == d.count - L2CAPPDU.basicHeaderSize
+            {
+                step.completed.append(
+                    L2CAPPDU(
+                        adapter: adapter, handle: header.handle, direction: direction,
+                        cid: UInt16(d[2]) | UInt16(d[3]) << 8, payload: Array(d[L2CAPPDU.basicHeaderSize...]),
+                        fragments: [frame], completedIn: frame))
+                return step
+            }
             partial = Partial(frames: [frame], bytes: [], total: 0, missing: 0, captureTruncated: false)
         } else {
             guard let existing = partials.removeValue(forKey: key) else {
