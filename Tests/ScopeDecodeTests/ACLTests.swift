@@ -45,7 +45,9 @@ struct ACLTests {
     // zabbits btsnoop frame 12 (rx): handle 0x0EDC, Broadcom vendor debug; tshark decodes it as
     // L2CAP CID 0x0000 — it is not L2CAP.
     @Test func flagsVendorDebugHandle() throws {
-        let h = try ACLHeader.parse(Fixtures.hex("dc 2e 1c 00 18 00 00 00 0a ff 05 01 11 00 33 04 00 70 0c 00 78 00 00 00 60 ea 09 00 60 ea 03 00"))
+        let h = try ACLHeader.parse(
+            Fixtures.hex(
+                "dc 2e 1c 00 18 00 00 00 0a ff 05 01 11 00 33 04 00 70 0c 00 78 00 00 00 60 ea 09 00 60 ea 03 00"))
         #expect(h.handle == 0x0EDC)
         #expect(h.isLikelyVendorDebug)
         #expect(h.packetBoundary == .firstFlushable)
@@ -86,7 +88,9 @@ struct ACLTests {
             if n >= 4 {
                 #expect(cut.malformed.first?.message == "truncated capture (\(n) of 31 bytes)")
                 #expect(cut.missingBytes == 31 - n)
-                #expect(malformed.malformed.first?.message == "ACL data length 27 exceeds the \(n - 4) bytes present (\(31 - n) missing)")
+                #expect(
+                    malformed.malformed.first?.message
+                        == "ACL data length 27 exceeds the \(n - 4) bytes present (\(31 - n) missing)")
             } else {
                 #expect(cut.malformed.first?.message == "truncated capture (\(n) of 31 bytes): ACL header incomplete")
             }

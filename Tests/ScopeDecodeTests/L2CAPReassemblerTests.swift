@@ -10,7 +10,8 @@ struct L2CAPReassemblerTests {
     //   frame 15: PB Continuing Fragment, Data Total Length 4
     //   "Reassembled BTHCI ACL (31 bytes): 1b 00 04 00 1b 1b 00 3a … 53 06 0d 0a"
     //   → Handle Value Notification, Handle: 0x001b
-    static let first = Fixtures.hex("a0 23 1b 00 1b 00 04 00 1b 1b 00 3a 26 a2 10 00 00 00 00 ff 17 54 0b ff ff ff ff 0a 00 00 00")
+    static let first = Fixtures.hex(
+        "a0 23 1b 00 1b 00 04 00 1b 1b 00 3a 26 a2 10 00 00 00 00 ff 17 54 0b ff ff ff ff 0a 00 00 00")
     static let continuation = Fixtures.hex("a0 13 04 00 53 06 0d 0a")
     static let reassembledPayload = Fixtures.hex(
         "1b 1b 00 3a 26 a2 10 00 00 00 00 ff 17 54 0b ff ff ff ff 0a 00 00 00 53 06 0d 0a")
@@ -23,7 +24,8 @@ struct L2CAPReassemblerTests {
     static let bredrContinuation = Fixtures.hex("02 10 03 00 00 00 00")
 
     // Syed frame 48042 (tx): Pairing Public Key, ACL length 69, L2CAP length 65, CID 0x0006.
-    static let publicKey = Fixtures.hex("""
+    static let publicKey = Fixtures.hex(
+        """
         f3 03 45 00 41 00 06 00 0c 89 73 22 4b 33 1f 10 69 89 87 51 20 fb 8b a0 97 be 76 45 2b 26 50
         6e e1 65 8c 6a 97 81 9a 44 d3 76 2c 07 25 34 28 c1 6b a1 96 27 42 e7 00 90 51 21 92 3a eb c6 9c
         36 fd 67 77 fc 2d 05 9c 3f 17
@@ -36,7 +38,8 @@ struct L2CAPReassemblerTests {
         #expect(s1.malformed.isEmpty)
         #expect(s1.header?.handle == 0x03A0)
         #expect(r.pendingCount == 1)
-        let s2 = r.consume(adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
+        let s2 = r.consume(
+            adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
         #expect(s2.malformed.isEmpty)
         #expect(s2.completed.count == 1)
         let pdu = s2.completed[0]
@@ -63,7 +66,8 @@ struct L2CAPReassemblerTests {
     @Test func reassemblesBREDRSignaling() {
         var r = L2CAPReassembler()
         _ = r.consume(adapter: 0, direction: .received, frame: 128, payload: Self.bredrFirst, capturedTruncated: false)
-        let s = r.consume(adapter: 0, direction: .received, frame: 130, payload: Self.bredrContinuation, capturedTruncated: false)
+        let s = r.consume(
+            adapter: 0, direction: .received, frame: 130, payload: Self.bredrContinuation, capturedTruncated: false)
         #expect(s.completed.count == 1)
         #expect(s.completed.first?.channel == .signaling)
         let sig = SignalingPDU.decode(s.completed[0].payload, channel: .signaling, baseOffset: 4)
@@ -85,9 +89,13 @@ struct L2CAPReassemblerTests {
 
     @Test func continuationWithoutStart() {
         var r = L2CAPReassembler()
-        let s = r.consume(adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
+        let s = r.consume(
+            adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
         #expect(s.completed.isEmpty)
-        #expect(s.malformed == [Malformation(layer: .l2cap, offset: 4, message: "continuation without start (4 bytes): 53 06 0d 0a")])
+        #expect(
+            s.malformed == [
+                Malformation(layer: .l2cap, offset: 4, message: "continuation without start (4 bytes): 53 06 0d 0a")
+            ])
         #expect(r.pendingCount == 0)
     }
 
@@ -95,8 +103,12 @@ struct L2CAPReassemblerTests {
         var r = L2CAPReassembler()
         _ = r.consume(adapter: 0, direction: .received, frame: 11, payload: Self.first, capturedTruncated: false)
         let s = r.consume(adapter: 0, direction: .received, frame: 12, payload: Self.first, capturedTruncated: false)
-        #expect(s.malformed.map(\.message) == ["incomplete PDU discarded: got 27 of 31 bytes, frame 11 (new start on handle 0x03a0)"])
-        let s2 = r.consume(adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
+        #expect(
+            s.malformed.map(\.message) == [
+                "incomplete PDU discarded: got 27 of 31 bytes, frame 11 (new start on handle 0x03a0)"
+            ])
+        let s2 = r.consume(
+            adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
         #expect(s2.completed.first?.fragments == [12, 15])
     }
 
@@ -104,16 +116,29 @@ struct L2CAPReassemblerTests {
         var r = L2CAPReassembler()
         _ = r.consume(adapter: 0, direction: .received, frame: 11, payload: Self.first, capturedTruncated: false)
         // Frame 15 with two bytes more than the L2CAP length needs (ACL length 6).
-        let s = r.consume(adapter: 0, direction: .received, frame: 15, payload: Fixtures.hex("a0 13 06 00 53 06 0d 0a ee ff"), capturedTruncated: false)
+        let s = r.consume(
+            adapter: 0, direction: .received, frame: 15, payload: Fixtures.hex("a0 13 06 00 53 06 0d 0a ee ff"),
+            capturedTruncated: false)
         #expect(s.completed.first?.payload == Self.reassembledPayload)
-        #expect(s.malformed == [Malformation(layer: .l2cap, offset: 8, message: "L2CAP overrun: 2 bytes beyond the L2CAP length 27 (CID 0x0004): ee ff")])
+        #expect(
+            s.malformed == [
+                Malformation(
+                    layer: .l2cap, offset: 8,
+                    message: "L2CAP overrun: 2 bytes beyond the L2CAP length 27 (CID 0x0004): ee ff")
+            ])
 
         // Single fragment: danisla frame 296 (Connection Parameter Update Response, L2CAP length 6)
         // sent with ACL length 16 (six bytes appended).
         var r2 = L2CAPReassembler()
-        let s2 = r2.consume(adapter: 0, direction: .sent, frame: 296, payload: Fixtures.hex("02 00 10 00 06 00 05 00 13 01 02 00 00 00 01 02 03 04 05 06"), capturedTruncated: false)
+        let s2 = r2.consume(
+            adapter: 0, direction: .sent, frame: 296,
+            payload: Fixtures.hex("02 00 10 00 06 00 05 00 13 01 02 00 00 00 01 02 03 04 05 06"),
+            capturedTruncated: false)
         #expect(s2.completed.first?.payload == Fixtures.hex("13 01 02 00 00 00"))
-        #expect(s2.malformed.map(\.message) == ["L2CAP overrun: 6 bytes beyond the L2CAP length 6 (CID 0x0005): 01 02 03 04 05 06"])
+        #expect(
+            s2.malformed.map(\.message) == [
+                "L2CAP overrun: 6 bytes beyond the L2CAP length 6 (CID 0x0005): 01 02 03 04 05 06"
+            ])
         #expect(s2.malformed.first?.offset == 14)
     }
 
@@ -122,10 +147,11 @@ struct L2CAPReassemblerTests {
         _ = r.consume(adapter: 0, direction: .received, frame: 11, payload: Self.first, capturedTruncated: false)
         _ = r.consume(adapter: 0, direction: .received, frame: 128, payload: Self.bredrFirst, capturedTruncated: false)
         let left = r.finish()
-        #expect(left.map(\.message) == [
-            "incomplete PDU at end of capture: adapter 0, handle 0x03a0 (received), got 27 of 31 bytes, frame 11",
-            "incomplete PDU at end of capture: adapter 0, handle 0x0002 (received), got 17 of 20 bytes, frame 128",
-        ])
+        #expect(
+            left.map(\.message) == [
+                "incomplete PDU at end of capture: adapter 0, handle 0x03a0 (received), got 27 of 31 bytes, frame 11",
+                "incomplete PDU at end of capture: adapter 0, handle 0x0002 (received), got 17 of 20 bytes, frame 128",
+            ])
         #expect(r.pendingCount == 0)
         #expect(r.finish().isEmpty)
     }
@@ -135,9 +161,13 @@ struct L2CAPReassemblerTests {
         _ = r.consume(adapter: 0, direction: .received, frame: 11, payload: Self.first, capturedTruncated: false)
         _ = r.consume(adapter: 0, direction: .received, frame: 128, payload: Self.bredrFirst, capturedTruncated: false)
         let dropped = r.reset(adapter: 0, handle: 0x03A0)
-        #expect(dropped.map(\.message) == ["incomplete PDU discarded at disconnection: adapter 0, handle 0x03a0 (received), got 27 of 31 bytes, frame 11"])
+        #expect(
+            dropped.map(\.message) == [
+                "incomplete PDU discarded at disconnection: adapter 0, handle 0x03a0 (received), got 27 of 31 bytes, frame 11"
+            ])
         #expect(r.reset(adapter: 1, handle: 0x0002).isEmpty)  // other adapter: untouched
-        let s = r.consume(adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
+        let s = r.consume(
+            adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
         #expect(s.malformed.first?.message.hasPrefix("continuation without start") == true)
         #expect(r.pendingCount == 1)
     }
@@ -147,13 +177,16 @@ struct L2CAPReassemblerTests {
     @Test func keyedByAdapterHandleAndDirection() {
         var r = L2CAPReassembler()
         _ = r.consume(adapter: 0, direction: .received, frame: 11, payload: Self.first, capturedTruncated: false)
-        let otherDirection = r.consume(adapter: 0, direction: .sent, frame: 12, payload: Self.continuation, capturedTruncated: false)
+        let otherDirection = r.consume(
+            adapter: 0, direction: .sent, frame: 12, payload: Self.continuation, capturedTruncated: false)
         #expect(otherDirection.completed.isEmpty)
         #expect(otherDirection.malformed.count == 1)
-        let otherAdapter = r.consume(adapter: 1, direction: .received, frame: 13, payload: Self.continuation, capturedTruncated: false)
+        let otherAdapter = r.consume(
+            adapter: 1, direction: .received, frame: 13, payload: Self.continuation, capturedTruncated: false)
         #expect(otherAdapter.completed.isEmpty)
         #expect(otherAdapter.malformed.count == 1)
-        let same = r.consume(adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
+        let same = r.consume(
+            adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
         #expect(same.completed.first?.fragments == [11, 15])
     }
 
@@ -178,8 +211,10 @@ struct L2CAPReassemblerTests {
 
     @Test func captureTruncatedFirstOfTwoFragments() {
         var r = L2CAPReassembler()
-        _ = r.consume(adapter: 0, direction: .received, frame: 11, payload: Array(Self.first.prefix(10)), capturedTruncated: true)
-        let s = r.consume(adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
+        _ = r.consume(
+            adapter: 0, direction: .received, frame: 11, payload: Array(Self.first.prefix(10)), capturedTruncated: true)
+        let s = r.consume(
+            adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
         #expect(s.completed.count == 1)
         #expect(s.completed.first?.payload == Fixtures.hex("1b 1b"))
         #expect(s.completed.first?.missingBytes == 25)
@@ -190,7 +225,8 @@ struct L2CAPReassemblerTests {
     /// malformed packet (not a capture limit).
     @Test func shortRecordWithoutCaptureCut() {
         var r = L2CAPReassembler()
-        let s = r.consume(adapter: 0, direction: .sent, frame: 1, payload: Array(Self.publicKey.prefix(20)), capturedTruncated: false)
+        let s = r.consume(
+            adapter: 0, direction: .sent, frame: 1, payload: Array(Self.publicKey.prefix(20)), capturedTruncated: false)
         #expect(s.malformed.first?.message == "ACL data length 69 exceeds the 16 bytes present (53 missing)")
         #expect(s.completed.first?.isCaptureTruncated == false)
         #expect(s.completed.first?.missingBytes == 53)
@@ -205,12 +241,15 @@ struct L2CAPReassemblerTests {
             for n in 0..<packet.count {
                 let cut = Array(packet.prefix(n))
                 var fresh = L2CAPReassembler()
-                let a = fresh.consume(adapter: 0, direction: .received, frame: 1, payload: cut, capturedTruncated: captureCut)
+                let a = fresh.consume(
+                    adapter: 0, direction: .received, frame: 1, payload: cut, capturedTruncated: captureCut)
                 #expect(!a.malformed.isEmpty)
                 var mid = L2CAPReassembler()
-                _ = mid.consume(adapter: 0, direction: .received, frame: 1, payload: Self.first, capturedTruncated: false)
+                _ = mid.consume(
+                    adapter: 0, direction: .received, frame: 1, payload: Self.first, capturedTruncated: false)
                 _ = mid.consume(adapter: 0, direction: .received, frame: 2, payload: cut, capturedTruncated: captureCut)
-                _ = mid.consume(adapter: 0, direction: .received, frame: 3, payload: Self.continuation, capturedTruncated: false)
+                _ = mid.consume(
+                    adapter: 0, direction: .received, frame: 3, payload: Self.continuation, capturedTruncated: false)
                 _ = mid.finish()
             }
         }
@@ -219,7 +258,7 @@ struct L2CAPReassemblerTests {
     /// Re-fragmenting a real PDU at seeded random points gives back the same PDU.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func randomFragmentationGivesSamePDU(seed: UInt64) {
-        var rng = SplitMix(seed: seed)
+        var rng = L2CAPSplitMix(seed: seed)
         let l2cap = Array(Self.publicKey[4...])  // basic header + SMP public key
         var r = L2CAPReassembler()
         var offset = 0
@@ -244,7 +283,9 @@ struct L2CAPReassemblerTests {
     /// connection fed alone.
     @Test(arguments: [11, 22, 33, 44])
     func interleavingTwoConnections(seed: UInt64) {
-        let a: [(Int, [UInt8])] = [(11, Self.first), (15, Self.continuation), (16, Self.first), (17, Self.continuation)]
+        let a: [(Int, [UInt8])] = [
+            (11, Self.first), (15, Self.continuation), (16, Self.first), (17, Self.continuation),
+        ]
         let b: [(Int, [UInt8])] = [(128, Self.bredrFirst), (130, Self.bredrContinuation), (131, Self.publicKey)]
         func run(_ seq: [(Int, [UInt8])]) -> [L2CAPPDU] {
             var r = L2CAPReassembler()
@@ -257,7 +298,7 @@ struct L2CAPReassemblerTests {
             return out
         }
         let alone = run(a) + run(b)
-        var rng = SplitMix(seed: seed)
+        var rng = L2CAPSplitMix(seed: seed)
         var ia = 0
         var ib = 0
         var mixed: [(Int, [UInt8])] = []
@@ -299,7 +340,7 @@ struct L2CAPReassemblerTests {
 }
 
 /// Seeded generator for reproducible property tests.
-struct SplitMix {
+struct L2CAPSplitMix {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

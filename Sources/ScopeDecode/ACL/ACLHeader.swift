@@ -108,7 +108,8 @@ public struct ACLHeader: Sendable, Hashable {
 
     public var fields: [Field] {
         [
-            Field("Connection Handle", Hex.prefixed(handle, digits: 4) + (isLikelyVendorDebug ? " (vendor debug)" : "")),
+            Field(
+                "Connection Handle", Hex.prefixed(handle, digits: 4) + (isLikelyVendorDebug ? " (vendor debug)" : "")),
             Field("Packet Boundary Flag", packetBoundary.description),
             Field("Broadcast Flag", broadcast.description),
             Field("Data Total Length", String(dataLength)),
@@ -129,7 +130,9 @@ public struct ACLPacket: Sendable, Hashable {
     public var isCaptureTruncated: Bool
     public var malformed: [Malformation]
 
-    public init(header: ACLHeader?, data: [UInt8], missingBytes: Int, isCaptureTruncated: Bool, malformed: [Malformation]) {
+    public init(
+        header: ACLHeader?, data: [UInt8], missingBytes: Int, isCaptureTruncated: Bool, malformed: [Malformation]
+    ) {
         self.header = header
         self.data = data
         self.missingBytes = missingBytes
@@ -182,19 +185,23 @@ public struct ACLPacket: Sendable, Hashable {
         if missing > 0 {
             if captureTruncated {
                 let total = originalLength ?? (ACLHeader.size + announced)
-                malformed.append(Malformation(
-                    layer: .acl, offset: payload.count,
-                    message: "truncated capture (\(payload.count) of \(total) bytes)"))
+                malformed.append(
+                    Malformation(
+                        layer: .acl, offset: payload.count,
+                        message: "truncated capture (\(payload.count) of \(total) bytes)"))
             } else {
-                malformed.append(Malformation(
-                    layer: .acl, offset: payload.count,
-                    message: "ACL data length \(announced) exceeds the \(present) bytes present (\(missing) missing)"))
+                malformed.append(
+                    Malformation(
+                        layer: .acl, offset: payload.count,
+                        message:
+                            "ACL data length \(announced) exceeds the \(present) bytes present (\(missing) missing)"))
             }
         } else if present > announced {
             let extra = present - announced
-            malformed.append(Malformation(
-                layer: .acl, offset: ACLHeader.size + announced,
-                message: "\(extra) trailing byte\(extra == 1 ? "" : "s") after the ACL data (length \(announced))"))
+            malformed.append(
+                Malformation(
+                    layer: .acl, offset: ACLHeader.size + announced,
+                    message: "\(extra) trailing byte\(extra == 1 ? "" : "s") after the ACL data (length \(announced))"))
         }
         let data = Array(payload[ACLHeader.size..<(ACLHeader.size + take)])
         return ACLPacket(

@@ -31,7 +31,9 @@ extension ATTPDU {
         case .typedRange(let r, let type):
             detail = "Handles: \(r), Type: \(type)"
         case .attributeDataList(_, let entries):
-            detail = "\(entries.count) attribute\(entries.count == 1 ? "" : "s"): " + entries.map { h($0.handle) }.joined(separator: ", ")
+            detail =
+                "\(entries.count) attribute\(entries.count == 1 ? "" : "s"): "
+                + entries.map { h($0.handle) }.joined(separator: ", ")
         case .handle(let handle):
             detail = "Handle: \(h(handle))"
         case .value(let v):
@@ -72,36 +74,47 @@ extension ATTPDU {
     public var fields: [Field] {
         let h = ATTPDU.h
         var out = [
-            Field("Opcode", opcode.description, children: [
-                Field("Authentication Signature Flag", opcode.hasAuthenticationSignature ? "True" : "False"),
-                Field("Command Flag", opcode.isCommand ? "True" : "False"),
-                Field("Method", Hex.prefixed(opcode.method, digits: 2)),
-            ])
+            Field(
+                "Opcode", opcode.description,
+                children: [
+                    Field("Authentication Signature Flag", opcode.hasAuthenticationSignature ? "True" : "False"),
+                    Field("Command Flag", opcode.isCommand ? "True" : "False"),
+                    Field("Method", Hex.prefixed(opcode.method, digits: 2)),
+                ])
         ]
         switch parameters {
         case .none:
             break
         case .error(let req, let handle, let code):
-            out += [Field("Request Opcode in Error", req.description), Field("Handle in Error", h(handle)), Field("Error Code", code.description)]
+            out += [
+                Field("Request Opcode in Error", req.description), Field("Handle in Error", h(handle)),
+                Field("Error Code", code.description),
+            ]
         case .mtu(let mtu):
             out.append(Field(opcode.rawValue == 0x02 ? "Client Rx MTU" : "Server Rx MTU", String(mtu)))
         case .findInformationRequest(let r):
             out += [Field("Starting Handle", h(r.start)), Field("Ending Handle", h(r.end))]
         case .findInformationResponse(let format, let entries):
-            let f = format == 1 ? "16-bit UUIDs (0x01)" : format == 2 ? "128-bit UUIDs (0x02)" : named(nil, format, digits: 2)
+            let f =
+                format == 1
+                ? "16-bit UUIDs (0x01)" : format == 2 ? "128-bit UUIDs (0x02)" : named(nil, format, digits: 2)
             out.append(Field("Format", f))
             out += entries.map { Field("Handle", h($0.handle), children: [Field("UUID", $0.uuid.description)]) }
         case .findByTypeValueRequest(let r, let type, let value):
             out += [
                 Field("Starting Handle", h(r.start)), Field("Ending Handle", h(r.end)),
                 Field("Attribute Type", ATTUUID(type).description),
-                Field("Attribute Value", ATTUUID(littleEndian: value).map(\.description) ?? Hex.string(value, separator: " ")),
+                Field(
+                    "Attribute Value",
+                    ATTUUID(littleEndian: value).map(\.description) ?? Hex.string(value, separator: " ")),
             ]
         case .findByTypeValueResponse(let ranges):
             out += ranges.map {
-                Field("Handles Information", $0.description, children: [
-                    Field("Found Attribute Handle", h($0.start)), Field("Group End Handle", h($0.end)),
-                ])
+                Field(
+                    "Handles Information", $0.description,
+                    children: [
+                        Field("Found Attribute Handle", h($0.start)), Field("Group End Handle", h($0.end)),
+                    ])
             }
         case .typedRange(let r, let type):
             out += [
@@ -136,16 +149,26 @@ extension ATTPDU {
             out += [Field("Handle", h(handle)), ATTPDU.valueField("Value", v)]
             if sig.count == ATTPDU.signatureSize {
                 let counter = UInt32(sig[0]) | UInt32(sig[1]) << 8 | UInt32(sig[2]) << 16 | UInt32(sig[3]) << 24
-                out.append(Field("Authentication Signature", Hex.string(sig, separator: " "), children: [
-                    Field("Sign Counter", String(counter)), Field("MAC", Hex.string(sig[4...], separator: " ")),
-                ]))
+                out.append(
+                    Field(
+                        "Authentication Signature", Hex.string(sig, separator: " "),
+                        children: [
+                            Field("Sign Counter", String(counter)), Field("MAC", Hex.string(sig[4...], separator: " ")),
+                        ]))
             }
         case .prepareWrite(let handle, let offset, let v):
-            out += [Field("Handle", h(handle)), Field("Offset", String(offset)), ATTPDU.valueField("Part Attribute Value", v)]
+            out += [
+                Field("Handle", h(handle)), Field("Offset", String(offset)),
+                ATTPDU.valueField("Part Attribute Value", v),
+            ]
         case .executeWrite(let flags):
             out.append(Field("Flags", ATTPDU.executeFlagsName(flags)))
         case .handleValueList(let list):
-            out += list.map { Field("Handle", h($0.handle), children: [Field("Length", String($0.value.count)), ATTPDU.valueField("Value", $0.value)]) }
+            out += list.map {
+                Field(
+                    "Handle", h($0.handle),
+                    children: [Field("Length", String($0.value.count)), ATTPDU.valueField("Value", $0.value)])
+            }
         case .raw(let b):
             if !b.isEmpty { out.append(ATTPDU.valueField("Data", b)) }
         }

@@ -336,7 +336,9 @@ public struct ATTPDU: Sendable, Hashable {
             case 0x18:
                 let flags = try reader.readU8()
                 pdu.parameters = .executeWrite(flags: flags)
-                if flags > 0x01 { flag("Execute Write flags \(Hex.prefixed(flags, digits: 2)) is reserved", at: reader.offset - 1) }
+                if flags > 0x01 {
+                    flag("Execute Write flags \(Hex.prefixed(flags, digits: 2)) is reserved", at: reader.offset - 1)
+                }
                 expectEnd()
             case 0x21:
                 var values: [[UInt8]] = []
@@ -363,7 +365,9 @@ public struct ATTPDU: Sendable, Hashable {
                     list.append(ATTHandleValue(handle: h, value: v))
                     pdu.parameters = .handleValueList(list)
                 }
-                if list.count < 2 { flag("\(name) carries \(list.count) value\(list.count == 1 ? "" : "s") (2 or more expected)") }
+                if list.count < 2 {
+                    flag("\(name) carries \(list.count) value\(list.count == 1 ? "" : "s") (2 or more expected)")
+                }
             default:
                 pdu.parameters = .raw(reader.readRest())
             }
@@ -429,7 +433,9 @@ public struct ATTPDU: Sendable, Hashable {
             guard rest.count >= ATTPDU.signatureSize else {
                 pdu.value = rest
                 pdu.parameters = .signedWrite(handle: h, value: rest, signature: [])
-                flag("authentication signature truncated: \(rest.count) of \(ATTPDU.signatureSize) bytes", at: reader.offset - rest.count)
+                flag(
+                    "authentication signature truncated: \(rest.count) of \(ATTPDU.signatureSize) bytes",
+                    at: reader.offset - rest.count)
                 return
             }
             let split = rest.count - ATTPDU.signatureSize

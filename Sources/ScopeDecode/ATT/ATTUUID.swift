@@ -68,7 +68,8 @@ public struct ATTUUID: Hashable, Sendable, CustomStringConvertible {
         let h = Hex.string((0..<8).reversed().map { UInt8(truncatingIfNeeded: high >> (8 * UInt64($0))) })
         let l = Hex.string((0..<8).reversed().map { UInt8(truncatingIfNeeded: low >> (8 * UInt64($0))) })
         let s = Array(h + l)
-        return String(s[0..<8]) + "-" + String(s[8..<12]) + "-" + String(s[12..<16]) + "-" + String(s[16..<20]) + "-" + String(s[20..<32])
+        return String(s[0..<8]) + "-" + String(s[8..<12]) + "-" + String(s[12..<16]) + "-" + String(s[16..<20]) + "-"
+            + String(s[20..<32])
     }
 
     /// The assigned name of a 16-bit UUID ("Heart Rate Measurement"), else nil. GATT

@@ -179,7 +179,8 @@ public struct GATTAnnotation: Hashable, Sendable {
     }
 
     var isEmpty: Bool {
-        handleName == nil && inferredHandle == nil && requestHandles.isEmpty && requestFrame == nil && discovered.isEmpty
+        handleName == nil && inferredHandle == nil && requestHandles.isEmpty && requestFrame == nil
+            && discovered.isEmpty
             && clientConfiguration == nil && effectiveMTU == nil && fields.isEmpty
     }
 }

@@ -38,6 +38,10 @@ public struct GATTTracker: Sendable {
     var requests: [BearerKey: Outstanding] = [:]
     var indications: [BearerKey: Outstanding] = [:]
     var mtuByBearer: [UInt16: GATTMTUState] = [:]
+    /// Sorted handles of characteristic values, and of declarations and services (which end
+    /// the descriptor run of the characteristic before them).
+    var valueHandles: [UInt16] = []
+    var boundaryHandles: [UInt16] = []
 
     public init(connection: GATTConnectionKey) {
         self.connection = connection
@@ -57,18 +61,36 @@ public struct GATTTracker: Sendable {
     }
 
     /// The characteristic value attribute a descriptor belongs to: the nearest characteristic
-    /// value below it within the same service.
+    /// value below it, with no declaration or service in between, within the same service.
     public func characteristic(owning descriptorHandle: UInt16) -> GATTAttribute? {
-        let floor = service(containing: descriptorHandle)?.range.start ?? 0
-        var h = descriptorHandle
-        while h > floor {
-            h -= 1
-            if let a = attributes[h], a.kind == .characteristicValue { return a }
-            if let a = attributes[h], a.kind == .characteristicDeclaration || a.kind == .primaryService || a.kind == .secondaryService {
-                return nil
-            }
+        guard let value = GATTTracker.below(descriptorHandle, in: valueHandles) else { return nil }
+        if let boundary = GATTTracker.below(descriptorHandle, in: boundaryHandles), boundary > value { return nil }
+        if let start = service(containing: descriptorHandle)?.range.start, value < start { return nil }
+        return attributes[value]
+    }
+
+    /// The largest element of the sorted `handles` below `handle`.
+    static func below(_ handle: UInt16, in handles: [UInt16]) -> UInt16? {
+        var lo = 0
+        var hi = handles.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
         }
-        return nil
+        return lo > 0 ? handles[lo - 1] : nil
+    }
+
+    /// Inserts into or removes from a sorted handle list.
+    static func update(_ handles: inout [UInt16], _ handle: UInt16, present: Bool) {
+        var lo = 0
+        var hi = handles.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
+        }
+        let found = lo < handles.count && handles[lo] == handle
+        if present && !found { handles.insert(handle, at: lo) }
+        if !present && found { handles.remove(at: lo) }
     }
 
     /// A name for the attribute at `handle`, or nil when nothing is known about it.
@@ -133,7 +155,10 @@ public struct GATTTracker: Sendable {
             if kind == .request {
                 let key = BearerKey(direction: direction, cid: cid)
                 if let old = requests[key] {
-                    note.fields.append(Field("Unanswered request", "\(old.pdu.opcode.name ?? old.pdu.opcode.description) in frame \(old.frame)"))
+                    note.fields.append(
+                        Field(
+                            "Unanswered request",
+                            "\(old.pdu.opcode.name ?? old.pdu.opcode.description) in frame \(old.frame)"))
                 }
                 requests[key] = Outstanding(pdu: pdu, frame: frame)
             }
@@ -148,7 +173,8 @@ public struct GATTTracker: Sendable {
             if let handle = pdu.handle {
                 note.handleName = name(ofHandle: handle)
                 if (pdu.opcode == .writeRequest || pdu.opcode == .writeCommand), isClientConfiguration(handle),
-                   let v = GATTTracker.le16(pdu.value) {
+                    let v = GATTTracker.le16(pdu.value)
+                {
                     let config = GATTClientConfiguration(rawValue: v)
                     note.clientConfiguration = config
                     note.fields.append(Field("Client Characteristic Configuration", config.description))
@@ -186,20 +212,26 @@ public struct GATTTracker: Sendable {
         if cid == ChannelID.att.rawValue { mtu = state } else { mtuByBearer[cid] = state }
     }
 
-    mutating func respond(_ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16, note: inout GATTAnnotation) {
+    mutating func respond(
+        _ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16, note: inout GATTAnnotation
+    ) {
         let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
         guard let request = requests[key] else {
             if let h = pdu.handle { note.handleName = name(ofHandle: h) }
             note.fields.append(Field("Request", "none outstanding"))
             return
         }
-        let matches = pdu.opcode == .errorResponse
+        let matches =
+            pdu.opcode == .errorResponse
             ? pdu.requestOpcodeInError == request.pdu.opcode
             : pdu.opcode.answeredRequest == request.pdu.opcode
         guard matches else {
             if let h = pdu.handle { note.handleName = name(ofHandle: h) }
-            note.fields.append(Field(
-                "Request", "outstanding \(request.pdu.opcode.name ?? request.pdu.opcode.description) in frame \(request.frame) does not match"))
+            note.fields.append(
+                Field(
+                    "Request",
+                    "outstanding \(request.pdu.opcode.name ?? request.pdu.opcode.description) in frame \(request.frame) does not match"
+                ))
             return
         }
         requests[key] = nil
@@ -221,8 +253,10 @@ public struct GATTTracker: Sendable {
             state.responseFrame = frame
             setMTU(state, cid: cid)
             note.effectiveMTU = state.effective
-            note.fields.append(Field(
-                "Effective ATT_MTU", "\(state.effective) (client \(state.clientRxMTU.map(String.init) ?? "?"), server \(m))"))
+            note.fields.append(
+                Field(
+                    "Effective ATT_MTU",
+                    "\(state.effective) (client \(state.clientRxMTU.map(String.init) ?? "?"), server \(m))"))
         case .readRequest, .readBlobRequest, .writeRequest:
             guard let h = req.handle else { return }
             note.inferredHandle = h
@@ -230,7 +264,13 @@ public struct GATTTracker: Sendable {
             note.fields.append(handleField("Handle (from request)", h))
             if isClientConfiguration(h) {
                 let v: UInt16?
-                if req.opcode == .writeRequest { v = GATTTracker.le16(req.value) } else if req.opcode == .readRequest { v = GATTTracker.le16(pdu.value) } else { v = nil }
+                if req.opcode == .writeRequest {
+                    v = GATTTracker.le16(req.value)
+                } else if req.opcode == .readRequest {
+                    v = GATTTracker.le16(pdu.value)
+                } else {
+                    v = nil
+                }
                 if let v {
                     let config = GATTClientConfiguration(rawValue: v)
                     clientConfigurations[h] = config
@@ -258,36 +298,46 @@ public struct GATTTracker: Sendable {
 
     mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
         attributes[a.handle] = a
+        GATTTracker.update(&valueHandles, a.handle, present: a.kind == .characteristicValue)
+        GATTTracker.update(&boundaryHandles, a.handle, present: a.kind != .characteristicValue && a.kind != .descriptor)
         note.discovered.append(a)
     }
 
     mutating func learnServices(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
         guard case .attributeDataList(_, let entries) = pdu.parameters,
-              let type = request.attributeType?.uuid16,
-              type == GATTNames.primaryService || type == GATTNames.secondaryService
+            let type = request.attributeType?.uuid16,
+            type == GATTNames.primaryService || type == GATTNames.secondaryService
         else { return }
         let primary = type == GATTNames.primaryService
         for e in entries {
-            guard let uuid = ATTUUID(littleEndian: e.value), e.value.count != 4, let end = e.endGroupHandle else { continue }
+            guard let uuid = ATTUUID(littleEndian: e.value), e.value.count != 4, let end = e.endGroupHandle else {
+                continue
+            }
             let range = ATTHandleRange(start: e.handle, end: end)
             services.removeAll { $0.range.start == range.start }
             services.append(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
-            remember(GATTAttribute(handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame), note: &note)
+            remember(
+                GATTAttribute(
+                    handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame),
+                note: &note)
             note.fields.append(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"))
         }
     }
 
     mutating func learnServicesByUUID(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
         guard case .findByTypeValueResponse(let ranges) = pdu.parameters,
-              case .findByTypeValueRequest(_, let type, let value) = request.parameters,
-              type == GATTNames.primaryService || type == GATTNames.secondaryService,
-              let uuid = ATTUUID(littleEndian: value), value.count != 4
+            case .findByTypeValueRequest(_, let type, let value) = request.parameters,
+            type == GATTNames.primaryService || type == GATTNames.secondaryService,
+            let uuid = ATTUUID(littleEndian: value), value.count != 4
         else { return }
         let primary = type == GATTNames.primaryService
         for range in ranges {
             services.removeAll { $0.range.start == range.start }
             services.append(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
-            remember(GATTAttribute(handle: range.start, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame), note: &note)
+            remember(
+                GATTAttribute(
+                    handle: range.start, kind: primary ? .primaryService : .secondaryService, uuid: uuid,
+                    learnedIn: frame), note: &note)
             note.fields.append(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"))
         }
     }
@@ -301,17 +351,22 @@ public struct GATTTracker: Sendable {
                 guard v.count == 5 || v.count == 19, let uuid = ATTUUID(littleEndian: v[3...]) else { continue }
                 let props = GATTCharacteristicProperties(rawValue: v[0])
                 let valueHandle = UInt16(v[1]) | UInt16(v[2]) << 8
-                remember(GATTAttribute(
-                    handle: e.handle, kind: .characteristicDeclaration, uuid: uuid, properties: props,
-                    relatedHandle: valueHandle, learnedIn: frame), note: &note)
-                remember(GATTAttribute(
-                    handle: valueHandle, kind: .characteristicValue, uuid: uuid, properties: props,
-                    relatedHandle: e.handle, learnedIn: frame), note: &note)
-                note.fields.append(Field("Characteristic", "\(GATTTracker.h(e.handle)): \(uuid)", children: [
-                    Field("Properties", "\(Hex.prefixed(props.rawValue, digits: 2)): \(props)"),
-                    Field("Value Handle", GATTTracker.h(valueHandle)),
-                    Field("UUID", uuid.description),
-                ]))
+                remember(
+                    GATTAttribute(
+                        handle: e.handle, kind: .characteristicDeclaration, uuid: uuid, properties: props,
+                        relatedHandle: valueHandle, learnedIn: frame), note: &note)
+                remember(
+                    GATTAttribute(
+                        handle: valueHandle, kind: .characteristicValue, uuid: uuid, properties: props,
+                        relatedHandle: e.handle, learnedIn: frame), note: &note)
+                note.fields.append(
+                    Field(
+                        "Characteristic", "\(GATTTracker.h(e.handle)): \(uuid)",
+                        children: [
+                            Field("Properties", "\(Hex.prefixed(props.rawValue, digits: 2)): \(props)"),
+                            Field("Value Handle", GATTTracker.h(valueHandle)),
+                            Field("UUID", uuid.description),
+                        ]))
             }
         case GATTNames.include?:
             for e in entries {
@@ -320,9 +375,14 @@ public struct GATTTracker: Sendable {
                 let start = UInt16(v[0]) | UInt16(v[1]) << 8
                 let end = UInt16(v[2]) | UInt16(v[3]) << 8
                 let uuid = v.count == 6 ? ATTUUID(littleEndian: v[4...]) : nil
-                remember(GATTAttribute(handle: e.handle, kind: .include, uuid: uuid, relatedHandle: start, learnedIn: frame), note: &note)
-                note.fields.append(Field(
-                    "Include", "\(GATTTracker.h(e.handle)): \(ATTHandleRange(start: start, end: end))" + (uuid.map { " \($0)" } ?? "")))
+                remember(
+                    GATTAttribute(handle: e.handle, kind: .include, uuid: uuid, relatedHandle: start, learnedIn: frame),
+                    note: &note)
+                note.fields.append(
+                    Field(
+                        "Include",
+                        "\(GATTTracker.h(e.handle)): \(ATTHandleRange(start: start, end: end))"
+                            + (uuid.map { " \($0)" } ?? "")))
             }
         case GATTNames.primaryService?, GATTNames.secondaryService?:
             break
@@ -330,7 +390,9 @@ public struct GATTTracker: Sendable {
             // Read Using Characteristic UUID: every handle returned holds a value of that type.
             for e in entries {
                 if attributes[e.handle] == nil {
-                    remember(GATTAttribute(handle: e.handle, kind: .characteristicValue, uuid: type, learnedIn: frame), note: &note)
+                    remember(
+                        GATTAttribute(handle: e.handle, kind: .characteristicValue, uuid: type, learnedIn: frame),
+                        note: &note)
                 }
                 note.fields.append(handleField("Value of", e.handle))
             }
@@ -358,8 +420,10 @@ public struct GATTTracker: Sendable {
             // The handle right after a characteristic declaration is its value (Find Information
             // then lists the characteristic UUID, not a descriptor type).
             if e.handle > 0, let before = attributes[e.handle - 1], before.kind == .characteristicDeclaration {
-                remember(GATTAttribute(
-                    handle: e.handle, kind: .characteristicValue, uuid: e.uuid, relatedHandle: e.handle - 1, learnedIn: frame),
+                remember(
+                    GATTAttribute(
+                        handle: e.handle, kind: .characteristicValue, uuid: e.uuid, relatedHandle: e.handle - 1,
+                        learnedIn: frame),
                     note: &note)
                 continue
             }
@@ -380,7 +444,8 @@ public struct GATTTrackerSet: Sendable {
         _ pdu: ATTPDU, connection: GATTConnectionKey, direction: Direction, frame: FrameNumber,
         cid: UInt16 = ChannelID.att.rawValue
     ) -> GATTAnnotation? {
-        trackers[connection, default: GATTTracker(connection: connection)].observe(pdu, direction: direction, frame: frame, cid: cid)
+        trackers[connection, default: GATTTracker(connection: connection)].observe(
+            pdu, direction: direction, frame: frame, cid: cid)
     }
 
     public subscript(connection: GATTConnectionKey) -> GATTTracker? { trackers[connection] }

@@ -74,7 +74,8 @@ public struct L2CAPPDU: Sendable, Hashable {
             out.append(Field("Reassembled from frames", L2CAPReassembler.frameList(fragments)))
         }
         if missingBytes > 0 {
-            out.append(Field("Missing bytes", String(missingBytes) + (isCaptureTruncated ? " (capture truncated)" : "")))
+            out.append(
+                Field("Missing bytes", String(missingBytes) + (isCaptureTruncated ? " (capture truncated)" : "")))
         }
         return out
     }
@@ -182,17 +183,35 @@ public struct L2CAPReassembler: Sendable {
         var partial: Partial
         if header.packetBoundary.isStart {
             if let old = partials.removeValue(forKey: key) {
-                step.malformed.append(Malformation(
-                    layer: .l2cap, offset: 0,
-                    message: "incomplete PDU discarded: \(old.progress) (new start on handle \(Hex.prefixed(header.handle, digits: 4)))"))
+                step.malformed.append(
+                    Malformation(
+                        layer: .l2cap, offset: 0,
+                        message:
+                            "incomplete PDU discarded: \(old.progress) (new start on handle \(Hex.prefixed(header.handle, digits: 4)))"
+                    ))
+            }
+            // Fast path: the common single-fragment PDU, exactly as long as its basic header says.
+            let d = packet.data
+            if packet.missingBytes == 0, d.count >= L2CAPPDU.basicHeaderSize,
+                Int(d[0]) | Int(d[1]) << 8 == d.count - L2CAPPDU.basicHeaderSize
+            {
+                step.completed.append(
+                    L2CAPPDU(
+                        adapter: adapter, handle: header.handle, direction: direction,
+                        cid: UInt16(d[2]) | UInt16(d[3]) << 8, payload: Array(d[L2CAPPDU.basicHeaderSize...]),
+                        fragments: [frame], completedIn: frame))
+                return step
             }
             partial = Partial(frames: [frame], bytes: [], total: 0, missing: 0, captureTruncated: false)
         } else {
             guard let existing = partials.removeValue(forKey: key) else {
                 let count = packet.data.count + packet.missingBytes
-                step.malformed.append(Malformation(
-                    layer: .l2cap, offset: ACLHeader.size,
-                    message: "continuation without start (\(count) byte\(count == 1 ? "" : "s")): \(L2CAPReassembler.hexExcerpt(packet.data))"))
+                step.malformed.append(
+                    Malformation(
+                        layer: .l2cap, offset: ACLHeader.size,
+                        message:
+                            "continuation without start (\(count) byte\(count == 1 ? "" : "s")): \(L2CAPReassembler.hexExcerpt(packet.data))"
+                    ))
                 return step
             }
             partial = existing
@@ -208,18 +227,21 @@ public struct L2CAPReassembler: Sendable {
         if extra > 0 {
             let extraSeen = partial.missing == 0 ? Array(partial.bytes[expected...]) : []
             let offsetInRecord = ACLHeader.size + max(0, packet.data.count - extra)
-            step.malformed.append(Malformation(
-                layer: .l2cap, offset: offsetInRecord,
-                message: "L2CAP overrun: \(extra) byte\(extra == 1 ? "" : "s") beyond the L2CAP length \(expected - L2CAPPDU.basicHeaderSize) (CID \(Hex.prefixed(cid, digits: 4)))"
-                    + (extraSeen.isEmpty ? "" : ": " + L2CAPReassembler.hexExcerpt(extraSeen))))
+            step.malformed.append(
+                Malformation(
+                    layer: .l2cap, offset: offsetInRecord,
+                    message:
+                        "L2CAP overrun: \(extra) byte\(extra == 1 ? "" : "s") beyond the L2CAP length \(expected - L2CAPPDU.basicHeaderSize) (CID \(Hex.prefixed(cid, digits: 4)))"
+                        + (extraSeen.isEmpty ? "" : ": " + L2CAPReassembler.hexExcerpt(extraSeen))))
         }
         let end = min(partial.bytes.count, expected)
         let payloadBytes = end > L2CAPPDU.basicHeaderSize ? Array(partial.bytes[L2CAPPDU.basicHeaderSize..<end]) : []
         let declared = expected - L2CAPPDU.basicHeaderSize
-        step.completed.append(L2CAPPDU(
-            adapter: adapter, handle: header.handle, direction: direction, cid: cid, payload: payloadBytes,
-            fragments: partial.frames, completedIn: frame, declaredLength: declared,
-            missingBytes: declared - payloadBytes.count, isCaptureTruncated: partial.captureTruncated))
+        step.completed.append(
+            L2CAPPDU(
+                adapter: adapter, handle: header.handle, direction: direction, cid: cid, payload: payloadBytes,
+                fragments: partial.frames, completedIn: frame, declaredLength: declared,
+                missingBytes: declared - payloadBytes.count, isCaptureTruncated: partial.captureTruncated))
         return step
     }
 
@@ -239,13 +261,18 @@ public struct L2CAPReassembler: Sendable {
 
     private mutating func report(_ keys: [StreamKey], reason: String) -> [Malformation] {
         let sorted = keys.compactMap { key in partials[key].map { (key, $0) } }
-            .sorted { ($0.1.frames.first ?? 0, $0.0.direction.rawValue) < ($1.1.frames.first ?? 0, $1.0.direction.rawValue) }
+            .sorted {
+                ($0.1.frames.first ?? 0, $0.0.direction.rawValue) < ($1.1.frames.first ?? 0, $1.0.direction.rawValue)
+            }
         var out: [Malformation] = []
         for (key, partial) in sorted {
             partials[key] = nil
-            out.append(Malformation(
-                layer: .l2cap, offset: 0,
-                message: "\(reason): adapter \(key.adapter), handle \(Hex.prefixed(key.handle, digits: 4)) (\(key.direction.rawValue)), \(partial.progress)"))
+            out.append(
+                Malformation(
+                    layer: .l2cap, offset: 0,
+                    message:
+                        "\(reason): adapter \(key.adapter), handle \(Hex.prefixed(key.handle, digits: 4)) (\(key.direction.rawValue)), \(partial.progress)"
+                ))
         }
         return out
     }

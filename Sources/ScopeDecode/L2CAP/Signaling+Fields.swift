@@ -50,12 +50,15 @@ extension SignalingParameters {
             return r(reason, SignalingValueNames.rejectReason)
         case .connectionRequest(let psm, let scid):
             return "PSM \(PSM(psm)), SCID \(c(scid))"
-        case .connectionResponse(let dcid, let scid, let result, _), .createChannelResponse(let dcid, let scid, let result, _):
+        case .connectionResponse(let dcid, let scid, let result, _),
+            .createChannelResponse(let dcid, let scid, let result, _):
             return "DCID \(c(dcid)), SCID \(c(scid)), \(r(result, SignalingValueNames.connectionResult))"
         case .configurationRequest(let dcid, let flags, let options):
-            return "DCID \(c(dcid))" + (flags & 1 != 0 ? ", continuation" : "") + SignalingParameters.optionSummary(options)
+            return "DCID \(c(dcid))" + (flags & 1 != 0 ? ", continuation" : "")
+                + SignalingParameters.optionSummary(options)
         case .configurationResponse(let scid, let flags, let result, let options):
-            return "SCID \(c(scid)), \(r(result, SignalingValueNames.configurationResult))" + (flags & 1 != 0 ? ", continuation" : "")
+            return "SCID \(c(scid)), \(r(result, SignalingValueNames.configurationResult))"
+                + (flags & 1 != 0 ? ", continuation" : "")
                 + SignalingParameters.optionSummary(options)
         case .disconnectionRequest(let dcid, let scid), .disconnectionResponse(let dcid, let scid):
             return "DCID \(c(dcid)), SCID \(c(scid))"
@@ -76,19 +79,23 @@ extension SignalingParameters {
         case .moveChannelConfirmationResponse(let icid):
             return "ICID \(c(icid))"
         case .connectionParameterUpdateRequest(let min, let max, let latency, let timeout):
-            return "interval \(SignalingParameters.interval(min))–\(SignalingParameters.interval(max)), latency \(latency), timeout \(Int(timeout) * 10) ms"
+            return
+                "interval \(SignalingParameters.interval(min))–\(SignalingParameters.interval(max)), latency \(latency), timeout \(Int(timeout) * 10) ms"
         case .connectionParameterUpdateResponse(let result):
             return r(result, SignalingValueNames.parameterUpdateResult)
         case .leCreditBasedConnectionRequest(let spsm, let scid, let mtu, let mps, let credits):
             return "SPSM \(PSM(spsm)), SCID \(c(scid)), MTU \(mtu), MPS \(mps), credits \(credits)"
         case .leCreditBasedConnectionResponse(let dcid, let mtu, let mps, let credits, let result):
-            return "DCID \(c(dcid)), MTU \(mtu), MPS \(mps), credits \(credits), \(r(result, SignalingValueNames.leCreditResult))"
+            return
+                "DCID \(c(dcid)), MTU \(mtu), MPS \(mps), credits \(credits), \(r(result, SignalingValueNames.leCreditResult))"
         case .flowControlCreditIndication(let cid, let credits):
             return "CID \(c(cid)), credits \(credits)"
         case .creditBasedConnectionRequest(let spsm, let mtu, let mps, let credits, let cids):
-            return "SPSM \(PSM(spsm)), MTU \(mtu), MPS \(mps), credits \(credits), SCIDs \(cids.map(c).joined(separator: " "))"
+            return
+                "SPSM \(PSM(spsm)), MTU \(mtu), MPS \(mps), credits \(credits), SCIDs \(cids.map(c).joined(separator: " "))"
         case .creditBasedConnectionResponse(let mtu, let mps, let credits, let result, let cids):
-            return "MTU \(mtu), MPS \(mps), credits \(credits), \(r(result, SignalingValueNames.creditBasedResult)), DCIDs \(cids.map(c).joined(separator: " "))"
+            return
+                "MTU \(mtu), MPS \(mps), credits \(credits), \(r(result, SignalingValueNames.creditBasedResult)), DCIDs \(cids.map(c).joined(separator: " "))"
         case .creditBasedReconfigureRequest(let mtu, let mps, let cids):
             return "MTU \(mtu), MPS \(mps), DCIDs \(cids.map(c).joined(separator: " "))"
         case .creditBasedReconfigureResponse(let result):
@@ -100,10 +107,11 @@ extension SignalingParameters {
 
     static func optionSummary(_ options: [L2CAPConfigurationOption]) -> String {
         guard !options.isEmpty else { return "" }
-        return ", options: " + options.map { o in
-            if o.type == 0x01, o.data.count == 2 { return "MTU \(Int(o.data[0]) | Int(o.data[1]) << 8)" }
-            return o.name ?? named(nil, o.rawType, digits: 2)
-        }.joined(separator: ", ")
+        return ", options: "
+            + options.map { o in
+                if o.type == 0x01, o.data.count == 2 { return "MTU \(Int(o.data[0]) | Int(o.data[1]) << 8)" }
+                return o.name ?? named(nil, o.rawType, digits: 2)
+            }.joined(separator: ", ")
     }
 
     /// The parameters as fields.
@@ -124,14 +132,16 @@ extension SignalingParameters {
             return out
         case .connectionRequest(let psm, let scid):
             return [Field("PSM", PSM(psm).description), Field("Source CID", c(scid))]
-        case .connectionResponse(let dcid, let scid, let result, let status), .createChannelResponse(let dcid, let scid, let result, let status):
+        case .connectionResponse(let dcid, let scid, let result, let status),
+            .createChannelResponse(let dcid, let scid, let result, let status):
             return [
                 Field("Destination CID", c(dcid)), Field("Source CID", c(scid)),
                 Field("Result", r(result, SignalingValueNames.connectionResult)),
                 Field("Status", r(status, SignalingValueNames.connectionStatus)),
             ]
         case .configurationRequest(let dcid, let flags, let options):
-            return [Field("Destination CID", c(dcid)), SignalingParameters.flagsField(flags)] + options.map(SignalingParameters.optionField)
+            return [Field("Destination CID", c(dcid)), SignalingParameters.flagsField(flags)]
+                + options.map(SignalingParameters.optionField)
         case .configurationResponse(let scid, let flags, let result, let options):
             return [
                 Field("Source CID", c(scid)), SignalingParameters.flagsField(flags),
@@ -144,16 +154,24 @@ extension SignalingParameters {
         case .informationRequest(let type):
             return [Field("InfoType", r(type, SignalingValueNames.infoType))]
         case .informationResponse(let type, let result, let data):
-            return [Field("InfoType", r(type, SignalingValueNames.infoType)), Field("Result", r(result, SignalingValueNames.infoResult))]
+            return [
+                Field("InfoType", r(type, SignalingValueNames.infoType)),
+                Field("Result", r(result, SignalingValueNames.infoResult)),
+            ]
                 + SignalingParameters.infoData(type: type, data: data)
         case .createChannelRequest(let psm, let scid, let controller):
-            return [Field("PSM", PSM(psm).description), Field("Source CID", c(scid)), Field("Controller ID", String(controller))]
+            return [
+                Field("PSM", PSM(psm).description), Field("Source CID", c(scid)),
+                Field("Controller ID", String(controller)),
+            ]
         case .moveChannelRequest(let icid, let controller):
             return [Field("Initiator CID", c(icid)), Field("Destination Controller ID", String(controller))]
         case .moveChannelResponse(let icid, let result):
             return [Field("Initiator CID", c(icid)), Field("Result", r(result, SignalingValueNames.moveResult))]
         case .moveChannelConfirmationRequest(let icid, let result):
-            return [Field("Initiator CID", c(icid)), Field("Result", r(result, SignalingValueNames.moveConfirmationResult))]
+            return [
+                Field("Initiator CID", c(icid)), Field("Result", r(result, SignalingValueNames.moveConfirmationResult)),
+            ]
         case .moveChannelConfirmationResponse(let icid):
             return [Field("Initiator CID", c(icid))]
         case .connectionParameterUpdateRequest(let min, let max, let latency, let timeout):
@@ -173,7 +191,8 @@ extension SignalingParameters {
         case .leCreditBasedConnectionResponse(let dcid, let mtu, let mps, let credits, let result):
             return [
                 Field("Destination CID", c(dcid)), Field("MTU", String(mtu)), Field("MPS", String(mps)),
-                Field("Initial Credits", String(credits)), Field("Result", r(result, SignalingValueNames.leCreditResult)),
+                Field("Initial Credits", String(credits)),
+                Field("Result", r(result, SignalingValueNames.leCreditResult)),
             ]
         case .flowControlCreditIndication(let cid, let credits):
             return [Field("CID", c(cid)), Field("Credits", String(credits))]
@@ -255,7 +274,10 @@ extension SignalingParameters {
                 Field("Maximum PDU Size", String(le16(d, 7))),
             ]
         case (0x05, 1):
-            children.append(Field("FCS Type", d[0] == 0 ? "No FCS (0x00)" : d[0] == 1 ? "16-bit FCS (0x01)" : named(nil, d[0], digits: 2)))
+            children.append(
+                Field(
+                    "FCS Type",
+                    d[0] == 0 ? "No FCS (0x00)" : d[0] == 1 ? "16-bit FCS (0x01)" : named(nil, d[0], digits: 2)))
         case (0x06, 16):
             children += [
                 Field("Identifier", String(d[0])),

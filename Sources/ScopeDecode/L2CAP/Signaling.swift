@@ -62,15 +62,19 @@ public enum SignalingParameters: Sendable, Hashable {
     /// §4.21.
     case connectionParameterUpdateResponse(result: UInt16)
     /// §4.22.
-    case leCreditBasedConnectionRequest(spsm: UInt16, sourceCID: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16)
+    case leCreditBasedConnectionRequest(
+        spsm: UInt16, sourceCID: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16)
     /// §4.23.
-    case leCreditBasedConnectionResponse(destinationCID: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: UInt16)
+    case leCreditBasedConnectionResponse(
+        destinationCID: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: UInt16)
     /// §4.24.
     case flowControlCreditIndication(cid: UInt16, credits: UInt16)
     /// §4.25.
-    case creditBasedConnectionRequest(spsm: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16, sourceCIDs: [UInt16])
+    case creditBasedConnectionRequest(
+        spsm: UInt16, mtu: UInt16, mps: UInt16, initialCredits: UInt16, sourceCIDs: [UInt16])
     /// §4.26.
-    case creditBasedConnectionResponse(mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: UInt16, destinationCIDs: [UInt16])
+    case creditBasedConnectionResponse(
+        mtu: UInt16, mps: UInt16, initialCredits: UInt16, result: UInt16, destinationCIDs: [UInt16])
     /// §4.27.
     case creditBasedReconfigureRequest(mtu: UInt16, mps: UInt16, destinationCIDs: [UInt16])
     /// §4.28.
@@ -138,9 +142,12 @@ public struct SignalingPDU: Sendable, Hashable {
         while !reader.isAtEnd {
             if isLE && !commands.isEmpty {
                 let n = reader.remaining
-                malformed.append(Malformation(
-                    layer: .signaling, offset: reader.offset,
-                    message: "\(n) trailing byte\(n == 1 ? "" : "s") after the command (LE signaling carries one command per PDU)"))
+                malformed.append(
+                    Malformation(
+                        layer: .signaling, offset: reader.offset,
+                        message:
+                            "\(n) trailing byte\(n == 1 ? "" : "s") after the command (LE signaling carries one command per PDU)"
+                    ))
                 break
             }
             let start = reader.offset
@@ -152,35 +159,52 @@ public struct SignalingPDU: Sendable, Hashable {
                 identifier = try reader.readU8()
                 length = try reader.readLE16()
             } catch {
-                malformed.append(Malformation(
-                    layer: .signaling, offset: start,
-                    message: "signaling command header truncated: \(reader.offset - start + reader.remaining) of 4 bytes"))
+                malformed.append(
+                    Malformation(
+                        layer: .signaling, offset: start,
+                        message:
+                            "signaling command header truncated: \(reader.offset - start + reader.remaining) of 4 bytes"
+                    ))
                 break
             }
             var data = reader.sliceUpTo(Int(length))
             if data.remaining < Int(length) {
-                malformed.append(Malformation(
-                    layer: .signaling, offset: start,
-                    message: "\(code.name ?? "command") truncated: length \(length), \(data.remaining) byte\(data.remaining == 1 ? "" : "s") present"))
+                malformed.append(
+                    Malformation(
+                        layer: .signaling, offset: start,
+                        message:
+                            "\(code.name ?? "command") truncated: length \(length), \(data.remaining) byte\(data.remaining == 1 ? "" : "s") present"
+                    ))
             }
             if identifier == 0 {
-                malformed.append(Malformation(layer: .signaling, offset: start + 1, message: "identifier 0x00 is illegal"))
+                malformed.append(
+                    Malformation(layer: .signaling, offset: start + 1, message: "identifier 0x00 is illegal"))
             }
             if code.name != nil {
                 if isLE && !code.isAllowedOnLE {
-                    malformed.append(Malformation(layer: .signaling, offset: start, message: "\(code.description) is not used on the LE signaling channel"))
+                    malformed.append(
+                        Malformation(
+                            layer: .signaling, offset: start,
+                            message: "\(code.description) is not used on the LE signaling channel"))
                 } else if !isLE && !code.isAllowedOnBREDR {
-                    malformed.append(Malformation(layer: .signaling, offset: start, message: "\(code.description) is not used on the BR/EDR signaling channel"))
+                    malformed.append(
+                        Malformation(
+                            layer: .signaling, offset: start,
+                            message: "\(code.description) is not used on the BR/EDR signaling channel"))
                 }
             }
             let parameters = decodeParameters(code: code, reader: &data, malformed: &malformed)
-            commands.append(SignalingCommand(code: code, identifier: identifier, length: length, offset: start, parameters: parameters))
+            commands.append(
+                SignalingCommand(
+                    code: code, identifier: identifier, length: length, offset: start, parameters: parameters))
         }
         return SignalingPDU(commands: commands, malformed: malformed, isLE: isLE)
     }
 
     /// Decodes one command's data; the reader is bounded to the command's Length.
-    static func decodeParameters(code: SignalingCode, reader: inout ByteReader, malformed: inout [Malformation]) -> SignalingParameters {
+    static func decodeParameters(code: SignalingCode, reader: inout ByteReader, malformed: inout [Malformation])
+        -> SignalingParameters
+    {
         let start = reader.offset
         let all = Array(reader.unreadBytes)
         let name = code.name ?? "command"
@@ -207,7 +231,8 @@ public struct SignalingPDU: Sendable, Hashable {
                 let scid = try reader.readLE16()
                 let flags = try reader.readLE16()
                 let result = try reader.readLE16()
-                p = .configurationResponse(sourceCID: scid, flags: flags, result: result, options: options(&reader, &malformed))
+                p = .configurationResponse(
+                    sourceCID: scid, flags: flags, result: result, options: options(&reader, &malformed))
             case 0x06:
                 fixed = 4
                 p = .disconnectionRequest(destinationCID: try reader.readLE16(), sourceCID: try reader.readLE16())
@@ -225,7 +250,8 @@ public struct SignalingPDU: Sendable, Hashable {
                 p = .informationResponse(infoType: type, result: result, data: reader.readRest())
             case 0x0C:
                 fixed = 5
-                p = .createChannelRequest(psm: try reader.readLE16(), sourceCID: try reader.readLE16(), controllerID: try reader.readU8())
+                p = .createChannelRequest(
+                    psm: try reader.readLE16(), sourceCID: try reader.readLE16(), controllerID: try reader.readU8())
             case 0x0D:
                 fixed = 8
                 p = .createChannelResponse(
@@ -233,7 +259,8 @@ public struct SignalingPDU: Sendable, Hashable {
                     result: try reader.readLE16(), status: try reader.readLE16())
             case 0x0E:
                 fixed = 3
-                p = .moveChannelRequest(initiatorCID: try reader.readLE16(), destinationControllerID: try reader.readU8())
+                p = .moveChannelRequest(
+                    initiatorCID: try reader.readLE16(), destinationControllerID: try reader.readU8())
             case 0x0F:
                 fixed = 4
                 p = .moveChannelResponse(initiatorCID: try reader.readLE16(), result: try reader.readLE16())
@@ -270,18 +297,21 @@ public struct SignalingPDU: Sendable, Hashable {
                 let mps = try reader.readLE16()
                 let credits = try reader.readLE16()
                 p = .creditBasedConnectionRequest(
-                    spsm: spsm, mtu: mtu, mps: mps, initialCredits: credits, sourceCIDs: cidList(&reader, &malformed, name))
+                    spsm: spsm, mtu: mtu, mps: mps, initialCredits: credits,
+                    sourceCIDs: cidList(&reader, &malformed, name))
             case 0x18:
                 let mtu = try reader.readLE16()
                 let mps = try reader.readLE16()
                 let credits = try reader.readLE16()
                 let result = try reader.readLE16()
                 p = .creditBasedConnectionResponse(
-                    mtu: mtu, mps: mps, initialCredits: credits, result: result, destinationCIDs: cidList(&reader, &malformed, name))
+                    mtu: mtu, mps: mps, initialCredits: credits, result: result,
+                    destinationCIDs: cidList(&reader, &malformed, name))
             case 0x19:
                 let mtu = try reader.readLE16()
                 let mps = try reader.readLE16()
-                p = .creditBasedReconfigureRequest(mtu: mtu, mps: mps, destinationCIDs: cidList(&reader, &malformed, name))
+                p = .creditBasedReconfigureRequest(
+                    mtu: mtu, mps: mps, destinationCIDs: cidList(&reader, &malformed, name))
             case 0x1A:
                 fixed = 2
                 p = .creditBasedReconfigureResponse(result: try reader.readLE16())
@@ -290,15 +320,17 @@ public struct SignalingPDU: Sendable, Hashable {
             }
             if fixed != nil, !reader.isAtEnd {
                 let n = reader.remaining
-                malformed.append(Malformation(
-                    layer: .signaling, offset: reader.offset,
-                    message: "\(n) trailing byte\(n == 1 ? "" : "s") in \(name)"))
+                malformed.append(
+                    Malformation(
+                        layer: .signaling, offset: reader.offset,
+                        message: "\(n) trailing byte\(n == 1 ? "" : "s") in \(name)"))
             }
             return p
         } catch {
-            malformed.append(Malformation(
-                layer: .signaling, offset: start,
-                message: "\(name) too short: \(all.count) byte\(all.count == 1 ? "" : "s") of data"))
+            malformed.append(
+                Malformation(
+                    layer: .signaling, offset: start,
+                    message: "\(name) too short: \(all.count) byte\(all.count == 1 ? "" : "s") of data"))
             return .raw(all)
         }
     }
@@ -315,9 +347,12 @@ public struct SignalingPDU: Sendable, Hashable {
                 out.append(L2CAPConfigurationOption(rawType: type, data: data, offset: at))
             } catch {
                 let rest = reader.readRest()
-                malformed.append(Malformation(
-                    layer: .signaling, offset: at,
-                    message: "configuration option truncated (\(reader.offset - at) bytes: \(Hex.string(rest, separator: " ")))"))
+                malformed.append(
+                    Malformation(
+                        layer: .signaling, offset: at,
+                        message:
+                            "configuration option truncated (\(reader.offset - at) bytes: \(Hex.string(rest, separator: " ")))"
+                    ))
             }
         }
         return out
@@ -330,13 +365,16 @@ public struct SignalingPDU: Sendable, Hashable {
             if let cid = try? reader.readLE16() { out.append(cid) }
         }
         if !reader.isAtEnd {
-            malformed.append(Malformation(layer: .signaling, offset: reader.offset, message: "odd trailing byte in the CID list of \(name)"))
+            malformed.append(
+                Malformation(
+                    layer: .signaling, offset: reader.offset, message: "odd trailing byte in the CID list of \(name)"))
             _ = reader.readRest()
         }
         if out.isEmpty || out.count > 5 {
-            malformed.append(Malformation(
-                layer: .signaling, offset: reader.offset,
-                message: "\(name) lists \(out.count) CIDs (1 to 5 allowed)"))
+            malformed.append(
+                Malformation(
+                    layer: .signaling, offset: reader.offset,
+                    message: "\(name) lists \(out.count) CIDs (1 to 5 allowed)"))
         }
         return out
     }

@@ -68,7 +68,9 @@ public struct SMPIOCapability: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let noInputNoOutput = SMPIOCapability(rawValue: 0x03)
     public static let keyboardDisplay = SMPIOCapability(rawValue: 0x04)
     static let table: [String] = ["DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay"]
-    public var name: String? { Int(rawValue) < SMPIOCapability.table.count ? SMPIOCapability.table[Int(rawValue)] : nil }
+    public var name: String? {
+        Int(rawValue) < SMPIOCapability.table.count ? SMPIOCapability.table[Int(rawValue)] : nil
+    }
     public var description: String { named(name, rawValue, digits: 2) }
 }
 
@@ -197,6 +199,8 @@ public struct SMPKeypressType: RawRepresentable, Hashable, Sendable, CustomStrin
         "Passkey entry started", "Passkey digit entered", "Passkey digit erased", "Passkey cleared",
         "Passkey entry completed",
     ]
-    public var name: String? { Int(rawValue) < SMPKeypressType.table.count ? SMPKeypressType.table[Int(rawValue)] : nil }
+    public var name: String? {
+        Int(rawValue) < SMPKeypressType.table.count ? SMPKeypressType.table[Int(rawValue)] : nil
+    }
     public var description: String { named(name, rawValue, digits: 2) }
 }

@@ -27,7 +27,8 @@ extension SMPPDU {
         let name = code.name ?? code.description
         switch parameters {
         case .pairingFeatures(let f):
-            return "\(name): \(f.ioCapability.name ?? f.ioCapability.description), \(f.authReq), key size \(f.maxEncryptionKeySize)"
+            return
+                "\(name): \(f.ioCapability.name ?? f.ioCapability.description), \(f.authReq), key size \(f.maxEncryptionKeySize)"
                 + (f.oobDataFlag == 1 ? ", OOB data present" : "")
                 + ", initiator keys \(f.initiatorKeyDistribution), responder keys \(f.responderKeyDistribution)"
         case .pairingFailed(let reason):
@@ -69,7 +70,8 @@ extension SMPPDU {
             out += [Field("Address Type", SMPPDU.addressTypeName(type)), Field("BD_ADDR", address.description)]
         case .signingInformation(let csrk): out.append(Field("Signature Key", SMPPDU.hex(csrk)))
         case .securityRequest(let a): out.append(SMPPDU.authReqField(a))
-        case .publicKey(let x, let y): out += [Field("Public Key X", SMPPDU.hex(x)), Field("Public Key Y", SMPPDU.hex(y))]
+        case .publicKey(let x, let y):
+            out += [Field("Public Key X", SMPPDU.hex(x)), Field("Public Key Y", SMPPDU.hex(y))]
         case .dhKeyCheck(let v): out.append(Field("DHKey Check", SMPPDU.hex(v)))
         case .keypress(let t): out.append(Field("Notification Type", t.description))
         case .raw(let b): if !b.isEmpty { out.append(Field("Data", Hex.string(b, separator: " "))) }

@@ -104,22 +104,25 @@ public struct SMPPDU: Sendable, Hashable {
         guard let raw = try? reader.readU8() else {
             return SMPPDU(
                 code: SMPCode(0), parameters: .raw([]),
-                malformed: [Malformation(layer: .smp, offset: baseOffset, message: "empty SMP PDU")], baseOffset: baseOffset)
+                malformed: [Malformation(layer: .smp, offset: baseOffset, message: "empty SMP PDU")],
+                baseOffset: baseOffset)
         }
         let code = SMPCode(raw)
         var pdu = SMPPDU(code: code, parameters: .raw(reader.readRest()), baseOffset: baseOffset)
         guard let size = code.pduSize, let name = code.name else { return pdu }
         if bytes.count < size {
-            pdu.malformed.append(Malformation(
-                layer: .smp, offset: baseOffset + bytes.count,
-                message: "\(name) truncated: \(bytes.count) of \(size) bytes"))
+            pdu.malformed.append(
+                Malformation(
+                    layer: .smp, offset: baseOffset + bytes.count,
+                    message: "\(name) truncated: \(bytes.count) of \(size) bytes"))
             return pdu
         }
         if bytes.count > size {
             let n = bytes.count - size
-            pdu.malformed.append(Malformation(
-                layer: .smp, offset: baseOffset + size,
-                message: "\(n) trailing byte\(n == 1 ? "" : "s") after \(name)"))
+            pdu.malformed.append(
+                Malformation(
+                    layer: .smp, offset: baseOffset + size,
+                    message: "\(n) trailing byte\(n == 1 ? "" : "s") after \(name)"))
         }
         // From here the size is checked, so the reads below cannot fail; `try?` keeps the
         // compiler and the no-trap rule both satisfied.
@@ -128,22 +131,34 @@ public struct SMPPDU: Sendable, Hashable {
         switch raw {
         case 0x01, 0x02:
             let b = r.readRest()
-            p = .pairingFeatures(SMPPairingFeatures(
-                ioCapability: SMPIOCapability(rawValue: b[0]), oobDataFlag: b[1], authReq: SMPAuthReq(rawValue: b[2]),
-                maxEncryptionKeySize: b[3], initiatorKeyDistribution: SMPKeyDistribution(rawValue: b[4]),
-                responderKeyDistribution: SMPKeyDistribution(rawValue: b[5])))
+            p = .pairingFeatures(
+                SMPPairingFeatures(
+                    ioCapability: SMPIOCapability(rawValue: b[0]), oobDataFlag: b[1],
+                    authReq: SMPAuthReq(rawValue: b[2]),
+                    maxEncryptionKeySize: b[3], initiatorKeyDistribution: SMPKeyDistribution(rawValue: b[4]),
+                    responderKeyDistribution: SMPKeyDistribution(rawValue: b[5])))
             if b[1] > 0x01 {
-                pdu.malformed.append(Malformation(layer: .smp, offset: baseOffset + 2, message: "OOB data flag \(Hex.prefixed(b[1], digits: 2)) is reserved"))
+                pdu.malformed.append(
+                    Malformation(
+                        layer: .smp, offset: baseOffset + 2,
+                        message: "OOB data flag \(Hex.prefixed(b[1], digits: 2)) is reserved"))
             }
             if b[3] < 7 || b[3] > 16 {
-                pdu.malformed.append(Malformation(layer: .smp, offset: baseOffset + 4, message: "maximum encryption key size \(b[3]) is outside 7–16"))
+                pdu.malformed.append(
+                    Malformation(
+                        layer: .smp, offset: baseOffset + 4,
+                        message: "maximum encryption key size \(b[3]) is outside 7–16"))
             }
         case 0x03: p = .confirm(r.readRest())
         case 0x04: p = .random(r.readRest())
         case 0x05: p = (try? r.readU8()).map { .pairingFailed(SMPPairingFailedReason($0)) }
         case 0x06: p = .encryptionInformation(ltk: r.readRest())
         case 0x07:
-            if let ediv = try? r.readLE16(), let rand = try? r.readLE64() { p = .centralIdentification(ediv: ediv, rand: rand) } else { p = nil }
+            if let ediv = try? r.readLE16(), let rand = try? r.readLE64() {
+                p = .centralIdentification(ediv: ediv, rand: rand)
+            } else {
+                p = nil
+            }
         case 0x08: p = .identityInformation(irk: r.readRest())
         case 0x09:
             if let type = try? r.readU8(), let address = try? r.readAddress() {
@@ -154,7 +169,11 @@ public struct SMPPDU: Sendable, Hashable {
         case 0x0A: p = .signingInformation(csrk: r.readRest())
         case 0x0B: p = (try? r.readU8()).map { .securityRequest(SMPAuthReq(rawValue: $0)) }
         case 0x0C:
-            if let x = try? r.readBytes(32), let y = try? r.readBytes(32) { p = .publicKey(x: x, y: y) } else { p = nil }
+            if let x = try? r.readBytes(32), let y = try? r.readBytes(32) {
+                p = .publicKey(x: x, y: y)
+            } else {
+                p = nil
+            }
         case 0x0D: p = .dhKeyCheck(r.readRest())
         case 0x0E: p = (try? r.readU8()).map { .keypress(SMPKeypressType(rawValue: $0)) }
         default: p = nil
