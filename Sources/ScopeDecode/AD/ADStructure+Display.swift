@@ -40,7 +40,9 @@ extension ADStructure {
         case .advertisingInterval(let units):
             return ADFormat.advertisingInterval(units, digits: type == 0x2F ? 6 : 4)
         case .leBluetoothDeviceAddress(let address, let isRandom):
-            return "\(address) (\(isRandom ? "Random" : "Public"))"
+            let reserved = data.count == 7 ? data[6] & 0xFE : 0
+            let extra = reserved == 0 ? "" : ", reserved bits \(Hex.prefixed(reserved, digits: 2))"
+            return "\(address) (\(isRandom ? "Random" : "Public")\(extra))"
         case .leRole(let role):
             return role.description
         case .uri(let uri):
@@ -99,7 +101,9 @@ extension ADStructure {
         case .targetAddresses(let addresses):
             return addresses.map { Field("Address", $0.description) }
         case .leBluetoothDeviceAddress(let address, let isRandom):
-            return [Field("Address", address.description), Field("Address type", isRandom ? "Random" : "Public")]
+            var out = [Field("Address", address.description), Field("Address type", isRandom ? "Random" : "Public")]
+            if data.count == 7, data[6] & 0xFE != 0 { out.append(Field("Reserved bits", Hex.prefixed(data[6] & 0xFE, digits: 2))) }
+            return out
         case .uri(let uri):
             let scheme: String
             if let code = uri.schemeCode {
