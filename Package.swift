@@ -46,7 +46,8 @@ let package = Package(
         .testTarget(name: "ScopeDecodeTests", dependencies: ["ScopeDecode", "ScopeCore", "ScopeTestSupport"]),
         .testTarget(
             name: "ScopeCommandsTests",
-            dependencies: ["ScopeCommands", "ScopeCapture", "ScopeDecode", "ScopeCore", "ScopeTestSupport"]
+            dependencies: ["ScopeCommands", "ScopeCapture", "ScopeDecode", "ScopeCore", "ScopeTestSupport"],
+            exclude: ["Snapshots"]
         ),
     ]
 )

@@ -76,8 +76,18 @@ def hciscope_frames(binary, path):
     return res.returncode, frames, res.stderr
 
 
-def classify(key, ours, theirs, t):
-    """Name the kind of a disagreement; names in KNOWN are explained in docs/CONFORMANCE.md."""
+def classify(key, ours, theirs, t, requests):
+    """Name the kind of a disagreement; names in KNOWN are explained in docs/CONFORMANCE.md.
+
+    `requests` maps (connection handle, direction) to the handle of the latest ATT request or
+    indication seen there, so a response whose tshark handle belongs to a request on *another*
+    connection can be recognised (tshark matches ATT responses across connection handles).
+    """
+    att = ours.get("att") or {}
+    if key == "att_handle" and att.get("handle_inferred") and theirs:
+        other = [h for (conn, _), h in requests.items() if conn != ours.get("handle")]
+        if theirs[0] in other:
+            return "att-response-matched-across-connections"
     if ours.get("vendor_debug") and key in ("att_opcode", "att_handle", "smp_code"):
         return "vendor-debug-0x0edc"
     if key == "smp_code" and ours.get("l2cap_cid") == 0x0007:
@@ -88,7 +98,11 @@ def classify(key, ours, theirs, t):
 KNOWN = {
     "vendor-debug-0x0edc": "tshark decodes controller debug traffic on ACL handle 0x0EDC as L2CAP/ATT/SMP",
     "bredr-smp-cid-0x0007": "tshark 4.0 does not decode the BR/EDR Security Manager channel (CID 0x0007) as SMP",
+    "att-response-matched-across-connections":
+        "tshark pairs an ATT response with the latest request on another connection handle",
 }
+# ATT opcodes that open a transaction whose answer names no handle of its own.
+TRANSACTION_OPENERS = {0x0A, 0x0C, 0x12, 0x16, 0x18, 0x1D}
 
 
 def compare(ours, t):
@@ -189,7 +203,8 @@ def main():
             continue
         theirs = tshark_frames(path)
         file_diffs = defaultdict(int)
-        for n, t in theirs.items():
+        requests = {}
+        for n, t in sorted(theirs.items()):
             o = ours.get(n)
             if o is None:
                 file_diffs["missing_frame"] += 1
@@ -197,10 +212,13 @@ def main():
                 continue
             compared_frames += 1
             for key, mine, th in compare(o, t):
-                cls = classify(key, o, th, t)
+                cls = classify(key, o, th, t, requests)
                 file_diffs[cls] += 1
                 if len(examples[cls]) < 200:
                     examples[cls].append((name, n, mine, th))
+            att = o.get("att")
+            if att and att["opcode"] in TRANSACTION_OPENERS and att.get("handle") is not None:
+                requests[(o.get("handle"), o.get("dir"))] = att["handle"]
         extra = set(ours) - set(theirs)
         if extra:
             file_diffs["extra_frame"] += len(extra)

@@ -26,15 +26,22 @@ public struct Convert: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        var sink = DiagnosticSink()
-        guard var reader = sink.open(input) else { throw ExitCode(2) }
+        let status = try execute(console: .standard)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Runs the conversion against `console`; returns the exit status (2 when the input could
+    /// not be read or the output not written).
+    public func execute(console: Console) throws -> Int32 {
+        var sink = DiagnosticSink(console: console)
+        guard var reader = sink.open(input) else { return 2 }
         let target = try resolveFormat(reader: reader)
         var writer: CaptureWriter
         do {
             writer = try CaptureWriter.make(format: target, path: output)
         } catch {
             sink.note("\(error)")
-            throw ExitCode(2)
+            return 2
         }
         while let record = reader.next() {
             sink.report(reader.drainDiagnostics())
@@ -42,20 +49,20 @@ public struct Convert: ParsableCommand {
                 try writer.write(record)
             } catch {
                 sink.note("\(error)")
-                throw ExitCode(2)
+                return 2
             }
         }
         sink.report(reader.drainDiagnostics())
         do { try writer.close() } catch {
             sink.note("\(error)")
-            throw ExitCode(2)
+            return 2
         }
         var summary = "\(input) (\(reader.format.rawValue)) → \(output) (\(target.rawValue)): \(writer.written) records written"
         if writer.skipped.total > 0 {
             summary += "; not representable in \(target.rawValue), skipped: \(writer.skipped)"
         }
         sink.note(summary)
-        if let status = sink.exitStatus(for: reader) { throw ExitCode(status) }
+        return sink.exitStatus(for: reader)
     }
 
     /// --format, else the extension plus what the input holds.

@@ -5,11 +5,40 @@ import Glibc
 import ScopeCapture
 import ScopeCore
 
+/// Where a command's output goes: standard output/error in the tool, strings in tests.
+public struct Console: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out
+        self.err = err
+    }
+
+    /// The process's standard output (unbuffered writes of whole chunks) and standard error.
+    public static let standard = Console(
+        out: { text in
+            var t = text
+            t.withUTF8 { buffer in
+                var done = 0
+                while done < buffer.count {
+                    let n = write(1, buffer.baseAddress.map { $0 + done }, buffer.count - done)
+                    if n <= 0 { break }
+                    done += n
+                }
+            }
+        },
+        err: { text in FileHandle.standardError.write(Data((text + "\n").utf8)) })
+}
+
 /// The one place that prints problems (to standard error) and decides the exit status.
 struct DiagnosticSink {
     private(set) var errors = 0
     private(set) var warnings = 0
     var quiet = false
+    let console: Console
+
+    init(console: Console) { self.console = console }
 
     /// Opens a capture, reporting failure; nil means exit status 2.
     mutating func open(_ path: String) -> CaptureReader? {
@@ -36,21 +65,25 @@ struct DiagnosticSink {
         if !quiet { printError(text) }
     }
 
-    /// nil for success; 1 when the file was read with errors.
-    func exitStatus(for reader: CaptureReader) -> Int32? {
-        errors > 0 ? 1 : nil
+    /// 0 when the file was read entirely without errors, 1 when it was read with errors.
+    func exitStatus(for reader: CaptureReader) -> Int32 {
+        errors > 0 || reader.summary.exitClass != .ok ? 1 : 0
     }
 
     private func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        console.err(text)
     }
 }
 
-/// Buffered standard output: one write per ~64 KiB.
+/// Buffered output: one write per ~64 KiB.
 struct OutputBuffer {
     var text = ""
+    let console: Console
 
-    init() { text.reserveCapacity(1 << 17) }
+    init(console: Console) {
+        self.console = console
+        text.reserveCapacity(1 << 17)
+    }
 
     mutating func flushIfLarge() {
         if text.utf8.count >= 1 << 16 { flush() }
@@ -58,15 +91,7 @@ struct OutputBuffer {
 
     mutating func flush() {
         guard !text.isEmpty else { return }
-        var t = text
-        t.withUTF8 { buffer in
-            var done = 0
-            while done < buffer.count {
-                let n = Glibc.write(1, buffer.baseAddress.map { $0 + done }, buffer.count - done)
-                if n <= 0 { break }
-                done += n
-            }
-        }
+        console.out(text)
         text.removeAll(keepingCapacity: true)
     }
 }

@@ -182,6 +182,9 @@ enum FrameJSONRenderer {
                 } else if let h = annotation?.inferredHandle {
                     w.field("handle", int: h)
                     w.field("handle_inferred", true)
+                } else if let h = annotation?.requestHandles.first {
+                    w.field("handle", int: h)
+                    w.field("handle_inferred", true)
                 } else if let h = att.handles.first {
                     w.field("handle", int: h)
                 }

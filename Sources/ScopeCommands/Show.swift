@@ -41,18 +41,30 @@ public struct Show: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        var sink = DiagnosticSink()
-        guard var input = sink.open(file) else { throw ExitCode(2) }
+        let status = execute(console: .standard)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Runs the command against `console`; returns the exit status.
+    public func execute(console: Console) -> Int32 {
+        var sink = DiagnosticSink(console: console)
+        guard var input = sink.open(file) else { return 2 }
         var dissector = Dissector()
         var text = FrameTextRenderer(verbose: verbose)
-        var out = OutputBuffer()
+        var out = OutputBuffer(console: console)
         let filter = FrameFilter(adapter: adapter, handle: handle, address: address, layers: layer, frames: frames)
         var malformedFrames = 0
+        var stoppedEarly = false
         while let record = input.next() {
+            // Relative times count from the capture's first frame, whatever the filters show.
+            if text.firstTimestamp == nil { text.firstTimestamp = record.timestamp }
             let frame = dissector.decode(record)
             if !frame.allMalformations.isEmpty { malformedFrames += 1 }
             sink.report(input.drainDiagnostics())
-            if let range = frames, let upper = range.upper, record.frame > upper { break }
+            if let range = frames, let upper = range.upper, record.frame > upper {
+                stoppedEarly = true
+                break
+            }
             guard filter.accepts(frame) else { continue }
             if json {
                 FrameJSONRenderer.render(frame, into: &out.text)
@@ -69,7 +81,8 @@ public struct Show: ParsableCommand {
         if malformedFrames > 0 {
             sink.note("\(file): \(malformedFrames) frame\(malformedFrames == 1 ? "" : "s") with malformed content (shown in the output)")
         }
-        if let status = sink.exitStatus(for: input) { throw ExitCode(status) }
+        // Past the last frame asked for, the rest of the file is not read: judge what was.
+        return stoppedEarly ? (sink.errors > 0 ? 1 : 0) : sink.exitStatus(for: input)
     }
 }
 

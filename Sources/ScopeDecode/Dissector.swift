@@ -20,25 +20,8 @@ public struct Dissector: Sendable {
     private var generations: [HandleKey: Int] = [:]
     /// Handles some connection event named (so 0x0EDC on such a controller is real traffic).
     private var connectedHandles: Set<HandleKey> = []
-    /// Dynamic channels opened through signaling, by the CID each direction's packets carry.
-    private var dynamicChannels: [ChannelKey: UInt16] = [:]
-    /// Connection Requests awaiting their response.
-    private var pendingChannelRequests: [ChannelRequestKey: (psm: UInt16, sourceCID: UInt16)] = [:]
-
-    struct ChannelKey: Hashable, Sendable {
-        var adapter: AdapterIndex
-        var handle: UInt16
-        var direction: Direction
-        var cid: UInt16
-    }
-
-    struct ChannelRequestKey: Hashable, Sendable {
-        var adapter: AdapterIndex
-        var handle: UInt16
-        /// Direction of the request.
-        var direction: Direction
-        var identifier: UInt8
-    }
+    /// Dynamic channels opened through signaling (PSM and mode by CID and direction).
+    private var channels = L2CAPChannelMap()
 
     public init() {}
 
@@ -97,19 +80,14 @@ public struct Dissector: Sendable {
             gatt.remove(connection(key))
             generations[key, default: 0] += 1
             connectedHandles.insert(key)
-            forgetChannels(of: key)
+            channels.reset(adapter: adapter, handle: handle)
             return reassembler.reset(adapter: adapter, handle: handle)
         } else if event.code == .disconnectionComplete {
             gatt.remove(connection(key))
-            forgetChannels(of: key)
+            channels.reset(adapter: adapter, handle: handle)
             return reassembler.reset(adapter: adapter, handle: handle)
         }
         return []
-    }
-
-    private mutating func forgetChannels(of key: HandleKey) {
-        guard !dynamicChannels.isEmpty else { return }
-        dynamicChannels = dynamicChannels.filter { $0.key.adapter != key.adapter || $0.key.handle != key.handle }
     }
 
     private func connection(_ key: HandleKey) -> GATTConnectionKey {
@@ -146,21 +124,24 @@ public struct Dissector: Sendable {
     }
 
     private mutating func decodeUpper(_ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber) -> DecodedPDU {
-        var psm: UInt16?
-        if pdu.cid >= ChannelID.firstDynamic {
-            psm = dynamicChannels[ChannelKey(adapter: adapter, handle: pdu.handle, direction: direction, cid: pdu.cid)]
+        var basicModeATT = false
+        if pdu.cid >= ChannelID.firstDynamic,
+            let channel = channels.channel(adapter: adapter, handle: pdu.handle, direction: direction, cid: pdu.cid)
+        {
+            // ATT over a BR/EDR basic-mode channel (PSM 0x001F, Core v5.4 Vol 3 Part F §3.2.11).
+            // EATT channels use credit-based K-frames (SDU length first) and are not handed to ATT.
+            basicModeATT = channel.psm == PSM.att && channel.mode == .basic
         }
         switch pdu.cid {
         case ChannelID.att.rawValue:
             return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame)
-        case _ where psm == PSM.att.rawValue:
-            // ATT over a BR/EDR basic-mode channel (PSM 0x001F, Core v5.4 Vol 3 Part F §3.2.11).
+        case _ where basicModeATT:
             return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame)
         case ChannelID.smp.rawValue, ChannelID.bredrSMP.rawValue:
             return DecodedPDU(pdu: pdu, upper: .smp(SMPPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)))
         case ChannelID.leSignaling.rawValue, ChannelID.signaling.rawValue:
             let signaling = SignalingPDU.decode(pdu.payload, channel: ChannelID(pdu.cid), baseOffset: pdu.payloadOffset)
-            learnChannels(signaling, adapter: adapter, handle: pdu.handle, direction: direction)
+            channels.observe(signaling, adapter: adapter, handle: pdu.handle, direction: direction, frame: frame)
             return DecodedPDU(pdu: pdu, upper: .signaling(signaling))
         default:
             return DecodedPDU(pdu: pdu, upper: .other)
@@ -172,28 +153,6 @@ public struct Dissector: Sendable {
         let key = connection(HandleKey(adapter: adapter, handle: pdu.handle))
         let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: pdu.cid)
         return DecodedPDU(pdu: pdu, upper: .att(att, annotation))
-    }
-
-    /// Follows BR/EDR Connection Request/Response so basic-mode dynamic channels are routed by
-    /// PSM. The requester's Source CID is where the responder sends; the responder's
-    /// Destination CID is where the requester sends (Core v5.4 Vol 3 Part A §4.2–4.3).
-    private mutating func learnChannels(_ signaling: SignalingPDU, adapter: AdapterIndex, handle: UInt16, direction: Direction) {
-        for command in signaling.commands {
-            switch command.parameters {
-            case .connectionRequest(let psm, let sourceCID):
-                let key = ChannelRequestKey(adapter: adapter, handle: handle, direction: direction, identifier: command.identifier)
-                pendingChannelRequests[key] = (psm, sourceCID)
-            case .connectionResponse(let destinationCID, _, let result, _):
-                let requestDirection: Direction = direction == .sent ? .received : direction == .received ? .sent : .unknown
-                let key = ChannelRequestKey(adapter: adapter, handle: handle, direction: requestDirection, identifier: command.identifier)
-                guard result == 0, let request = pendingChannelRequests.removeValue(forKey: key) else { continue }
-                // Packets travelling in the request's direction carry the responder's CID; the others the requester's.
-                dynamicChannels[ChannelKey(adapter: adapter, handle: handle, direction: requestDirection, cid: destinationCID)] = request.psm
-                dynamicChannels[ChannelKey(adapter: adapter, handle: handle, direction: direction, cid: request.sourceCID)] = request.psm
-            default:
-                continue
-            }
-        }
     }
 }
 

@@ -19,7 +19,7 @@ struct ACLTests {
         #expect(h.broadcast == .pointToPoint)
         #expect(h.dataLength == 27)
         #expect(!h.isLikelyVendorDebug)
-        #expect(h.summary == "Handle 0x03a0, First Automatically Flushable Packet, 27 bytes")
+        #expect(h.summary == "Handle 0x03a0 flags 0x02 dlen 27")
     }
 
     // Syed frame 15 (rx): Connection Handle 0x3a0, PB Flag: Continuing Fragment (1), length 4.

@@ -33,7 +33,7 @@ struct MonitorPayloadTests {
         let (p, _) = MonitorPayload.decode(
             kind: .controlOpen, payload: Fixtures.hex("0200000002000116000100000010626c7565746f6f746863746c00000000"))
         #expect(p == .controlOpen(cookie: 2, format: 2, version: 1, revision: 22, flags: 1, ident: "bluetoothctl"))
-        #expect(p.summary.hasPrefix("MGMT Open: bluetoothctl"))
+        #expect(p.summary == "MGMT: bluetoothctl (privileged) version 1.22 {0x0002}")
     }
 
     // mauricelam frame 12: @ MGMT Command: Set Powered (0x0005) plen 1 {0x0001} [hci0]

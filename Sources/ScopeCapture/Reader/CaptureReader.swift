@@ -30,7 +30,7 @@ import Darwin
 /// the next plausible one, a truncated last record) are not frames; their diagnostics name the
 /// frame number the next record gets.
 ///
-/// Timestamps are checked as records pass: going backwards is a warning (the record is
+/// Timestamps are checked as records pass (per controller index): going backwards is a warning (the record is
 /// delivered), years outside 1990–2100 are a warning (once, then counted), and a jump of 378
 /// days — what a writer that counts btsnoop time from 0001-01-01 produces — is named as such.
 public struct CaptureReader {
@@ -65,7 +65,9 @@ public struct CaptureReader {
     private var ended = false
 
     // Timestamp checks.
-    private var previous: Timestamp?
+    /// Last timestamp per controller index: the Linux monitor interleaves controllers whose
+    /// records are stamped independently, so order is only meaningful within one controller.
+    private var previousByAdapter: [AdapterIndex: Timestamp] = [:]
     private var backwardSteps = 0
     private var implausible = 0
     private var future = 0
@@ -160,7 +162,7 @@ public struct CaptureReader {
                 record.frame = nextFrame
                 nextFrame += 1
                 delivered += 1
-                check(record.timestamp, frame: record.frame, offset: offset)
+                check(record.timestamp, adapter: record.adapter, frame: record.frame, offset: offset)
                 return record
             }
         }
@@ -197,8 +199,8 @@ public struct CaptureReader {
 
     // MARK: Timestamp checks
 
-    private mutating func check(_ t: Timestamp, frame: FrameNumber, offset: Int?) {
-        if let previous {
+    private mutating func check(_ t: Timestamp, adapter: AdapterIndex, frame: FrameNumber, offset: Int?) {
+        if let previous = previousByAdapter[adapter] {
             let (delta, overflow) = t.microseconds.subtractingReportingOverflow(previous.microseconds)
             if !overflow, isEpochSkew(delta) {
                 log.warning(
@@ -214,7 +216,7 @@ public struct CaptureReader {
                 }
             }
         }
-        previous = t
+        previousByAdapter[adapter] = t
         if !t.isPlausible {
             implausible += 1
             if !firstImplausibleReported {

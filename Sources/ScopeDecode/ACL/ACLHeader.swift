@@ -100,10 +100,10 @@ public struct ACLHeader: Sendable, Hashable {
     /// decision belongs where connection setup is known).
     public var isLikelyVendorDebug: Bool { handle == ACLHeader.vendorDebugHandle }
 
-    /// "Handle 0x0040, PB First Automatically Flushable Packet, 11 bytes".
+    /// btmon's spelling: "Handle 0x0040 flags 0x02 dlen 11" (flags = PB | BC << 2); the
+    /// packet boundary is spelled out in `fields`.
     public var summary: String {
-        "Handle \(Hex.prefixed(handle, digits: 4)), \(packetBoundary.name ?? "PB \(packetBoundary.rawValue)"), \(dataLength) byte\(dataLength == 1 ? "" : "s")"
-            + (isLikelyVendorDebug ? " (vendor debug handle)" : "")
+        "Handle \(Hex.prefixed(handle, digits: 4)) flags \(Hex.prefixed(packetBoundary.rawValue | broadcast.rawValue << 2, digits: 2)) dlen \(dataLength)"
     }
 
     public var fields: [Field] {

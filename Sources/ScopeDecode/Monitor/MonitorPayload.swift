@@ -95,12 +95,14 @@ public enum MonitorPayload: Sendable, Hashable {
             return text
         case .userLogging(_, let ident, let message):
             return "\(ident): \(message)"
-        case .controlOpen(let cookie, let format, _, _, _, let ident):
-            return "\(Self.controlFormats[format] ?? "format \(format)") Open: \(ident ?? "?") cookie \(Hex.prefixed(cookie, digits: 8))"
+        case .controlOpen(let cookie, let format, let version, let revision, let flags, let ident):
+            let trusted = flags.map { $0 & 1 != 0 ? " (privileged)" : "" } ?? ""
+            let release = version.flatMap { v in revision.map { " version \(v).\($0)" } } ?? ""
+            return "\(Self.controlFormats[format] ?? "format \(format)"): \(ident ?? "?")\(trusted)\(release) {\(Hex.prefixed(cookie, digits: 4))}"
         case .controlClose(let cookie):
-            return "cookie \(Hex.prefixed(cookie, digits: 8))"
+            return "{\(Hex.prefixed(cookie, digits: 4))}"
         case .control(let cookie, let opcode, let parameters):
-            return "opcode \(Hex.prefixed(opcode, digits: 4)) cookie \(Hex.prefixed(cookie, digits: 8)) plen \(parameters.count)"
+            return "opcode \(Hex.prefixed(opcode, digits: 4)) plen \(parameters.count) {\(Hex.prefixed(cookie, digits: 4))}"
         case .empty:
             return ""
         case .raw(let bytes):
