@@ -84,10 +84,13 @@ def classify(key, ours, theirs, t, requests):
     connection can be recognised (tshark matches ATT responses across connection handles).
     """
     att = ours.get("att") or {}
-    if key == "att_handle" and att.get("handle_inferred") and theirs:
-        other = [h for (conn, _), h in requests.items() if conn != ours.get("handle")]
-        if theirs[0] in other:
-            return "att-response-matched-across-connections"
+    if key == "att_handle" and att.get("handle_inferred"):
+        # The request a response answers travelled on the same connection the other way.
+        own = (ours.get("handle"), "sent" if ours.get("dir") == "received" else "received")
+        other = [h for k, h in requests.items() if k != own and k != "latest"]
+        latest_key, latest_handle = requests.get("latest", (None, None))
+        if (theirs and theirs[0] in other) or (not theirs and latest_key != own and latest_handle is None):
+            return "att-response-matched-to-another-request"
     if ours.get("vendor_debug") and key in ("att_opcode", "att_handle", "smp_code"):
         return "vendor-debug-0x0edc"
     if key == "smp_code" and ours.get("l2cap_cid") == 0x0007:
@@ -98,11 +101,13 @@ def classify(key, ours, theirs, t, requests):
 KNOWN = {
     "vendor-debug-0x0edc": "tshark decodes controller debug traffic on ACL handle 0x0EDC as L2CAP/ATT/SMP",
     "bredr-smp-cid-0x0007": "tshark 4.0 does not decode the BR/EDR Security Manager channel (CID 0x0007) as SMP",
-    "att-response-matched-across-connections":
-        "tshark pairs an ATT response with the latest request on another connection handle",
+    "att-response-matched-to-another-request":
+        "tshark pairs an ATT response with the latest request on any connection handle, in either direction",
 }
 # ATT opcodes that open a transaction whose answer names no handle of its own.
-TRANSACTION_OPENERS = {0x0A, 0x0C, 0x12, 0x16, 0x18, 0x1D}
+TRANSACTION_OPENERS = {0x0A, 0x0C, 0x12, 0x16, 0x1D}
+# Every ATT request opcode (and indication), for "the latest request" tshark pairs with.
+REQUESTS = {0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x1D, 0x20}
 
 
 def compare(ours, t):
@@ -219,6 +224,8 @@ def main():
             att = o.get("att")
             if att and att["opcode"] in TRANSACTION_OPENERS and att.get("handle") is not None:
                 requests[(o.get("handle"), o.get("dir"))] = att["handle"]
+            if att and att["opcode"] in REQUESTS:
+                requests["latest"] = ((o.get("handle"), o.get("dir")), att.get("handle") if att["opcode"] in TRANSACTION_OPENERS else None)
         extra = set(ours) - set(theirs)
         if extra:
             file_diffs["extra_frame"] += len(extra)

@@ -125,18 +125,21 @@ public struct Dissector: Sendable {
 
     private mutating func decodeUpper(_ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber) -> DecodedPDU {
         var basicModeATT = false
+        var bearer = pdu.cid
         if pdu.cid >= ChannelID.firstDynamic,
             let channel = channels.channel(adapter: adapter, handle: pdu.handle, direction: direction, cid: pdu.cid)
         {
             // ATT over a BR/EDR basic-mode channel (PSM 0x001F, Core v5.4 Vol 3 Part F §3.2.11).
             // EATT channels use credit-based K-frames (SDU length first) and are not handed to ATT.
             basicModeATT = channel.psm == PSM.att && channel.mode == .basic
+            // Each side addresses the channel by the other's CID: name the bearer by one of them.
+            bearer = channel.cidBySent
         }
         switch pdu.cid {
         case ChannelID.att.rawValue:
-            return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame)
+            return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame, bearer: bearer)
         case _ where basicModeATT:
-            return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame)
+            return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame, bearer: bearer)
         case ChannelID.smp.rawValue, ChannelID.bredrSMP.rawValue:
             return DecodedPDU(pdu: pdu, upper: .smp(SMPPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)))
         case ChannelID.leSignaling.rawValue, ChannelID.signaling.rawValue:
@@ -148,10 +151,12 @@ public struct Dissector: Sendable {
         }
     }
 
-    private mutating func decodeATT(_ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber) -> DecodedPDU {
+    private mutating func decodeATT(
+        _ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber, bearer: UInt16
+    ) -> DecodedPDU {
         let att = ATTPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
         let key = connection(HandleKey(adapter: adapter, handle: pdu.handle))
-        let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: pdu.cid)
+        let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: bearer)
         return DecodedPDU(pdu: pdu, upper: .att(att, annotation))
     }
 }
