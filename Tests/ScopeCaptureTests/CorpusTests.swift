@@ -154,7 +154,7 @@ import Testing
         while reader.next() != nil {}
         let d = reader.drainDiagnostics()
         #expect(d.map(\.description) == [
-            url.path + ", frame 2662, offset 159087 (0x26d6f): warning: timestamp goes backwards by 0.000037 s "
+            url.path + ": frame 2662, offset 159087 (0x26d6f): warning: timestamp goes backwards by 0.000037 s "
                 + "(2025-10-22 23:33:34.454523 → 2025-10-22 23:33:34.454486); record delivered",
         ])
         #expect(reader.summary.records == 2939)

@@ -158,79 +158,79 @@ struct BadCase: Sendable, CustomTestStringConvertible {
     static let cases: [BadCase] = [
         BadCase(
             file: "bad/truncated-last-record.btsnoop", reference: h4, frames: Array(1...23), intact: Array(0..<23),
-            diagnostics: [", frame 24, offset 895 (0x37f): error: truncated record at end of file: header announces 16 bytes, only 3 remain; not delivered"],
+            diagnostics: [": frame 24, offset 895 (0x37f): error: truncated record at end of file: header announces 16 bytes, only 3 remain; not delivered"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/oversized-length.btsnoop", reference: h4, frames: Array(1...23), intact: Array(0..<4) + Array(5..<24),
-            diagnostics: [", frame 5, offset 198 (0xc6): error: bad record header: record length 2,147,483,392 exceeds the largest btsnoop 1002 record (65,540 bytes); skipped 28 bytes to the next plausible record header at offset 226"],
+            diagnostics: [": frame 5, offset 198 (0xc6): error: bad record header: record length 2,147,483,392 exceeds the largest btsnoop 1002 record (65,540 bytes); skipped 28 bytes to the next plausible record header at offset 226"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/garbage-between-records.btsnoop", reference: h4, frames: Array(1...24), intact: Array(0..<24),
-            diagnostics: [", frame 4, offset 103 (0x67): error: bad record header: record length 2,680,482,062 exceeds the largest btsnoop 1002 record (65,540 bytes); skipped 37 bytes to the next plausible record header at offset 140"],
+            diagnostics: [": frame 4, offset 103 (0x67): error: bad record header: record length 2,680,482,062 exceeds the largest btsnoop 1002 record (65,540 bytes); skipped 37 bytes to the next plausible record header at offset 140"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/record-cut-then-resync.btsnoop", reference: h4, frames: Array(1...23),
             intact: nil,  // frame 6 swallows the head of the next record; checked below
-            diagnostics: [", frame 7, offset 265 (0x109): error: bad record header (included length 0 leaves no H4 packet type byte, and no record header follows it); skipped 19 bytes to the next plausible record header at offset 284"],
+            diagnostics: [": frame 7, offset 265 (0x109): error: bad record header (included length 0 leaves no H4 packet type byte, and no record header follows it); skipped 19 bytes to the next plausible record header at offset 284"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/incl-gt-orig.btsnoop", reference: h4, frames: Array(1...24), intact: Array(0..<24),
-            diagnostics: [", frame 3, offset 75 (0x4b): error: included length 4 is greater than original length 2; original length taken as 4"],
+            diagnostics: [": frame 3, offset 75 (0x4b): error: included length 4 is greater than original length 2; original length taken as 4"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/no-h4-byte.btsnoop", reference: h4, frames: [1, 2] + Array(4...25), intact: Array(0..<24),
-            diagnostics: [", frame 3, offset 75 (0x4b): error: record has no H4 packet type byte (included length 0); not delivered"],
+            diagnostics: [": frame 3, offset 75 (0x4b): error: record has no H4 packet type byte (included length 0); not delivered"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/backwards-timestamp.btsnoop", reference: h4, frames: Array(1...24), intact: Array(0..<24),
-            diagnostics: [", frame 4, offset 103 (0x67): warning: timestamp goes backwards by 0.000344 s (2025-03-11 09:02:17.418705 → 2025-03-11 09:02:17.418361); record delivered"],
+            diagnostics: [": frame 4, offset 103 (0x67): warning: timestamp goes backwards by 0.000344 s (2025-03-11 09:02:17.418705 → 2025-03-11 09:02:17.418361); record delivered"],
             exit: .ok),
         BadCase(
             file: "bad/implausible-year.btsnoop", reference: h4, frames: Array(1...6), intact: Array(0..<6),
             diagnostics: [
-                ", frame 1, offset 16 (0x10): warning: timestamp 1975-03-24 09:02:17.418233 UTC is outside 1990–2100: the capturing clock was wrong (further implausible timestamps are counted at the end)",
+                ": frame 1, offset 16 (0x10): warning: timestamp 1975-03-24 09:02:17.418233 UTC is outside 1990–2100: the capturing clock was wrong (further implausible timestamps are counted at the end)",
                 ": warning: 6 records of 6 have timestamps outside 1990–2100",
             ],
             exit: .ok),
         BadCase(
             file: "bad/epoch-skew.btsnoop", reference: h4, frames: Array(1...6), intact: Array(0..<6),
-            diagnostics: [", frame 4, offset 103 (0x67): warning: timestamp jumps by +378 days (32,659,200 s) from the previous frame: a writer counting btsnoop time from 0001-01-01 is off by exactly this much (FORMATS.md §1)"],
+            diagnostics: [": frame 4, offset 103 (0x67): warning: timestamp jumps by +378 days (32,659,200 s) from the previous frame: a writer counting btsnoop time from 0001-01-01 is off by exactly this much (FORMATS.md §1)"],
             exit: .ok),
         BadCase(
             file: "bad/original-over-64k.btsnoop", reference: h4, frames: Array(1...24), intact: Array(0..<24),
-            diagnostics: [", frame 2, offset 44 (0x2c): warning: original length 70,000 exceeds the largest btsnoop 1002 record (65,540 bytes)"],
+            diagnostics: [": frame 2, offset 44 (0x2c): warning: original length 70,000 exceeds the largest btsnoop 1002 record (65,540 bytes)"],
             exit: .ok),
         BadCase(
             file: "bad/truncated-last-record.pcap", reference: pcap, frames: Array(1...23), intact: Array(0..<23),
-            diagnostics: [", frame 24, offset 811 (0x32b): error: libpcap: truncated dump file; tried to read 20 captured bytes, only got 4; reading stopped (frames before this one were delivered)"],
+            diagnostics: [": frame 24, offset 811 (0x32b): error: libpcap: truncated dump file; tried to read 20 captured bytes, only got 4; reading stopped (frames before this one were delivered)"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/oversized-length.pcap", reference: pcap, frames: Array(1...4), intact: Array(0..<4),
-            diagnostics: [", frame 5, offset 190 (0xbe): error: libpcap: invalid packet capture length 2147483392, bigger than snaplen of 262144; reading stopped (frames before this one were delivered)"],
+            diagnostics: [": frame 5, offset 190 (0xbe): error: libpcap: invalid packet capture length 2147483392, bigger than snaplen of 262144; reading stopped (frames before this one were delivered)"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/incl-gt-orig.pcap", reference: pcap, frames: Array(1...24), intact: Array(0..<24),
-            diagnostics: [", frame 3, offset 75 (0x4b): error: included length 8 is greater than original length 3; original length taken as 8"],
+            diagnostics: [": frame 3, offset 75 (0x4b): error: included length 8 is greater than original length 3; original length taken as 8"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/short-phdr.pcap", reference: pcap, frames: [1, 2, 4, 5, 6], intact: Array(0..<5),
-            diagnostics: [", frame 3, offset 75 (0x4b): error: record of 3 bytes is too short for its 4-byte direction pseudo-header and H4 packet type; not delivered"],
+            diagnostics: [": frame 3, offset 75 (0x4b): error: record of 3 bytes is too short for its 4-byte direction pseudo-header and H4 packet type; not delivered"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/backwards-timestamp.pcap", reference: pcap, frames: Array(1...6), intact: Array(0..<6),
-            diagnostics: [", frame 4, offset 99 (0x63): warning: timestamp goes backwards by 0.000472 s (2025-03-11 09:02:17.418705 → 2025-03-11 09:02:17.418233); record delivered"],
+            diagnostics: [": frame 4, offset 99 (0x63): warning: timestamp goes backwards by 0.000472 s (2025-03-11 09:02:17.418705 → 2025-03-11 09:02:17.418233); record delivered"],
             exit: .ok),
         BadCase(
             file: "bad/truncated-last-record.pklg", reference: pklg, frames: Array(1...25), intact: Array(0..<25),
-            diagnostics: [", frame 26, offset 688 (0x2b0): error: truncated record at end of file: header announces 15 bytes, only 2 remain; not delivered"],
+            diagnostics: [": frame 26, offset 688 (0x2b0): error: truncated record at end of file: header announces 15 bytes, only 2 remain; not delivered"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/oversized-length.pklg", reference: pklg, frames: Array(1...25), intact: Array(0..<5) + Array(6..<26),
-            diagnostics: [", frame 6, offset 136 (0x88): error: bad record header: record length 16,777,206 exceeds the largest PacketLogger record (65,541 bytes); skipped 83 bytes to the next plausible record header at offset 219"],
+            diagnostics: [": frame 6, offset 136 (0x88): error: bad record header: record length 16,777,206 exceeds the largest PacketLogger record (65,541 bytes); skipped 83 bytes to the next plausible record header at offset 219"],
             exit: .readWithErrors),
         BadCase(
             file: "bad/short-length.pklg", reference: pklg, frames: Array(1...25), intact: Array(0..<5) + Array(6..<26),
-            diagnostics: [", frame 6, offset 136 (0x88): error: bad record header: record length 4 is shorter than the 9 bytes of timestamp and type it must count; skipped 83 bytes to the next plausible record header at offset 219"],
+            diagnostics: [": frame 6, offset 136 (0x88): error: bad record header: record length 4 is shorter than the 9 bytes of timestamp and type it must count; skipped 83 bytes to the next plausible record header at offset 219"],
             exit: .readWithErrors),
     ]
 
@@ -264,12 +264,12 @@ struct BadCase: Sendable, CustomTestStringConvertible {
     }
 
     static let refused: [(String, CaptureError.Kind, String)] = [
-        ("bad/truncated-file-header.btsnoop", .truncatedHeader, ", offset 11 (0xb): error: truncated btsnoop file header: 11 of 16 bytes"),
-        ("bad/truncated-file-header.pcap", .truncatedHeader, ", offset 20 (0x14): error: truncated pcap file header: 20 of 24 bytes"),
-        ("bad/truncated-file-header.pcapng", .truncatedHeader, ", offset 20 (0x14): error: truncated pcapng Section Header Block: 20 of 28 bytes"),
-        ("bad/wrong-magic.btsnoop", .notACapture, ", offset 0 (0x0): error: not a capture file: first bytes 42 54 53 4e 4f 4f 50 00 match no btsnoop, pcap, pcapng or PacketLogger header"),
-        ("bad/empty.btsnoop", .notACapture, ", offset 0 (0x0): error: empty file: not a capture"),
-        ("bad/datalink-1004.btsnoop", .unsupported, ", offset 12 (0xc): error: btsnoop datalink 1004 (HCI Three-wire/H5) is not supported"),
+        ("bad/truncated-file-header.btsnoop", .truncatedHeader, ": offset 11 (0xb): error: truncated btsnoop file header: 11 of 16 bytes"),
+        ("bad/truncated-file-header.pcap", .truncatedHeader, ": offset 20 (0x14): error: truncated pcap file header: 20 of 24 bytes"),
+        ("bad/truncated-file-header.pcapng", .truncatedHeader, ": offset 20 (0x14): error: truncated pcapng Section Header Block: 20 of 28 bytes"),
+        ("bad/wrong-magic.btsnoop", .notACapture, ": offset 0 (0x0): error: not a capture file: first bytes 42 54 53 4e 4f 4f 50 00 match no btsnoop, pcap, pcapng or PacketLogger header"),
+        ("bad/empty.btsnoop", .notACapture, ": offset 0 (0x0): error: empty file: not a capture"),
+        ("bad/datalink-1004.btsnoop", .unsupported, ": offset 12 (0xc): error: btsnoop datalink 1004 (HCI Three-wire/H5) is not supported"),
         ("bad/link-type-272.pcap", .notHCI(linkType: 272), ": error: link type 272 (NORDIC_BLE) is a link-layer sniffer capture, not HCI"),
         ("bad/link-type-256.pcapng", .notHCI(linkType: 256), ": error: link type 256 (BLUETOOTH_LE_LL_WITH_PHDR) is a link-layer sniffer capture, not HCI"),
     ]

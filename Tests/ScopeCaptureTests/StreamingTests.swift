@@ -140,7 +140,7 @@ func readAll(fileDescriptor fd: Int32) throws -> (records: [CaptureRecord], read
         #expect(records.map(\.payload.count) == [10, 70_000, 10])
         #expect(records.map(\.frame) == [1, 2, 3])
         #expect(reader.diagnostics.map(\.description) == [
-            path + ", frame 2, offset 51 (0x33): error: record of 70,001 bytes exceeds the largest btsnoop 1002 record (65,540 bytes); delivered as it is framed",
+            path + ": frame 2, offset 51 (0x33): error: record of 70,001 bytes exceeds the largest btsnoop 1002 record (65,540 bytes); delivered as it is framed",
         ])
         let stats = try #require(reader.bufferStatistics)
         #expect(stats.peakBufferSize > BufferedFileReader.chunkSize)
