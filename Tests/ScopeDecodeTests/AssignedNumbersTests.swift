@@ -12,7 +12,6 @@ struct AssignedNumbersTests {
         #expect(ids.count > 3000)
         #expect(ids.count == AssignedNumbers.companyNames.count)
         #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 })
-        #expect(AssignedNumbers.companyNames.allSatisfy { !$0.isEmpty && $0 == $0.trimmingSpaces })
     }
 
     @Test func uuid16TableIsSortedAndUnique() {
@@ -55,6 +54,28 @@ struct AssignedNumbersTests {
             #expect(AssignedNumbers.appearanceCategoryName(v >> 6) != nil)
             if v & 0x3F == 0 { #expect(AssignedNumbers.appearanceNames[i] == AssignedNumbers.appearanceCategoryName(v >> 6)) }
         }
+    }
+
+    @Test(arguments: [
+        AssignedNumbers.companyNames, AssignedNumbers.uuid16Names, AssignedNumbers.uuid128Names,
+        AssignedNumbers.appearanceNames, AssignedNumbers.appearanceCategoryNames,
+    ])
+    func packedStringsAreWellFormed(table: PackedStrings) {
+        // Offsets ascend and end exactly at the end of the UTF-8 data; every string is valid,
+        // non-empty and trimmed.
+        #expect(zip(table.offsets, table.offsets.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(table.offsets.first == 0)
+        #expect(Int(table.offsets.last ?? 0) == table.data.utf8CodeUnitCount)
+        for name in table {
+            #expect(!name.isEmpty && !name.contains("\u{FFFD}") && name == name.trimmingSpaces)
+        }
+        #expect(table[-1] == "" && table[table.count] == "")
+    }
+
+    @Test func nonASCIINamesSurvive() {
+        #expect(AssignedNumbers.companyName(0x0225) == "Nestlé Nespresso S.A.")
+        #expect(AssignedNumbers.companyName(0x025C) == "NetEase（Hangzhou）Network co.Ltd.")
+        #expect(AssignedNumbers.companyName(0x0380) == "LLC \"MEGA-F service\"")
     }
 
     @Test func everyRowRoundTripsThroughItsLookup() {

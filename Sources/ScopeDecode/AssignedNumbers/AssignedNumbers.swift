@@ -94,3 +94,34 @@ public enum UUIDKind: String, Sendable, Hashable, CaseIterable {
     /// A 16-bit UUID allocated to a member company (§3.11); the name is the company's.
     case memberService
 }
+
+/// A table of strings stored as one UTF-8 literal plus byte offsets: string `i` is
+/// `data[offsets[i] ..< offsets[i + 1]]`.
+///
+/// The generated tables use this instead of `[String]` array literals because it compiles in a
+/// fraction of the time (a 4,000-entry `[String]` literal costs ~10 s in -O builds; see
+/// Scripts/gen-assigned-numbers.py). Each access builds a `String`; lookups happen when names
+/// are rendered, not on the decoding hot path.
+struct PackedStrings: RandomAccessCollection, Sendable {
+    let offsets: [UInt32]
+    let data: StaticString
+
+    init(offsets: [UInt32], data: StaticString) {
+        self.offsets = offsets
+        self.data = data
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { Swift.max(0, offsets.count - 1) }
+
+    /// The string at `i`; "" for an index or offset outside the table (never traps).
+    subscript(i: Int) -> String {
+        guard i >= 0, i + 1 < offsets.count else { return "" }
+        let start = Int(offsets[i])
+        let end = Int(offsets[i + 1])
+        return data.withUTF8Buffer { buffer in
+            guard start <= end, end <= buffer.count else { return "" }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        }
+    }
+}

@@ -2,6 +2,36 @@
 // Source: NordicSemiconductor/bluetooth-numbers-database v1/service_uuids.json, characteristic_uuids.json, descriptor_uuids.json.
 // Plus hand-copied rows from Bluetooth Assigned Numbers 2026-06-23 (declarations §3.6, descriptors §3.7, SDP service
 // classes §3.3, selected member services §3.11) listed in the script's SUPPLEMENT section.
+//
+// bluetooth-numbers-database licence:
+//
+//   Copyright (c) 2019 - 2020, Nordic Semiconductor ASA
+//   All rights reserved.
+//
+//   Redistribution and use in source and binary forms, with or without modification, are permitted
+//   provided that the following conditions are met:
+//
+//   1. Redistributions of source code must retain the above copyright notice, this list of
+//   conditions and the following disclaimer.
+//
+//   2. Redistributions in binary form must reproduce the above copyright notice, this list of
+//   conditions and the following disclaimer in the documentation and/or other materials provided
+//   with the distribution.
+//
+//   3. Neither the name of Nordic Semiconductor ASA nor the names of its contributors may be used to
+//   endorse or promote products derived from this software without specific prior written
+//   permission.
+//
+//   THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS" AND ANY EXPRESS OR
+//   IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY,
+//   AND FITNESS FOR A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL NORDIC SEMICONDUCTOR ASA
+//   OR CONTRIBUTORS BELIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR
+//   CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+//   SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY
+//   THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING NEGLIGENCE OR
+//   OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS SOFTWARE, EVEN IF ADVISED OF THE
+//   POSSIBILITY OF SUCH DAMAGE.
+//
 // Sorted by value; look up with a binary search (see AssignedNumbers.swift).
 
 extension AssignedNumbers {
@@ -96,689 +126,751 @@ extension AssignedNumbers {
     ]
 
     /// `uuid16Names[i]` names `uuid16Values[i]`.
-    static let uuid16Names: [String] = [
-        "ServiceDiscoveryServerServiceClassID",  // 0x1000
-        "BrowseGroupDescriptorServiceClassID",  // 0x1001
-        "PublicBrowseRoot",  // 0x1002
-        "SerialPort",  // 0x1101
-        "LANAccessUsingPPP",  // 0x1102
-        "Dial-Up Networking",  // 0x1103
-        "IrMCSync",  // 0x1104
-        "OBEXObjectPush",  // 0x1105
-        "OBEX File Transfer",  // 0x1106
-        "IrMCSyncCommand",  // 0x1107
-        "Headset",  // 0x1108
-        "CordlessTelephony",  // 0x1109
-        "Audio Source",  // 0x110A
-        "Audio Sink",  // 0x110B
-        "A/V Remote Control Target",  // 0x110C
-        "Advanced Audio Distribution",  // 0x110D
-        "A/V Remote Control",  // 0x110E
-        "A/V Remote Control Controller",  // 0x110F
-        "Intercom",  // 0x1110
-        "Fax",  // 0x1111
-        "Headset Audio Gateway",  // 0x1112
-        "WAP",  // 0x1113
-        "WAP_CLIENT",  // 0x1114
-        "PANU",  // 0x1115
-        "NAP",  // 0x1116
-        "GN",  // 0x1117
-        "DirectPrinting",  // 0x1118
-        "ReferencePrinting",  // 0x1119
-        "Imaging",  // 0x111A
-        "Imaging Responder",  // 0x111B
-        "Imaging Automatic Archive",  // 0x111C
-        "Imaging Referenced Objects",  // 0x111D
-        "Hands-Free",  // 0x111E
-        "AG Hands-Free",  // 0x111F
-        "DirectPrintingReferencedObjectsService",  // 0x1120
-        "ReflectedUI",  // 0x1121
-        "BasicPrinting",  // 0x1122
-        "PrintingStatus",  // 0x1123
-        "HID",  // 0x1124
-        "HardcopyCableReplacement",  // 0x1125
-        "HCR_Print",  // 0x1126
-        "HCR_Scan",  // 0x1127
-        "Common_ISDN_Access",  // 0x1128
-        "SIM Access",  // 0x112D
-        "Phonebook Access Client",  // 0x112E
-        "Phonebook Access Server",  // 0x112F
-        "Phonebook Access Profile",  // 0x1130
-        "Headset - HS",  // 0x1131
-        "Message Access Server",  // 0x1132
-        "Message Notification Server",  // 0x1133
-        "Message Access Profile",  // 0x1134
-        "GNSS",  // 0x1135
-        "GNSS_Server",  // 0x1136
-        "3D Display",  // 0x1137
-        "3D Glasses",  // 0x1138
-        "3D Synch Profile",  // 0x1139
-        "Multi Profile Specification",  // 0x113A
-        "MPS",  // 0x113B
-        "CTN Access Service",  // 0x113C
-        "CTN Notification Service",  // 0x113D
-        "Calendar Tasks and Notes Profile",  // 0x113E
-        "PnPInformation",  // 0x1200
-        "Generic Networking",  // 0x1201
-        "GenericFileTransfer",  // 0x1202
-        "Generic Audio",  // 0x1203
-        "GenericTelephony",  // 0x1204
-        "UPNP_Service",  // 0x1205
-        "UPNP_IP_Service",  // 0x1206
-        "Deprecated Fast Pair Model ID",  // 0x1233
-        "Deprecated Fast Pair Key-based Pairing",  // 0x1234
-        "Deprecated Fast Pair Passkey",  // 0x1235
-        "Deprecated Fast Pair Account Key",  // 0x1236
-        "Deprecated Fast Pair Data",  // 0x1237
-        "ESDP_UPNP_IP_PAN",  // 0x1300
-        "ESDP_UPNP_IP_LAP",  // 0x1301
-        "ESDP_UPNP_L2CAP",  // 0x1302
-        "Video Source",  // 0x1303
-        "Video Sink",  // 0x1304
-        "Video Distribution",  // 0x1305
-        "HDP",  // 0x1400
-        "HDP Source",  // 0x1401
-        "HDP Sink",  // 0x1402
-        "Throughput Characteristic",  // 0x1524
-        "Generic Access",  // 0x1800
-        "Generic Attribute",  // 0x1801
-        "Immediate Alert",  // 0x1802
-        "Link Loss",  // 0x1803
-        "Tx Power",  // 0x1804
-        "Current Time Service",  // 0x1805
-        "Reference Time Update Service",  // 0x1806
-        "Next DST Change Service",  // 0x1807
-        "Glucose",  // 0x1808
-        "Health Thermometer",  // 0x1809
-        "Device Information",  // 0x180A
-        "Heart Rate",  // 0x180D
-        "Phone Alert Status Service",  // 0x180E
-        "Battery Service",  // 0x180F
-        "Blood Pressure",  // 0x1810
-        "Alert Notification Service",  // 0x1811
-        "Human Interface Device",  // 0x1812
-        "Scan Parameters",  // 0x1813
-        "Running Speed and Cadence",  // 0x1814
-        "Automation IO",  // 0x1815
-        "Cycling Speed and Cadence",  // 0x1816
-        "Cycling Power",  // 0x1818
-        "Location and Navigation",  // 0x1819
-        "Environmental Sensing",  // 0x181A
-        "Body Composition",  // 0x181B
-        "User Data",  // 0x181C
-        "Weight Scale",  // 0x181D
-        "Bond Management Service",  // 0x181E
-        "Continuous Glucose Monitoring",  // 0x181F
-        "Internet Protocol Support Service",  // 0x1820
-        "Indoor Positioning",  // 0x1821
-        "Pulse Oximeter Service",  // 0x1822
-        "HTTP Proxy",  // 0x1823
-        "Transport Discovery",  // 0x1824
-        "Object Transfer Service",  // 0x1825
-        "Fitness Machine",  // 0x1826
-        "Mesh Provisioning Service",  // 0x1827
-        "Mesh Proxy Service",  // 0x1828
-        "Reconnection Configuration",  // 0x1829
-        "Insulin Delivery",  // 0x183A
-        "Binary Sensor",  // 0x183B
-        "Emergency Configuration",  // 0x183C
-        "Physical Activity Monitor",  // 0x183E
-        "Audio Input Control",  // 0x1843
-        "Volume Control",  // 0x1844
-        "Volume Offset Control",  // 0x1845
-        "Coordinated Set Identification",  // 0x1846
-        "Device Time",  // 0x1847
-        "Media Control",  // 0x1848
-        "Generic Media Control",  // 0x1849
-        "Constant Tone Extension",  // 0x184A
-        "Telephone Bearer",  // 0x184B
-        "Generic Telephone Bearer",  // 0x184C
-        "Microphone Control",  // 0x184D
-        "Audio Stream Control",  // 0x184E
-        "Broadcast Audio Scan",  // 0x184F
-        "Published Audio Capabilities",  // 0x1850
-        "Basic Audio Announcement",  // 0x1851
-        "Broadcast Audio Announcement",  // 0x1852
-        "Common Audio",  // 0x1853
-        "Hearing Access",  // 0x1854
-        "Telephony and Media Audio",  // 0x1855
-        "Public Broadcast Announcement",  // 0x1856
-        "Electronic Shelf Label",  // 0x1857
-        "Gaming Audio",  // 0x1858
-        "Mesh Proxy Solicitation",  // 0x1859
-        "Primary Service",  // 0x2800
-        "Secondary Service",  // 0x2801
-        "Include",  // 0x2802
-        "Characteristic",  // 0x2803
-        "Characteristic Extended Properties",  // 0x2900
-        "Characteristic User Description",  // 0x2901
-        "Client Characteristic Configuration",  // 0x2902
-        "Server Characteristic Configuration",  // 0x2903
-        "Characteristic Presentation Format",  // 0x2904
-        "Characteristic Aggregate Format",  // 0x2905
-        "Valid Range",  // 0x2906
-        "External Report Reference",  // 0x2907
-        "Report Reference",  // 0x2908
-        "Number of Digitals",  // 0x2909
-        "Value Trigger Setting",  // 0x290A
-        "Environmental Sensing Configuration",  // 0x290B
-        "Environmental Sensing Measurement",  // 0x290C
-        "Environmental Sensing Trigger Setting",  // 0x290D
-        "Time Trigger Setting",  // 0x290E
-        "Complete BR-EDR Transport Block Data",  // 0x290F
-        "Observation Schedule",  // 0x2910
-        "Valid Range and Accuracy",  // 0x2911
-        "Measurement Description",  // 0x2912
-        "Manufacturer Limits",  // 0x2913
-        "Process Tolerances",  // 0x2914
-        "IMD Trigger Setting",  // 0x2915
-        "Cooking Sensor Info",  // 0x2916
-        "Cooking Trigger Setting",  // 0x2917
-        "Device Name",  // 0x2A00
-        "Appearance",  // 0x2A01
-        "Peripheral Privacy Flag",  // 0x2A02
-        "Reconnection Address",  // 0x2A03
-        "Peripheral Preferred Connection Parameters",  // 0x2A04
-        "Service Changed",  // 0x2A05
-        "Alert Level",  // 0x2A06
-        "Tx Power Level",  // 0x2A07
-        "Date Time",  // 0x2A08
-        "Day of Week",  // 0x2A09
-        "Day Date Time",  // 0x2A0A
-        "Exact Time 100",  // 0x2A0B
-        "Exact Time 256",  // 0x2A0C
-        "DST Offset",  // 0x2A0D
-        "Time Zone",  // 0x2A0E
-        "Local Time Information",  // 0x2A0F
-        "Secondary Time Zone",  // 0x2A10
-        "Time with DST",  // 0x2A11
-        "Time Accuracy",  // 0x2A12
-        "Time Source",  // 0x2A13
-        "Reference Time Information",  // 0x2A14
-        "Time Broadcast",  // 0x2A15
-        "Time Update Control Point",  // 0x2A16
-        "Time Update State",  // 0x2A17
-        "Glucose Measurement",  // 0x2A18
-        "Battery Level",  // 0x2A19
-        "Battery Power State",  // 0x2A1A
-        "Battery Level State",  // 0x2A1B
-        "Temperature Measurement",  // 0x2A1C
-        "Temperature Type",  // 0x2A1D
-        "Intermediate Temperature",  // 0x2A1E
-        "Temperature Celsius",  // 0x2A1F
-        "Temperature Fahrenheit",  // 0x2A20
-        "Measurement Interval",  // 0x2A21
-        "Boot Keyboard Input Report",  // 0x2A22
-        "System ID",  // 0x2A23
-        "Model Number String",  // 0x2A24
-        "Serial Number String",  // 0x2A25
-        "Firmware Revision String",  // 0x2A26
-        "Hardware Revision String",  // 0x2A27
-        "Software Revision String",  // 0x2A28
-        "Manufacturer Name String",  // 0x2A29
-        "IEEE 11073-20601 Regulatory Certification Data List",  // 0x2A2A
-        "Current Time",  // 0x2A2B
-        "Magnetic Declination",  // 0x2A2C
-        "Position 2D",  // 0x2A2F
-        "Position 3D",  // 0x2A30
-        "Scan Refresh",  // 0x2A31
-        "Boot Keyboard Output Report",  // 0x2A32
-        "Boot Mouse Input Report",  // 0x2A33
-        "Glucose Measurement Context",  // 0x2A34
-        "Blood Pressure Measurement",  // 0x2A35
-        "Intermediate Cuff Pressure",  // 0x2A36
-        "Heart Rate Measurement",  // 0x2A37
-        "Body Sensor Location",  // 0x2A38
-        "Heart Rate Control Point",  // 0x2A39
-        "Removable",  // 0x2A3A
-        "Service Required",  // 0x2A3B
-        "Scientific Temperature Celsius",  // 0x2A3C
-        "String",  // 0x2A3D
-        "Network Availability",  // 0x2A3E
-        "Alert Status",  // 0x2A3F
-        "Ringer Control point",  // 0x2A40
-        "Ringer Setting",  // 0x2A41
-        "Alert Category ID Bit Mask",  // 0x2A42
-        "Alert Category ID",  // 0x2A43
-        "Alert Notification Control Point",  // 0x2A44
-        "Unread Alert Status",  // 0x2A45
-        "New Alert",  // 0x2A46
-        "Supported New Alert Category",  // 0x2A47
-        "Supported Unread Alert Category",  // 0x2A48
-        "Blood Pressure Feature",  // 0x2A49
-        "HID Information",  // 0x2A4A
-        "Report Map",  // 0x2A4B
-        "HID Control Point",  // 0x2A4C
-        "Report",  // 0x2A4D
-        "Protocol Mode",  // 0x2A4E
-        "Scan Interval Window",  // 0x2A4F
-        "PnP ID",  // 0x2A50
-        "Glucose Feature",  // 0x2A51
-        "Record Access Control Point",  // 0x2A52
-        "RSC Measurement",  // 0x2A53
-        "RSC Feature",  // 0x2A54
-        "SC Control Point",  // 0x2A55
-        "Digital",  // 0x2A56
-        "Digital Output",  // 0x2A57
-        "Analog",  // 0x2A58
-        "Analog Output",  // 0x2A59
-        "Aggregate",  // 0x2A5A
-        "CSC Measurement",  // 0x2A5B
-        "CSC Feature",  // 0x2A5C
-        "Sensor Location",  // 0x2A5D
-        "PLX Spot-Check Measurement",  // 0x2A5E
-        "PLX Continuous Measurement Characteristic",  // 0x2A5F
-        "PLX Features",  // 0x2A60
-        "Pulse Oximetry Control Point",  // 0x2A62
-        "Cycling Power Measurement",  // 0x2A63
-        "Cycling Power Vector",  // 0x2A64
-        "Cycling Power Feature",  // 0x2A65
-        "Cycling Power Control Point",  // 0x2A66
-        "Location and Speed Characteristic",  // 0x2A67
-        "Navigation",  // 0x2A68
-        "Position Quality",  // 0x2A69
-        "LN Feature",  // 0x2A6A
-        "LN Control Point",  // 0x2A6B
-        "Elevation",  // 0x2A6C
-        "Pressure",  // 0x2A6D
-        "Temperature",  // 0x2A6E
-        "Humidity",  // 0x2A6F
-        "True Wind Speed",  // 0x2A70
-        "True Wind Direction",  // 0x2A71
-        "Apparent Wind Speed",  // 0x2A72
-        "Apparent Wind Direction",  // 0x2A73
-        "Gust Factor",  // 0x2A74
-        "Pollen Concentration",  // 0x2A75
-        "UV Index",  // 0x2A76
-        "Irradiance",  // 0x2A77
-        "Rainfall",  // 0x2A78
-        "Wind Chill",  // 0x2A79
-        "Heat Index",  // 0x2A7A
-        "Dew Point",  // 0x2A7B
-        "Descriptor Value Changed",  // 0x2A7D
-        "Aerobic Heart Rate Lower Limit",  // 0x2A7E
-        "Aerobic Threshold",  // 0x2A7F
-        "Age",  // 0x2A80
-        "Anaerobic Heart Rate Lower Limit",  // 0x2A81
-        "Anaerobic Heart Rate Upper Limit",  // 0x2A82
-        "Anaerobic Threshold",  // 0x2A83
-        "Aerobic Heart Rate Upper Limit",  // 0x2A84
-        "Date of Birth",  // 0x2A85
-        "Date of Threshold Assessment",  // 0x2A86
-        "Email Address",  // 0x2A87
-        "Fat Burn Heart Rate Lower Limit",  // 0x2A88
-        "Fat Burn Heart Rate Upper Limit",  // 0x2A89
-        "First Name",  // 0x2A8A
-        "Five Zone Heart Rate Limits",  // 0x2A8B
-        "Gender",  // 0x2A8C
-        "Heart Rate Max",  // 0x2A8D
-        "Height",  // 0x2A8E
-        "Hip Circumference",  // 0x2A8F
-        "Last Name",  // 0x2A90
-        "Maximum Recommended Heart Rate",  // 0x2A91
-        "Resting Heart Rate",  // 0x2A92
-        "Sport Type for Aerobic and Anaerobic Thresholds",  // 0x2A93
-        "Three Zone Heart Rate Limits",  // 0x2A94
-        "Two Zone Heart Rate Limit",  // 0x2A95
-        "VO2 Max",  // 0x2A96
-        "Waist Circumference",  // 0x2A97
-        "Weight",  // 0x2A98
-        "Database Change Increment",  // 0x2A99
-        "User Index",  // 0x2A9A
-        "Body Composition Feature",  // 0x2A9B
-        "Body Composition Measurement",  // 0x2A9C
-        "Weight Measurement",  // 0x2A9D
-        "Weight Scale Feature",  // 0x2A9E
-        "User Control Point",  // 0x2A9F
-        "Magnetic Flux Density - 2D",  // 0x2AA0
-        "Magnetic Flux Density - 3D",  // 0x2AA1
-        "Language",  // 0x2AA2
-        "Barometric Pressure Trend",  // 0x2AA3
-        "Bond Management Control Point",  // 0x2AA4
-        "Bond Management Features",  // 0x2AA5
-        "Central Address Resolution",  // 0x2AA6
-        "CGM Measurement",  // 0x2AA7
-        "CGM Feature",  // 0x2AA8
-        "CGM Status",  // 0x2AA9
-        "CGM Session Start Time",  // 0x2AAA
-        "CGM Session Run Time",  // 0x2AAB
-        "CGM Specific Ops Control Point",  // 0x2AAC
-        "Indoor Positioning Configuration",  // 0x2AAD
-        "Latitude",  // 0x2AAE
-        "Longitude",  // 0x2AAF
-        "Local North Coordinate",  // 0x2AB0
-        "Local East Coordinate",  // 0x2AB1
-        "Floor Number",  // 0x2AB2
-        "Altitude",  // 0x2AB3
-        "Uncertainty",  // 0x2AB4
-        "Location Name",  // 0x2AB5
-        "URI",  // 0x2AB6
-        "HTTP Headers",  // 0x2AB7
-        "HTTP Status Code",  // 0x2AB8
-        "HTTP Entity Body",  // 0x2AB9
-        "HTTP Control Point",  // 0x2ABA
-        "HTTPS Security",  // 0x2ABB
-        "TDS Control Point",  // 0x2ABC
-        "OTS Feature",  // 0x2ABD
-        "Object Name",  // 0x2ABE
-        "Object Type",  // 0x2ABF
-        "Object Size",  // 0x2AC0
-        "Object First-Created",  // 0x2AC1
-        "Object Last-Modified",  // 0x2AC2
-        "Object ID",  // 0x2AC3
-        "Object Properties",  // 0x2AC4
-        "Object Action Control Point",  // 0x2AC5
-        "Object List Control Point",  // 0x2AC6
-        "Object List Filter",  // 0x2AC7
-        "Object Changed",  // 0x2AC8
-        "Resolvable Private Address Only",  // 0x2AC9
-        "Fitness Machine Feature",  // 0x2ACC
-        "Treadmill Data",  // 0x2ACD
-        "Cross Trainer Data",  // 0x2ACE
-        "Step Climber Data",  // 0x2ACF
-        "Stair Climber Data",  // 0x2AD0
-        "Rower Data",  // 0x2AD1
-        "Indoor Bike Data",  // 0x2AD2
-        "Training Status",  // 0x2AD3
-        "Supported Speed Range",  // 0x2AD4
-        "Supported Inclination Range",  // 0x2AD5
-        "Supported Resistance Level Range",  // 0x2AD6
-        "Supported Heart Rate Range",  // 0x2AD7
-        "Supported Power Range",  // 0x2AD8
-        "Fitness Machine Control Point",  // 0x2AD9
-        "Fitness Machine Status",  // 0x2ADA
-        "Mesh Provisioning Data In",  // 0x2ADB
-        "Mesh Provisioning Data Out",  // 0x2ADC
-        "Mesh Proxy Data In",  // 0x2ADD
-        "Mesh Proxy Data Out",  // 0x2ADE
-        "Average Current",  // 0x2AE0
-        "Average Voltage",  // 0x2AE1
-        "Boolean",  // 0x2AE2
-        "Chromatic Distance From Planckian",  // 0x2AE3
-        "Chromaticity Coordinates",  // 0x2AE4
-        "Chromaticity In CCT And Duv Values",  // 0x2AE5
-        "Chromaticity Tolerance",  // 0x2AE6
-        "CIE 13.3-1995 Color Rendering Index",  // 0x2AE7
-        "Coefficient",  // 0x2AE8
-        "Correlated Color Temperature",  // 0x2AE9
-        "Count 16",  // 0x2AEA
-        "Count 24",  // 0x2AEB
-        "Country Code",  // 0x2AEC
-        "Date UTC",  // 0x2AED
-        "Electric Current",  // 0x2AEE
-        "Electric Current Range",  // 0x2AEF
-        "Electric Current Specification",  // 0x2AF0
-        "Electric Current Statistics",  // 0x2AF1
-        "Energy",  // 0x2AF2
-        "Energy In A Period Of Day",  // 0x2AF3
-        "Event Statistics",  // 0x2AF4
-        "Fixed String 16",  // 0x2AF5
-        "Fixed String 24",  // 0x2AF6
-        "Fixed String 36",  // 0x2AF7
-        "Fixed String 8",  // 0x2AF8
-        "Generic Level",  // 0x2AF9
-        "Global Trade Item Number",  // 0x2AFA
-        "Illuminance",  // 0x2AFB
-        "Luminous Efficacy",  // 0x2AFC
-        "Luminous Energy",  // 0x2AFD
-        "Luminous Exposure",  // 0x2AFE
-        "Luminous Flux",  // 0x2AFF
-        "Luminous Flux Range",  // 0x2B00
-        "Luminous Intensity",  // 0x2B01
-        "B02 Mass Flow",  // 0x2B02
-        "Perceived Lightness",  // 0x2B03
-        "Percentage 8",  // 0x2B04
-        "Power",  // 0x2B05
-        "Power Specification",  // 0x2B06
-        "Relative Runtime In A Current Range",  // 0x2B07
-        "Relative Runtime In A Generic Level Range",  // 0x2B08
-        "Relative Value In A Voltage Range",  // 0x2B09
-        "Relative Value In An Illuminance Range",  // 0x2B0A
-        "Relative Value In A Period Of Day",  // 0x2B0B
-        "Relative Value In A Temperature Range",  // 0x2B0C
-        "Temperature 8",  // 0x2B0D
-        "Temperature 8 In A Period Of Day",  // 0x2B0E
-        "Temperature 8 Statistics",  // 0x2B0F
-        "Temperature Range",  // 0x2B10
-        "Temperature Statistics",  // 0x2B11
-        "Time Decihour 8",  // 0x2B12
-        "Time Exponential 8",  // 0x2B13
-        "Time Hour 24",  // 0x2B14
-        "Time Millisecond 24",  // 0x2B15
-        "Time Second 16",  // 0x2B16
-        "Time Second 8",  // 0x2B17
-        "Voltage",  // 0x2B18
-        "Voltage Specification",  // 0x2B19
-        "Voltage Statistics",  // 0x2B1A
-        "Volume Flow",  // 0x2B1B
-        "Chromaticity Coordinate",  // 0x2B1C
-        "RC Feature",  // 0x2B1D
-        "RC Settings",  // 0x2B1E
-        "Reconnection Configuration Control Point",  // 0x2B1F
-        "IDD Status Changed",  // 0x2B20
-        "IDD Status",  // 0x2B21
-        "IDD Annunciation Status",  // 0x2B22
-        "IDD Features",  // 0x2B23
-        "IDD Status Reader Control Point",  // 0x2B24
-        "IDD Command Control Point",  // 0x2B25
-        "IDD Command Data",  // 0x2B26
-        "IDD Record Access Control Point",  // 0x2B27
-        "IDD History Data",  // 0x2B28
-        "Client Supported Features",  // 0x2B29
-        "Database Hash",  // 0x2B2A
-        "BSS Control Point",  // 0x2B2B
-        "BSS Response",  // 0x2B2C
-        "Emergency ID",  // 0x2B2D
-        "Emergency Text",  // 0x2B2E
-        "Enhanced Blood Pressure Measurement",  // 0x2B34
-        "Enhanced Intermediate Cuff Pressure",  // 0x2B35
-        "Blood Pressure Record",  // 0x2B36
-        "BR-EDR Handover Data",  // 0x2B38
-        "Bluetooth SIG Data",  // 0x2B39
-        "Server Supported Features",  // 0x2B3A
-        "Physical Activity Monitor Features",  // 0x2B3B
-        "General Activity Instantaneous Data",  // 0x2B3C
-        "General Activity Summary Data",  // 0x2B3D
-        "CardioRespiratory Activity Instantaneous Data",  // 0x2B3E
-        "CardioRespiratory Activity Summary Data",  // 0x2B3F
-        "Step Counter Activity Summary Data",  // 0x2B40
-        "Sleep Activity Instantaneous Data",  // 0x2B41
-        "Sleep Activity Summary Data",  // 0x2B42
-        "Physical Activity Monitor Control Point",  // 0x2B43
-        "Activity Current Session",  // 0x2B44
-        "Physical Activity Session Descriptor",  // 0x2B45
-        "Preferred Units",  // 0x2B46
-        "High Resolution Height",  // 0x2B47
-        "Middle Name",  // 0x2B48
-        "Stride Length",  // 0x2B49
-        "Handedness",  // 0x2B4A
-        "Device Wearing Position",  // 0x2B4B
-        "Four Zone Heart Rate Limits",  // 0x2B4C
-        "High Intensity Exercise Threshold",  // 0x2B4D
-        "Activity Goal",  // 0x2B4E
-        "Sedentary Interval Notification",  // 0x2B4F
-        "Caloric Intake",  // 0x2B50
-        "TMAP Role",  // 0x2B51
-        "Audio Input State",  // 0x2B77
-        "Gain Settings Attribute",  // 0x2B78
-        "Audio Input Type",  // 0x2B79
-        "Audio Input Status",  // 0x2B7A
-        "Audio Input Control Point",  // 0x2B7B
-        "Audio Input Description",  // 0x2B7C
-        "Volume State",  // 0x2B7D
-        "Volume Control Point",  // 0x2B7E
-        "Volume Flags",  // 0x2B7F
-        "Volume Offset State",  // 0x2B80
-        "Audio Location",  // 0x2B81
-        "Volume Offset Control Point",  // 0x2B82
-        "Audio Output Description",  // 0x2B83
-        "Set Identity Resolving Key",  // 0x2B84
-        "Coordinated Set Size",  // 0x2B85
-        "Set Member Lock",  // 0x2B86
-        "Set Member Rank",  // 0x2B87
-        "Carbon Dioxide Concentration",  // 0x2B8C
-        "Device Time Feature",  // 0x2B8E
-        "Device Time Parameters",  // 0x2B8F
-        "Device Time",  // 0x2B90
-        "Device Time Control Point",  // 0x2B91
-        "Time Change Log Data",  // 0x2B92
-        "Media Player Name",  // 0x2B93
-        "Media Player Icon Object ID",  // 0x2B94
-        "Media Player Icon URL",  // 0x2B95
-        "Track Changed",  // 0x2B96
-        "Track Title",  // 0x2B97
-        "Track Duration",  // 0x2B98
-        "Track Position",  // 0x2B99
-        "Playback Speed",  // 0x2B9A
-        "Seeking Speed",  // 0x2B9B
-        "Current Track Segments Object ID",  // 0x2B9C
-        "Current Track Object ID",  // 0x2B9D
-        "Next Track Object ID",  // 0x2B9E
-        "Parent Group Object ID",  // 0x2B9F
-        "Current Group Object ID",  // 0x2BA0
-        "Playing Order",  // 0x2BA1
-        "Playing Orders Supported",  // 0x2BA2
-        "Media State",  // 0x2BA3
-        "Media Control Point",  // 0x2BA4
-        "Media Control Point Opcodes Supported",  // 0x2BA5
-        "Search Results Object ID",  // 0x2BA6
-        "Search Control Point",  // 0x2BA7
-        "Media Player Icon Object Type",  // 0x2BA9
-        "Track Segments Object Type",  // 0x2BAA
-        "Track Object Type",  // 0x2BAB
-        "Group Object Type",  // 0x2BAC
-        "Constant Tone Extension Enable",  // 0x2BAD
-        "Advertising Constant Tone Extension Minimum Length",  // 0x2BAE
-        "Advertising Constant Tone Extension Minimum Transmit Count",  // 0x2BAF
-        "Advertising Constant Tone Extension Transmit Duration",  // 0x2BB0
-        "Advertising Constant Tone Extension Interval",  // 0x2BB1
-        "Advertising Constant Tone Extension PHY",  // 0x2BB2
-        "Bearer Provider Name",  // 0x2BB3
-        "Bearer UCI",  // 0x2BB4
-        "Bearer Technology",  // 0x2BB5
-        "Bearer URI Schemes Supported List",  // 0x2BB6
-        "Bearer Signal Strength",  // 0x2BB7
-        "Bearer Signal Strength Reporting Interval",  // 0x2BB8
-        "Bearer List Current Calls",  // 0x2BB9
-        "Content Control ID",  // 0x2BBA
-        "Status Flags",  // 0x2BBB
-        "Incoming Call Target Bearer URI",  // 0x2BBC
-        "Call State",  // 0x2BBD
-        "Call Control Point",  // 0x2BBE
-        "Call Control Point Optional Opcodes",  // 0x2BBF
-        "Termination Reason",  // 0x2BC0
-        "Incoming Call",  // 0x2BC1
-        "Call Friendly Name",  // 0x2BC2
-        "Mute",  // 0x2BC3
-        "Sink ASE",  // 0x2BC4
-        "Source ASE",  // 0x2BC5
-        "ASE Control Point",  // 0x2BC6
-        "Broadcast Audio Scan Control Point",  // 0x2BC7
-        "Broadcast Receive State",  // 0x2BC8
-        "Sink PAC",  // 0x2BC9
-        "Sink Audio Locations",  // 0x2BCA
-        "Source PAC",  // 0x2BCB
-        "Source Audio Locations",  // 0x2BCC
-        "Available Audio Contexts",  // 0x2BCD
-        "Supported Audio Contexts",  // 0x2BCE
-        "Ammonia Concentration",  // 0x2BCF
-        "Carbon Monoxide Concentration",  // 0x2BD0
-        "Methane Concentration",  // 0x2BD1
-        "Nitrogen Dioxide Concentration",  // 0x2BD2
-        "Non-Methane Volatile Organic Compounds Concentration",  // 0x2BD3
-        "Ozone Concentration",  // 0x2BD4
-        "Particulate Matter - PM1 Concentration",  // 0x2BD5
-        "Particulate Matter - PM2.5 Concentration",  // 0x2BD6
-        "Particulate Matter - PM10 Concentration",  // 0x2BD7
-        "Sulfur Dioxide Concentration",  // 0x2BD8
-        "Sulfur Hexafluoride Concentration",  // 0x2BD9
-        "Hearing Aid Features",  // 0x2BDA
-        "Hearing Aid Preset Control Point",  // 0x2BDB
-        "Active Preset Index",  // 0x2BDC
-        "Stored Health Observations",  // 0x2BDD
-        "Fixed String 64",  // 0x2BDE
-        "High Temperature",  // 0x2BDF
-        "High Voltage",  // 0x2BE0
-        "Light Distribution",  // 0x2BE1
-        "Light Output",  // 0x2BE2
-        "Light Source Type",  // 0x2BE3
-        "Noise",  // 0x2BE4
-        "Relative Runtime in a Correlated Color Temperature Range",  // 0x2BE5
-        "Time Second 32",  // 0x2BE6
-        "VOC Concentration",  // 0x2BE7
-        "Voltage Frequency",  // 0x2BE8
-        "Battery Critical Status",  // 0x2BE9
-        "Battery Health Status",  // 0x2BEA
-        "Battery Health Information",  // 0x2BEB
-        "Battery Information",  // 0x2BEC
-        "Battery Level Status",  // 0x2BED
-        "Battery Time Status",  // 0x2BEE
-        "Estimated Service Date",  // 0x2BEF
-        "Battery Energy Status",  // 0x2BF0
-        "Observation Schedule Changed",  // 0x2BF1
-        "Current Elapsed Time",  // 0x2BF2
-        "Health Sensor Features",  // 0x2BF3
-        "GHS Control Point",  // 0x2BF4
-        "LE GATT Security Levels",  // 0x2BF5
-        "ESL Address",  // 0x2BF6
-        "AP Sync Key Material",  // 0x2BF7
-        "ESL Response Key Material",  // 0x2BF8
-        "ESL Current Absolute Time",  // 0x2BF9
-        "ESL Display Information",  // 0x2BFA
-        "ESL Image Information",  // 0x2BFB
-        "ESL Sensor Information",  // 0x2BFC
-        "ESL LED Information",  // 0x2BFD
-        "ESL Control Point",  // 0x2BFE
-        "UDI for Medical Devices",  // 0x2BFF
-        "GMAP Role",  // 0x2C00
-        "UGG Features",  // 0x2C01
-        "UGT Features",  // 0x2C02
-        "BGS Features",  // 0x2C03
-        "BGR Features",  // 0x2C04
-        "Percentage 8 Steps",  // 0x2C05
-        "Apple Inc.",  // 0xFCB2
-        "Xiaomi Inc.",  // 0xFCC0
-        "Google LLC",  // 0xFCF1
-        "Blecon Advertising Service",  // 0xFD0D
-        "Sony Corporation",  // 0xFD2A
-        "Samsung Electronics Co., Ltd.",  // 0xFD5A
-        "Google LLC",  // 0xFD62
-        "Samsung Electronics Co., Ltd",  // 0xFD69
-        "Exposure Notification Service",  // 0xFD6F
-        "Samsung Electronics Co., Ltd.",  // 0xFD7E
-        "Sony Corporation",  // 0xFD82
-        "Neurostim OAB, Inc.",  // 0xFDA5
-        "Xiaomi Inc.",  // 0xFDAA
-        "Xiaomi Inc.",  // 0xFDAB
-        "Abbott Diabetes Care",  // 0xFDE3
-        "HP Inc.",  // 0xFDF7
-        "Amazon.com Services, Inc.",  // 0xFE03
-        "Sonos, Inc.",  // 0xFE07
-        "Signify Netherlands B.V. (formerly Philips Lighting) Service",  // 0xFE0F
-        "Fast Pair Service",  // 0xFE2C
-        "ERi,Inc.",  // 0xFE2E
-        "alibaba",  // 0xFE3C
-        "Secure DFU Service",  // 0xFE59
-        "Hewlett-Packard Company",  // 0xFE78
-        "CSR",  // 0xFE8F
-        "Xiaomi Inc.",  // 0xFE95
-        "Renesas Design Netherlands B.V.",  // 0xFE9E
-        "Google LLC",  // 0xFE9F
-        "Google LLC",  // 0xFEA0
-        "Eddystone",  // 0xFEAA
-        "Nest Labs Inc",  // 0xFEAF
-        "LG Electronics",  // 0xFEB9
-        "File Transfer Service by Adafruit",  // 0xFEBB
-        "Bose Corporation",  // 0xFEBE
-        "Google LLC",  // 0xFED8
-        "Anhui Huami Information Technology Co., Ltd.",  // 0xFEE0
-        "Tencent Holdings Limited.",  // 0xFEE7
-        "Swirl Networks, Inc.",  // 0xFEEA
-        "Tile, Inc.",  // 0xFEED
-        "Google LLC",  // 0xFEF3
-        "Dialog Semiconductor GmbH",  // 0xFEF5
-        "GN Netcom",  // 0xFEFF
+    static let uuid16Names = PackedStrings(offsets: uuid16NameOffsets, data: uuid16NameData)
+    /// UTF-8 byte offsets into `uuid16NameData`: string i is `[offsets[i], offsets[i + 1])`.
+    static let uuid16NameOffsets: [UInt32] = [
+        0, 36, 71, 87, 97, 114, 132, 140, 154, 172, 187, 194,
+        211, 223, 233, 258, 285, 303, 332, 340, 343, 364, 367, 377,
+        381, 384, 386, 400, 417, 424, 441, 466, 492, 502, 515, 553,
+        564, 577, 591, 594, 618, 627, 635, 653, 663, 686, 709, 733,
+        745, 766, 793, 815, 819, 830, 840, 850, 866, 893, 896, 914,
+        938, 970, 984, 1002, 1021, 1034, 1050, 1062, 1077, 1106, 1144, 1172,
+        1204, 1229, 1245, 1261, 1276, 1288, 1298, 1316, 1319, 1329, 1337, 1362,
+        1376, 1393, 1408, 1417, 1425, 1445, 1474, 1497, 1504, 1522, 1540, 1550,
+        1576, 1591, 1605, 1631, 1653, 1668, 1693, 1706, 1731, 1744, 1767, 1788,
+        1804, 1813, 1825, 1848, 1877, 1910, 1928, 1950, 1960, 1979, 2002, 2017,
+        2042, 2060, 2086, 2102, 2115, 2138, 2163, 2182, 2196, 2217, 2247, 2258,
+        2271, 2292, 2315, 2331, 2355, 2373, 2393, 2413, 2441, 2465, 2493, 2505,
+        2519, 2544, 2573, 2595, 2607, 2630, 2645, 2662, 2669, 2683, 2717, 2748,
+        2783, 2818, 2852, 2883, 2894, 2919, 2935, 2953, 2974, 3009, 3042, 3079,
+        3099, 3135, 3155, 3179, 3202, 3221, 3239, 3258, 3277, 3300, 3311, 3321,
+        3344, 3364, 3406, 3421, 3432, 3446, 3455, 3466, 3479, 3493, 3507, 3517,
+        3526, 3548, 3567, 3580, 3593, 3604, 3630, 3644, 3669, 3686, 3705, 3718,
+        3737, 3756, 3779, 3795, 3819, 3838, 3860, 3880, 3906, 3915, 3934, 3954,
+        3978, 4002, 4026, 4050, 4101, 4113, 4133, 4144, 4155, 4167, 4194, 4217,
+        4244, 4270, 4296, 4318, 4338, 4362, 4371, 4387, 4417, 4423, 4443, 4455,
+        4475, 4489, 4515, 4532, 4564, 4583, 4592, 4620, 4651, 4673, 4688, 4698,
+        4715, 4721, 4734, 4754, 4760, 4775, 4802, 4817, 4828, 4844, 4851, 4865,
+        4871, 4884, 4893, 4908, 4919, 4934, 4960, 5001, 5013, 5041, 5066, 5086,
+        5107, 5134, 5167, 5177, 5193, 5203, 5219, 5228, 5236, 5247, 5255, 5270,
+        5289, 5308, 5331, 5342, 5362, 5370, 5380, 5388, 5398, 5408, 5417, 5441,
+        5471, 5488, 5491, 5523, 5555, 5574, 5604, 5617, 5645, 5658, 5689, 5720,
+        5730, 5757, 5763, 5777, 5783, 5800, 5809, 5839, 5857, 5904, 5932, 5957,
+        5964, 5983, 5989, 6014, 6024, 6048, 6076, 6094, 6114, 6132, 6158, 6184,
+        6192, 6217, 6246, 6270, 6296, 6311, 6322, 6332, 6354, 6374, 6404, 6436,
+        6444, 6453, 6475, 6496, 6508, 6516, 6527, 6540, 6543, 6555, 6571, 6587,
+        6605, 6619, 6636, 6647, 6658, 6669, 6680, 6700, 6720, 6729, 6746, 6773,
+        6798, 6816, 6830, 6861, 6884, 6898, 6916, 6933, 6951, 6961, 6977, 6992,
+        7013, 7040, 7072, 7098, 7119, 7148, 7170, 7195, 7221, 7239, 7258, 7273,
+        7288, 7295, 7328, 7352, 7386, 7408, 7443, 7454, 7482, 7490, 7498, 7510,
+        7518, 7534, 7556, 7586, 7613, 7619, 7644, 7660, 7675, 7690, 7705, 7719,
+        7732, 7756, 7767, 7784, 7799, 7816, 7829, 7848, 7866, 7879, 7898, 7910,
+        7915, 7934, 7969, 8010, 8043, 8081, 8114, 8151, 8164, 8196, 8220, 8237,
+        8259, 8274, 8292, 8304, 8323, 8337, 8350, 8357, 8378, 8396, 8407, 8430,
+        8440, 8451, 8491, 8509, 8519, 8542, 8554, 8585, 8610, 8626, 8657, 8673,
+        8698, 8711, 8728, 8740, 8752, 8766, 8801, 8836, 8857, 8877, 8895, 8920,
+        8954, 8989, 9018, 9063, 9102, 9136, 9169, 9196, 9235, 9259, 9295, 9310,
+        9332, 9343, 9356, 9366, 9389, 9416, 9449, 9462, 9493, 9507, 9516, 9533,
+        9556, 9572, 9590, 9615, 9638, 9650, 9670, 9682, 9701, 9715, 9742, 9766,
+        9792, 9812, 9827, 9842, 9870, 9889, 9911, 9922, 9947, 9967, 9984, 10011,
+        10032, 10045, 10056, 10070, 10084, 10098, 10111, 10143, 10166, 10186, 10208, 10231,
+        10244, 10268, 10279, 10298, 10335, 10359, 10379, 10408, 10434, 10451, 10468, 10498,
+        10548, 10606, 10659, 10703, 10742, 10762, 10772, 10789, 10822, 10844, 10885, 10910,
+        10928, 10940, 10971, 10981, 10999, 11034, 11052, 11065, 11083, 11087, 11095, 11105,
+        11122, 11156, 11179, 11187, 11207, 11217, 11239, 11263, 11287, 11308, 11337, 11358,
+        11388, 11440, 11459, 11497, 11537, 11576, 11604, 11637, 11657, 11689, 11708, 11734,
+        11749, 11765, 11777, 11795, 11807, 11824, 11829, 11885, 11899, 11916, 11933, 11956,
+        11977, 12003, 12022, 12042, 12061, 12083, 12104, 12132, 12152, 12174, 12191, 12214,
+        12225, 12245, 12270, 12295, 12318, 12339, 12361, 12380, 12397, 12420, 12429, 12441,
+        12453, 12465, 12477, 12495, 12505, 12516, 12526, 12552, 12568, 12597, 12607, 12635,
+        12664, 12693, 12709, 12728, 12739, 12750, 12770, 12777, 12802, 12813, 12873, 12890,
+        12898, 12905, 12923, 12946, 12949, 12960, 12991, 13001, 13011, 13020, 13033, 13047,
+        13080, 13096, 13106, 13150, 13175, 13195, 13205, 13215, 13240, 13249,
     ]
+    /// The strings of `uuid16Names`, in table order, concatenated (one per source line).
+    static let uuid16NameData: StaticString = """
+        ServiceDiscoveryServerServiceClassID\
+        BrowseGroupDescriptorServiceClassID\
+        PublicBrowseRoot\
+        SerialPort\
+        LANAccessUsingPPP\
+        Dial-Up Networking\
+        IrMCSync\
+        OBEXObjectPush\
+        OBEX File Transfer\
+        IrMCSyncCommand\
+        Headset\
+        CordlessTelephony\
+        Audio Source\
+        Audio Sink\
+        A/V Remote Control Target\
+        Advanced Audio Distribution\
+        A/V Remote Control\
+        A/V Remote Control Controller\
+        Intercom\
+        Fax\
+        Headset Audio Gateway\
+        WAP\
+        WAP_CLIENT\
+        PANU\
+        NAP\
+        GN\
+        DirectPrinting\
+        ReferencePrinting\
+        Imaging\
+        Imaging Responder\
+        Imaging Automatic Archive\
+        Imaging Referenced Objects\
+        Hands-Free\
+        AG Hands-Free\
+        DirectPrintingReferencedObjectsService\
+        ReflectedUI\
+        BasicPrinting\
+        PrintingStatus\
+        HID\
+        HardcopyCableReplacement\
+        HCR_Print\
+        HCR_Scan\
+        Common_ISDN_Access\
+        SIM Access\
+        Phonebook Access Client\
+        Phonebook Access Server\
+        Phonebook Access Profile\
+        Headset - HS\
+        Message Access Server\
+        Message Notification Server\
+        Message Access Profile\
+        GNSS\
+        GNSS_Server\
+        3D Display\
+        3D Glasses\
+        3D Synch Profile\
+        Multi Profile Specification\
+        MPS\
+        CTN Access Service\
+        CTN Notification Service\
+        Calendar Tasks and Notes Profile\
+        PnPInformation\
+        Generic Networking\
+        GenericFileTransfer\
+        Generic Audio\
+        GenericTelephony\
+        UPNP_Service\
+        UPNP_IP_Service\
+        Deprecated Fast Pair Model ID\
+        Deprecated Fast Pair Key-based Pairing\
+        Deprecated Fast Pair Passkey\
+        Deprecated Fast Pair Account Key\
+        Deprecated Fast Pair Data\
+        ESDP_UPNP_IP_PAN\
+        ESDP_UPNP_IP_LAP\
+        ESDP_UPNP_L2CAP\
+        Video Source\
+        Video Sink\
+        Video Distribution\
+        HDP\
+        HDP Source\
+        HDP Sink\
+        Throughput Characteristic\
+        Generic Access\
+        Generic Attribute\
+        Immediate Alert\
+        Link Loss\
+        Tx Power\
+        Current Time Service\
+        Reference Time Update Service\
+        Next DST Change Service\
+        Glucose\
+        Health Thermometer\
+        Device Information\
+        Heart Rate\
+        Phone Alert Status Service\
+        Battery Service\
+        Blood Pressure\
+        Alert Notification Service\
+        Human Interface Device\
+        Scan Parameters\
+        Running Speed and Cadence\
+        Automation IO\
+        Cycling Speed and Cadence\
+        Cycling Power\
+        Location and Navigation\
+        Environmental Sensing\
+        Body Composition\
+        User Data\
+        Weight Scale\
+        Bond Management Service\
+        Continuous Glucose Monitoring\
+        Internet Protocol Support Service\
+        Indoor Positioning\
+        Pulse Oximeter Service\
+        HTTP Proxy\
+        Transport Discovery\
+        Object Transfer Service\
+        Fitness Machine\
+        Mesh Provisioning Service\
+        Mesh Proxy Service\
+        Reconnection Configuration\
+        Insulin Delivery\
+        Binary Sensor\
+        Emergency Configuration\
+        Physical Activity Monitor\
+        Audio Input Control\
+        Volume Control\
+        Volume Offset Control\
+        Coordinated Set Identification\
+        Device Time\
+        Media Control\
+        Generic Media Control\
+        Constant Tone Extension\
+        Telephone Bearer\
+        Generic Telephone Bearer\
+        Microphone Control\
+        Audio Stream Control\
+        Broadcast Audio Scan\
+        Published Audio Capabilities\
+        Basic Audio Announcement\
+        Broadcast Audio Announcement\
+        Common Audio\
+        Hearing Access\
+        Telephony and Media Audio\
+        Public Broadcast Announcement\
+        Electronic Shelf Label\
+        Gaming Audio\
+        Mesh Proxy Solicitation\
+        Primary Service\
+        Secondary Service\
+        Include\
+        Characteristic\
+        Characteristic Extended Properties\
+        Characteristic User Description\
+        Client Characteristic Configuration\
+        Server Characteristic Configuration\
+        Characteristic Presentation Format\
+        Characteristic Aggregate Format\
+        Valid Range\
+        External Report Reference\
+        Report Reference\
+        Number of Digitals\
+        Value Trigger Setting\
+        Environmental Sensing Configuration\
+        Environmental Sensing Measurement\
+        Environmental Sensing Trigger Setting\
+        Time Trigger Setting\
+        Complete BR-EDR Transport Block Data\
+        Observation Schedule\
+        Valid Range and Accuracy\
+        Measurement Description\
+        Manufacturer Limits\
+        Process Tolerances\
+        IMD Trigger Setting\
+        Cooking Sensor Info\
+        Cooking Trigger Setting\
+        Device Name\
+        Appearance\
+        Peripheral Privacy Flag\
+        Reconnection Address\
+        Peripheral Preferred Connection Parameters\
+        Service Changed\
+        Alert Level\
+        Tx Power Level\
+        Date Time\
+        Day of Week\
+        Day Date Time\
+        Exact Time 100\
+        Exact Time 256\
+        DST Offset\
+        Time Zone\
+        Local Time Information\
+        Secondary Time Zone\
+        Time with DST\
+        Time Accuracy\
+        Time Source\
+        Reference Time Information\
+        Time Broadcast\
+        Time Update Control Point\
+        Time Update State\
+        Glucose Measurement\
+        Battery Level\
+        Battery Power State\
+        Battery Level State\
+        Temperature Measurement\
+        Temperature Type\
+        Intermediate Temperature\
+        Temperature Celsius\
+        Temperature Fahrenheit\
+        Measurement Interval\
+        Boot Keyboard Input Report\
+        System ID\
+        Model Number String\
+        Serial Number String\
+        Firmware Revision String\
+        Hardware Revision String\
+        Software Revision String\
+        Manufacturer Name String\
+        IEEE 11073-20601 Regulatory Certification Data List\
+        Current Time\
+        Magnetic Declination\
+        Position 2D\
+        Position 3D\
+        Scan Refresh\
+        Boot Keyboard Output Report\
+        Boot Mouse Input Report\
+        Glucose Measurement Context\
+        Blood Pressure Measurement\
+        Intermediate Cuff Pressure\
+        Heart Rate Measurement\
+        Body Sensor Location\
+        Heart Rate Control Point\
+        Removable\
+        Service Required\
+        Scientific Temperature Celsius\
+        String\
+        Network Availability\
+        Alert Status\
+        Ringer Control point\
+        Ringer Setting\
+        Alert Category ID Bit Mask\
+        Alert Category ID\
+        Alert Notification Control Point\
+        Unread Alert Status\
+        New Alert\
+        Supported New Alert Category\
+        Supported Unread Alert Category\
+        Blood Pressure Feature\
+        HID Information\
+        Report Map\
+        HID Control Point\
+        Report\
+        Protocol Mode\
+        Scan Interval Window\
+        PnP ID\
+        Glucose Feature\
+        Record Access Control Point\
+        RSC Measurement\
+        RSC Feature\
+        SC Control Point\
+        Digital\
+        Digital Output\
+        Analog\
+        Analog Output\
+        Aggregate\
+        CSC Measurement\
+        CSC Feature\
+        Sensor Location\
+        PLX Spot-Check Measurement\
+        PLX Continuous Measurement Characteristic\
+        PLX Features\
+        Pulse Oximetry Control Point\
+        Cycling Power Measurement\
+        Cycling Power Vector\
+        Cycling Power Feature\
+        Cycling Power Control Point\
+        Location and Speed Characteristic\
+        Navigation\
+        Position Quality\
+        LN Feature\
+        LN Control Point\
+        Elevation\
+        Pressure\
+        Temperature\
+        Humidity\
+        True Wind Speed\
+        True Wind Direction\
+        Apparent Wind Speed\
+        Apparent Wind Direction\
+        Gust Factor\
+        Pollen Concentration\
+        UV Index\
+        Irradiance\
+        Rainfall\
+        Wind Chill\
+        Heat Index\
+        Dew Point\
+        Descriptor Value Changed\
+        Aerobic Heart Rate Lower Limit\
+        Aerobic Threshold\
+        Age\
+        Anaerobic Heart Rate Lower Limit\
+        Anaerobic Heart Rate Upper Limit\
+        Anaerobic Threshold\
+        Aerobic Heart Rate Upper Limit\
+        Date of Birth\
+        Date of Threshold Assessment\
+        Email Address\
+        Fat Burn Heart Rate Lower Limit\
+        Fat Burn Heart Rate Upper Limit\
+        First Name\
+        Five Zone Heart Rate Limits\
+        Gender\
+        Heart Rate Max\
+        Height\
+        Hip Circumference\
+        Last Name\
+        Maximum Recommended Heart Rate\
+        Resting Heart Rate\
+        Sport Type for Aerobic and Anaerobic Thresholds\
+        Three Zone Heart Rate Limits\
+        Two Zone Heart Rate Limit\
+        VO2 Max\
+        Waist Circumference\
+        Weight\
+        Database Change Increment\
+        User Index\
+        Body Composition Feature\
+        Body Composition Measurement\
+        Weight Measurement\
+        Weight Scale Feature\
+        User Control Point\
+        Magnetic Flux Density - 2D\
+        Magnetic Flux Density - 3D\
+        Language\
+        Barometric Pressure Trend\
+        Bond Management Control Point\
+        Bond Management Features\
+        Central Address Resolution\
+        CGM Measurement\
+        CGM Feature\
+        CGM Status\
+        CGM Session Start Time\
+        CGM Session Run Time\
+        CGM Specific Ops Control Point\
+        Indoor Positioning Configuration\
+        Latitude\
+        Longitude\
+        Local North Coordinate\
+        Local East Coordinate\
+        Floor Number\
+        Altitude\
+        Uncertainty\
+        Location Name\
+        URI\
+        HTTP Headers\
+        HTTP Status Code\
+        HTTP Entity Body\
+        HTTP Control Point\
+        HTTPS Security\
+        TDS Control Point\
+        OTS Feature\
+        Object Name\
+        Object Type\
+        Object Size\
+        Object First-Created\
+        Object Last-Modified\
+        Object ID\
+        Object Properties\
+        Object Action Control Point\
+        Object List Control Point\
+        Object List Filter\
+        Object Changed\
+        Resolvable Private Address Only\
+        Fitness Machine Feature\
+        Treadmill Data\
+        Cross Trainer Data\
+        Step Climber Data\
+        Stair Climber Data\
+        Rower Data\
+        Indoor Bike Data\
+        Training Status\
+        Supported Speed Range\
+        Supported Inclination Range\
+        Supported Resistance Level Range\
+        Supported Heart Rate Range\
+        Supported Power Range\
+        Fitness Machine Control Point\
+        Fitness Machine Status\
+        Mesh Provisioning Data In\
+        Mesh Provisioning Data Out\
+        Mesh Proxy Data In\
+        Mesh Proxy Data Out\
+        Average Current\
+        Average Voltage\
+        Boolean\
+        Chromatic Distance From Planckian\
+        Chromaticity Coordinates\
+        Chromaticity In CCT And Duv Values\
+        Chromaticity Tolerance\
+        CIE 13.3-1995 Color Rendering Index\
+        Coefficient\
+        Correlated Color Temperature\
+        Count 16\
+        Count 24\
+        Country Code\
+        Date UTC\
+        Electric Current\
+        Electric Current Range\
+        Electric Current Specification\
+        Electric Current Statistics\
+        Energy\
+        Energy In A Period Of Day\
+        Event Statistics\
+        Fixed String 16\
+        Fixed String 24\
+        Fixed String 36\
+        Fixed String 8\
+        Generic Level\
+        Global Trade Item Number\
+        Illuminance\
+        Luminous Efficacy\
+        Luminous Energy\
+        Luminous Exposure\
+        Luminous Flux\
+        Luminous Flux Range\
+        Luminous Intensity\
+        B02 Mass Flow\
+        Perceived Lightness\
+        Percentage 8\
+        Power\
+        Power Specification\
+        Relative Runtime In A Current Range\
+        Relative Runtime In A Generic Level Range\
+        Relative Value In A Voltage Range\
+        Relative Value In An Illuminance Range\
+        Relative Value In A Period Of Day\
+        Relative Value In A Temperature Range\
+        Temperature 8\
+        Temperature 8 In A Period Of Day\
+        Temperature 8 Statistics\
+        Temperature Range\
+        Temperature Statistics\
+        Time Decihour 8\
+        Time Exponential 8\
+        Time Hour 24\
+        Time Millisecond 24\
+        Time Second 16\
+        Time Second 8\
+        Voltage\
+        Voltage Specification\
+        Voltage Statistics\
+        Volume Flow\
+        Chromaticity Coordinate\
+        RC Feature\
+        RC Settings\
+        Reconnection Configuration Control Point\
+        IDD Status Changed\
+        IDD Status\
+        IDD Annunciation Status\
+        IDD Features\
+        IDD Status Reader Control Point\
+        IDD Command Control Point\
+        IDD Command Data\
+        IDD Record Access Control Point\
+        IDD History Data\
+        Client Supported Features\
+        Database Hash\
+        BSS Control Point\
+        BSS Response\
+        Emergency ID\
+        Emergency Text\
+        Enhanced Blood Pressure Measurement\
+        Enhanced Intermediate Cuff Pressure\
+        Blood Pressure Record\
+        BR-EDR Handover Data\
+        Bluetooth SIG Data\
+        Server Supported Features\
+        Physical Activity Monitor Features\
+        General Activity Instantaneous Data\
+        General Activity Summary Data\
+        CardioRespiratory Activity Instantaneous Data\
+        CardioRespiratory Activity Summary Data\
+        Step Counter Activity Summary Data\
+        Sleep Activity Instantaneous Data\
+        Sleep Activity Summary Data\
+        Physical Activity Monitor Control Point\
+        Activity Current Session\
+        Physical Activity Session Descriptor\
+        Preferred Units\
+        High Resolution Height\
+        Middle Name\
+        Stride Length\
+        Handedness\
+        Device Wearing Position\
+        Four Zone Heart Rate Limits\
+        High Intensity Exercise Threshold\
+        Activity Goal\
+        Sedentary Interval Notification\
+        Caloric Intake\
+        TMAP Role\
+        Audio Input State\
+        Gain Settings Attribute\
+        Audio Input Type\
+        Audio Input Status\
+        Audio Input Control Point\
+        Audio Input Description\
+        Volume State\
+        Volume Control Point\
+        Volume Flags\
+        Volume Offset State\
+        Audio Location\
+        Volume Offset Control Point\
+        Audio Output Description\
+        Set Identity Resolving Key\
+        Coordinated Set Size\
+        Set Member Lock\
+        Set Member Rank\
+        Carbon Dioxide Concentration\
+        Device Time Feature\
+        Device Time Parameters\
+        Device Time\
+        Device Time Control Point\
+        Time Change Log Data\
+        Media Player Name\
+        Media Player Icon Object ID\
+        Media Player Icon URL\
+        Track Changed\
+        Track Title\
+        Track Duration\
+        Track Position\
+        Playback Speed\
+        Seeking Speed\
+        Current Track Segments Object ID\
+        Current Track Object ID\
+        Next Track Object ID\
+        Parent Group Object ID\
+        Current Group Object ID\
+        Playing Order\
+        Playing Orders Supported\
+        Media State\
+        Media Control Point\
+        Media Control Point Opcodes Supported\
+        Search Results Object ID\
+        Search Control Point\
+        Media Player Icon Object Type\
+        Track Segments Object Type\
+        Track Object Type\
+        Group Object Type\
+        Constant Tone Extension Enable\
+        Advertising Constant Tone Extension Minimum Length\
+        Advertising Constant Tone Extension Minimum Transmit Count\
+        Advertising Constant Tone Extension Transmit Duration\
+        Advertising Constant Tone Extension Interval\
+        Advertising Constant Tone Extension PHY\
+        Bearer Provider Name\
+        Bearer UCI\
+        Bearer Technology\
+        Bearer URI Schemes Supported List\
+        Bearer Signal Strength\
+        Bearer Signal Strength Reporting Interval\
+        Bearer List Current Calls\
+        Content Control ID\
+        Status Flags\
+        Incoming Call Target Bearer URI\
+        Call State\
+        Call Control Point\
+        Call Control Point Optional Opcodes\
+        Termination Reason\
+        Incoming Call\
+        Call Friendly Name\
+        Mute\
+        Sink ASE\
+        Source ASE\
+        ASE Control Point\
+        Broadcast Audio Scan Control Point\
+        Broadcast Receive State\
+        Sink PAC\
+        Sink Audio Locations\
+        Source PAC\
+        Source Audio Locations\
+        Available Audio Contexts\
+        Supported Audio Contexts\
+        Ammonia Concentration\
+        Carbon Monoxide Concentration\
+        Methane Concentration\
+        Nitrogen Dioxide Concentration\
+        Non-Methane Volatile Organic Compounds Concentration\
+        Ozone Concentration\
+        Particulate Matter - PM1 Concentration\
+        Particulate Matter - PM2.5 Concentration\
+        Particulate Matter - PM10 Concentration\
+        Sulfur Dioxide Concentration\
+        Sulfur Hexafluoride Concentration\
+        Hearing Aid Features\
+        Hearing Aid Preset Control Point\
+        Active Preset Index\
+        Stored Health Observations\
+        Fixed String 64\
+        High Temperature\
+        High Voltage\
+        Light Distribution\
+        Light Output\
+        Light Source Type\
+        Noise\
+        Relative Runtime in a Correlated Color Temperature Range\
+        Time Second 32\
+        VOC Concentration\
+        Voltage Frequency\
+        Battery Critical Status\
+        Battery Health Status\
+        Battery Health Information\
+        Battery Information\
+        Battery Level Status\
+        Battery Time Status\
+        Estimated Service Date\
+        Battery Energy Status\
+        Observation Schedule Changed\
+        Current Elapsed Time\
+        Health Sensor Features\
+        GHS Control Point\
+        LE GATT Security Levels\
+        ESL Address\
+        AP Sync Key Material\
+        ESL Response Key Material\
+        ESL Current Absolute Time\
+        ESL Display Information\
+        ESL Image Information\
+        ESL Sensor Information\
+        ESL LED Information\
+        ESL Control Point\
+        UDI for Medical Devices\
+        GMAP Role\
+        UGG Features\
+        UGT Features\
+        BGS Features\
+        BGR Features\
+        Percentage 8 Steps\
+        Apple Inc.\
+        Xiaomi Inc.\
+        Google LLC\
+        Blecon Advertising Service\
+        Sony Corporation\
+        Samsung Electronics Co., Ltd.\
+        Google LLC\
+        Samsung Electronics Co., Ltd\
+        Exposure Notification Service\
+        Samsung Electronics Co., Ltd.\
+        Sony Corporation\
+        Neurostim OAB, Inc.\
+        Xiaomi Inc.\
+        Xiaomi Inc.\
+        Abbott Diabetes Care\
+        HP Inc.\
+        Amazon.com Services, Inc.\
+        Sonos, Inc.\
+        Signify Netherlands B.V. (formerly Philips Lighting) Service\
+        Fast Pair Service\
+        ERi,Inc.\
+        alibaba\
+        Secure DFU Service\
+        Hewlett-Packard Company\
+        CSR\
+        Xiaomi Inc.\
+        Renesas Design Netherlands B.V.\
+        Google LLC\
+        Google LLC\
+        Eddystone\
+        Nest Labs Inc\
+        LG Electronics\
+        File Transfer Service by Adafruit\
+        Bose Corporation\
+        Google LLC\
+        Anhui Huami Information Technology Co., Ltd.\
+        Tencent Holdings Limited.\
+        Swirl Networks, Inc.\
+        Tile, Inc.\
+        Google LLC\
+        Dialog Semiconductor GmbH\
+        GN Netcom
+        """
 
     /// `uuid16Kinds[i]` classifies `uuid16Values[i]`.
     static let uuid16Kinds: [UUIDKind] = [
@@ -1071,254 +1163,280 @@ extension AssignedNumbers {
     ]
 
     /// `uuid128Names[i]` names the UUID at index i.
-    static let uuid128Names: [String] = [
-        "Nordic LED and Button Service",
-        "Blinky Button State",
-        "Blinky LED State",
-        "Legacy DFU Service",
-        "Legacy DFU Control Point",
-        "Legacy DFU Packet",
-        "Legacy DFU Version",
-        "LEGO® Wireless Protocol v3 Hub Service",
-        "LEGO® Wireless Protocol v3 Hub Characteristic",
-        "LEGO® Wireless Protocol v3 Bootloader Service",
-        "LEGO® Wireless Protocol v3 Bootloader Characteristic",
-        "Nordic Throughput Service",
-        "Helium Hotspot Public Key",
-        "Helium Hotspot Custom Service",
-        "Nordic Wi-Fi Provisioning Service",
-        "Wi-Fi Provisioning Service Version",
-        "Wi-Fi Provisioning Control Point",
-        "Wi-Fi Provisioning Data Out",
-        "Helium Hotspot Lights",
-        "Nordic Direction and Distance Finding Service",
-        "Distance Measurement Characteristic",
-        "Azimuth Measurement Characteristic",
-        "Elevation Measurement Characteristic",
-        "DDF Feature",
-        "Control Point",
-        "Apple Data Source",
-        "Apple Entity Update",
-        "Helium Hotspot WiFi Connect",
-        "Sensor Hub Temperature",
-        "Sensor Hub Pressure",
-        "Memfault Diagnostic Service",
-        "MDS Supported Features Characteristic",
-        "MDS Device Identifier Characteristic",
-        "MDS Device Data URI Characteristic",
-        "MDS Device Authorization Characteristic",
-        "MDS Device Data Export Characteristic",
-        "Nordic Status Message Service",
-        "Status Characteristic",
-        "Apple Control Point",
-        "Nordic UART Service",
-        "UART RX Characteristic",
-        "UART TX Characteristic",
-        "Sensor Hub Humidity",
-        "Helium Hotspot WiFi SSID",
-        "Apple Notification Center Service",
-        "Apple Reserved Service",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Service",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Service",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Characteristic",
-        "Apple Reserved Service",
-        "Apple Reserved Characteristic",
-        "Sensor Hub Red Color",
-        "Apple Media Service",
-        "Helium Hotspot WiFi Remove",
-        "SMP Service",
-        "Experimental Buttonless DFU Service",
-        "Experimental Buttonless DFU",
-        "DFU Control Point",
-        "DFU Packet",
-        "Buttonless DFU Without Bonds",
-        "Buttonless DFU With Bonds",
-        "Philips Hue Light Control Service",
-        "Philips Hue Light On/Off Toggle",
-        "Philips Hue Light Brightness Level",
-        "Philips Hue Light Color",
-        "Apple Remote Command",
-        "Helium Hotspot WiFi MAC Address",
-        "Apple Notification Source",
-        "Eddystone Configuration Service",
-        "Eddystone Capabilities",
-        "Eddystone Active Slot",
-        "Eddystone Advertising Interval",
-        "Eddystone Radio Tx Power",
-        "Eddystone (Advanced) Advertised Tx Power",
-        "Eddystone Lock State",
-        "Eddystone Unlock",
-        "Eddystone Public ECDH Key",
-        "Eddystone EID Identity Key",
-        "Eddystone ADV Slot Data",
-        "Eddystone Advanced Factory Reset",
-        "Eddystone (Advanced) Remain Connectable",
-        "Thingy Sensor Hub",
-        "Sensor Hub IAQ",
-        "Adafruit Sensor Measurement Period",
-        "Adafruit Sensor Service Version",
-        "Adafruit Version",
-        "Adafruit Temperature Service",
-        "Adafruit Temperature",
-        "Adafruit Raw TX/RX",
-        "Adafruit Accelerometer Service",
-        "Adafruit Acceleration",
-        "Adafruit Light Service",
-        "Adafruit Light Level",
-        "Adafruit Gyroscope Service",
-        "Adafruit Gyro",
-        "Adafruit Magnetometer Service",
-        "Adafruit Magnetic",
-        "Adafruit Button Service",
-        "Adafruit Pressed",
-        "Adafruit Humidity Service",
-        "Adafruit Humidity",
-        "Adafruit Barometric Service",
-        "Adafruit Pressure",
-        "Adafruit Addressable Service",
-        "Adafruit Pixel Pin",
-        "Adafruit Pixel Pin Type",
-        "Adafruit Pixel Data",
-        "Adafruit Pixel Buffer Size",
-        "Adafruit Color Service",
-        "Adafruit Color",
-        "Adafruit Sound Service",
-        "Adafruit Sound Samples",
-        "Adafruit Number of Channels",
-        "Adafruit Tone Service",
-        "Adafruit Tone",
-        "Adafruit Quaternion Service",
-        "Adafruit Quaternions",
-        "Adafruit Calibration In",
-        "Adafruit Calibration Out",
-        "Adafruit Proximity Service",
-        "Adafruit Proximity",
-        "Helium Hotspot Diagnostics",
-        "Philips Hue Light Update Service",
-        "Apple Entity Attribute",
-        "Helium Hotspot Onboarding Key",
-        "Helium Hotspot Assert Location",
-        "Helium Hotspot WiFi Services",
-        "SMP Characteristic",
-        "Sensor Hub Green Color",
-        "Helium Hotspot Add Gateway",
-        "Helium Hotspot WiFi Configured Services",
-        "Edge Impulse Remote Management Service",
-        "Edge Impulse Remote Management RX Characteristic",
-        "Edge Impulse Remote Management TX Characteristic",
-        "Helium Hotspot Ethernet Online",
-        "micro:bit Accelerometer Service",
-        "micro:bit Scrolling Delay",
-        "micro:bit IO Pin Service",
-        "micro:bit Temperature Period",
-        "micro:bit Client Requirements",
-        "micro:bit Magnetometer Period",
-        "micro:bit Client Event",
-        "micro:bit Pin AD Configuration",
-        "micro:bit Temperature Service",
-        "micro:bit LED Matrix State",
-        "micro:bit Pin Data",
-        "micro:bit Temperature",
-        "micro:bit Event Service",
-        "micro:bit DFU Control Service",
-        "micro:bit DFU Control",
-        "micro:bit LED Text",
-        "micro:bit Magnetometer Bearing",
-        "micro:bit Event",
-        "micro:bit Button Service",
-        "micro:bit Requirements",
-        "micro:bit Pin I/O Configuration",
-        "micro:bit Accelerometer Data",
-        "micro:bit PWM Control",
-        "micro:bit LED Service",
-        "micro:bit Button A State",
-        "micro:bit Button B State",
-        "micro:bit Magnetometer Service",
-        "micro:bit Magnetometer Data",
-        "micro:bit Accelerometer Period",
-        "Thingy Configuration Service",
-        "Thingy Device Name",
-        "Thingy Advertising Parameters",
-        "Thingy Connection Parameters",
-        "Thingy Eddystone URL",
-        "Thingy Cloud Token",
-        "Thingy FW Version",
-        "Thingy MTU Request",
-        "Thingy Weather Station Service",
-        "Thingy Temperature",
-        "Thingy Pressure",
-        "Thingy Humidity",
-        "Thingy Air Quality",
-        "Thingy Color",
-        "Thingy Configuration",
-        "Thingy UI Service",
-        "Thingy LED State",
-        "Thingy Button State",
-        "Thingy EXT Pin",
-        "Thingy Motion Service",
-        "Thingy Motion Config",
-        "Thingy Tap",
-        "Thingy Orientation",
-        "Thingy Quaternion",
-        "Thingy Pedometer",
-        "Thingy Raw Data",
-        "Thingy Euler",
-        "Thingy Rotation Matrix",
-        "Thingy Heading",
-        "Thingy Gravity Vector",
-        "Thingy Sound Service",
-        "Thingy Sound Config",
-        "Thingy Speaker Data",
-        "Thingy Speaker Status",
-        "Thingy Microphone",
-        "Texas Instruments Over-the-Air Download (OAD) Service",
-        "Texas Instruments Image Identify",
-        "Texas Instruments Image Block",
-        "Texas Instruments OAD Control",
-        "Sensor Hub Blue Color",
-        "Sensor Hub Battery",
-        "Fast Pair Model ID",
-        "Fast Pair Key-based Pairing",
-        "Fast Pair Passkey",
-        "Fast Pair Account Key",
-        "Fast Pair Data",
+    static let uuid128Names = PackedStrings(offsets: uuid128NameOffsets, data: uuid128NameData)
+    /// UTF-8 byte offsets into `uuid128NameData`: string i is `[offsets[i], offsets[i + 1])`.
+    static let uuid128NameOffsets: [UInt32] = [
+        0, 29, 48, 64, 82, 106, 123, 141, 180, 226, 272, 325,
+        350, 375, 404, 437, 471, 503, 530, 551, 596, 631, 665, 701,
+        712, 725, 742, 761, 788, 810, 829, 856, 893, 929, 963, 1002,
+        1039, 1068, 1089, 1108, 1127, 1149, 1171, 1190, 1214, 1247, 1269, 1298,
+        1327, 1356, 1385, 1414, 1443, 1472, 1501, 1530, 1559, 1588, 1617, 1646,
+        1675, 1704, 1733, 1755, 1784, 1813, 1842, 1871, 1900, 1929, 1958, 1987,
+        2016, 2045, 2074, 2103, 2132, 2161, 2190, 2219, 2248, 2277, 2306, 2328,
+        2357, 2386, 2408, 2437, 2457, 2476, 2502, 2513, 2548, 2575, 2592, 2602,
+        2630, 2655, 2688, 2719, 2753, 2776, 2796, 2827, 2852, 2883, 2905, 2926,
+        2956, 2980, 3020, 3040, 3056, 3081, 3107, 3130, 3162, 3201, 3218, 3232,
+        3266, 3297, 3313, 3341, 3361, 3379, 3409, 3430, 3452, 3472, 3498, 3511,
+        3540, 3557, 3580, 3596, 3621, 3638, 3665, 3682, 3710, 3728, 3751, 3770,
+        3796, 3818, 3832, 3854, 3876, 3903, 3924, 3937, 3964, 3984, 4007, 4031,
+        4057, 4075, 4101, 4133, 4155, 4184, 4214, 4242, 4260, 4282, 4308, 4347,
+        4385, 4433, 4481, 4511, 4542, 4567, 4591, 4619, 4648, 4677, 4699, 4729,
+        4758, 4784, 4802, 4823, 4846, 4875, 4896, 4914, 4944, 4959, 4983, 5005,
+        5036, 5064, 5085, 5106, 5130, 5154, 5184, 5211, 5241, 5269, 5287, 5316,
+        5344, 5364, 5382, 5399, 5417, 5447, 5465, 5480, 5495, 5513, 5525, 5545,
+        5562, 5578, 5597, 5611, 5632, 5652, 5662, 5680, 5697, 5713, 5728, 5740,
+        5762, 5776, 5797, 5817, 5836, 5855, 5876, 5893, 5946, 5978, 6007, 6036,
+        6057, 6075, 6093, 6120, 6137, 6158, 6172,
     ]
+    /// The strings of `uuid128Names`, in table order, concatenated (one per source line).
+    static let uuid128NameData: StaticString = """
+        Nordic LED and Button Service\
+        Blinky Button State\
+        Blinky LED State\
+        Legacy DFU Service\
+        Legacy DFU Control Point\
+        Legacy DFU Packet\
+        Legacy DFU Version\
+        LEGO® Wireless Protocol v3 Hub Service\
+        LEGO® Wireless Protocol v3 Hub Characteristic\
+        LEGO® Wireless Protocol v3 Bootloader Service\
+        LEGO® Wireless Protocol v3 Bootloader Characteristic\
+        Nordic Throughput Service\
+        Helium Hotspot Public Key\
+        Helium Hotspot Custom Service\
+        Nordic Wi-Fi Provisioning Service\
+        Wi-Fi Provisioning Service Version\
+        Wi-Fi Provisioning Control Point\
+        Wi-Fi Provisioning Data Out\
+        Helium Hotspot Lights\
+        Nordic Direction and Distance Finding Service\
+        Distance Measurement Characteristic\
+        Azimuth Measurement Characteristic\
+        Elevation Measurement Characteristic\
+        DDF Feature\
+        Control Point\
+        Apple Data Source\
+        Apple Entity Update\
+        Helium Hotspot WiFi Connect\
+        Sensor Hub Temperature\
+        Sensor Hub Pressure\
+        Memfault Diagnostic Service\
+        MDS Supported Features Characteristic\
+        MDS Device Identifier Characteristic\
+        MDS Device Data URI Characteristic\
+        MDS Device Authorization Characteristic\
+        MDS Device Data Export Characteristic\
+        Nordic Status Message Service\
+        Status Characteristic\
+        Apple Control Point\
+        Nordic UART Service\
+        UART RX Characteristic\
+        UART TX Characteristic\
+        Sensor Hub Humidity\
+        Helium Hotspot WiFi SSID\
+        Apple Notification Center Service\
+        Apple Reserved Service\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Service\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Service\
+        Apple Reserved Characteristic\
+        Apple Reserved Characteristic\
+        Apple Reserved Service\
+        Apple Reserved Characteristic\
+        Sensor Hub Red Color\
+        Apple Media Service\
+        Helium Hotspot WiFi Remove\
+        SMP Service\
+        Experimental Buttonless DFU Service\
+        Experimental Buttonless DFU\
+        DFU Control Point\
+        DFU Packet\
+        Buttonless DFU Without Bonds\
+        Buttonless DFU With Bonds\
+        Philips Hue Light Control Service\
+        Philips Hue Light On/Off Toggle\
+        Philips Hue Light Brightness Level\
+        Philips Hue Light Color\
+        Apple Remote Command\
+        Helium Hotspot WiFi MAC Address\
+        Apple Notification Source\
+        Eddystone Configuration Service\
+        Eddystone Capabilities\
+        Eddystone Active Slot\
+        Eddystone Advertising Interval\
+        Eddystone Radio Tx Power\
+        Eddystone (Advanced) Advertised Tx Power\
+        Eddystone Lock State\
+        Eddystone Unlock\
+        Eddystone Public ECDH Key\
+        Eddystone EID Identity Key\
+        Eddystone ADV Slot Data\
+        Eddystone Advanced Factory Reset\
+        Eddystone (Advanced) Remain Connectable\
+        Thingy Sensor Hub\
+        Sensor Hub IAQ\
+        Adafruit Sensor Measurement Period\
+        Adafruit Sensor Service Version\
+        Adafruit Version\
+        Adafruit Temperature Service\
+        Adafruit Temperature\
+        Adafruit Raw TX/RX\
+        Adafruit Accelerometer Service\
+        Adafruit Acceleration\
+        Adafruit Light Service\
+        Adafruit Light Level\
+        Adafruit Gyroscope Service\
+        Adafruit Gyro\
+        Adafruit Magnetometer Service\
+        Adafruit Magnetic\
+        Adafruit Button Service\
+        Adafruit Pressed\
+        Adafruit Humidity Service\
+        Adafruit Humidity\
+        Adafruit Barometric Service\
+        Adafruit Pressure\
+        Adafruit Addressable Service\
+        Adafruit Pixel Pin\
+        Adafruit Pixel Pin Type\
+        Adafruit Pixel Data\
+        Adafruit Pixel Buffer Size\
+        Adafruit Color Service\
+        Adafruit Color\
+        Adafruit Sound Service\
+        Adafruit Sound Samples\
+        Adafruit Number of Channels\
+        Adafruit Tone Service\
+        Adafruit Tone\
+        Adafruit Quaternion Service\
+        Adafruit Quaternions\
+        Adafruit Calibration In\
+        Adafruit Calibration Out\
+        Adafruit Proximity Service\
+        Adafruit Proximity\
+        Helium Hotspot Diagnostics\
+        Philips Hue Light Update Service\
+        Apple Entity Attribute\
+        Helium Hotspot Onboarding Key\
+        Helium Hotspot Assert Location\
+        Helium Hotspot WiFi Services\
+        SMP Characteristic\
+        Sensor Hub Green Color\
+        Helium Hotspot Add Gateway\
+        Helium Hotspot WiFi Configured Services\
+        Edge Impulse Remote Management Service\
+        Edge Impulse Remote Management RX Characteristic\
+        Edge Impulse Remote Management TX Characteristic\
+        Helium Hotspot Ethernet Online\
+        micro:bit Accelerometer Service\
+        micro:bit Scrolling Delay\
+        micro:bit IO Pin Service\
+        micro:bit Temperature Period\
+        micro:bit Client Requirements\
+        micro:bit Magnetometer Period\
+        micro:bit Client Event\
+        micro:bit Pin AD Configuration\
+        micro:bit Temperature Service\
+        micro:bit LED Matrix State\
+        micro:bit Pin Data\
+        micro:bit Temperature\
+        micro:bit Event Service\
+        micro:bit DFU Control Service\
+        micro:bit DFU Control\
+        micro:bit LED Text\
+        micro:bit Magnetometer Bearing\
+        micro:bit Event\
+        micro:bit Button Service\
+        micro:bit Requirements\
+        micro:bit Pin I/O Configuration\
+        micro:bit Accelerometer Data\
+        micro:bit PWM Control\
+        micro:bit LED Service\
+        micro:bit Button A State\
+        micro:bit Button B State\
+        micro:bit Magnetometer Service\
+        micro:bit Magnetometer Data\
+        micro:bit Accelerometer Period\
+        Thingy Configuration Service\
+        Thingy Device Name\
+        Thingy Advertising Parameters\
+        Thingy Connection Parameters\
+        Thingy Eddystone URL\
+        Thingy Cloud Token\
+        Thingy FW Version\
+        Thingy MTU Request\
+        Thingy Weather Station Service\
+        Thingy Temperature\
+        Thingy Pressure\
+        Thingy Humidity\
+        Thingy Air Quality\
+        Thingy Color\
+        Thingy Configuration\
+        Thingy UI Service\
+        Thingy LED State\
+        Thingy Button State\
+        Thingy EXT Pin\
+        Thingy Motion Service\
+        Thingy Motion Config\
+        Thingy Tap\
+        Thingy Orientation\
+        Thingy Quaternion\
+        Thingy Pedometer\
+        Thingy Raw Data\
+        Thingy Euler\
+        Thingy Rotation Matrix\
+        Thingy Heading\
+        Thingy Gravity Vector\
+        Thingy Sound Service\
+        Thingy Sound Config\
+        Thingy Speaker Data\
+        Thingy Speaker Status\
+        Thingy Microphone\
+        Texas Instruments Over-the-Air Download (OAD) Service\
+        Texas Instruments Image Identify\
+        Texas Instruments Image Block\
+        Texas Instruments OAD Control\
+        Sensor Hub Blue Color\
+        Sensor Hub Battery\
+        Fast Pair Model ID\
+        Fast Pair Key-based Pairing\
+        Fast Pair Passkey\
+        Fast Pair Account Key\
+        Fast Pair Data
+        """
 
     /// `uuid128Kinds[i]` classifies the UUID at index i.
     static let uuid128Kinds: [UUIDKind] = [
