@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -28,10 +29,16 @@ let package = Package(
         .target(name: "ScopeCore"),
         .target(name: "ScopeCapture", dependencies: ["ScopeCore", "CPcap"]),
         .target(name: "ScopeDecode", dependencies: ["ScopeCore"]),
+        .target(name: "ScopeAnalysis", dependencies: ["ScopeDecode", "ScopeCore"]),
+        .target(
+            name: "ScopeRules",
+            dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCore", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(name: "ScopeReport", dependencies: ["ScopeRules", "ScopeAnalysis", "ScopeCore"]),
         .target(
             name: "ScopeCommands",
             dependencies: [
-                "ScopeCore", "ScopeCapture", "ScopeDecode",
+                "ScopeCore", "ScopeCapture", "ScopeDecode", "ScopeAnalysis", "ScopeRules", "ScopeReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -44,6 +51,18 @@ let package = Package(
         .testTarget(name: "ScopeCoreTests", dependencies: ["ScopeCore", "ScopeTestSupport"]),
         .testTarget(name: "ScopeCaptureTests", dependencies: ["ScopeCapture", "ScopeCore", "ScopeTestSupport"]),
         .testTarget(name: "ScopeDecodeTests", dependencies: ["ScopeDecode", "ScopeCore", "ScopeTestSupport"]),
+        .testTarget(
+            name: "ScopeAnalysisTests",
+            dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]
+        ),
+        .testTarget(
+            name: "ScopeRulesTests",
+            dependencies: ["ScopeRules", "ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]
+        ),
+        .testTarget(
+            name: "ScopeReportTests",
+            dependencies: ["ScopeReport", "ScopeRules", "ScopeAnalysis", "ScopeCore", "ScopeTestSupport"]
+        ),
         .testTarget(
             name: "ScopeCommandsTests",
             dependencies: ["ScopeCommands", "ScopeCapture", "ScopeDecode", "ScopeCore", "ScopeTestSupport"],

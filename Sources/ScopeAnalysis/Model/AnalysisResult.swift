@@ -1,0 +1,88 @@
+import ScopeCore
+
+// The contract between analysis (ScopeAnalysis), rules (ScopeRules) and reports (ScopeReport).
+// Everything is a value; every fact carries the frames it came from. Times are absolute
+// `Timestamp`s (µs since the Unix epoch); reports show them relative to frame 1 (`origin`).
+// Fields may be ADDED by the analysis work; existing names keep their meaning.
+
+/// Everything the analysis learned from one capture.
+public struct AnalysisResult: Sendable {
+    public var capture: CaptureInfo
+    public var scans: [ScanSession] = []
+    /// Advertisers seen in advertising reports (address + address type).
+    public var devices: [Device] = []
+    public var attempts: [ConnectionAttempt] = []
+    public var connections: [Connection] = []
+    public var pairings: [Pairing] = []
+    /// Advertising set up by the local host (captures taken on the advertiser); nil when the
+    /// host never set advertising data or enabled advertising.
+    public var advertising: AdvertisingActivity?
+    /// User-logging records and notes, e.g. test-step markers.
+    public var markers: [Marker] = []
+
+    public init(capture: CaptureInfo) { self.capture = capture }
+
+    /// Frame 1's timestamp: the origin of every relative time in reports.
+    public var origin: Timestamp { capture.firstTimestamp ?? Timestamp(microseconds: 0) }
+}
+
+/// A frame and its time: the unit of evidence.
+public struct FrameTime: Sendable, Hashable, Comparable {
+    public var frame: FrameNumber
+    public var time: Timestamp
+    public init(frame: FrameNumber, time: Timestamp) {
+        self.frame = frame
+        self.time = time
+    }
+    public static func < (a: FrameTime, b: FrameTime) -> Bool { a.frame < b.frame }
+}
+
+public struct CaptureInfo: Sendable {
+    public var file: String
+    public var format: String
+    public var frames: Int = 0
+    public var firstTimestamp: Timestamp?
+    public var lastTimestamp: Timestamp?
+    public var health = CaptureHealth()
+
+    public init(file: String, format: String) {
+        self.file = file
+        self.format = format
+    }
+}
+
+public struct CaptureHealth: Sendable {
+    /// Records shorter than their original length.
+    public var truncatedRecords = 0
+    /// ACL records cut short (Android "filtered" snoop logs): ATT analysis is then incomplete.
+    public var truncatedACL = 0
+    /// Highest cumulative drop counter reported by the source.
+    public var drops: UInt32 = 0
+    public var backwardTimestamps = 0
+    public var implausibleTimestamps = 0
+    /// A ±378-day jump or an implausible clock that 378 days would fix.
+    public var epochSkewSuspected = false
+    public var unknownRecords = 0
+    public var malformedFrames = 0
+    /// Structural read errors (from the capture reader).
+    public var readErrors = 0
+    public var readWarnings = 0
+    /// ACL seen on handles whose connection setup is not in the capture.
+    public var handlesWithoutSetup: [UInt16] = []
+    /// Plain-language notes ("ACL records are truncated to 14 bytes: ATT analysis is impossible").
+    public var notes: [String] = []
+
+    public init() {}
+
+    /// True when ACL payloads are cut so that ATT/GATT counts would be wrong.
+    public var attAnalysisIncomplete: Bool { truncatedACL > 0 }
+}
+
+public struct Marker: Sendable, Hashable {
+    public var at: FrameTime
+    public var text: String
+    public init(at: FrameTime, text: String) {
+        self.at = at
+        self.text = text
+    }
+}

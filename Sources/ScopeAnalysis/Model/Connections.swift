@@ -1,0 +1,147 @@
+import ScopeCore
+
+public enum Side: String, Sendable, Hashable {
+    case local, remote, unknown
+}
+
+/// LE Create Connection / LE Extended Create Connection and what became of it.
+public struct ConnectionAttempt: Sendable {
+    public enum Outcome: String, Sendable, Hashable {
+        case connected, cancelled, failed, pending
+    }
+
+    public var adapter: AdapterIndex
+    public var request: FrameTime
+    public var api: HCIAPI
+    /// nil when the filter accept list is used.
+    public var peer: BDAddr?
+    public var peerAddressType: UInt8?
+    public var filterPolicy: UInt8
+    public var cancel: FrameTime?
+    public var complete: FrameTime?
+    public var status: UInt8?
+    public var outcome: Outcome
+    /// The connection it produced.
+    public var connection: ConnectionID?
+
+    public init(adapter: AdapterIndex, request: FrameTime, api: HCIAPI, peer: BDAddr?, peerAddressType: UInt8?, filterPolicy: UInt8) {
+        self.adapter = adapter
+        self.request = request
+        self.api = api
+        self.peer = peer
+        self.peerAddressType = peerAddressType
+        self.filterPolicy = filterPolicy
+        self.outcome = .pending
+    }
+}
+
+/// (adapter, handle, generation): a handle reused after a disconnect is a new connection.
+public struct ConnectionID: Sendable, Hashable, CustomStringConvertible {
+    public var adapter: AdapterIndex
+    public var handle: UInt16
+    public var generation: Int
+    public init(adapter: AdapterIndex, handle: UInt16, generation: Int) {
+        self.adapter = adapter
+        self.handle = handle
+        self.generation = generation
+    }
+    public var description: String { "hci\(adapter) handle \(Hex.prefixed(handle, digits: 4))" + (generation > 1 ? " #\(generation)" : "") }
+}
+
+public struct Connection: Sendable {
+    public enum Role: String, Sendable, Hashable { case central, peripheral, unknown }
+
+    public var id: ConnectionID
+    public var role: Role
+    public var peer: BDAddr?
+    public var peerAddressType: UInt8?
+    /// The connection request that led to it (central side), when captured.
+    public var request: FrameTime?
+    /// The connection complete event; nil when the setup was not captured.
+    public var complete: FrameTime?
+    public var setupObserved: Bool { complete != nil }
+    public var intervalMicros: Int64?
+    public var peripheralLatency: Int?
+    public var supervisionTimeoutMicros: Int64?
+    public var parameterUpdates: [ParameterUpdate] = []
+    public var phyUpdates: [PHYUpdate] = []
+    public var dataLengthChanges: [DataLengthChange] = []
+    /// Effective ATT_MTU (23 until an exchange).
+    public var mtu = 23
+    public var mtuExchanges: [FrameTime] = []
+    public var encryptionChanges: [EncryptionChange] = []
+    public var disconnectCommand: FrameTime?
+    public var disconnect: FrameTime?
+    public var disconnectReason: UInt8?
+    public var disconnectInitiator: Side = .unknown
+    /// Last ACL frame with payload (either direction, SMP included).
+    public var lastPayload: FrameTime?
+    /// Every ATT PDU of the connection, in order.
+    public var att: [ATTEvent] = []
+    /// GATT database rebuilt from discovery responses on this connection.
+    public var gatt = GATTDatabase()
+    /// CCCD writes (Write Request / Write Command to a Client Characteristic Configuration).
+    public var cccdWrites: [CCCDWrite] = []
+    public var firstATT: FrameTime?
+    /// Last response of a discovery procedure.
+    public var discoveryEnd: FrameTime?
+    /// First Read Response or notification/indication carrying a value.
+    public var firstData: FrameTime?
+    /// The local host sent at least one ATT request or command.
+    public var localIsGATTClient = false
+    public var remoteIsGATTClient = false
+
+    public init(id: ConnectionID, role: Role) {
+        self.id = id
+        self.role = role
+    }
+}
+
+public struct ParameterUpdate: Sendable, Hashable {
+    public var at: FrameTime
+    public var intervalMicros: Int64
+    public var peripheralLatency: Int
+    public var supervisionTimeoutMicros: Int64
+    public init(at: FrameTime, intervalMicros: Int64, peripheralLatency: Int, supervisionTimeoutMicros: Int64) {
+        self.at = at
+        self.intervalMicros = intervalMicros
+        self.peripheralLatency = peripheralLatency
+        self.supervisionTimeoutMicros = supervisionTimeoutMicros
+    }
+}
+
+public struct PHYUpdate: Sendable, Hashable {
+    public var at: FrameTime
+    public var tx: UInt8
+    public var rx: UInt8
+    public init(at: FrameTime, tx: UInt8, rx: UInt8) {
+        self.at = at
+        self.tx = tx
+        self.rx = rx
+    }
+}
+
+public struct DataLengthChange: Sendable, Hashable {
+    public var at: FrameTime
+    public var maxTXOctets: Int
+    public var maxRXOctets: Int
+    public init(at: FrameTime, maxTXOctets: Int, maxRXOctets: Int) {
+        self.at = at
+        self.maxTXOctets = maxTXOctets
+        self.maxRXOctets = maxRXOctets
+    }
+}
+
+public struct EncryptionChange: Sendable, Hashable {
+    public var at: FrameTime
+    public var status: UInt8
+    /// Encryption_Enabled (0 off); nil for Encryption Key Refresh Complete.
+    public var enabled: UInt8?
+    public var isKeyRefresh: Bool
+    public init(at: FrameTime, status: UInt8, enabled: UInt8?, isKeyRefresh: Bool) {
+        self.at = at
+        self.status = status
+        self.enabled = enabled
+        self.isKeyRefresh = isKeyRefresh
+    }
+}

@@ -1,0 +1,138 @@
+import ScopeCore
+
+/// One ATT PDU as the analysis keeps it.
+public struct ATTEvent: Sendable, Hashable {
+    public var at: FrameTime
+    /// `.sent` when the local host sent it.
+    public var direction: Direction
+    public var opcode: UInt8
+    /// The handle the PDU names or (for responses) the request named.
+    public var handle: UInt16?
+    /// Attribute value bytes carried (writes, reads, notifications).
+    public var valueLength: Int
+    public var errorCode: UInt8?
+    public var requestOpcodeInError: UInt8?
+    /// For responses: the frame of the request.
+    public var requestFrame: FrameNumber?
+    /// ATT_MTU in force when the PDU was sent.
+    public var mtu: Int
+
+    public init(
+        at: FrameTime, direction: Direction, opcode: UInt8, handle: UInt16?, valueLength: Int, errorCode: UInt8? = nil,
+        requestOpcodeInError: UInt8? = nil, requestFrame: FrameNumber? = nil, mtu: Int
+    ) {
+        self.at = at
+        self.direction = direction
+        self.opcode = opcode
+        self.handle = handle
+        self.valueLength = valueLength
+        self.errorCode = errorCode
+        self.requestOpcodeInError = requestOpcodeInError
+        self.requestFrame = requestFrame
+        self.mtu = mtu
+    }
+}
+
+/// Services, characteristics and descriptors learned from discovery on one connection.
+public struct GATTDatabase: Sendable {
+    public var services: [Service] = []
+    public var characteristics: [Characteristic] = []
+    public var descriptors: [Descriptor] = []
+    /// Discovery requests (Read By Group Type, Find By Type Value, Read By Type for 0x2803,
+    /// Find Information) with their frames.
+    public var discoveryProcedures: [DiscoveryProcedure] = []
+
+    public init() {}
+
+    public struct Service: Sendable, Hashable {
+        public var start: UInt16
+        public var end: UInt16
+        /// "180d" for 16-bit UUIDs, the canonical string otherwise.
+        public var uuid: String
+        public var name: String?
+        public var isPrimary: Bool
+        public var learned: FrameTime
+        public init(start: UInt16, end: UInt16, uuid: String, name: String?, isPrimary: Bool, learned: FrameTime) {
+            self.start = start
+            self.end = end
+            self.uuid = uuid
+            self.name = name
+            self.isPrimary = isPrimary
+            self.learned = learned
+        }
+        /// GAP (0x1800) and GATT (0x1801) never count as discovered or used (RULES.md).
+        public var isGAPOrGATT: Bool { uuid == "1800" || uuid == "1801" }
+    }
+
+    public struct Characteristic: Sendable, Hashable {
+        public var declarationHandle: UInt16
+        public var valueHandle: UInt16
+        /// Properties bits (Core v5.4 Vol 3 Part G §3.3.1.1): 0x02 read, 0x04 write without
+        /// response, 0x08 write, 0x10 notify, 0x20 indicate.
+        public var properties: UInt8
+        public var uuid: String
+        public var name: String?
+        public var serviceStart: UInt16?
+        public var learned: FrameTime
+        public init(
+            declarationHandle: UInt16, valueHandle: UInt16, properties: UInt8, uuid: String, name: String?,
+            serviceStart: UInt16?, learned: FrameTime
+        ) {
+            self.declarationHandle = declarationHandle
+            self.valueHandle = valueHandle
+            self.properties = properties
+            self.uuid = uuid
+            self.name = name
+            self.serviceStart = serviceStart
+            self.learned = learned
+        }
+    }
+
+    public struct Descriptor: Sendable, Hashable {
+        public var handle: UInt16
+        public var uuid: String
+        public var characteristicValueHandle: UInt16?
+        public var learned: FrameTime
+        public init(handle: UInt16, uuid: String, characteristicValueHandle: UInt16?, learned: FrameTime) {
+            self.handle = handle
+            self.uuid = uuid
+            self.characteristicValueHandle = characteristicValueHandle
+            self.learned = learned
+        }
+    }
+
+    public struct DiscoveryProcedure: Sendable, Hashable {
+        public enum Kind: String, Sendable, Hashable {
+            case allPrimaryServices, primaryServiceByUUID, characteristics, descriptors, includes
+        }
+        public var kind: Kind
+        public var request: FrameTime
+        public var startHandle: UInt16
+        public var endHandle: UInt16
+        /// Side acting as GATT client.
+        public var client: Side
+        public init(kind: Kind, request: FrameTime, startHandle: UInt16, endHandle: UInt16, client: Side) {
+            self.kind = kind
+            self.request = request
+            self.startHandle = startHandle
+            self.endHandle = endHandle
+            self.client = client
+        }
+    }
+}
+
+public struct CCCDWrite: Sendable, Hashable {
+    public var at: FrameTime
+    public var direction: Direction
+    public var handle: UInt16
+    public var characteristicValueHandle: UInt16?
+    /// 0x0000 off, 0x0001 notifications, 0x0002 indications.
+    public var value: UInt16
+    public init(at: FrameTime, direction: Direction, handle: UInt16, characteristicValueHandle: UInt16?, value: UInt16) {
+        self.at = at
+        self.direction = direction
+        self.handle = handle
+        self.characteristicValueHandle = characteristicValueHandle
+        self.value = value
+    }
+}

@@ -1,0 +1,94 @@
+import ScopeCore
+
+public enum HCIAPI: String, Sendable, Hashable {
+    case legacy, extended
+}
+
+/// One scan session: from an LE Set (Extended) Scan Enable (enable) whose Command Complete
+/// succeeded to the one that disables it (or the end of the capture). RULES.md "Metrics".
+public struct ScanSession: Sendable {
+    public var adapter: AdapterIndex
+    public var start: FrameTime
+    public var startComplete: FrameTime?
+    public var stop: FrameTime?
+    public var stopComplete: FrameTime?
+    /// Last frame of the capture when still running at the end.
+    public var end: FrameTime
+    public var stillRunningAtEnd: Bool
+    public var api: HCIAPI
+    public var active: Bool
+    public var phys: [ScanPHY]
+    /// Filter_Duplicates as sent (0 off, 1 on, 2 on per period).
+    public var filterDuplicates: UInt8
+    /// Advertising reports received in the session (a report of a fragmented extended advertisement
+    /// counts once; scan responses count).
+    public var reports = 0
+    public var duplicates = 0
+    /// HCI event bytes spent on duplicate reports (their share of the events carrying them).
+    public var duplicateEventBytes = 0
+    public var devicesSeen = 0
+    public var firstReport: FrameTime?
+    public var lastReport: FrameTime?
+    public var firstDuplicate: FrameTime?
+    /// Duplicates per device address.
+    public var duplicatesByDevice: [BDAddr: Int] = [:]
+
+    public init(
+        adapter: AdapterIndex, start: FrameTime, end: FrameTime, stillRunningAtEnd: Bool, api: HCIAPI, active: Bool,
+        phys: [ScanPHY], filterDuplicates: UInt8
+    ) {
+        self.adapter = adapter
+        self.start = start
+        self.end = end
+        self.stillRunningAtEnd = stillRunningAtEnd
+        self.api = api
+        self.active = active
+        self.phys = phys
+        self.filterDuplicates = filterDuplicates
+    }
+
+    public var durationMicros: Int64 { (stop?.time ?? end.time).microseconds - start.time.microseconds }
+    public var duplicateRatio: Double { reports == 0 ? 0 : Double(duplicates) / Double(reports) }
+    /// Estimated scan radio-on time: duration × window/interval, summed over PHYs (RULES.md).
+    public var radioOnMicros: Int64 {
+        phys.reduce(0) { $0 + Int64((Double(durationMicros) * $1.dutyCycle).rounded()) }
+    }
+}
+
+public struct ScanPHY: Sendable, Hashable {
+    /// "1M", "Coded".
+    public var phy: String
+    public var active: Bool
+    public var intervalMicros: Int64
+    public var windowMicros: Int64
+    public init(phy: String, active: Bool, intervalMicros: Int64, windowMicros: Int64) {
+        self.phy = phy
+        self.active = active
+        self.intervalMicros = intervalMicros
+        self.windowMicros = windowMicros
+    }
+    public var dutyCycle: Double { intervalMicros == 0 ? 0 : Double(windowMicros) / Double(intervalMicros) }
+}
+
+/// An advertiser seen in reports.
+public struct Device: Sendable {
+    public var address: BDAddr
+    public var addressType: UInt8
+    public var reports = 0
+    public var first: FrameTime
+    public var last: FrameTime
+    public var distinctPayloads = 0
+    public var rssiMin: Int8?
+    public var rssiMax: Int8?
+    public var name: String?
+    public var serviceUUIDs: [String] = []
+    public var manufacturers: [UInt16] = []
+    public var connectable = false
+
+    public init(address: BDAddr, addressType: UInt8, first: FrameTime) {
+        self.address = address
+        self.addressType = addressType
+        self.first = first
+        self.last = first
+    }
+}
