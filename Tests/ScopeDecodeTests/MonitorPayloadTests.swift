@@ -39,7 +39,18 @@ struct MonitorPayloadTests {
     // mauricelam frame 12: @ MGMT Command: Set Powered (0x0005) plen 1 {0x0001} [hci0]
     @Test func controlCommand() {
         let (p, _) = MonitorPayload.decode(kind: .controlCommand, payload: Fixtures.hex("01000000050000"))
-        #expect(p == .control(cookie: 1, opcode: 5, parameters: [0]))
+        #expect(p == .control(cookie: 1, opcode: 5, parameters: [0], isEvent: false))
+        #expect(p.summary == "Set Powered (0x0005) plen 1 {0x0001}")
+        // mauricelam frame 19: @ MGMT Event: Advertising Removed (0x0024) plen 1 {0x0002}
+        let (e, _) = MonitorPayload.decode(kind: .controlEvent, payload: Fixtures.hex("02000000240001"))
+        #expect(e.summary == "Advertising Removed (0x0024) plen 1 {0x0002}")
+    }
+
+    @Test func mgmtTablesAreComplete() {
+        // BlueZ doc/mgmt-api.txt: commands 0x0001–0x005A, events 0x0001–0x0032, no gaps.
+        #expect(Set(MGMTNames.commands.keys) == Set(UInt16(1)...0x5A))
+        #expect(Set(MGMTNames.events.keys) == Set(UInt16(1)...0x32))
+        #expect(Set(MGMTNames.commands.values).count == MGMTNames.commands.count)
     }
 
     // btvirt-le-pairing frame 1: = Note: Linux version 6.1.0-56-amd64 (x86_64)

@@ -14,8 +14,8 @@ public enum MonitorPayload: Sendable, Hashable {
     /// CTRL_OPEN: management socket opened by a process.
     case controlOpen(cookie: UInt32, format: UInt16, version: UInt8?, revision: UInt16?, flags: UInt32?, ident: String?)
     case controlClose(cookie: UInt32)
-    /// CTRL_COMMAND / CTRL_EVENT: management protocol traffic.
-    case control(cookie: UInt32, opcode: UInt16, parameters: [UInt8])
+    /// CTRL_COMMAND / CTRL_EVENT: management protocol traffic (`isEvent` for CTRL_EVENT).
+    case control(cookie: UInt32, opcode: UInt16, parameters: [UInt8], isEvent: Bool)
     /// Payloads with no fields (DEL/OPEN/CLOSE_INDEX) or kept as bytes (VENDOR_DIAG, DRV, LMP, unknown).
     case empty
     case raw([UInt8])
@@ -60,7 +60,7 @@ public enum MonitorPayload: Sendable, Hashable {
             case .controlCommand, .controlEvent:
                 let cookie = try r.readLE32()
                 let opcode = try r.readLE16()
-                return (.control(cookie: cookie, opcode: opcode, parameters: r.readRest()), [])
+                return (.control(cookie: cookie, opcode: opcode, parameters: r.readRest(), isEvent: kind == .controlEvent), [])
             case .deleteIndex, .openIndex, .closeIndex:
                 return payload.isEmpty ? (.empty, []) : (.raw(payload), [Malformation(layer: .monitor, offset: 0, message: "\(payload.count) unexpected bytes")])
             default:
@@ -101,8 +101,9 @@ public enum MonitorPayload: Sendable, Hashable {
             return "\(Self.controlFormats[format] ?? "format \(format)"): \(ident ?? "?")\(trusted)\(release) {\(Hex.prefixed(cookie, digits: 4))}"
         case .controlClose(let cookie):
             return "{\(Hex.prefixed(cookie, digits: 4))}"
-        case .control(let cookie, let opcode, let parameters):
-            return "opcode \(Hex.prefixed(opcode, digits: 4)) plen \(parameters.count) {\(Hex.prefixed(cookie, digits: 4))}"
+        case .control(let cookie, let opcode, let parameters, let isEvent):
+            let name = (isEvent ? MGMTNames.events : MGMTNames.commands)[opcode]
+            return "\(named(name, opcode, digits: 4)) plen \(parameters.count) {\(Hex.prefixed(cookie, digits: 4))}"
         case .empty:
             return ""
         case .raw(let bytes):
@@ -132,8 +133,12 @@ public enum MonitorPayload: Sendable, Hashable {
             return out
         case .controlClose(let cookie):
             return [Field("Cookie", Hex.prefixed(cookie, digits: 8))]
-        case .control(let cookie, let opcode, let parameters):
-            return [Field("Cookie", Hex.prefixed(cookie, digits: 8)), Field("Opcode", Hex.prefixed(opcode, digits: 4)), Field("Parameters", Hex.string(parameters, separator: " "))]
+        case .control(let cookie, let opcode, let parameters, let isEvent):
+            let name = (isEvent ? MGMTNames.events : MGMTNames.commands)[opcode]
+            return [
+                Field("Cookie", Hex.prefixed(cookie, digits: 8)), Field(isEvent ? "Event" : "Opcode", named(name, opcode, digits: 4)),
+                Field("Parameters", Hex.string(parameters, separator: " ")),
+            ]
         case .empty:
             return []
         case .raw(let bytes):
