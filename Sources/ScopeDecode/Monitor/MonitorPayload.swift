@@ -90,7 +90,7 @@ public enum MonitorPayload: Sendable, Hashable {
             let typeName = type == 0 ? "Primary" : type == 1 ? "AMP" : "type \(type)"
             return "\(address) (\(typeName),\(Self.busNames[bus] ?? "bus \(bus)"),\(name))"
         case .indexInfo(let address, let manufacturer):
-            return "\(address) manufacturer \(manufacturer)"
+            return "\(address) (\(named(AssignedNumbers.companyName(manufacturer), manufacturer, digits: 4)))"
         case .note(let text):
             return text
         case .userLogging(_, let ident, let message):
