@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "ScopeCore"),
         .target(name: "ScopeCapture", dependencies: ["ScopeCore", "CPcap"]),
         .target(name: "ScopeDecode", dependencies: ["ScopeCore"]),
+        .target(name: "ScopeLive", dependencies: ["ScopeCore", "CBluetooth"]),
         .target(name: "ScopeAnalysis", dependencies: ["ScopeDecode", "ScopeCore"]),
         .target(
             name: "ScopeRules",
@@ -38,7 +39,7 @@ let package = Package(
         .target(
             name: "ScopeCommands",
             dependencies: [
-                "ScopeCore", "ScopeCapture", "ScopeDecode", "ScopeAnalysis", "ScopeRules", "ScopeReport",
+                "ScopeCore", "ScopeCapture", "ScopeDecode", "ScopeAnalysis", "ScopeRules", "ScopeReport", "ScopeLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +52,7 @@ let package = Package(
         .testTarget(name: "ScopeCoreTests", dependencies: ["ScopeCore", "ScopeTestSupport"]),
         .testTarget(name: "ScopeCaptureTests", dependencies: ["ScopeCapture", "ScopeCore", "ScopeTestSupport"]),
         .testTarget(name: "ScopeDecodeTests", dependencies: ["ScopeDecode", "ScopeCore", "ScopeTestSupport"]),
+        .testTarget(name: "ScopeLiveTests", dependencies: ["ScopeLive", "ScopeCore"]),
         .testTarget(
             name: "ScopeAnalysisTests",
             dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]

@@ -112,6 +112,13 @@ final class PcapSink: RecordSink {
         return nil
     }
 
+    func flush() throws(CaptureError) {
+        guard let d = dumper else { throw CaptureError(.usage, file: name, message: "write after close") }
+        if pcap_dump_flush(d) != 0 {
+            throw CaptureError(.io, file: name, message: "write failed (pcap_dump_flush)")
+        }
+    }
+
     func close() throws(CaptureError) {
         guard let d = dumper else { return }
         dumper = nil

@@ -62,6 +62,9 @@ public struct SkippedRecords: Sendable, Hashable, CustomStringConvertible {
 protocol RecordSink: AnyObject {
     /// Writes `record`, or returns why it was left out.
     func write(_ record: CaptureRecord) throws(CaptureError) -> SkippedRecords.Reason?
+    /// Pushes everything written so far to the file (live capture: each record reaches the
+    /// disk before anything else is done with it).
+    func flush() throws(CaptureError)
     func close() throws(CaptureError)
 }
 
@@ -133,6 +136,13 @@ public struct CaptureWriter {
         }
     }
 
+    /// Writes out everything buffered so far (the file header included), so the file on disk
+    /// is a valid capture up to the last record written.
+    public mutating func flush() throws(CaptureError) {
+        guard !closed else { throw CaptureError(.usage, file: name, message: "write after close") }
+        try sink.flush()
+    }
+
     /// Flushes and closes the file. Calling it again does nothing.
     public mutating func close() throws(CaptureError) {
         guard !closed else { return }
@@ -190,6 +200,7 @@ final class BTSnoopSink: RecordSink {
         return nil
     }
 
+    func flush() throws(CaptureError) { try out.flush() }
     func close() throws(CaptureError) { try out.close() }
 }
 
@@ -221,5 +232,6 @@ final class PacketLoggerSink: RecordSink {
         return nil
     }
 
+    func flush() throws(CaptureError) { try out.flush() }
     func close() throws(CaptureError) { try out.close() }
 }

@@ -1,0 +1,135 @@
+#if os(Linux)
+import CBluetooth
+import Glibc
+import ScopeCore
+
+/// SIGINT and SIGTERM as a readable descriptor (`signalfd`), so the capture loop waits on the
+/// socket and the signals with one `poll` and never loses a stop to a restarted `recvmsg`
+/// (glibc's `signal()` sets SA_RESTART). Create it before any other thread starts.
+public final class StopSignals {
+    public let fd: Int32
+    private var previous = sigset_t()
+
+    public init() throws(LiveError) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        guard sigprocmask(SIG_BLOCK, &set, &previous) == 0 else { throw LiveError("cannot block SIGINT/SIGTERM", errno: errno) }
+        let fd = hciscope_signalfd(&set)
+        guard fd >= 0 else { throw LiveError("cannot create a signalfd", errno: errno) }
+        self.fd = fd
+    }
+
+    deinit {
+        close(fd)
+        sigprocmask(SIG_SETMASK, &previous, nil)
+    }
+}
+
+public struct LiveCaptureOptions: Sendable {
+    /// Stop after this many records written.
+    public var count: Int?
+    /// Stop after this long (µs).
+    public var durationMicros: Int64?
+    /// Keep one controller's traffic; index events and global records are always kept.
+    public var index: UInt16?
+
+    public init(count: Int? = nil, durationMicros: Int64? = nil, index: UInt16? = nil) {
+        self.count = count
+        self.durationMicros = durationMicros
+        self.index = index
+    }
+}
+
+public struct LiveCaptureSummary: Sendable {
+    public enum Stop: String, Sendable { case signal, count, duration, endOfInput = "end of input" }
+    public var written = 0
+    public var skippedByIndex = 0
+    public var malformed = 0
+    public var kernelDrops: UInt32 = 0
+    public var controllers: Set<UInt16> = []
+    public var stoppedBy: Stop = .endOfInput
+}
+
+/// Records from `source` until a stop signal, the count, the duration or the end of input.
+/// Each record is handed to `write` (which must put it on disk) before anything else happens
+/// to it; `status` is called at most every 250 ms for a live status line.
+public func runLiveCapture(
+    source: MonitorSource, stopFD: Int32, options: LiveCaptureOptions,
+    write: (CaptureRecord) throws(LiveError) -> Void,
+    status: ((LiveCaptureSummary) -> Void)? = nil,
+    problem: (LiveError) -> Void = { _ in }
+) throws(LiveError) -> LiveCaptureSummary {
+    var summary = LiveCaptureSummary()
+    let start = MonitorSource.now()
+    var lastStatus = start
+    var frame = 0
+    while true {
+        if let count = options.count, summary.written >= count {
+            summary.stoppedBy = .count
+            break
+        }
+        var timeout: Int32 = 250
+        if let duration = options.durationMicros {
+            let left = duration - (MonitorSource.now().microseconds - start.microseconds)
+            if left <= 0 {
+                summary.stoppedBy = .duration
+                break
+            }
+            timeout = Int32(min(250, max(1, left / 1000)))
+        }
+        var fds = [pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready < 0 {
+            if errno == EINTR { continue }
+            throw LiveError("poll failed", errno: errno)
+        }
+        if fds[1].revents != 0 {
+            summary.stoppedBy = .signal
+            break
+        }
+        if fds[0].revents & Int16(POLLIN) != 0 {
+            guard let result = try source.receive() else {
+                summary.stoppedBy = .endOfInput
+                break
+            }
+            switch result {
+            case .failure(let error):
+                summary.malformed += 1
+                problem(error)
+            case .success(let message):
+                let record = message.record(frame: frame + 1)
+                if let index = options.index, !keeps(record, index: index) {
+                    summary.skippedByIndex += 1
+                } else {
+                    frame += 1
+                    try write(record)
+                    summary.written += 1
+                    if record.adapter != AdapterIndex.noController { summary.controllers.insert(record.adapter) }
+                }
+            }
+        } else if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+            summary.stoppedBy = .endOfInput
+            break
+        }
+        summary.kernelDrops = source.kernelDrops
+        let now = MonitorSource.now()
+        if let status, now.microseconds - lastStatus.microseconds >= 250_000 {
+            lastStatus = now
+            status(summary)
+        }
+    }
+    summary.kernelDrops = source.kernelDrops
+    return summary
+}
+
+/// `-i INDEX`: that controller's records, every controller's index events, global records.
+func keeps(_ record: CaptureRecord, index: UInt16) -> Bool {
+    if record.adapter == index || record.adapter == AdapterIndex.noController { return true }
+    switch record.kind {
+    case .newIndex, .deleteIndex, .openIndex, .closeIndex, .indexInfo: return true
+    default: return false
+    }
+}
+#endif
