@@ -67,13 +67,18 @@ extension AnalysisBuilder {
 
     mutating func finishAdvertising(end: FrameTime?) {
         if let end {
-            for key in openSpans.keys { stopSpan(key, at: end, by: "still enabled at the end of the capture") }
+            // Still enabled: no stop frame; enabled time runs to the last frame.
+            for (_, i) in openSpans {
+                advertising.spans[i].stoppedBy = "still enabled at the end of the capture"
+                advertising.spans[i].enabledMicros = end.time.microseconds - advertising.spans[i].start.time.microseconds
+            }
+            openSpans = [:]
         }
         // Connected-while-enabled: overlap of each span with the connections on its adapter.
         for s in advertising.spans.indices {
             let span = advertising.spans[s]
             let start = span.start.time.microseconds
-            let stop = span.stop?.time.microseconds ?? start
+            let stop = span.stop?.time.microseconds ?? end?.time.microseconds ?? start
             var total: Int64 = 0
             for c in result.connections {
                 guard let complete = c.complete else { continue }
