@@ -115,6 +115,11 @@ struct TruthCheck {
             same("\(p).peer", t["peer"] as? String, a.peer?.description.uppercased())
             same("\(p).filter_policy", t["filter_policy"] as? Int, Int(a.filterPolicy))
             same("\(p).cancel_frame", t["cancel_frame"] as? Int, a.cancel?.frame)
+            time("\(p).cancel_ms", t["cancel_ms"], ms(a.cancel))
+            let endOfPending = a.complete?.time ?? r.capture.lastTimestamp ?? a.request.time
+            time("\(p).pending_ms", t["pending_ms"], ms(endOfPending.microseconds - a.request.time.microseconds))
+            let bound = a.cancel?.time ?? a.complete?.time
+            time("\(p).bounded_after_ms", t["bounded_after_ms"], bound.flatMap { ms($0.microseconds - a.request.time.microseconds) })
             same("\(p).complete_frame", t["complete_frame"] as? Int, a.complete?.frame)
             time("\(p).complete_ms", t["complete_ms"], ms(a.complete))
             same("\(p).status", Self.code(t["status"]), a.status.map(Int.init))
@@ -138,6 +143,12 @@ struct TruthCheck {
             same("\(p).peripheral_latency", t["peripheral_latency"] as? Int, c.peripheralLatency)
             time("\(p).supervision_timeout_ms", (t["supervision_timeout_ms"] as? NSNumber)?.doubleValue, ms(c.supervisionTimeoutMicros))
             same("\(p).disconnect_command_frame", t["disconnect_command_frame"] as? Int, c.disconnectCommand?.frame)
+            time("\(p).request_ms", t["request_ms"], ms(c.request))
+            time("\(p).disconnect_command_ms", t["disconnect_command_ms"], ms(c.disconnectCommand))
+            time("\(p).last_payload_ms", t["last_payload_ms"], ms(c.lastPayload))
+            if let request = c.request, let complete = c.complete {
+                time("\(p).setup_ms", t["setup_ms"], ms(complete.time.microseconds - request.time.microseconds))
+            }
             same("\(p).disconnect_frame", t["disconnect_frame"] as? Int, c.disconnect?.frame)
             time("\(p).disconnect_ms", t["disconnect_ms"], ms(c.disconnect))
             same("\(p).disconnect_reason", Self.code(t["disconnect_reason"]), c.disconnectReason.map(Int.init))
@@ -172,6 +183,7 @@ struct TruthCheck {
             for (te, e) in zip(enc, c.encryptionChanges) {
                 same("\(p).encryption.frame", te["frame"] as? Int, e.at.frame)
                 same("\(p).encryption.status", Self.code(te["status"]), Int(e.status))
+                time("\(p).encryption.ms", te["ms"], ms(e.at))
                 same("\(p).encryption.enabled", te["enabled"] as? Bool, e.enabled.map { $0 != 0 })
             }
         }
@@ -193,6 +205,16 @@ struct TruthCheck {
                 same("\(p).secure_connections", t["secure_connections"] as? Bool, pr.secureConnections)
             }
             same("\(p).result", t["result"] as? String, pr.result.rawValue)
+            time("\(p).request_ms", t["request_ms"], ms(pr.request))
+            let mitm = t["mitm_requested"] as? [String: Any]
+            same("\(p).mitm.initiator", mitm?["initiator"] as? Bool, pr.initiator?.mitm)
+            same("\(p).mitm.responder", mitm?["responder"] as? Bool, pr.responder?.mitm)
+            if pr.response != nil, let i = pr.initiator, let rf = pr.responder {
+                same("\(p).bonding", t["bonding"] as? Bool, i.bonding && rf.bonding)
+            }
+            if pr.result == .success, let end = pr.encryption {
+                time("\(p).duration_ms", t["duration_ms"], ms(end.time.microseconds - pr.request.time.microseconds))
+            }
             same("\(p).reason", Self.code(t["reason"]), pr.reason.map(Int.init))
             same("\(p).failed_frame", t["failed_frame"] as? Int, pr.failed?.frame)
             same("\(p).failed_sent_by", t["failed_sent_by"] as? String, pr.failedSentBy?.rawValue)
@@ -235,6 +257,8 @@ struct TruthCheck {
             same("\(p).connectable", t["connectable"] as? Bool, s.connectable)
             time("\(p).interval_ms", t["interval_ms"], ms(s.intervalMicros))
             same("\(p).start_frame", t["start_frame"] as? Int, s.start.frame)
+            time("\(p).start_ms", t["start_ms"], ms(s.start))
+            time("\(p).stop_ms", t["stop_ms"], ms(s.stop))
             same("\(p).stop_frame", t["stop_frame"] as? Int, s.stop?.frame)
             same("\(p).stopped_by", t["stopped_by"] as? String, s.stoppedBy)
             time("\(p).enabled_ms", (t["enabled_ms"] as? NSNumber)?.doubleValue, ms(s.enabledMicros))
