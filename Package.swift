@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "ScopeCommands",
             dependencies: [
-                "ScopeCore", "ScopeCapture", "ScopeDecode", "ScopeAnalysis", "ScopeRules", "ScopeReport", "ScopeLive",
+                "ScopeCore", "ScopeCapture", "ScopeDecode", "ScopeAnalysis", "ScopeRules", "ScopeReport", "ScopeLive", "CBluetooth",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

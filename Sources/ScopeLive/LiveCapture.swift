@@ -65,6 +65,23 @@ public func runLiveCapture(
     let start = MonitorSource.now()
     var lastStatus = start
     var frame = 0
+    func handle(_ result: Result<MonitorMessage, LiveError>) throws(LiveError) {
+        switch result {
+        case .failure(let error):
+            summary.malformed += 1
+            problem(error)
+        case .success(let message):
+            let record = message.record(frame: frame + 1)
+            if let index = options.index, !keeps(record, index: index) {
+                summary.skippedByIndex += 1
+            } else {
+                frame += 1
+                try write(record)
+                summary.written += 1
+                if record.adapter != AdapterIndex.noController { summary.controllers.insert(record.adapter) }
+            }
+        }
+    }
     while true {
         if let count = options.count, summary.written >= count {
             summary.stoppedBy = .count
@@ -86,6 +103,12 @@ public func runLiveCapture(
             throw LiveError("poll failed", errno: errno)
         }
         if fds[1].revents != 0 {
+            // Keep what the kernel already queued: drain without waiting, then stop.
+            while summary.written < (options.count ?? .max) {
+                var one = pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&one, 1, 0) > 0, one.revents & Int16(POLLIN) != 0, let result = try source.receive() else { break }
+                try handle(result)
+            }
             summary.stoppedBy = .signal
             break
         }
@@ -94,21 +117,7 @@ public func runLiveCapture(
                 summary.stoppedBy = .endOfInput
                 break
             }
-            switch result {
-            case .failure(let error):
-                summary.malformed += 1
-                problem(error)
-            case .success(let message):
-                let record = message.record(frame: frame + 1)
-                if let index = options.index, !keeps(record, index: index) {
-                    summary.skippedByIndex += 1
-                } else {
-                    frame += 1
-                    try write(record)
-                    summary.written += 1
-                    if record.adapter != AdapterIndex.noController { summary.controllers.insert(record.adapter) }
-                }
-            }
+            try handle(result)
         } else if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
             summary.stoppedBy = .endOfInput
             break

@@ -28,7 +28,7 @@ public struct LiveError: Error, Sendable, CustomStringConvertible {
             return LiveError(
                 "this kernel has no Bluetooth support: socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI) failed",
                 fix: "load it with `modprobe bluetooth` (and a controller driver), or run where the kernel has "
-                    + "Bluetooth; in containers and CI, record an H4 link instead (hciscope capture --h4-proxy)",
+                    + "Bluetooth; in containers and CI, run it in a VM with a Bluetooth-enabled kernel",
                 errno: code)
         case EPERM, EACCES:
             return permission(code)
