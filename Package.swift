@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "ScopeCore"),
         .target(name: "ScopeCapture", dependencies: ["ScopeCore", "CPcap"]),
         .target(name: "ScopeDecode", dependencies: ["ScopeCore"]),
-        .target(name: "ScopeAnalysis", dependencies: ["ScopeDecode", "ScopeCore"]),
+        .target(name: "ScopeAnalysis", dependencies: ["ScopeDecode", "ScopeCore", "ScopeCapture"]),
         .target(
             name: "ScopeRules",
             dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCore", .product(name: "Yams", package: "Yams")]

@@ -53,6 +53,8 @@ public struct Connection: Sendable {
 
     public var id: ConnectionID
     public var role: Role
+    /// LE link (false: a BR/EDR ACL link from the classic Connection Complete).
+    public var isLE = true
     public var peer: BDAddr?
     public var peerAddressType: UInt8?
     /// The connection request that led to it (central side), when captured.

@@ -1,0 +1,92 @@
+import ScopeCore
+import ScopeDecode
+
+extension AnalysisBuilder {
+    mutating func advertisingDataCommand(_ command: HCICommand, adapter: AdapterIndex, at: FrameTime) {
+        advertisingSeen = true
+        let p = command.parameters
+        let name = command.opcode.name ?? command.opcode.description
+        switch command.opcode {
+        case .leSetAdvertisingData, .leSetScanResponseData:
+            guard let d = HCIFacts.legacyAdvertisingData(p) else { return }
+            advertising.dataCommands.append(
+                AdvertisingDataCommand(
+                    at: at, complete: nil, command: name, advertisingHandle: nil,
+                    kind: command.opcode == .leSetAdvertisingData ? .advertising : .scanResponse, legacyPDUs: true, operation: nil,
+                    length: d.length, fragmentLength: d.data.count, data: d.data, status: nil))
+        default:
+            guard let d = HCIFacts.extendedAdvertisingData(p) else { return }
+            let legacy = extendedAdvertisingParameters[SetKey(adapter: adapter, handle: d.handle)]?.legacyPDUs ?? false
+            advertising.dataCommands.append(
+                AdvertisingDataCommand(
+                    at: at, complete: nil, command: name, advertisingHandle: d.handle,
+                    kind: command.opcode == .leSetExtendedAdvertisingData ? .advertising : .scanResponse, legacyPDUs: legacy,
+                    operation: d.operation, length: d.length, fragmentLength: d.data.count, data: d.data, status: nil))
+        }
+    }
+
+    /// A successful (Extended) Advertising Enable: spans start and stop at the command frame.
+    mutating func advertisingEnable(_ enable: Bool, handles: [UInt8?], adapter: AdapterIndex, at: FrameTime) {
+        advertisingSeen = true
+        for handle in handles {
+            let key = SetKey(adapter: adapter, handle: handle)
+            if enable {
+                guard openSpans[key] == nil else { continue }
+                let params = handle == nil ? legacyAdvertisingParameters[adapter] : extendedAdvertisingParameters[key]
+                advertising.spans.append(
+                    AdvertisingSpan(
+                        advertisingHandle: handle, api: handle == nil ? .legacy : .extended, connectable: params?.connectable ?? true,
+                        directed: params?.directed, intervalMicros: params?.intervalMicros, start: at, stop: nil, stoppedBy: "",
+                        enabledMicros: 0, connectedWhileEnabledMicros: 0))
+                openSpans[key] = advertising.spans.count - 1
+            } else {
+                stopSpan(key, at: at, by: "host disabled it")
+            }
+        }
+    }
+
+    mutating func stopSpan(_ key: SetKey, at: FrameTime, by reason: String) {
+        guard let i = openSpans.removeValue(forKey: key) else { return }
+        advertising.spans[i].stop = at
+        advertising.spans[i].stoppedBy = reason
+        advertising.spans[i].enabledMicros = at.time.microseconds - advertising.spans[i].start.time.microseconds
+    }
+
+    /// Legacy advertising stops when a connection is created in the peripheral role.
+    mutating func connectionStopsLegacyAdvertising(adapter: AdapterIndex, at: FrameTime) {
+        stopSpan(SetKey(adapter: adapter, handle: nil), at: at, by: "connection (controller stops legacy advertising)")
+    }
+
+    mutating func advertisingSetTerminated(_ t: (status: UInt8, handle: UInt8, connection: UInt16), adapter: AdapterIndex, at: FrameTime) {
+        let reason =
+            t.status == 0
+            ? "connection (Advertising Set Terminated)"
+            : "Advertising Set Terminated (\(HCIStatus(rawValue: t.status).description))"
+        stopSpan(SetKey(adapter: adapter, handle: t.handle), at: at, by: reason)
+    }
+
+    mutating func finishAdvertising(end: FrameTime?) {
+        if let end {
+            // Still enabled: no stop frame; enabled time runs to the last frame.
+            for (_, i) in openSpans {
+                advertising.spans[i].stoppedBy = "still enabled at the end of the capture"
+                advertising.spans[i].enabledMicros = end.time.microseconds - advertising.spans[i].start.time.microseconds
+            }
+            openSpans = [:]
+        }
+        // Connected-while-enabled: overlap of each span with the connections on its adapter.
+        for s in advertising.spans.indices {
+            let span = advertising.spans[s]
+            let start = span.start.time.microseconds
+            let stop = span.stop?.time.microseconds ?? end?.time.microseconds ?? start
+            var total: Int64 = 0
+            for c in result.connections {
+                guard let complete = c.complete else { continue }
+                let from = max(start, complete.time.microseconds)
+                let to = min(stop, (c.disconnect ?? end)?.time.microseconds ?? stop)
+                if to > from { total += to - from }
+            }
+            advertising.spans[s].connectedWhileEnabledMicros = total
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import ScopeCore
+import ScopeDecode
+
+extension AnalysisBuilder {
+    /// Per-connection GATT client state used to rebuild the database.
+    struct GATTState: Sendable {
+        /// Outstanding request per client direction (the side that sent it).
+        var requests: [Direction: ATTPDU] = [:]
+        var requestFrames: [Direction: FrameTime] = [:]
+        /// Exchange MTU: client's and server's Rx MTU.
+        var clientMTU: Int?
+    }
+
+    // MARK: Attempts
+
+    mutating func startAttempt(_ c: HCIFacts.CreateConnection, api: HCIAPI, adapter: AdapterIndex, at: FrameTime) {
+        let usesList = c.filterPolicy & 0x01 != 0
+        result.attempts.append(
+            ConnectionAttempt(
+                adapter: adapter, request: at, api: api, peer: usesList ? nil : c.peer, peerAddressType: usesList ? nil : c.peerAddressType,
+                filterPolicy: c.filterPolicy))
+        pendingAttempt[adapter] = result.attempts.count - 1
+    }
+
+    mutating func finishAttempts() {
+        // Still pending attempts keep outcome .pending (bounded by the last frame in reports).
+        pendingAttempt = [:]
+    }
+
+    // MARK: Connection lifetime
+
+    mutating func connectionComplete(_ c: HCIFacts.ConnectionComplete, adapter: AdapterIndex, at: FrameTime) {
+        // The LE attempt this event answers (central role, or a failure of our request).
+        var attemptIndex: Int?
+        if c.isLE, let i = pendingAttempt[adapter], c.role == 0 || c.status != 0 {
+            attemptIndex = i
+            pendingAttempt[adapter] = nil
+            result.attempts[i].complete = at
+            result.attempts[i].status = c.status
+            if c.status == 0 {
+                result.attempts[i].outcome = .connected
+            } else if result.attempts[i].cancel != nil && c.status == 0x02 {
+                result.attempts[i].outcome = .cancelled
+            } else {
+                result.attempts[i].outcome = .failed
+            }
+        }
+        guard c.status == 0 else { return }
+        let key = HandleKey(adapter: adapter, handle: c.handle)
+        if openConnections[key] != nil { closeConnection(key) }
+        generations[key, default: 0] += 1
+        let id = ConnectionID(adapter: adapter, handle: c.handle, generation: generations[key] ?? 1)
+        let role: Connection.Role = c.role == 0 ? .central : c.role == 1 ? .peripheral : .unknown
+        var connection = Connection(id: id, role: role)
+        connection.isLE = c.isLE
+        connection.peer = c.peer
+        connection.peerAddressType = c.isLE ? c.peerAddressType : nil
+        connection.complete = at
+        if c.isLE {
+            connection.intervalMicros = HCIFacts.connectionInterval(c.interval)
+            connection.peripheralLatency = Int(c.latency)
+            connection.supervisionTimeoutMicros = HCIFacts.timeout(c.timeout)
+        }
+        if let i = attemptIndex {
+            connection.request = result.attempts[i].request
+            result.attempts[i].connection = id
+        }
+        result.connections.append(connection)
+        let index = result.connections.count - 1
+        openConnections[key] = index
+        gattState[index] = GATTState()
+        if c.isLE && role == .peripheral { connectionStopsLegacyAdvertising(adapter: adapter, at: at) }
+    }
+
+    /// The connection on `key`, created when its setup was not captured.
+    mutating func connectionIndex(_ key: HandleKey, at: FrameTime) -> Int {
+        if let i = openConnections[key] { return i }
+        let id = ConnectionID(adapter: key.adapter, handle: key.handle, generation: generations[key] ?? 0)
+        result.connections.append(Connection(id: id, role: .unknown))
+        let index = result.connections.count - 1
+        openConnections[key] = index
+        gattState[index] = GATTState()
+        handlesWithoutSetup.insert(key.handle)
+        return index
+    }
+
+    mutating func disconnectionComplete(_ d: (status: UInt8, handle: UInt16, reason: UInt8), adapter: AdapterIndex, at: FrameTime) {
+        guard d.status == 0 else { return }
+        let key = HandleKey(adapter: adapter, handle: d.handle)
+        let i = connectionIndex(key, at: at)
+        result.connections[i].disconnect = at
+        result.connections[i].disconnectReason = d.reason
+        result.connections[i].disconnectInitiator = result.connections[i].disconnectCommand != nil ? .local : .remote
+        closeConnection(key)
+    }
+
+    private mutating func closeConnection(_ key: HandleKey) {
+        guard let i = openConnections.removeValue(forKey: key) else { return }
+        gattState[i] = nil
+        if let p = openPairing.removeValue(forKey: i), result.pairings[p].result == .incomplete {
+            // Left incomplete: the link went away before the pairing finished.
+        }
+        pendingSecurityRequest[i] = nil
+    }
+
+    mutating func encryption(handle: UInt16, adapter: AdapterIndex, change: EncryptionChange) {
+        let key = HandleKey(adapter: adapter, handle: handle)
+        let i = connectionIndex(key, at: change.at)
+        let wasEncrypted = result.connections[i].encryptionChanges.last { !$0.isKeyRefresh }.map { $0.status == 0 && ($0.enabled ?? 0) != 0 } ?? false
+        result.connections[i].encryptionChanges.append(change)
+        pairingEncryption(connection: i, change: change, wasEncrypted: wasEncrypted)
+    }
+
+    // MARK: ACL
+
+    mutating func acl(_ frame: DecodedFrame, header: ACLHeader, adapter: AdapterIndex, at: FrameTime) {
+        let key = HandleKey(adapter: adapter, handle: header.handle)
+        let i = connectionIndex(key, at: at)
+        if header.dataLength > 0 { result.connections[i].lastPayload = at }
+        let direction = frame.record.direction
+        for pdu in frame.pdus {
+            switch pdu.upper {
+            case .att(let att, let note):
+                self.att(att, note: note, connection: i, direction: direction, at: at)
+            case .smp(let smp):
+                self.smp(smp, connection: i, direction: direction, at: at)
+            case .signaling, .other:
+                break
+            }
+        }
+    }
+
+    // MARK: ATT / GATT
+
+    private mutating func att(_ pdu: ATTPDU, note: GATTAnnotation?, connection i: Int, direction: Direction, at: FrameTime) {
+        var c = result.connections[i]
+        var state = gattState[i] ?? GATTState()
+        let kind = pdu.opcode.kind
+        if c.firstATT == nil { c.firstATT = at }
+        if kind == .request || kind == .command {
+            if direction == .sent { c.localIsGATTClient = true } else if direction == .received { c.remoteIsGATTClient = true }
+        }
+        // The request a response answers: outstanding on the opposite direction.
+        let clientDirection: Direction = direction == .sent ? .received : .sent
+        var request: ATTPDU?
+        if kind == .response {
+            request = state.requests.removeValue(forKey: clientDirection)
+            state.requestFrames[clientDirection] = nil
+        }
+        let event = ATTEvent(
+            at: at, direction: direction, opcode: pdu.opcode.rawValue, handle: pdu.handle ?? note?.inferredHandle,
+            valueLength: pdu.value.count, errorCode: pdu.errorCode, requestOpcodeInError: pdu.requestOpcodeInError?.rawValue,
+            requestFrame: note?.requestFrame, mtu: c.mtu)
+        c.att.append(event)
+
+        switch kind {
+        case .request:
+            state.requests[direction] = pdu
+            state.requestFrames[direction] = at
+            if pdu.opcode == .exchangeMTURequest, let m = pdu.mtu {
+                state.clientMTU = Int(m)
+                c.mtuExchanges.append(at)
+            }
+            if let procedure = Self.discoveryKind(pdu), let range = pdu.range {
+                c.gatt.discoveryProcedures.append(
+                    GATTDatabase.DiscoveryProcedure(
+                        kind: procedure, request: at, startHandle: range.start, endHandle: range.end,
+                        client: direction == .sent ? .local : direction == .received ? .remote : .unknown))
+            }
+            cccdWrite(pdu, note: note, connection: &c, direction: direction, at: at)
+        case .command:
+            cccdWrite(pdu, note: note, connection: &c, direction: direction, at: at)
+        case .response:
+            if pdu.opcode == .exchangeMTUResponse {
+                c.mtuExchanges.append(at)
+                if let effective = note?.effectiveMTU {
+                    c.mtu = effective
+                } else if let server = pdu.mtu {
+                    c.mtu = max(23, min(Int(server), state.clientMTU ?? Int(server)))
+                }
+            }
+            if pdu.opcode == .readResponse || pdu.opcode == .readBlobResponse, !pdu.value.isEmpty, c.firstData == nil {
+                c.firstData = at
+            }
+            if let request, Self.discoveryKind(request) != nil {
+                c.discoveryEnd = at
+                learn(pdu, request: request, database: &c.gatt, at: at)
+            }
+        case .notification, .indication:
+            if c.firstData == nil, !pdu.value.isEmpty || pdu.opcode == .multipleHandleValueNotification { c.firstData = at }
+        default:
+            break
+        }
+        result.connections[i] = c
+        gattState[i] = state
+    }
+
+    static func discoveryKind(_ pdu: ATTPDU) -> GATTDatabase.DiscoveryProcedure.Kind? {
+        switch pdu.opcode {
+        case .readByGroupTypeRequest:
+            let t = pdu.attributeType?.uuid16
+            return t == 0x2800 || t == 0x2801 ? .allPrimaryServices : nil
+        case .findByTypeValueRequest:
+            return pdu.attributeType?.uuid16 == 0x2800 ? .primaryServiceByUUID : nil
+        case .readByTypeRequest:
+            switch pdu.attributeType?.uuid16 {
+            case 0x2803: return .characteristics
+            case 0x2802: return .includes
+            default: return nil
+            }
+        case .findInformationRequest:
+            return .descriptors
+        default:
+            return nil
+        }
+    }
+
+    private func learn(_ pdu: ATTPDU, request: ATTPDU, database db: inout GATTDatabase, at: FrameTime) {
+        switch pdu.parameters {
+        case .attributeDataList(_, let entries) where request.opcode == .readByGroupTypeRequest:
+            let primary = request.attributeType?.uuid16 == 0x2800
+            for e in entries {
+                guard let end = e.endGroupHandle, let uuid = BluetoothUUID(littleEndian: e.value), e.value.count != 4 else { continue }
+                db.services.removeAll { $0.start == e.handle }
+                db.services.append(
+                    GATTDatabase.Service(start: e.handle, end: end, uuid: Self.uuidString(uuid), name: uuid.name, isPrimary: primary, learned: at))
+            }
+        case .findByTypeValueResponse(let ranges):
+            guard case .findByTypeValueRequest(_, _, let value) = request.parameters,
+                let uuid = BluetoothUUID(littleEndian: value), value.count != 4
+            else { return }
+            for r in ranges {
+                db.services.removeAll { $0.start == r.start }
+                db.services.append(
+                    GATTDatabase.Service(start: r.start, end: r.end, uuid: Self.uuidString(uuid), name: uuid.name, isPrimary: true, learned: at))
+            }
+        case .attributeDataList(_, let entries) where request.attributeType?.uuid16 == 0x2803:
+            for e in entries {
+                guard e.value.count >= 5, let uuid = BluetoothUUID(littleEndian: e.value.dropFirst(3)) else { continue }
+                let valueHandle = UInt16(e.value[1]) | UInt16(e.value[2]) << 8
+                db.characteristics.removeAll { $0.declarationHandle == e.handle }
+                let service = db.services.first { $0.start <= e.handle && e.handle <= $0.end }?.start
+                db.characteristics.append(
+                    GATTDatabase.Characteristic(
+                        declarationHandle: e.handle, valueHandle: valueHandle, properties: e.value[0], uuid: Self.uuidString(uuid),
+                        name: uuid.name, serviceStart: service, learned: at))
+            }
+            db.characteristics.sort { $0.declarationHandle < $1.declarationHandle }
+        case .findInformationResponse(_, let entries):
+            for e in entries {
+                let owner = db.characteristics.last { $0.valueHandle < e.handle }
+                // Characteristic declarations and values found again here are not descriptors.
+                if db.characteristics.contains(where: { $0.valueHandle == e.handle || $0.declarationHandle == e.handle }) { continue }
+                if let u = e.uuid.uuid16, u == 0x2800 || u == 0x2801 || u == 0x2803 { continue }
+                db.descriptors.removeAll { $0.handle == e.handle }
+                db.descriptors.append(
+                    GATTDatabase.Descriptor(handle: e.handle, uuid: Self.uuidString(e.uuid), characteristicValueHandle: owner?.valueHandle, learned: at))
+            }
+        default:
+            break
+        }
+    }
+
+    private func cccdWrite(_ pdu: ATTPDU, note: GATTAnnotation?, connection c: inout Connection, direction: Direction, at: FrameTime) {
+        guard pdu.opcode == .writeRequest || pdu.opcode == .writeCommand, let handle = pdu.handle else { return }
+        let known = c.gatt.descriptors.first { $0.handle == handle }
+        let isCCCD = note?.clientConfiguration != nil || known?.uuid == "2902"
+        guard isCCCD, pdu.value.count >= 2 else { return }
+        let value = UInt16(pdu.value[0]) | UInt16(pdu.value[1]) << 8
+        let owner = known?.characteristicValueHandle ?? c.gatt.characteristics.last { $0.valueHandle < handle }?.valueHandle
+        c.cccdWrites.append(CCCDWrite(at: at, direction: direction, handle: handle, characteristicValueHandle: owner, value: value))
+    }
+}

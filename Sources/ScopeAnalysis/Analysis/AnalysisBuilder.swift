@@ -1,0 +1,350 @@
+import ScopeCore
+import ScopeDecode
+
+/// Builds the timeline and metrics of one capture from its decoded frames (STYLE B4:
+/// decoded frames → analysis). Single owner, fed in order:
+///
+/// ```swift
+/// var builder = AnalysisBuilder(file: path, format: "btsnoop-1002")
+/// while let record = reader.next() { builder.consume(dissector.decode(record)) }
+/// let result = builder.finish()
+/// ```
+///
+/// Definitions follow RULES.md ("Metrics" and "Metric boundaries").
+public struct AnalysisBuilder: Sendable {
+    struct HandleKey: Hashable, Sendable {
+        var adapter: AdapterIndex
+        var handle: UInt16
+    }
+
+    struct CommandKey: Hashable, Sendable {
+        var adapter: AdapterIndex
+        var opcode: UInt16
+    }
+
+    struct PendingCommand: Sendable {
+        var at: FrameTime
+        var command: HCICommand
+    }
+
+    var result: AnalysisResult
+    var lastFrame: FrameTime?
+
+    // Commands waiting for their Command Complete / Status.
+    var pendingCommands: [CommandKey: PendingCommand] = [:]
+
+    // Scanning.
+    var scanParameters: [AdapterIndex: HCIFacts.ScanParameters] = [:]
+    var activeScan: [AdapterIndex: Int] = [:]
+    var scanState: [Int: ScanTracking] = [:]
+    var deviceIndex: [DeviceKey: Int] = [:]
+    var devicePayloads: [DeviceKey: Set<[UInt8]>] = [:]
+    /// Extended report fragments waiting for their last part.
+    var fragments: [FragmentKey: [UInt8]] = [:]
+
+    // Connections.
+    var pendingAttempt: [AdapterIndex: Int] = [:]
+    var openConnections: [HandleKey: Int] = [:]
+    var generations: [HandleKey: Int] = [:]
+    var gattState: [Int: GATTState] = [:]
+    var handlesWithoutSetup: Set<UInt16> = []
+
+    // Pairing.
+    var openPairing: [Int: Int] = [:]
+    var pendingSecurityRequest: [Int: FrameTime] = [:]
+
+    // Advertising.
+    var advertising = AdvertisingActivity()
+    var legacyAdvertisingParameters: [AdapterIndex: HCIFacts.AdvertisingParameters] = [:]
+    var extendedAdvertisingParameters: [SetKey: HCIFacts.AdvertisingParameters] = [:]
+    var openSpans: [SetKey: Int] = [:]
+    var advertisingSeen = false
+
+    // Health.
+    var previousTimestamp: [AdapterIndex: Timestamp] = [:]
+
+    struct DeviceKey: Hashable, Sendable {
+        var address: BDAddr
+        var type: UInt8
+    }
+
+    struct FragmentKey: Hashable, Sendable {
+        var adapter: AdapterIndex
+        var address: BDAddr
+        var type: UInt8
+        var sid: UInt8?
+    }
+
+    struct SetKey: Hashable, Sendable {
+        var adapter: AdapterIndex
+        /// nil: legacy advertising.
+        var handle: UInt8?
+    }
+
+    struct ReportKey: Hashable, Sendable {
+        var address: BDAddr
+        var type: UInt8
+        var eventType: UInt16
+        var data: [UInt8]
+    }
+
+    struct ScanTracking: Sendable {
+        var seen: Set<ReportKey> = []
+        var devices: Set<DeviceKey> = []
+        /// Set when the stop command was sent and succeeded: reports count until its Command Complete.
+        var closed = false
+    }
+
+    public init(file: String, format: String) {
+        result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
+    }
+
+    public mutating func consume(_ frame: DecodedFrame) {
+        let record = frame.record
+        let at = FrameTime(frame: record.frame, time: record.timestamp)
+        noteHealth(frame, at: at)
+        lastFrame = at
+        switch frame.packet {
+        case .command(let command):
+            pendingCommands[CommandKey(adapter: record.adapter, opcode: command.opcode.rawValue)] = PendingCommand(
+                at: at, command: command)
+            commandSent(command, adapter: record.adapter, at: at)
+        case .event(let event):
+            eventReceived(event, adapter: record.adapter, at: at, frame: frame)
+        case .acl(let header):
+            guard let header else { return }
+            acl(frame, header: header, adapter: record.adapter, at: at)
+        case .monitor(let payload):
+            switch payload {
+            case .userLogging(_, let ident, let message):
+                result.markers.append(Marker(at: at, text: ident.isEmpty ? message : "\(ident): \(message)"))
+            case .note(let text):
+                result.markers.append(Marker(at: at, text: text))
+            default: break
+            }
+        case .vendorDebugACL, .none, .sco, .iso:
+            break
+        }
+    }
+
+    public mutating func finish() -> AnalysisResult {
+        let end = lastFrame
+        finishScans(end: end)
+        finishAttempts()
+        finishAdvertising(end: end)
+        result.capture.health.handlesWithoutSetup = handlesWithoutSetup.sorted()
+        if result.capture.health.truncatedACL > 0 {
+            result.capture.health.notes.append(
+                "\(result.capture.health.truncatedACL) ACL records are cut short (as in Android \"filtered\" snoop logs): "
+                    + "ATT and GATT figures are incomplete and the rules that need them are not evaluated")
+        }
+        if !handlesWithoutSetup.isEmpty {
+            result.capture.health.notes.append(
+                "connection setup not captured for handle(s) "
+                    + handlesWithoutSetup.sorted().map { Hex.prefixed($0, digits: 4) }.joined(separator: ", ")
+                    + ": rules that need the setup are not evaluated for them")
+        }
+        if advertisingSeen { result.advertising = advertising }
+        return result
+    }
+
+    // MARK: Health
+
+    private mutating func noteHealth(_ frame: DecodedFrame, at: FrameTime) {
+        let record = frame.record
+        var info = result.capture
+        info.frames += 1
+        if info.firstTimestamp == nil { info.firstTimestamp = record.timestamp }
+        info.lastTimestamp = record.timestamp
+        if record.isTruncated {
+            info.health.truncatedRecords += 1
+            if record.kind == .acl { info.health.truncatedACL += 1 }
+        }
+        info.health.drops = max(info.health.drops, record.drops)
+        if !frame.allMalformations.isEmpty { info.health.malformedFrames += 1 }
+        switch record.kind {
+        case .unknownH4, .unknownMonitor, .unknownPacketLogger: info.health.unknownRecords += 1
+        default: break
+        }
+        if let previous = previousTimestamp[record.adapter] {
+            let delta = record.timestamp.microseconds.subtractingReportingOverflow(previous.microseconds)
+            let day: Int64 = 86_400_000_000
+            let skew: Int64 = 378 * day
+            if !delta.overflow, delta.partialValue.magnitude >= UInt64(skew - day), delta.partialValue.magnitude <= UInt64(skew + day) {
+                info.health.epochSkewSuspected = true
+            } else if record.timestamp < previous {
+                info.health.backwardTimestamps += 1
+            }
+        }
+        previousTimestamp[record.adapter] = record.timestamp
+        if !record.timestamp.isPlausible { info.health.implausibleTimestamps += 1 }
+        result.capture = info
+    }
+
+    /// Records what the capture reader reported (read errors, warnings).
+    public mutating func noteReaderDiagnostics(_ diagnostics: [Diagnostic]) {
+        for d in diagnostics {
+            if d.severity == .error { result.capture.health.readErrors += 1 } else { result.capture.health.readWarnings += 1 }
+            if d.message.contains("378 days") { result.capture.health.epochSkewSuspected = true }
+        }
+    }
+
+    // MARK: Commands
+
+    private mutating func commandSent(_ command: HCICommand, adapter: AdapterIndex, at: FrameTime) {
+        let p = command.parameters
+        switch command.opcode {
+        case .leCreateConnection:
+            if let c = HCIFacts.createConnection(p) { startAttempt(c, api: .legacy, adapter: adapter, at: at) }
+        case .leExtendedCreateConnectionV1:
+            if let c = HCIFacts.extendedCreateConnection(p, v2: false) { startAttempt(c, api: .extended, adapter: adapter, at: at) }
+        case .leExtendedCreateConnectionV2:
+            if let c = HCIFacts.extendedCreateConnection(p, v2: true) { startAttempt(c, api: .extended, adapter: adapter, at: at) }
+        case .leCreateConnectionCancel:
+            if let i = pendingAttempt[adapter], result.attempts[i].cancel == nil { result.attempts[i].cancel = at }
+        case .disconnect:
+            if let d = HCIFacts.disconnect(p), let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)],
+                result.connections[i].disconnectCommand == nil
+            {
+                result.connections[i].disconnectCommand = at
+            }
+        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
+            advertisingDataCommand(command, adapter: adapter, at: at)
+        default:
+            break
+        }
+    }
+
+    private mutating func eventReceived(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, frame: DecodedFrame) {
+        if let opcode = event.commandOpcode, event.code == .commandComplete || event.code == .commandStatus {
+            let key = CommandKey(adapter: adapter, opcode: opcode.rawValue)
+            if let pending = pendingCommands.removeValue(forKey: key) {
+                commandAnswered(pending, event: event, adapter: adapter, at: at)
+            }
+            return
+        }
+        if !event.advertisingReports.isEmpty {
+            advertisingReports(event, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
+            return
+        }
+        let p = event.parameters
+        switch event.code {
+        case .disconnectionComplete:
+            if let d = HCIFacts.disconnectionComplete(p) { disconnectionComplete(d, adapter: adapter, at: at) }
+        case .encryptionChangeV1, .encryptionChangeV2:
+            if let e = HCIFacts.encryptionChange(p) {
+                encryption(handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: e.enabled, isKeyRefresh: false))
+            }
+        case .encryptionKeyRefreshComplete:
+            if let e = HCIFacts.keyRefresh(p) {
+                encryption(handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: nil, isKeyRefresh: true))
+            }
+        case .connectionComplete:
+            if let c = HCIFacts.classicConnectionComplete(p), c.status == 0 {
+                var conn = HCIFacts.ConnectionComplete(
+                    status: 0, handle: c.handle, role: 0xFF, peerAddressType: 0, peer: c.peer, interval: 0, latency: 0, timeout: 0,
+                    isLE: false)
+                conn.isLE = false
+                connectionComplete(conn, adapter: adapter, at: at)
+            }
+        case .leMeta:
+            leMeta(event, adapter: adapter, at: at)
+        default:
+            break
+        }
+    }
+
+    private mutating func leMeta(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime) {
+        guard let sub = event.subevent else { return }
+        let bytes = event.parameters.dropFirst()
+        switch sub {
+        case .connectionComplete:
+            if let c = HCIFacts.leConnectionComplete(bytes, enhanced: false) { connectionComplete(c, adapter: adapter, at: at) }
+        case .enhancedConnectionCompleteV1, .enhancedConnectionCompleteV2:
+            if let c = HCIFacts.leConnectionComplete(bytes, enhanced: true) { connectionComplete(c, adapter: adapter, at: at) }
+        case .connectionUpdateComplete:
+            if let u = HCIFacts.connectionUpdate(bytes), u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
+                let update = ParameterUpdate(
+                    at: at, intervalMicros: HCIFacts.connectionInterval(u.interval), peripheralLatency: Int(u.latency),
+                    supervisionTimeoutMicros: HCIFacts.timeout(u.timeout))
+                result.connections[i].parameterUpdates.append(update)
+                result.connections[i].intervalMicros = update.intervalMicros
+                result.connections[i].peripheralLatency = update.peripheralLatency
+                result.connections[i].supervisionTimeoutMicros = update.supervisionTimeoutMicros
+            }
+        case .phyUpdateComplete:
+            if let u = HCIFacts.phyUpdate(bytes), u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
+                result.connections[i].phyUpdates.append(PHYUpdate(at: at, tx: u.tx, rx: u.rx))
+            }
+        case .dataLengthChange:
+            if let d = HCIFacts.dataLengthChange(bytes), let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)] {
+                result.connections[i].dataLengthChanges.append(DataLengthChange(at: at, maxTXOctets: Int(d.tx), maxRXOctets: Int(d.rx)))
+            }
+        case .advertisingSetTerminated:
+            if let t = HCIFacts.advertisingSetTerminated(bytes) { advertisingSetTerminated(t, adapter: adapter, at: at) }
+        default:
+            break
+        }
+    }
+
+    private mutating func commandAnswered(_ pending: PendingCommand, event: HCIEvent, adapter: AdapterIndex, at: FrameTime) {
+        let command = pending.command
+        let status = event.status ?? 0xFF
+        let p = command.parameters
+        switch command.opcode {
+        case .leSetScanParameters:
+            if status == 0, let s = HCIFacts.scanParameters(p) { scanParameters[adapter] = s }
+        case .leSetExtendedScanParameters:
+            if status == 0, let s = HCIFacts.extendedScanParameters(p) { scanParameters[adapter] = s }
+        case .leSetScanEnable:
+            if let e = HCIFacts.scanEnable(p) { scanEnable(e, api: .legacy, status: status, command: pending.at, complete: at, adapter: adapter) }
+        case .leSetExtendedScanEnable:
+            if let e = HCIFacts.scanEnable(p) { scanEnable(e, api: .extended, status: status, command: pending.at, complete: at, adapter: adapter) }
+        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2:
+            // A refused request (Command Status with an error) ends the attempt there.
+            if event.code == .commandStatus, status != 0, let i = pendingAttempt[adapter], result.attempts[i].request == pending.at {
+                result.attempts[i].complete = at
+                result.attempts[i].status = status
+                result.attempts[i].outcome = .failed
+                pendingAttempt[adapter] = nil
+            }
+        case .leSetAdvertisingParameters:
+            advertisingSeen = true
+            if status == 0, let a = HCIFacts.advertisingParameters(p) { legacyAdvertisingParameters[adapter] = a }
+        case .leSetExtendedAdvertisingParametersV1, .leSetExtendedAdvertisingParametersV2:
+            advertisingSeen = true
+            if status == 0, let a = HCIFacts.extendedAdvertisingParameters(p) {
+                extendedAdvertisingParameters[SetKey(adapter: adapter, handle: a.handle)] = a.params
+            }
+        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
+            if let i = advertising.dataCommands.lastIndex(where: { $0.at == pending.at }) {
+                advertising.dataCommands[i].complete = at
+                advertising.dataCommands[i].status = status
+            }
+        case .leSetAdvertisingEnable:
+            if status == 0, let enable = p.first { advertisingEnable(enable != 0, handles: [nil], adapter: adapter, at: pending.at) }
+        case .leSetExtendedAdvertisingEnable:
+            if status == 0, let e = HCIFacts.extendedAdvertisingEnable(p) {
+                if !e.enable && e.handles.isEmpty {
+                    let all = openSpans.keys.filter { $0.adapter == adapter && $0.handle != nil }.map(\.handle)
+                    advertisingEnable(false, handles: all, adapter: adapter, at: pending.at)
+                } else {
+                    advertisingEnable(e.enable, handles: e.handles.map { Optional($0) }, adapter: adapter, at: pending.at)
+                }
+            }
+        case .leReadSupportedStates:
+            if let s = HCIFacts.supportedStates(event.returnParameters) {
+                advertisingSeen = advertisingSeen || false
+                advertising.supportedStates = s
+                advertising.supportedStatesFrame = at.frame
+            }
+        case .leReadMaximumAdvertisingDataLength:
+            if let m = HCIFacts.maxAdvertisingDataLength(event.returnParameters) {
+                advertising.maxAdvertisingDataLength = m
+                advertising.maxAdvertisingDataLengthFrame = at.frame
+            }
+        default:
+            break
+        }
+    }
+}

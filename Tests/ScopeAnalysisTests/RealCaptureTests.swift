@@ -1,0 +1,95 @@
+import Foundation
+import ScopeAnalysis
+import ScopeCore
+import ScopeDecode
+import ScopeTestSupport
+import Testing
+
+@Suite struct RealCaptureTests {
+    /// Android snoop of a smart lock: scan, three LE connection attempts (tshark's "3 LE
+    /// connections" are three LE Enhanced Connection Complete events: frames 442 and 579
+    /// succeed, frame 690 is status 0x02 after the host cancelled in frame 688), GATT, disconnects.
+    @Test func yeelockHasThreeLEConnectionAttempts() throws {
+        guard let url = Fixtures.shared("real/cnrd__yeelock__btsnoop_hci.log") else { return }
+        let r = try AnalysisBuilder.analyze(path: url.path)
+        #expect(r.capture.frames == 690)
+        #expect(r.attempts.map(\.request.frame) == [432, 577, 686])
+        #expect(r.attempts.map(\.outcome) == [.connected, .connected, .cancelled])
+        #expect(r.attempts.last?.cancel?.frame == 688)
+        #expect(r.attempts.last?.complete?.frame == 690)
+        let le = r.connections.filter { $0.isLE && $0.setupObserved }
+        #expect(le.map(\.complete?.frame) == [442, 579])
+        #expect(le.map(\.disconnect?.frame) == [522, 685])
+        #expect(le.map(\.disconnectInitiator) == [.remote, .remote])
+        // Every connection that completed was asked for by the host (central role).
+        #expect(le.allSatisfy { $0.role == .central && $0.request != nil })
+        // tshark counts 104 ATT PDUs; all of them belong to these connections.
+        #expect(r.connections.reduce(0) { $0 + $1.att.count } == 104)
+        #expect(r.devices.count > 0)
+        #expect(r.capture.health.handlesWithoutSetup.isEmpty)
+        #expect(le.allSatisfy { $0.gatt.services.count > 0 || $0.att.isEmpty })
+    }
+
+    /// Only ACL records, no HCI events: the connection is listed with its setup unknown.
+    @Test func aclOnlyCaptureListsConnectionWithoutSetup() throws {
+        guard let url = Fixtures.shared("real/syssi__esphome-lumentree__btsnoop_hci.log") else { return }
+        let r = try AnalysisBuilder.analyze(path: url.path)
+        #expect(r.capture.frames == 1304)
+        #expect(!r.connections.isEmpty)
+        #expect(r.connections.allSatisfy { $0.complete == nil && !$0.setupObserved })
+        #expect(!r.capture.health.handlesWithoutSetup.isEmpty)
+        #expect(r.connections.reduce(0) { $0 + $1.att.count } == 1304)
+        #expect(r.scans.isEmpty && r.attempts.isEmpty && r.pairings.isEmpty)
+        #expect(r.capture.health.notes.contains { $0.contains("setup not captured") })
+    }
+
+    /// Android "filtered" logs cut ACL to a few bytes: the analysis says ATT analysis is incomplete.
+    @Test func truncatedACLIsReportedInPlainWords() {
+        var dissector = Dissector()
+        var builder = AnalysisBuilder(file: "synthetic", format: "btsnoop-1002")
+        let t0: Int64 = 1_700_000_000_000_000
+        // LE Connection Complete, handle 0x0040, central, peer 11:22:33:44:55:66, 50 ms, 0, 5 s.
+        let complete: [UInt8] = [0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x00, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x28, 0x00, 0x00, 0x00, 0xF4, 0x01, 0x00]
+        // ATT Read Response with 10 value bytes, cut to 7 bytes of the original 15.
+        let acl: [UInt8] = [0x40, 0x20, 0x0B, 0x00, 0x07, 0x00, 0x04]
+        let records = [
+            CaptureRecord(frame: 1, timestamp: Timestamp(microseconds: t0), direction: .received, kind: .event, payload: complete),
+            CaptureRecord(
+                frame: 2, timestamp: Timestamp(microseconds: t0 + 1000), direction: .received, kind: .acl, originalLength: 15, payload: acl),
+        ]
+        for record in records { builder.consume(dissector.decode(record)) }
+        let r = builder.finish()
+        #expect(r.capture.frames == 2)
+        #expect(r.capture.health.truncatedACL == 1)
+        #expect(r.capture.health.attAnalysisIncomplete)
+        #expect(r.capture.health.notes.contains { $0.contains("ATT and GATT figures are incomplete") })
+        #expect(r.connections.count == 1)
+        #expect(r.connections.first?.complete?.frame == 1)
+        #expect(r.connections.first?.intervalMicros == 50_000)
+        #expect(r.connections.first?.supervisionTimeoutMicros == 5_000_000)
+        #expect(r.connections.first?.disconnect == nil)
+    }
+
+    /// The association model tables (Core v5.4 Vol 3 Part H §2.3.5.1).
+    @Test func pairingMethodTables() throws {
+        guard let url = Fixtures.shared("scenarios/pairing_secure_connections.btsnoop") else { return }
+        let r = try AnalysisBuilder.analyze(path: url.path)
+        let p = try #require(r.pairings.first)
+        #expect(p.method == .numericComparison && p.secureConnections && p.result == .success)
+        #expect(r.connections.first?.encryptionChanges.first?.status == 0)
+    }
+}
+
+/// Every capture of the corpus is analysed to the end without trapping; frame counts agree
+/// with the reader's.
+@Suite struct CorpusAnalysisTests {
+    @Test("analysis runs over every corpus capture", arguments: Fixtures.corpusFiles().map(\.lastPathComponent))
+    func analyses(_ name: String) throws {
+        guard let url = Fixtures.corpusFiles().first(where: { $0.lastPathComponent == name }) else { return }
+        // Files that are not HCI captures (link-layer sniffer formats) are refused by the reader.
+        guard let r = try? AnalysisBuilder.analyze(path: url.path) else { return }
+        #expect(r.connections.allSatisfy { c in
+            guard let a = c.complete, let b = c.disconnect else { return true }; return a <= b })
+        #expect(r.scans.allSatisfy { $0.reports >= $0.duplicates })
+    }
+}
