@@ -86,6 +86,28 @@ import Testing
         }
     }
 
+    /// Every truth file, every rule: counts agreeing verdicts (printed, so a run shows the total).
+    @Test func agreementCount() throws {
+        guard let dir = Fixtures.shared("scenarios") else { return }
+        var agreed = 0
+        var compared = 0
+        for name in Self.truthFiles {
+            let data = try Data(contentsOf: dir.appendingPathComponent(name))
+            let truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let captureName = (truth["capture"] as? String).map { ($0 as NSString).lastPathComponent }
+                ?? String(name.dropLast(".truth.json".count)) + ".btsnoop"
+            guard let analysis = try truthAnalyze(path: dir.appendingPathComponent(captureName).path) else { return }
+            let expected = Self.expectations(truth["expected_rules"])
+            for v in RuleEngine.evaluate(analysis) {
+                compared += 1
+                if Self.compare([v], expected).isEmpty { agreed += 1 }
+            }
+        }
+        print("truth agreement: \(agreed)/\(compared) rule verdicts over \(Self.truthFiles.count) scenarios")
+        #expect(compared == Self.truthFiles.count * RuleRegistry.all.count)
+        #expect(agreed == compared)
+    }
+
     @Test func truthConfigMatchesDefaults() throws {
         guard let dir = Fixtures.shared("scenarios"), let first = Self.truthFiles.first else { return }
         let data = try Data(contentsOf: dir.appendingPathComponent(first))
