@@ -128,3 +128,15 @@ import Testing
         }
     }
 }
+
+/// Every capture of the corpus (real and scenarios) goes through every rule without a trap, and
+/// every rule returns exactly one verdict with a reason.
+@Test func rulesRunOverWholeCorpus() throws {
+    for url in Fixtures.corpusFiles() {
+        guard let analysis = try? truthAnalyze(path: url.path) else { continue }
+        let verdicts = RuleEngine.evaluate(analysis)
+        #expect(verdicts.count == RuleRegistry.all.count)
+        #expect(verdicts.allSatisfy { !$0.reason.isEmpty }, "\(url.lastPathComponent)")
+        #expect(verdicts.allSatisfy { $0.status != .violated || $0.findings.allSatisfy { !$0.evidence.isEmpty } })
+    }
+}
