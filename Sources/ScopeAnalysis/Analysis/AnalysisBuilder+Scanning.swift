@@ -60,6 +60,7 @@ extension AnalysisBuilder {
             var tracking = scanState[s] ?? ScanTracking()
             scan.reports += 1
             if scan.firstReport == nil { scan.firstReport = at }
+            if scan.firstReportByDevice[report.address] == nil { scan.firstReportByDevice[report.address] = at }
             scan.lastReport = at
             tracking.devices.insert(deviceKey)
             scan.devicesSeen = tracking.devices.count

@@ -32,6 +32,8 @@ public struct ScanSession: Sendable {
     public var firstDuplicate: FrameTime?
     /// Duplicates per device address.
     public var duplicatesByDevice: [BDAddr: Int] = [:]
+    /// First report of each advertiser in this session (rules cite it: "reported in frame 33").
+    public var firstReportByDevice: [BDAddr: FrameTime] = [:]
 
     public init(
         adapter: AdapterIndex, start: FrameTime, end: FrameTime, stillRunningAtEnd: Bool, api: HCIAPI, active: Bool,

@@ -1,0 +1,63 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `conn.attempt-unbounded` — guidance 7: connection attempts do not time out by themselves; the
+/// app must bound them.
+///
+/// Per LE Create Connection / LE Extended Create Connection: violated when the request is neither
+/// completed nor cancelled within 10 s (a request still pending at the end of the capture counts
+/// up to the last frame). An unbounded attempt keeps the initiator scanning at full duty.
+///
+/// Usual cause: `connect(_:options:)` with no timer that calls `cancelPeripheralConnection(_:)`
+/// (Android: `connectGatt` with autoConnect=false gives up after ~30 s by itself, with
+/// autoConnect=true never; BlueZ: `Device1.Connect` without a timeout).
+public struct ConnAttemptUnbounded: Rule {
+    public static let id = "conn.attempt-unbounded"
+    public static let guidance = 7
+    public static let defaultSeverity = Severity.warning
+    public static let summary = "A connection attempt runs without a bound"
+    public static let defaultThresholds: [String: ThresholdValue] = ["pending_s": .number(10)]
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        guard !analysis.attempts.isEmpty else {
+            return notEvaluated("no LE Create Connection / LE Extended Create Connection by this host")
+        }
+        let limit = micros("pending_s", config)
+        var findings: [Finding] = []
+        var notes: [String] = []
+        for a in analysis.attempts {
+            let peer = a.peer.map { "peer \($0)" } ?? "filter accept list"
+            let ends = [a.cancel, a.complete].compactMap { $0 }.sorted()
+            let endAt: FrameTime?
+            let how: String
+            if let e = ends.first {
+                endAt = e
+                how = e == a.cancel ? "cancelled at frame \(e.frame)" : "completed at frame \(e.frame)"
+            } else {
+                endAt = analysis.lastFrame
+                how = "still pending at the last frame (\(analysis.lastFrame?.frame ?? a.request.frame))"
+            }
+            guard let endAt else { continue }
+            let waited = endAt.time.microseconds - a.request.time.microseconds
+            let line = "connection request at frame \(a.request.frame) (\(peer)) \(how) after \(Text.seconds(waited))"
+            if waited > limit {
+                findings.append(
+                    finding(
+                        subject: "connection request at frame \(a.request.frame)",
+                        shows: line + " -> neither completed nor cancelled within \(Text.seconds(limit))",
+                        cause:
+                            "Usually connect(_:options:) with no timer: Core Bluetooth connection attempts never time out, so the app must call cancelPeripheralConnection(_:) itself (Android: connectGatt(autoConnect=true) waits forever; BlueZ: Device1.Connect without a timeout)",
+                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, ends.isEmpty ? endAt.frame : nil],
+                        fix: "Start a timer with every connect and cancel the attempt when it fires."))
+            } else {
+                notes.append(line)
+            }
+        }
+        return verdict(
+            findings,
+            passReason:
+                "no connection request went \(Text.seconds(limit)) without being completed or cancelled (a request still pending at the end counts up to the last frame): "
+                + notes.joined(separator: "; "))
+    }
+}

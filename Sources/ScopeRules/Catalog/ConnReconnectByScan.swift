@@ -1,0 +1,76 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `conn.reconnect-by-scan` — guidance 6: reconnect to a known peripheral directly before falling
+/// back to scanning.
+///
+/// Judges connection requests to an address already connected earlier in the capture: violated
+/// (info) when the host started a scan after the earlier connection to that address ended and
+/// before the next connection request to it. (Resolved identities are not available in the
+/// analysis yet, so a peer that changed its resolvable private address is not matched.)
+///
+/// Usual cause: scanning again instead of `retrievePeripherals(withIdentifiers:)` /
+/// `retrieveConnectedPeripherals(withServices:)` and `connect(_:options:)`, which waits for the
+/// peripheral without a scan (Android: `getRemoteDevice(address)` + `connectGatt(autoConnect=true)`;
+/// BlueZ: `Device1.Connect` on the known device).
+public struct ConnReconnectByScan: Rule {
+    public static let id = "conn.reconnect-by-scan"
+    public static let guidance = 6
+    public static let defaultSeverity = Severity.info
+    public static let summary = "The host scans again to reconnect to a peripheral it already knows"
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        var findings: [Finding] = []
+        var notes: [String] = []
+        // Earlier connections that ended, by peer, each paired with the next request to that peer.
+        for c in analysis.connections {
+            guard let peer = c.peer, let ended = c.disconnect else { continue }
+            let next = analysis.attempts.filter {
+                $0.peer == peer && $0.adapter == c.id.adapter && $0.request.frame > ended.frame
+            }
+            guard let first = next.first else { continue }
+            // "request(s)": the retries up to the one that connected.
+            var group: [ConnectionAttempt] = []
+            for a in next {
+                group.append(a)
+                if a.outcome == .connected { break }
+            }
+            let requestsText = group.map { a -> String in
+                let outcome: String
+                if let done = a.complete {
+                    outcome = "completed at frame \(done.frame) (\(Text.hex2(a.status ?? 0)))"
+                } else if let cancel = a.cancel {
+                    outcome = "cancelled at frame \(cancel.frame)"
+                } else {
+                    outcome = "still pending at the end of the capture"
+                }
+                return "frame \(a.request.frame) (\(outcome))"
+            }.joined(separator: ", ")
+            let scans = analysis.scans.filter {
+                $0.adapter == c.id.adapter && $0.start.frame > ended.frame && $0.start.frame < first.request.frame
+            }
+            if let scan = scans.first {
+                let found = scans.compactMap { $0.firstReportByDevice[peer] }.first { $0.frame < first.request.frame }
+                let foundText = found.map { ", found it again (frame \($0.frame))" } ?? ""
+                findings.append(
+                    finding(
+                        subject: "reconnection to \(peer)",
+                        shows:
+                            "after the connection to \(peer) ended (frame \(ended.frame)) the host started a scan (frame \(scan.start.frame))\(foundText) and then requested the connection to it: request(s) \(requestsText)",
+                        cause:
+                            "Usually the app scans again to find a peripheral it already knows instead of retrievePeripherals(withIdentifiers:) and connect(_:options:), which reconnects without a scan (Android: getRemoteDevice(address) and connectGatt with autoConnect=true; BlueZ: Device1.Connect)",
+                        evidence: [ended.frame, scan.start.frame, found?.frame] + group.map(\.request.frame),
+                        fix: "Keep the peripheral identifier and reconnect to it directly; scan only when that fails."))
+            } else {
+                notes.append(
+                    "reconnection to \(peer): no scan started between the disconnection at frame \(ended.frame) and the next connection request to it; request(s) \(requestsText)"
+                )
+            }
+        }
+        if findings.isEmpty && notes.isEmpty {
+            return notEvaluated("no connection request to an address already connected earlier in this capture")
+        }
+        return verdict(findings, passReason: notes.joined(separator: "; "))
+    }
+}

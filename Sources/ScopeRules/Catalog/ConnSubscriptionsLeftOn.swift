@@ -1,0 +1,73 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `conn.subscriptions-left-on` — guidance 5: cancel subscriptions before disconnecting.
+///
+/// Judges connections the local host disconnected (HCI Disconnect) while acting as GATT client:
+/// violated (info) when a CCCD it enabled (0x0001 notifications / 0x0002 indications) is still on
+/// at the Disconnect. Remote disconnects and link loss are not judged.
+///
+/// Usual cause: `cancelPeripheralConnection(_:)` without `setNotifyValue(false, for:)` first
+/// (Android: `disconnect()` without `setCharacteristicNotification(false)` and the CCCD write of
+/// 0x0000; BlueZ: `StopNotify`). A bonded peripheral keeps the CCCD and may keep notifying on the
+/// next connection.
+public struct ConnSubscriptionsLeftOn: Rule {
+    public static let id = "conn.subscriptions-left-on"
+    public static let guidance = 5
+    public static let defaultSeverity = Severity.info
+    public static let summary = "The host disconnects with notifications or indications still enabled"
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        guard !analysis.connections.isEmpty else { return notEvaluated("no connection in this capture") }
+        let judged = analysis.connections.filter { $0.disconnectCommand != nil && $0.localIsGATTClient }
+        guard !judged.isEmpty else {
+            let others = analysis.connections.map { c -> String in
+                if c.disconnectCommand != nil { return "\(c.label): the local host is not its GATT client" }
+                guard let d = c.disconnect else { return "\(c.label): still connected at the end of the capture" }
+                let r = c.disconnectReason.map { " (reason \(Text.hex2($0)), frame \(d.frame))" } ?? " (frame \(d.frame))"
+                return c.disconnectReason == 0x08 ? "\(c.label): ended by the link\(r)" : "\(c.label): disconnected by the remote side\(r)"
+            }
+            return notEvaluated(
+                "no connection was disconnected by the local host as GATT client (no HCI Disconnect); remote disconnects and link loss are not judged: "
+                    + others.joined(separator: "; "))
+        }
+        if let r = analysis.attIncompleteReason { return notEvaluated(r) }
+        var findings: [Finding] = []
+        var notes: [String] = []
+        for c in judged {
+            guard let disc = c.disconnectCommand else { continue }
+            var state: [UInt16: CCCDWrite] = [:]
+            var everEnabled = Set<UInt16>()
+            for w in c.cccdWrites where w.direction == .sent && w.at.frame < disc.frame {
+                state[w.handle] = w
+                if w.value & 0x0003 != 0 { everEnabled.insert(w.handle) }
+            }
+            let on = state.values.filter { $0.value & 0x0003 != 0 }.sorted { $0.at.frame < $1.at.frame }
+            let head = "\(c.label) (\(c.peerText)): Disconnect sent at frame \(disc.frame)"
+            if on.isEmpty {
+                if everEnabled.isEmpty {
+                    notes.append(head + ", no CCCD enabled by the host")
+                } else {
+                    let offs = everEnabled.sorted().compactMap { state[$0] }.map { "\(Text.hex4($0.handle)) in frame \($0.at.frame)" }
+                    notes.append(head + ", every CCCD the host enabled written back to 0x0000 first (\(offs.joined(separator: ", ")))")
+                }
+                continue
+            }
+            let list = on.map { "\(Text.hex4($0.handle))=\(Hex.prefixed($0.value, digits: 4)) (written in frame \($0.at.frame))" }
+            findings.append(
+                finding(
+                    subject: c.label,
+                    shows: head + " while CCCD(s) \(list.joined(separator: ", ")) that the host enabled were still on",
+                    cause:
+                        "Usually cancelPeripheralConnection(_:) without setNotifyValue(false, for:) first (Android: disconnect() without setCharacteristicNotification(false) and writing 0x0000 to the CCCD; BlueZ: StopNotify)",
+                    evidence: on.map(\.at.frame) + [disc.frame, c.disconnect?.frame],
+                    fix: "Turn notifications off before disconnecting."))
+        }
+        let notJudged = analysis.connections.count - judged.count
+        return verdict(
+            findings,
+            passReason: notes.joined(separator: "; ")
+                + (notJudged > 0 ? " (not judged: \(notJudged) connection(s) not disconnected by the local host)" : ""))
+    }
+}

@@ -1,0 +1,71 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `gatt.discover-all-characteristics` — guidance 3: discover only the characteristics you need.
+///
+/// Per service (GAP/GATT excluded) in which characteristics or descriptors were discovered:
+/// violated (info) when none of its characteristics is used afterwards. Reads made in a
+/// "just in case" sweep (every readable characteristic read once right after discovery) are not
+/// uses. Findings say `remote` when the peer is the GATT client.
+///
+/// Usual cause: `discoverCharacteristics(nil, for:)` and `discoverDescriptors(for:)` on every
+/// service, often followed by reading every value (Android: iterating `getServices()` and
+/// `readCharacteristic` on each). Fix: pass the characteristic UUIDs you use, only for services you use.
+public struct GATTDiscoverAllCharacteristics: Rule {
+    public static let id = "gatt.discover-all-characteristics"
+    public static let guidance = 3
+    public static let defaultSeverity = Severity.info
+    public static let summary = "Characteristics are discovered in services that are never used"
+    public static let defaultThresholds: [String: ThresholdValue] = [
+        "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false),
+    ]
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        let conns = analysis.connections.filter { c in
+            c.gatt.discoveryProcedures.contains { $0.kind == .characteristics || $0.kind == .descriptors }
+        }
+        guard !conns.isEmpty else {
+            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
+            return notEvaluated("no characteristic or descriptor discovery in this capture")
+        }
+        var findings: [Finding] = []
+        var usedNotes: [String] = []
+        for c in conns {
+            let usage = GATTUsage(c)
+            let procs = c.gatt.discoveryProcedures.filter { $0.kind == .characteristics || $0.kind == .descriptors }
+            for s in c.gatt.services where !s.isGAPOrGATT {
+                let inService = procs.filter { s.start <= $0.startHandle && $0.startHandle <= s.end }
+                guard let first = inService.first else { continue }
+                let chars = inService.filter { $0.kind == .characteristics }.count
+                let descs = inService.count - chars
+                let client = first.client
+                let what =
+                    "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
+                    + (descs > 0 ? ", \(descs) descriptor discovery request\(descs == 1 ? "" : "s")" : "")
+                    + " from frame \(first.request.frame))"
+                let uses = usage.uses(in: s)
+                if let use = uses.first {
+                    usedNotes.append("\(what): \(use.text)")
+                    continue
+                }
+                let swept = usage.sweepReads.compactMap(\.handle).filter { s.start <= $0 && $0 <= s.end }
+                let sweepText =
+                    swept.isEmpty ? "" : " (\(swept.map { Text.hex4($0) }.joined(separator: ", ")) read only in the just-in-case sweep)"
+                findings.append(
+                    finding(
+                        subject: c.label + " service \(Text.uuid(s.uuid))" + (client == .remote ? " (remote GATT client)" : ""),
+                        shows: "characteristics/descriptors discovered in \(what): no characteristic used afterwards\(sweepText)",
+                        cause: client == .remote
+                            ? "The peer (remote GATT client) discovers characteristics it never uses"
+                            : "Usually discoverCharacteristics(nil, for:) / discoverDescriptors(for:) on every discovered service, or reading every value once \"just in case\" (Android: walking getServices() and reading each characteristic)",
+                        evidence: [first.request.frame],
+                        fix: "Discover characteristics only in services you use, passing their UUIDs."))
+            }
+        }
+        return verdict(
+            findings,
+            passReason: "characteristic/descriptor discovery only in services with a characteristic used afterwards: "
+                + (usedNotes.isEmpty ? "none attributed to a discovered service" : usedNotes.joined(separator: "; ")))
+    }
+}

@@ -1,0 +1,70 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `gatt.discover-all-services` — guidance 3: discover only the services you need (pass UUIDs).
+///
+/// Per connection with primary service discovery: violated when the GATT client discovered
+/// services over the full handle range (Read By Group Type 0x0001–0xFFFF) and fewer than half of
+/// the discovered services (GAP 0x1800 and GATT 0x1801 never count) have a characteristic used
+/// afterwards (written, subscribed, notified/indicated, or read outside a just-in-case sweep).
+/// Findings say `remote` when the peer is the GATT client.
+///
+/// Usual cause: `discoverServices(nil)` (Android: `BluetoothGatt.discoverServices()`, which always
+/// discovers everything — prefer caching; BlueZ discovers the whole database itself). Fix: pass the
+/// service UUIDs you use to `discoverServices(_:)`.
+public struct GATTDiscoverAllServices: Rule {
+    public static let id = "gatt.discover-all-services"
+    public static let guidance = 3
+    public static let defaultSeverity = Severity.warning
+    public static let summary = "All primary services are discovered but most are never used"
+    public static let defaultThresholds: [String: ThresholdValue] = [
+        "used_fraction": .number(0.5), "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false),
+    ]
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        let conns = analysis.connections.filter { c in
+            c.gatt.discoveryProcedures.contains { $0.kind == .allPrimaryServices || $0.kind == .primaryServiceByUUID }
+        }
+        guard !conns.isEmpty else {
+            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
+            return notEvaluated("no primary service discovery (Read By Group Type or Find By Type Value for 0x2800) in this capture")
+        }
+        let fraction = number("used_fraction", config)
+        var findings: [Finding] = []
+        var notes: [String] = []
+        for c in conns {
+            let all = c.gatt.discoveryProcedures.filter { $0.kind == .allPrimaryServices }
+            let fullRange = all.contains { $0.startHandle == 0x0001 && $0.endHandle == 0xFFFF }
+            guard fullRange else {
+                let clients = Set(c.gatt.discoveryProcedures.filter { $0.kind == .primaryServiceByUUID }.map(\.client))
+                let who = clients.map { Text.side($0) }.sorted().joined(separator: "/")
+                notes.append("\(c.label): primary services discovered by UUID only (Find By Type Value) by the \(who) GATT client")
+                continue
+            }
+            let client = all.first?.client ?? .unknown
+            let usage = GATTUsage(c)
+            let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
+            let used = counted.filter { !usage.uses(in: $0).isEmpty }
+            let frames = all.map(\.request.frame)
+            let usedText = used.map { s in "\(Text.uuid(s.uuid)): \(usage.uses(in: s)[0].text)" }.joined(separator: ", ")
+            let head =
+                "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
+                + (used.isEmpty ? "" : " (\(usedText))")
+            if !counted.isEmpty, Double(used.count) < fraction * Double(counted.count) {
+                findings.append(
+                    finding(
+                        subject: c.label + (client == .remote ? " (remote GATT client)" : ""),
+                        shows: head + " -> fewer than half of the discovered services used",
+                        cause: client == .remote
+                            ? "The peer (remote GATT client) discovers the whole database; on iOS this is discoverServices(nil), on Android BluetoothGatt.discoverServices()"
+                            : "Usually discoverServices(nil) instead of discoverServices([CBUUID]) with the services the app uses (Android's discoverServices() always discovers everything: cache the result)",
+                        evidence: frames,
+                        fix: "Pass the service UUIDs you need to discoverServices(_:)."))
+            } else {
+                notes.append(head + " -> at least half of the discovered services used")
+            }
+        }
+        return verdict(findings, passReason: notes.joined(separator: "; "))
+    }
+}

@@ -1,0 +1,44 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `scan.duplicates-allowed` — guidance 2: ask for duplicate advertising reports only when a use
+/// case needs them (e.g. proximity by RSSI); by default a scanner gets one discovery per device.
+///
+/// Per scan session with Filter_Duplicates off: warning when duplicates (same device, same event
+/// type, same data earlier in the session) are more than 50 % of its reports, info otherwise.
+/// Scan responses count as reports; a fragmented extended report counts once.
+///
+/// Usual cause: `scanForPeripherals(withServices:options:)` with
+/// `CBCentralManagerScanOptionAllowDuplicatesKey: true`. On Android the stack itself turns the
+/// controller's duplicate filter off for its own batching: the measured duplicates are still the
+/// cost, but the setting is the stack's (use `ScanSettings.CALLBACK_TYPE_FIRST_MATCH` or report
+/// batching; BlueZ: `SetDiscoveryFilter` with `DuplicateData: false`).
+public struct ScanDuplicatesAllowed: Rule {
+    public static let id = "scan.duplicates-allowed"
+    public static let guidance = 2
+    public static let defaultSeverity = Severity.warning
+    public static let summary = "A scan asks for duplicate advertising reports"
+    public static let defaultThresholds: [String: ThresholdValue] = ["duplicate_ratio": .number(0.5)]
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
+        let limit = number("duplicate_ratio", config)
+        var findings: [Finding] = []
+        for s in analysis.scans where s.filterDuplicates == 0 {
+            let high = s.duplicateRatio > limit
+            let endFrame = (s.stop ?? s.lastReport ?? s.end).frame
+            findings.append(
+                finding(
+                    high ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
+                    shows:
+                        "scan at frame \(s.start.frame) with Filter_Duplicates=0: \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
+                    cause:
+                        "Usually scanForPeripherals(withServices:options:) with CBCentralManagerScanOptionAllowDuplicatesKey set to true; on Android the stack turns the controller filter off for its own batching, so the setting is the stack's while the duplicates are still real",
+                    evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
+                    fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads."))
+        }
+        let n = analysis.scans.count
+        return verdict(findings, passReason: "all \(n) scan session(s) enabled with Filter_Duplicates on")
+    }
+}

@@ -1,0 +1,82 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `scan.left-running` — guidance 1: scan only when you need to; stop once you found the peripheral.
+///
+/// Judges each scan session of the local host (LE Set [Extended] Scan Enable with a successful
+/// Command Complete). Violated when a session runs more than 30 s with no connection request in its
+/// first 30 s (stopped later or still running at the end), or stays enabled more than 2 s after the
+/// host sent a connection request for an address reported during that scan.
+///
+/// Usual cause: `scanForPeripherals(withServices:options:)` without a matching `stopScan()` once
+/// the wanted peripheral is found (Android: `BluetoothLeScanner.startScan` without `stopScan`;
+/// BlueZ: `StartDiscovery` without `StopDiscovery`). Fix: call `stopScan()` in
+/// `centralManager(_:didDiscover:advertisementData:rssi:)` before `connect`, and bound every scan
+/// with a timer.
+public struct ScanLeftRunning: Rule {
+    public static let id = "scan.left-running"
+    public static let guidance = 1
+    public static let defaultSeverity = Severity.warning
+    public static let summary = "A scan keeps running without need, or after the host asked to connect to a device it found"
+    public static let defaultThresholds: [String: ThresholdValue] = [
+        "without_connection_request_s": .number(30), "after_connection_request_s": .number(2),
+    ]
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        guard !analysis.scans.isEmpty else {
+            return notEvaluated(
+                "no scan session (LE Set Scan Enable / LE Set Extended Scan Enable = 1 with a successful Command Complete) in this capture"
+            )
+        }
+        let idle = micros("without_connection_request_s", config)
+        let after = micros("after_connection_request_s", config)
+        var findings: [Finding] = []
+        var summaries: [String] = []
+        for s in analysis.scans {
+            let endAt = s.stop ?? s.end
+            let endText = s.stop != nil ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
+            summaries.append("frame \(s.start.frame): \(Text.seconds(s.durationMicros))")
+            let requests = analysis.attempts.filter {
+                $0.adapter == s.adapter && $0.request.time >= s.start.time && $0.request.time <= endAt.time
+            }
+            let subject = "scan session at frame \(s.start.frame)"
+            if s.durationMicros > idle,
+                !requests.contains(where: { $0.request.time.microseconds - s.start.time.microseconds <= idle })
+            {
+                findings.append(
+                    finding(
+                        subject: subject,
+                        shows:
+                            "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(endText), \(Text.seconds(s.durationMicros)) after it started)",
+                        cause:
+                            "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
+                        evidence: [s.start.frame, endAt.frame],
+                        fix: "Stop scanning once the peripheral is found, and bound every scan with a timer."))
+                continue
+            }
+            for r in requests {
+                guard let peer = r.peer, let reported = s.firstReportByDevice[peer], reported.frame < r.request.frame else {
+                    continue
+                }
+                let lingering = endAt.time.microseconds - r.request.time.microseconds
+                guard lingering > after else { continue }
+                findings.append(
+                    finding(
+                        subject: subject,
+                        shows:
+                            "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(peer) (reported in frame \(reported.frame)) at frame \(r.request.frame), and \(endText), \(Text.seconds(lingering)) after it",
+                        cause:
+                            "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
+                        evidence: [s.start.frame, reported.frame, r.request.frame, endAt.frame],
+                        fix: "Call stopScan() as soon as the wanted peripheral is discovered."))
+                break
+            }
+        }
+        return verdict(
+            findings,
+            passReason:
+                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(summaries.joined(separator: ", ")))"
+        )
+    }
+}

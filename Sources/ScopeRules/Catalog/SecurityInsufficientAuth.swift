@@ -1,0 +1,85 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `security.insufficient-auth` — guidance 9: protect sensitive characteristics with
+/// encryption/authentication; the peer then pairs.
+///
+/// Judges ATT Error Responses Insufficient Authentication (0x05), Insufficient Encryption (0x0F)
+/// and Insufficient Encryption Key Size (0x0C): violated when such an error is not followed, on
+/// that connection, by successful pairing or encryption — the access failed for good. When pairing
+/// or encryption follows, the rule passes: that is the intended flow (the server protects the
+/// characteristic, the client pairs and retries).
+///
+/// Usual cause: the app reads/writes a protected characteristic and never triggers pairing — on
+/// iOS pairing starts automatically on this error, so a failure usually means the user declined,
+/// or the peripheral doesn't support pairing; on Android `createBond()` is needed for some
+/// stacks; BlueZ needs an agent (`RegisterAgent`) to answer.
+public struct SecurityInsufficientAuth: Rule {
+    public static let id = "security.insufficient-auth"
+    public static let guidance = 9
+    public static let defaultSeverity = Severity.warning
+    public static let summary = "An access failed for lack of authentication/encryption and no pairing fixed it"
+    public init() {}
+
+    static let codes: [UInt8: String] = [
+        0x05: "Insufficient Authentication", 0x0F: "Insufficient Encryption", 0x0C: "Insufficient Encryption Key Size",
+    ]
+    static let requestNames: [UInt8: String] = [
+        0x0A: "Read Request", 0x0C: "Read Blob Request", 0x08: "Read By Type Request", 0x0E: "Read Multiple Request",
+        0x12: "Write Request", 0x16: "Prepare Write Request", 0x20: "Read Multiple Variable Request",
+    ]
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        var findings: [Finding] = []
+        var notes: [String] = []
+        var any = false
+        for c in analysis.connections {
+            for e in c.att where e.opcode == ATTOp.errorResponse {
+                guard let code = e.errorCode, let codeName = Self.codes[code] else { continue }
+                any = true
+                let req = e.requestOpcodeInError.flatMap { Self.requestNames[$0] } ?? "request"
+                let handle = e.handle.map { " of handle \(Text.hex4($0))" } ?? ""
+                let sensitive = e.handle.flatMap { c.characteristic(valueHandle: $0) }.map { config.isSensitive(uuid: $0.uuid) } ?? false
+                let head =
+                    "frame \(e.at.frame): \(req)\(handle) answered \(codeName) (\(Text.hex2(code))) on \(c.label)"
+                    + (sensitive ? " (a characteristic configured as sensitive)" : "")
+                let pairing = analysis.pairings.first { $0.connection == c.id && $0.request.frame > e.at.frame }
+                let encryption = c.encryptionChanges.first {
+                    $0.at.frame > e.at.frame && $0.status == 0 && ($0.enabled ?? 1) != 0
+                }
+                let pairedOK = analysis.pairings.first {
+                    $0.connection == c.id && $0.request.frame > e.at.frame && $0.result == .success
+                }
+                if let enc = encryption ?? pairedOK?.encryption.map({ EncryptionChange(at: $0, status: 0, enabled: 1, isKeyRefresh: false) }) {
+                    let pText = pairing.map { "Pairing Request frame \($0.request.frame), then " } ?? ""
+                    notes.append("\(head); \(pText)Encryption Change 0x00 (frame \(enc.at.frame))")
+                    continue
+                }
+                var tail = "no pairing attempted"
+                var evidence: [FrameNumber?] = [e.at.frame]
+                if let p = pairing {
+                    tail = "Pairing Request frame \(p.request.frame)"
+                    if let f = p.failed {
+                        tail += ", SMP Pairing Failed (frame \(f.frame), reason \(Text.hex2(p.reason ?? 0)))"
+                        evidence.append(f.frame)
+                    }
+                }
+                findings.append(
+                    finding(
+                        subject: "\(c.label) frame \(e.at.frame)",
+                        shows: "\(head); \(tail); no successful pairing or encryption followed on that connection",
+                        cause:
+                            "The characteristic requires a secure link and the client never completed pairing: the user declined the pairing prompt, the peripheral does not support pairing, or the app retried without bonding (Android: createBond() first; BlueZ: no pairing agent registered)",
+                        evidence: evidence,
+                        fix: "Pair (bond) before using protected characteristics and handle a declined pairing in the app."))
+            }
+        }
+        guard any else {
+            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
+            return notEvaluated(
+                "no ATT Error Response with Insufficient Authentication / Encryption / Encryption Key Size in this capture")
+        }
+        return verdict(
+            findings, passReason: "every such error was followed by successful encryption on its connection: " + notes.joined(separator: "; "))
+    }
+}

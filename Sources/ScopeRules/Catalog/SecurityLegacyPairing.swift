@@ -1,0 +1,48 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `security.legacy-pairing` — guidance 9: use LE Secure Connections.
+///
+/// Judges pairings that negotiated a method (Pairing Request + Pairing Response): violated when
+/// LE legacy pairing was used instead of LE Secure Connections (the SC bit of AuthReq not set on
+/// both sides). Legacy pairing's Just Works and Passkey keys can be cracked from a sniffed
+/// exchange.
+///
+/// Usual cause: a peripheral firmware (or an old stack) without LE Secure Connections support;
+/// iOS and Android set the SC flag themselves, so the fix is usually on the peripheral (Zephyr:
+/// `CONFIG_BT_SMP_SC_ONLY`; BlueZ: `mgmt` Secure Connections setting).
+public struct SecurityLegacyPairing: Rule {
+    public static let id = "security.legacy-pairing"
+    public static let guidance = 9
+    public static let defaultSeverity = Severity.warning
+    public static let summary = "Pairing uses LE legacy pairing instead of LE Secure Connections"
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        let negotiated = analysis.pairings.filter { $0.response != nil }
+        guard !negotiated.isEmpty else {
+            return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
+        }
+        var findings: [Finding] = []
+        var notes: [String] = []
+        for p in negotiated {
+            let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
+            let req = p.initiator?.secureConnections ?? false
+            let rsp = p.responder?.secureConnections ?? false
+            let flags = "SC flag request=\(req ? "True" : "False"), response=\(rsp ? "True" : "False")"
+            if p.secureConnections || (req && rsp) {
+                notes.append("pairing at frames \(frames): \(flags) -> LE Secure Connections")
+            } else {
+                findings.append(
+                    finding(
+                        subject: "pairing at frame \(p.request.frame)",
+                        shows: "pairing at frames \(frames): \(flags) -> LE legacy pairing",
+                        cause:
+                            "Usually the peripheral's stack or firmware does not offer LE Secure Connections (iOS and Android request it themselves)",
+                        evidence: [p.request.frame, p.response?.frame],
+                        fix: "Enable LE Secure Connections on the peripheral (and consider SC-only mode)."))
+            }
+        }
+        return verdict(findings, passReason: notes.joined(separator: "; "))
+    }
+}

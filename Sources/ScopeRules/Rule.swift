@@ -1,0 +1,63 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// One best-practice rule of RULES.md: static metadata plus a pure evaluation.
+///
+/// A rule never prints and never traps on capture data; it returns exactly one verdict per run:
+/// `violated` (with findings, each citing evidence frames), `passed` (with the frames and values
+/// behind it) or `not_evaluated` (with the reason: subject absent, setup not captured, ATT analysis
+/// incomplete…).
+public protocol Rule: Sendable {
+    /// Stable dotted id, never reused (RULES.md table), e.g. "scan.left-running".
+    static var id: String { get }
+    /// The guidance item (1–10) of RULES.md "The guidance, in short".
+    static var guidance: Int { get }
+    /// Severity of a finding unless the rule grades it (warning/info) or the config overrides it.
+    static var defaultSeverity: Severity { get }
+    /// One line: what the rule checks.
+    static var summary: String { get }
+    /// Threshold names and defaults, named as the truth files' `expected_rules_config.thresholds`.
+    static var defaultThresholds: [String: ThresholdValue] { get }
+
+    init()
+    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict
+}
+
+extension Rule {
+    public static var defaultThresholds: [String: ThresholdValue] { [:] }
+
+    func notEvaluated(_ reason: String) -> RuleVerdict {
+        RuleVerdict(rule: Self.id, status: .notEvaluated, reason: reason)
+    }
+
+    func passed(_ reason: String) -> RuleVerdict {
+        RuleVerdict(rule: Self.id, status: .passed, reason: reason)
+    }
+
+    func violated(_ findings: [Finding]) -> RuleVerdict {
+        RuleVerdict(rule: Self.id, status: .violated, reason: findings.map(\.message).joined(separator: "; "), findings: findings)
+    }
+
+    /// Violated when there are findings, else passed with `passReason`.
+    func verdict(_ findings: [Finding], passReason: @autoclosure () -> String) -> RuleVerdict {
+        findings.isEmpty ? passed(passReason()) : violated(findings)
+    }
+
+    func finding(
+        _ severity: Severity? = nil, subject: String, shows: String, cause: String, evidence: [FrameNumber?],
+        fix: String? = nil
+    ) -> Finding {
+        Finding(
+            rule: Self.id, severity: severity ?? Self.defaultSeverity, subject: subject,
+            message: shows + ". " + cause, evidence: Array(Set(evidence.compactMap { $0 })), recommendation: fix)
+    }
+
+    /// A numeric threshold (config value, else the rule's default).
+    func number(_ key: String, _ config: RuleConfiguration) -> Double {
+        config.threshold(rule: Self.id, key: key)?.number ?? Self.defaultThresholds[key]?.number ?? 0
+    }
+
+    func micros(_ key: String, _ config: RuleConfiguration) -> Int64 {
+        Int64((number(key, config) * 1_000_000).rounded())
+    }
+}

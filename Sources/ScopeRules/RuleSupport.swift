@@ -1,0 +1,178 @@
+import ScopeAnalysis
+import ScopeCore
+
+// Helpers shared by the catalog: wording, ATT opcode sets and the GATT "use" model of RULES.md.
+
+enum ATTOp {
+    static let errorResponse: UInt8 = 0x01
+    static let exchangeMTURequest: UInt8 = 0x02
+    static let readRequest: UInt8 = 0x0A
+    static let readResponse: UInt8 = 0x0B
+    static let readBlobRequest: UInt8 = 0x0C
+    static let writeRequest: UInt8 = 0x12
+    static let prepareWriteRequest: UInt8 = 0x16
+    static let notification: UInt8 = 0x1B
+    static let indication: UInt8 = 0x1D
+    static let writeCommand: UInt8 = 0x52
+    static let signedWriteCommand: UInt8 = 0xD2
+
+    /// PDUs a GATT client originates (requests and commands; Handle Value Confirmation excluded).
+    static let clientOriginated: Set<UInt8> = [
+        0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0xD2,
+    ]
+    static let writes: Set<UInt8> = [writeRequest, writeCommand, signedWriteCommand, prepareWriteRequest]
+}
+
+extension ATTEvent {
+    /// The side acting as GATT client for this PDU.
+    var clientSide: Side {
+        let fromClient = ATTOp.clientOriginated.contains(opcode)
+        switch direction {
+        case .sent: return fromClient ? .local : .remote
+        case .received: return fromClient ? .remote : .local
+        case .unknown: return .unknown
+        }
+    }
+}
+
+enum Text {
+    /// "30.000 s".
+    static func seconds(_ micros: Int64) -> String {
+        let ms = (Double(micros) / 1000).rounded() / 1000
+        return String(format: "%.3f s", ms)
+    }
+    /// "200.552 ms".
+    static func millis(_ micros: Int64) -> String { String(format: "%.3f ms", Double(micros) / 1000) }
+    static func hex2(_ v: UInt8) -> String { Hex.prefixed(v, digits: 2) }
+    static func hex4(_ v: UInt16) -> String { Hex.prefixed(v, digits: 4) }
+    static func side(_ s: Side) -> String { s == .remote ? "remote" : (s == .local ? "local" : "unknown") }
+    static func percent(_ r: Double) -> String { String(format: "%.1f %%", r * 100) }
+    static func number(_ d: Double) -> String { d == d.rounded() ? String(Int64(d)) : String(d) }
+    static func uuid(_ u: String) -> String { u.count == 4 ? u.uppercased() : u }
+}
+
+extension AnalysisResult {
+    /// The last frame of the capture (frames are numbered from 1 in order).
+    var lastFrame: FrameTime? {
+        guard capture.frames > 0, let t = capture.lastTimestamp else { return nil }
+        return FrameTime(frame: capture.frames, time: t)
+    }
+
+    /// Rules that need ATT payloads say so when Android-style filtered logs cut ACL short.
+    var attIncompleteReason: String? {
+        guard capture.health.attAnalysisIncomplete else { return nil }
+        return "ATT analysis incomplete: \(capture.health.truncatedACL) ACL record(s) truncated in the capture "
+            + "(e.g. an Android filtered snoop log), so ATT PDUs cannot be judged"
+    }
+
+    func connection(_ id: ConnectionID) -> Connection? { connections.first { $0.id == id } }
+}
+
+extension Connection {
+    /// "connection 0x0001", with the adapter and generation when they disambiguate.
+    var label: String {
+        var s = "connection \(Text.hex4(id.handle))"
+        if id.adapter != 0 && id.adapter != AdapterIndex.noController { s += " on hci\(id.adapter)" }
+        if id.generation > 1 { s += " #\(id.generation)" }
+        return s
+    }
+    var peerText: String { peer.map { "peer \($0)" } ?? "peer unknown" }
+    var start: FrameTime? { complete ?? request }
+
+    /// The service whose handle range holds `handle`.
+    func service(containing handle: UInt16) -> GATTDatabase.Service? {
+        gatt.services.first { $0.start <= handle && handle <= $0.end }
+    }
+    func characteristic(valueHandle: UInt16) -> GATTDatabase.Characteristic? {
+        gatt.characteristics.first { $0.valueHandle == valueHandle }
+    }
+}
+
+/// A GATT "use" (RULES.md): written, subscribed (CCCD write), notified/indicated, or read outside
+/// a just-in-case sweep.
+struct GATTUse: Sendable {
+    var handle: UInt16
+    var at: FrameTime
+    var kind: String
+    var client: Side
+    var text: String { "handle \(Text.hex4(handle)) \(kind) (frame \(at.frame))" }
+}
+
+/// Uses and sweep reads of one connection.
+struct GATTUsage: Sendable {
+    var uses: [GATTUse] = []
+    /// Read Requests that belong to a "just in case" sweep (not uses).
+    var sweepReads: [ATTEvent] = []
+
+    init(_ c: Connection) {
+        let discoveryFrames = Set(c.gatt.discoveryProcedures.map(\.request.frame))
+        let cccdByFrame = Dictionary(c.cccdWrites.map { ($0.at.frame, $0) }, uniquingKeysWith: { a, _ in a })
+        var sweepFrames = Set<FrameNumber>()
+
+        // Sweeps: per client side, the run of Read Requests right after a discovery request,
+        // each handle at most once, covering every readable characteristic known so far
+        // (outside GAP/GATT), at least two.
+        for side in [Side.local, .remote] {
+            let requests = c.att.filter { ATTOp.clientOriginated.contains($0.opcode) && $0.clientSide == side }
+            var i = 0
+            while i < requests.count {
+                defer { i += 1 }
+                guard discoveryFrames.contains(requests[i].at.frame), i + 1 < requests.count,
+                    requests[i + 1].opcode == ATTOp.readRequest
+                else { continue }
+                var run: [ATTEvent] = []
+                var seen = Set<UInt16>()
+                var j = i + 1
+                while j < requests.count, requests[j].opcode == ATTOp.readRequest, let h = requests[j].handle,
+                    !seen.contains(h)
+                {
+                    seen.insert(h)
+                    run.append(requests[j])
+                    j += 1
+                }
+                guard run.count >= 2, let first = run.first else { continue }
+                let readable = c.gatt.characteristics.filter { ch in
+                    ch.properties & 0x02 != 0 && ch.learned.frame < first.at.frame
+                        && !(c.service(containing: ch.valueHandle)?.isGAPOrGATT ?? false)
+                }
+                guard !readable.isEmpty, readable.allSatisfy({ seen.contains($0.valueHandle) }) else { continue }
+                sweepReads += run
+                sweepFrames.formUnion(run.map(\.at.frame))
+            }
+        }
+
+        for e in c.att {
+            guard let h = e.handle else { continue }
+            switch e.opcode {
+            case ATTOp.readRequest, ATTOp.readBlobRequest:
+                if !sweepFrames.contains(e.at.frame) { uses.append(GATTUse(handle: h, at: e.at, kind: "read", client: e.clientSide)) }
+            case _ where ATTOp.writes.contains(e.opcode):
+                if let w = cccdByFrame[e.at.frame] {
+                    let value = w.characteristicValueHandle ?? h
+                    uses.append(GATTUse(handle: value, at: e.at, kind: "subscribed (CCCD write)", client: e.clientSide))
+                } else {
+                    uses.append(GATTUse(handle: h, at: e.at, kind: "written", client: e.clientSide))
+                }
+            case ATTOp.notification:
+                uses.append(GATTUse(handle: h, at: e.at, kind: "notified", client: e.clientSide))
+            case ATTOp.indication:
+                uses.append(GATTUse(handle: h, at: e.at, kind: "indicated", client: e.clientSide))
+            default:
+                break
+            }
+        }
+    }
+
+    /// Uses of attributes inside the service (CCCD and value handles lie in its range).
+    func uses(in service: GATTDatabase.Service) -> [GATTUse] {
+        uses.filter { service.start <= $0.handle && $0.handle <= service.end }
+    }
+}
+
+/// Median of a non-empty list of gaps (mean of the middle two for an even count).
+func median(_ values: [Int64]) -> Int64? {
+    guard !values.isEmpty else { return nil }
+    let s = values.sorted()
+    let mid = s.count / 2
+    return s.count % 2 == 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+}

@@ -1,0 +1,90 @@
+import ScopeAnalysis
+import ScopeCore
+import Testing
+
+@testable import ScopeRules
+
+@Suite struct ConfigurationTests {
+    @Test func defaultsMatchRULES() {
+        let c = RuleConfiguration()
+        #expect(c.profile == nil)
+        #expect(c.threshold(rule: "scan.left-running", key: "without_connection_request_s") == .number(30))
+        #expect(c.threshold(rule: "gatt.polling", key: "max_median_gap_s") == .number(2))
+        #expect(c.threshold(rule: "conn.idle-before-disconnect", key: "supervision_timeout_reason") == .text("0x08"))
+        #expect(RuleRegistry.all.count == 17)
+        #expect(Set(RuleRegistry.ids).count == 17)
+    }
+
+    @Test func loadsGoodFile() throws {
+        let yaml = """
+            # hciscope.yml
+            profile: ios
+            sensitive_characteristics: [2A37, 0000fff1-0000-1000-8000-00805f9b34fb]
+            rules:
+              scan.duplicates-allowed:
+                enabled: false
+              gatt.polling:
+                severity: error
+                min_reads: 10
+            thresholds:
+              conn.idle-before-disconnect:
+                idle_s: 2.5
+            """
+        let c = try RuleConfiguration.load(yaml: yaml, file: "hciscope.yml")
+        #expect(c.profile == .ios)
+        #expect(!c.isEnabled("scan.duplicates-allowed"))
+        #expect(c.severityOverrides["gatt.polling"] == .error)
+        #expect(c.threshold(rule: "gatt.polling", key: "min_reads") == .number(10))
+        #expect(c.threshold(rule: "conn.idle-before-disconnect", key: "idle_s") == .number(2.5))
+        #expect(c.isSensitive(uuid: "2a37"))
+        let verdicts = RuleEngine.evaluate(rtResult(), config: c)
+        #expect(verdicts.count == 17)
+        #expect(verdicts.first { $0.rule == "scan.duplicates-allowed" }?.reason == "disabled in the configuration")
+    }
+
+    @Test func emptyFileIsDefault() throws {
+        #expect(try RuleConfiguration.load(yaml: "", file: "x.yml") == RuleConfiguration())
+        #expect(try RuleConfiguration.load(yaml: "# nothing\n", file: "x.yml") == RuleConfiguration())
+    }
+
+    @Test(arguments: [
+        ("profile: ios\ntreshold: 3\n", 2, "unknown key 'treshold'"),
+        ("rules:\n  scan.left-runing:\n    enabled: false\n", 2, "unknown key 'scan.left-runing'"),
+        ("rules:\n  gatt.polling:\n    min_read: 3\n", 3, "unknown key 'min_read'"),
+        ("thresholds:\n  gatt.polling:\n    max_median_gap: 3\n", 3, "unknown key 'max_median_gap'"),
+    ])
+    func unknownKeysNameKeyAndLine(yaml: String, line: Int, text: String) {
+        #expect {
+            _ = try RuleConfiguration.load(yaml: yaml, file: "hciscope.yml")
+        } throws: { error in
+            guard let e = error as? ConfigurationError else { return false }
+            return e.line == line && e.message.contains(text) && e.description.hasPrefix("hciscope.yml:\(line):")
+        }
+    }
+
+    @Test(arguments: [
+        ("profile: android\n", 1),
+        ("rules:\n  gatt.polling:\n    severity: fatal\n", 3),
+        ("rules:\n  gatt.polling:\n    enabled: maybe\n", 3),
+        ("rules:\n  gatt.polling:\n    min_reads: many\n", 3),
+        ("rules:\n  gatt.polling:\n    min_reads: [1, 2]\n", 3),
+        ("sensitive_characteristics:\n  a: b\n", 2),
+        ("rules: 3\n", 1),
+    ])
+    func badValueTypes(yaml: String, line: Int) {
+        #expect {
+            _ = try RuleConfiguration.load(yaml: yaml, file: "hciscope.yml")
+        } throws: { error in
+            (error as? ConfigurationError)?.line == line
+        }
+    }
+
+    @Test func severityOverrideRewritesFindings() {
+        var r = rtResult(frames: 53, lastMs: 40_000)
+        r.scans = [rtScan(start: rt(31, 100), stop: nil, end: rt(53, 40_000))]
+        var c = RuleConfiguration()
+        c.severityOverrides["scan.left-running"] = .error
+        let v = RuleEngine.evaluate(r, config: c).first { $0.rule == "scan.left-running" }
+        #expect(v?.findings.first?.severity == .error)
+    }
+}
