@@ -32,6 +32,9 @@ public struct ScanSession: Sendable {
     public var firstDuplicate: FrameTime?
     /// Duplicates per device address.
     public var duplicatesByDevice: [BDAddr: Int] = [:]
+    /// Every advertising report of the session, in order (report density, reports processed
+    /// before a connection request). Empty when the analysis did not record them.
+    public var reportLog: [ScanReportMark] = []
 
     public init(
         adapter: AdapterIndex, start: FrameTime, end: FrameTime, stillRunningAtEnd: Bool, api: HCIAPI, active: Bool,
