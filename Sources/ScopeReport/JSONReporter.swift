@@ -21,6 +21,7 @@ public enum JSONReporter {
         o.set("advertising", r.advertising.map(advertising) ?? .null)
         o.set("findings", .array(r.findings.map(finding)))
         o.set("rules", .array(r.rules.map(verdict)))
+        if let b = r.baseline { o.set("baseline", b.json()) }
         o.set("summary", summary(r))
         return o.value
     }

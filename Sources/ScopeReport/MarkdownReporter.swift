@@ -40,6 +40,14 @@ public enum MarkdownReporter {
             line(s)
         }
         line()
+        if let b = r.baseline {
+            line("\(hashes)# Compared with the baseline")
+            line()
+            for l in b.lines() { line("- " + md(l)) }
+            for f in b.newFindings { line("- new: `\(f.rule)` \(md(f.subject))") }
+            for f in b.resolvedFindings { line("- resolved: `\(f.rule)` \(md(f.subject))") }
+            line()
+        }
         line("<details><summary>Rule verdicts</summary>")
         line()
         line("| rule | status | reason |")

@@ -24,6 +24,8 @@ public struct Report: Sendable {
     public var rules: [RuleVerdict]
     /// Activity per lane for the HTML timeline (not part of the JSON schema).
     public var timeline: Timeline
+    /// Set by `compare(with:budgets:)` when a baseline was given.
+    public var baseline: BaselineComparison?
 
     public init(analysis a: AnalysisResult, verdicts: [RuleVerdict], tool: ToolInfo, config: ConfigSummary) {
         let origin = a.origin
@@ -51,6 +53,11 @@ public struct Report: Sendable {
         let fb = b.evidence.first ?? 0
         if fa != fb { return fa < fb }
         return a.subject < b.subject
+    }
+
+    /// Attaches the comparison with an earlier run.
+    public mutating func compare(with old: Baseline, budgets: [RegressionBudget]) {
+        baseline = BaselineComparison(report: self, baseline: old, budgets: budgets)
     }
 
     /// Number of findings at or above `level`.

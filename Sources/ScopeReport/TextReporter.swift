@@ -91,6 +91,14 @@ public struct TextReporter: Sendable {
         }
         line()
 
+        if let b = r.baseline {
+            line(paint("Compared with the baseline", .bold))
+            for l in b.lines() { line("  " + (l.contains("REGRESSION") ? paint(l, .red) : l)) }
+            for f in b.newFindings { line("  new: [\(f.rule)] \(esc(f.subject))") }
+            for f in b.resolvedFindings { line("  resolved: [\(f.rule)] \(esc(f.subject))") }
+            if b.newFindings.isEmpty && b.resolvedFindings.isEmpty { line("  findings unchanged") }
+            line()
+        }
         line(paint("Rules", .bold) + " (\(r.count(.violated)) violated, \(r.count(.passed)) passed, \(r.count(.notEvaluated)) not evaluated)")
         let width = r.rules.map(\.rule.count).max() ?? 0
         for v in r.rules {
