@@ -29,8 +29,10 @@ public enum HTMLReporter {
         let errors = r.findings.filter { $0.severity == .error }.count
         let warnings = r.findings.filter { $0.severity == .warning }.count
         let infos = r.findings.filter { $0.severity == .info }.count
-        out += "<div class=\"verdict\"><span class=\"pill error\">\(errors) error</span>"
-        out += "<span class=\"pill warning\">\(warnings) warning</span><span class=\"pill info\">\(infos) info</span>"
+        func pill(_ n: Int, _ kind: String) -> String {
+            "<span class=\"pill\(n > 0 ? " " + kind : "")\">\(n) \(kind)</span>"
+        }
+        out += "<div class=\"verdict\">" + pill(errors, "error") + pill(warnings, "warning") + pill(infos, "info")
         out += "<span class=\"pill\">\(r.count(.violated)) violated · \(r.count(.passed)) passed · \(r.count(.notEvaluated)) not evaluated</span></div>\n"
         if c.healthy {
             out += "<p class=\"health ok\">Capture health: ok</p>\n"

@@ -316,3 +316,57 @@ import FoundationXML
         _ = try JSONSerialization.jsonObject(with: Data(JSONReporter.render(r).utf8))
     }
 }
+
+/// Headless Chromium (Debian package `chromium`), when installed.
+enum HeadlessBrowser {
+    static let path: String? = {
+        let names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").map(String.init)
+        for name in names {
+            for dir in dirs where FileManager.default.isExecutableFile(atPath: dir + "/" + name) { return dir + "/" + name }
+        }
+        FileHandle.standardError.write(Data(
+            "⚠️  headless chromium not found (apt-get install -y chromium): HTML screenshot test is SKIPPED\n".utf8))
+        return nil
+    }()
+
+    /// Renders `html` and returns the PNG bytes.
+    static func screenshot(html: String, width: Int = 1280, height: Int = 1600) throws -> Data {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hciscope-shot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("report.html")
+        let png = dir.appendingPathComponent("shot.png")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path ?? "/usr/bin/chromium")
+        p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(dir.path)/profile",
+                       "--screenshot=\(png.path)", "--window-size=\(width),\(height)", page.absoluteString]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(90)
+        while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        if p.isRunning { p.terminate() }
+        return try Data(contentsOf: png)
+    }
+}
+
+@Suite struct ScreenshotTests {
+    @Test(.enabled(if: HeadlessBrowser.path != nil, "headless chromium not installed"), .timeLimit(.minutes(2)))
+    func htmlRendersInARealBrowser() throws {
+        let png = try HeadlessBrowser.screenshot(html: HTMLReporter.render(ReportFixtures.centralReport()))
+        // PNG signature and IHDR size.
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let bytes = [UInt8](png)
+        #expect(bytes.count > 24)
+        guard bytes.count > 24 else { return }
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 1280 && height == 1600)
+        // A blank 1280×1600 page compresses to a few KB; the report (text, cards, SVG) is far larger.
+        let blank = try HeadlessBrowser.screenshot(html: "<!DOCTYPE html><html><body></body></html>")
+        #expect(png.count > 40_000, "screenshot is only \(png.count) bytes: blank page?")
+        #expect(png.count > 5 * blank.count, "report \(png.count) bytes vs blank \(blank.count) bytes")
+    }
+}
