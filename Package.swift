@@ -63,7 +63,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ScopeReportTests",
-            dependencies: ["ScopeReport", "ScopeRules", "ScopeAnalysis", "ScopeCore", "ScopeTestSupport"]
+            dependencies: ["ScopeReport", "ScopeRules", "ScopeAnalysis", "ScopeCore", "ScopeTestSupport"],
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "ScopeCommandsTests",

@@ -1,1 +1,446 @@
+import ScopeAnalysis
+import ScopeCore
 import ScopeRules
+
+/// Everything a reporter shows about one capture: built once from the analysis and the rule
+/// verdicts, then rendered by the text, JSON, JUnit, Markdown and HTML reporters. Times are
+/// microseconds internally and rendered as milliseconds relative to frame 1.
+public struct Report: Sendable {
+    /// Bumped when a key is renamed or removed or its meaning changes (docs/REPORT-SCHEMA.md).
+    public static let schemaVersion = 1
+
+    public var tool: ToolInfo
+    public var config: ConfigSummary
+    public var capture: CaptureSummary
+    public var scans: [ScanSummary]
+    public var devices: [DeviceSummary]
+    public var attempts: [AttemptSummary]
+    public var connections: [ConnectionSummary]
+    public var pairings: [PairingSummary]
+    public var advertising: AdvertisingSummary?
+    public var headline: Headline
+    /// Most severe first, then by rule id, then by first evidence frame.
+    public var findings: [Finding]
+    public var rules: [RuleVerdict]
+    /// Activity per lane for the HTML timeline (not part of the JSON schema).
+    public var timeline: Timeline
+    /// Set by `compare(with:budgets:)` when a baseline was given.
+    public var baseline: BaselineComparison?
+
+    public init(analysis a: AnalysisResult, verdicts: [RuleVerdict], tool: ToolInfo, config: ConfigSummary) {
+        let origin = a.origin
+        func rel(_ t: Timestamp) -> Int64 { t.microseconds &- origin.microseconds }
+        self.tool = tool
+        self.config = config
+        self.capture = CaptureSummary(a.capture, origin: origin)
+        self.scans = a.scans.map { ScanSummary($0, rel: rel) }
+        self.devices = a.devices.map { DeviceSummary($0, rel: rel) }
+        self.attempts = a.attempts.map { AttemptSummary($0, rel: rel) }
+        let endTime = a.capture.lastTimestamp ?? origin
+        self.connections = a.connections.map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
+        self.pairings = a.pairings.map { PairingSummary($0, rel: rel) }
+        self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
+        self.headline = Headline(analysis: a, connections: connections, rel: rel)
+        self.findings = verdicts.flatMap(\.findings).sorted(by: Report.findingOrder)
+        self.rules = verdicts.sorted { $0.rule < $1.rule }
+        self.timeline = Timeline(analysis: a, rel: rel)
+    }
+
+    static func findingOrder(_ a: Finding, _ b: Finding) -> Bool {
+        if a.severity != b.severity { return a.severity > b.severity }
+        if a.rule != b.rule { return a.rule < b.rule }
+        let fa = a.evidence.first ?? 0
+        let fb = b.evidence.first ?? 0
+        if fa != fb { return fa < fb }
+        return a.subject < b.subject
+    }
+
+    /// Attaches the comparison with an earlier run.
+    public mutating func compare(with old: Baseline, budgets: [RegressionBudget]) {
+        baseline = BaselineComparison(report: self, baseline: old, budgets: budgets)
+    }
+
+    /// Number of findings at or above `level`.
+    public func findings(atOrAbove level: Severity) -> Int { findings.filter { $0.severity >= level }.count }
+
+    public func count(_ status: RuleStatus) -> Int { rules.filter { $0.status == status }.count }
+}
+
+public struct ToolInfo: Sendable {
+    public var name: String
+    public var version: String
+    public init(name: String = "hciscope", version: String) {
+        self.name = name
+        self.version = version
+    }
+}
+
+/// What configured the rules for this run (file, profile, overrides), as plain key/value lines.
+public struct ConfigSummary: Sendable {
+    /// Path of the config file, nil for defaults.
+    public var source: String?
+    /// "ios" or nil.
+    public var profile: String?
+    /// Settings that differ from the defaults, e.g. ("scan.left-running.max_s", "60").
+    public var settings: [(key: String, value: String)]
+    public init(source: String? = nil, profile: String? = nil, settings: [(key: String, value: String)] = []) {
+        self.source = source
+        self.profile = profile
+        self.settings = settings
+    }
+}
+
+public struct CaptureSummary: Sendable {
+    public var file: String
+    public var format: String
+    public var frames: Int
+    public var firstTimestamp: Timestamp?
+    public var lastTimestamp: Timestamp?
+    /// Last frame relative to frame 1.
+    public var durationMicros: Int64
+    public var health: CaptureHealth
+
+    init(_ c: CaptureInfo, origin: Timestamp) {
+        file = c.file
+        format = c.format
+        frames = c.frames
+        firstTimestamp = c.firstTimestamp
+        lastTimestamp = c.lastTimestamp
+        durationMicros = (c.lastTimestamp?.microseconds ?? origin.microseconds) &- origin.microseconds
+        health = c.health
+    }
+
+    /// True when nothing in the health record deserves a line.
+    public var healthy: Bool { healthProblems.isEmpty }
+
+    /// One plain sentence per problem.
+    public var healthProblems: [String] {
+        var out: [String] = []
+        let h = health
+        if h.truncatedACL > 0 {
+            out.append("\(h.truncatedACL) ACL record(s) truncated: ATT/GATT analysis is incomplete")
+        } else if h.truncatedRecords > 0 {
+            out.append("\(h.truncatedRecords) record(s) truncated")
+        }
+        if h.drops > 0 { out.append("\(h.drops) packet(s) dropped by the capture source") }
+        if h.backwardTimestamps > 0 { out.append("\(h.backwardTimestamps) timestamp(s) go backwards") }
+        if h.implausibleTimestamps > 0 { out.append("\(h.implausibleTimestamps) implausible timestamp(s)") }
+        if h.epochSkewSuspected { out.append("clock looks skewed by ±378 days") }
+        if h.unknownRecords > 0 { out.append("\(h.unknownRecords) record(s) of unknown type") }
+        if h.malformedFrames > 0 { out.append("\(h.malformedFrames) malformed frame(s)") }
+        if h.readErrors > 0 { out.append("\(h.readErrors) read error(s)") }
+        if !h.handlesWithoutSetup.isEmpty {
+            let list = h.handlesWithoutSetup.map { Hex.prefixed($0, digits: 4) }.joined(separator: ", ")
+            out.append("connection setup not captured for handle(s) \(list)")
+        }
+        out.append(contentsOf: h.notes)
+        return out
+    }
+}
+
+public struct ScanSummary: Sendable {
+    public var adapter: AdapterIndex
+    public var startFrame: FrameNumber
+    public var startMicros: Int64
+    public var stopFrame: FrameNumber?
+    public var stopMicros: Int64?
+    public var endMicros: Int64
+    public var stillRunningAtEnd: Bool
+    public var durationMicros: Int64
+    public var api: String
+    public var active: Bool
+    public var phys: [ScanPHY]
+    public var filterDuplicates: UInt8
+    public var reports: Int
+    public var duplicates: Int
+    public var duplicateRatio: Double
+    public var duplicateEventBytes: Int
+    public var devicesSeen: Int
+    public var firstReportFrame: FrameNumber?
+    public var lastReportFrame: FrameNumber?
+    public var firstDuplicateFrame: FrameNumber?
+    /// Estimated: duration × window/interval summed over PHYs.
+    public var radioOnMicros: Int64
+
+    init(_ s: ScanSession, rel: (Timestamp) -> Int64) {
+        adapter = s.adapter
+        startFrame = s.start.frame
+        startMicros = rel(s.start.time)
+        stopFrame = s.stop?.frame
+        stopMicros = s.stop.map { rel($0.time) }
+        endMicros = rel((s.stop ?? s.end).time)
+        stillRunningAtEnd = s.stillRunningAtEnd
+        durationMicros = s.durationMicros
+        api = s.api.rawValue
+        active = s.active
+        phys = s.phys
+        filterDuplicates = s.filterDuplicates
+        reports = s.reports
+        duplicates = s.duplicates
+        duplicateRatio = s.duplicateRatio
+        duplicateEventBytes = s.duplicateEventBytes
+        devicesSeen = s.devicesSeen
+        firstReportFrame = s.firstReport?.frame
+        lastReportFrame = s.lastReport?.frame
+        firstDuplicateFrame = s.firstDuplicate?.frame
+        radioOnMicros = s.radioOnMicros
+    }
+
+    /// Per second of scanning, nil for a zero-length session.
+    public func perSecond(_ count: Int) -> Double? {
+        durationMicros > 0 ? Double(count) * 1_000_000 / Double(durationMicros) : nil
+    }
+}
+
+public struct DeviceSummary: Sendable {
+    public var address: String
+    public var addressType: UInt8
+    public var name: String?
+    public var reports: Int
+    public var firstFrame: FrameNumber
+    public var firstMicros: Int64
+    public var lastFrame: FrameNumber
+    public var lastMicros: Int64
+    public var distinctPayloads: Int
+    public var rssiMin: Int8?
+    public var rssiMax: Int8?
+    public var serviceUUIDs: [String]
+    public var manufacturers: [UInt16]
+    public var connectable: Bool
+
+    init(_ d: Device, rel: (Timestamp) -> Int64) {
+        address = d.address.description
+        addressType = d.addressType
+        name = d.name
+        reports = d.reports
+        firstFrame = d.first.frame
+        firstMicros = rel(d.first.time)
+        lastFrame = d.last.frame
+        lastMicros = rel(d.last.time)
+        distinctPayloads = d.distinctPayloads
+        rssiMin = d.rssiMin
+        rssiMax = d.rssiMax
+        serviceUUIDs = d.serviceUUIDs
+        manufacturers = d.manufacturers
+        connectable = d.connectable
+    }
+
+    /// "Heart Rate Strap (FB:15:C9:74:99:D9)" or the address alone.
+    public var label: String { name.map { "\($0) (\(address))" } ?? address }
+}
+
+public struct AttemptSummary: Sendable {
+    public var adapter: AdapterIndex
+    public var requestFrame: FrameNumber
+    public var requestMicros: Int64
+    public var api: String
+    public var peer: String?
+    public var filterPolicy: UInt8
+    public var cancelFrame: FrameNumber?
+    public var completeFrame: FrameNumber?
+    public var status: String?
+    public var outcome: String
+    /// Request → complete or cancel.
+    public var pendingMicros: Int64?
+    public var connection: String?
+
+    init(_ a: ConnectionAttempt, rel: (Timestamp) -> Int64) {
+        adapter = a.adapter
+        requestFrame = a.request.frame
+        requestMicros = rel(a.request.time)
+        api = a.api.rawValue
+        peer = a.peer?.description
+        filterPolicy = a.filterPolicy
+        cancelFrame = a.cancel?.frame
+        completeFrame = a.complete?.frame
+        status = a.status.map(ContractNames.hciStatus)
+        outcome = a.outcome.rawValue
+        if let end = a.complete ?? a.cancel { pendingMicros = end.time.microseconds &- a.request.time.microseconds }
+        connection = a.connection?.description
+    }
+}
+
+public struct ConnectionSummary: Sendable {
+    public var id: String
+    public var adapter: AdapterIndex
+    public var handle: UInt16
+    public var generation: Int
+    public var role: String
+    public var peer: String?
+    public var requestFrame: FrameNumber?
+    public var requestMicros: Int64?
+    public var completeFrame: FrameNumber?
+    public var completeMicros: Int64?
+    public var setupObserved: Bool
+    /// Request → connection complete.
+    public var setupMicros: Int64?
+    public var intervalMicros: Int64?
+    public var latency: Int?
+    public var supervisionTimeoutMicros: Int64?
+    public var parameterUpdates: Int
+    public var phyUpdates: Int
+    public var dataLengthChanges: Int
+    public var mtu: Int
+    public var encrypted: Bool
+    /// Durations from the connection complete.
+    public var firstATTMicros: Int64?
+    public var discoveryMicros: Int64?
+    public var firstDataMicros: Int64?
+    /// Complete → disconnection complete (or the last frame while still connected).
+    public var lifetimeMicros: Int64?
+    /// Last ACL payload (or the complete) → disconnection complete (or the last frame).
+    public var idleTailMicros: Int64?
+    public var stillConnectedAtEnd: Bool
+    public var disconnectFrame: FrameNumber?
+    public var disconnectMicros: Int64?
+    public var disconnectReason: String?
+    public var disconnectInitiator: String
+    public var attPDUs: Int
+    /// Sorted by opcode name.
+    public var attByOpcode: [(name: String, count: Int)]
+    public var services: Int
+    public var characteristics: Int
+    /// Estimated link-layer airtime (see RadioModel.connection).
+    public var radioEstimate: RadioModel.ConnectionEstimate?
+
+    init(_ c: Connection, captureEnd: Timestamp, rel: (Timestamp) -> Int64) {
+        id = c.id.description
+        adapter = c.id.adapter
+        handle = c.id.handle
+        generation = c.id.generation
+        role = c.role.rawValue
+        peer = c.peer?.description
+        requestFrame = c.request?.frame
+        requestMicros = c.request.map { rel($0.time) }
+        completeFrame = c.complete?.frame
+        completeMicros = c.complete.map { rel($0.time) }
+        setupObserved = c.setupObserved
+        if let r = c.request, let k = c.complete { setupMicros = k.time.microseconds &- r.time.microseconds }
+        intervalMicros = c.parameterUpdates.last?.intervalMicros ?? c.intervalMicros
+        latency = c.parameterUpdates.last?.peripheralLatency ?? c.peripheralLatency
+        supervisionTimeoutMicros = c.parameterUpdates.last?.supervisionTimeoutMicros ?? c.supervisionTimeoutMicros
+        parameterUpdates = c.parameterUpdates.count
+        phyUpdates = c.phyUpdates.count
+        dataLengthChanges = c.dataLengthChanges.count
+        mtu = c.mtu
+        encrypted = c.encryptionChanges.contains { $0.status == 0 && ($0.isKeyRefresh || ($0.enabled ?? 0) != 0) }
+        func since(_ f: FrameTime?) -> Int64? {
+            guard let k = c.complete, let f else { return nil }
+            return f.time.microseconds &- k.time.microseconds
+        }
+        firstATTMicros = since(c.firstATT)
+        discoveryMicros = since(c.discoveryEnd)
+        firstDataMicros = since(c.firstData)
+        stillConnectedAtEnd = c.disconnect == nil
+        let end = c.disconnect?.time ?? captureEnd
+        if let k = c.complete { lifetimeMicros = end.microseconds &- k.time.microseconds }
+        if let from = c.lastPayload ?? c.complete { idleTailMicros = end.microseconds &- from.time.microseconds }
+        disconnectFrame = c.disconnect?.frame
+        disconnectMicros = c.disconnect.map { rel($0.time) }
+        disconnectReason = c.disconnectReason.map(ContractNames.hciStatus)
+        disconnectInitiator = c.disconnectInitiator.rawValue
+        attPDUs = c.att.count
+        var counts: [String: Int] = [:]
+        for e in c.att { counts[ContractNames.attOpcode(e.opcode), default: 0] += 1 }
+        attByOpcode = counts.sorted { $0.key < $1.key }.map { (name: $0.key, count: $0.value) }
+        services = c.gatt.services.count
+        characteristics = c.gatt.characteristics.count
+        radioEstimate = RadioModel.connection(c, lifetimeMicros: lifetimeMicros)
+    }
+}
+
+public struct PairingSummary: Sendable {
+    public var connection: String
+    public var requestFrame: FrameNumber
+    public var requestMicros: Int64
+    public var initiatedBy: String
+    public var method: String
+    public var secureConnections: Bool
+    public var bonding: Bool?
+    public var mitm: Bool?
+    public var initiatorIOCapability: UInt8?
+    public var responderIOCapability: UInt8?
+    public var keySize: UInt8?
+    public var result: String
+    public var reason: UInt8?
+    public var failedFrame: FrameNumber?
+    public var encryptionFrame: FrameNumber?
+    /// Request → encryption change or pairing failed.
+    public var durationMicros: Int64?
+
+    init(_ p: Pairing, rel: (Timestamp) -> Int64) {
+        connection = p.connection.description
+        requestFrame = p.request.frame
+        requestMicros = rel(p.request.time)
+        initiatedBy = p.initiatedBy.rawValue
+        method = p.method.rawValue
+        secureConnections = p.secureConnections
+        if let i = p.initiator, let r = p.responder {
+            bonding = i.bonding && r.bonding
+            mitm = i.mitm || r.mitm
+            keySize = min(i.maxKeySize, r.maxKeySize)
+        }
+        initiatorIOCapability = p.initiator?.ioCapability
+        responderIOCapability = p.responder?.ioCapability
+        result = p.result.rawValue
+        reason = p.reason
+        failedFrame = p.failed?.frame
+        encryptionFrame = p.encryption?.frame
+        if let end = p.encryption ?? p.failed { durationMicros = end.time.microseconds &- p.request.time.microseconds }
+    }
+}
+
+public struct AdvertisingSummary: Sendable {
+    public struct DataSet: Sendable {
+        public var frame: FrameNumber
+        public var atMicros: Int64
+        public var command: String
+        public var handle: UInt8?
+        public var kind: String
+        public var legacyPDUs: Bool
+        public var length: Int
+        public var status: UInt8?
+    }
+    public struct Span: Sendable {
+        public var handle: UInt8?
+        public var api: String
+        public var connectable: Bool
+        public var intervalMicros: Int64?
+        public var startFrame: FrameNumber
+        public var startMicros: Int64
+        public var stopFrame: FrameNumber?
+        public var stopMicros: Int64?
+        public var stoppedBy: String
+        public var enabledMicros: Int64
+        public var connectedWhileEnabledMicros: Int64
+        /// Estimated (legacy 1M model), see RadioModel.advertising.
+        public var estimate: RadioModel.AdvertisingEstimate?
+    }
+    public var dataSets: [DataSet]
+    public var spans: [Span]
+    public var maxAdvertisingDataLength: Int?
+    public var supportedStates: UInt64?
+
+    init(_ a: AdvertisingActivity, rel: (Timestamp) -> Int64) {
+        dataSets = a.dataCommands.map {
+            DataSet(
+                frame: $0.at.frame, atMicros: rel($0.at.time), command: $0.command, handle: $0.advertisingHandle,
+                kind: $0.kind.rawValue, legacyPDUs: $0.legacyPDUs, length: $0.length, status: $0.status)
+        }
+        spans = a.spans.map { s in
+            let data = a.dataCommands.last {
+                $0.kind == .advertising && $0.at.frame <= s.start.frame && $0.advertisingHandle == s.advertisingHandle
+                    && ($0.status ?? 0) == 0
+            }
+            return Span(
+                handle: s.advertisingHandle, api: s.api.rawValue, connectable: s.connectable, intervalMicros: s.intervalMicros,
+                startFrame: s.start.frame, startMicros: rel(s.start.time), stopFrame: s.stop?.frame,
+                stopMicros: s.stop.map { rel($0.time) }, stoppedBy: s.stoppedBy, enabledMicros: s.enabledMicros,
+                connectedWhileEnabledMicros: s.connectedWhileEnabledMicros,
+                estimate: RadioModel.advertising(dataLength: data?.length ?? 0, intervalMicros: s.intervalMicros,
+                                                 enabledMicros: s.enabledMicros))
+        }
+        maxAdvertisingDataLength = a.maxAdvertisingDataLength
+        supportedStates = a.supportedStates
+    }
+}

@@ -56,24 +56,24 @@ extension AnalysisBuilder {
             let deviceKey = DeviceKey(address: report.address, type: report.addressType)
             noteDevice(report, data: data, key: deviceKey, at: at)
             guard let s = session else { continue }
-            var scan = result.scans[s]
-            var tracking = scanState[s] ?? ScanTracking()
-            scan.reports += 1
-            if scan.firstReport == nil { scan.firstReport = at }
-            if scan.firstReportByDevice[report.address] == nil { scan.firstReportByDevice[report.address] = at }
-            scan.lastReport = at
-            tracking.devices.insert(deviceKey)
-            scan.devicesSeen = tracking.devices.count
+            // Mutate in place: copying the session or its tracking per report would copy their
+            // collections each time (quadratic on long scans).
             let eventType = report.isLegacyEvent ? report.eventType : report.eventType & ~UInt16(0x60)
             let key = ReportKey(address: report.address, type: report.addressType, eventType: eventType, data: data)
-            if !tracking.seen.insert(key).inserted {
-                scan.duplicates += 1
+            let isDuplicate = !scanState[s, default: ScanTracking()].seen.insert(key).inserted
+            scanState[s, default: ScanTracking()].devices.insert(deviceKey)
+            result.scans[s].reports += 1
+            if result.scans[s].firstReport == nil { result.scans[s].firstReport = at }
+            if result.scans[s].firstReportByDevice[report.address] == nil { result.scans[s].firstReportByDevice[report.address] = at }
+            result.scans[s].lastReport = at
+            result.scans[s].devicesSeen = scanState[s]?.devices.count ?? 0
+            result.scans[s].reportLog.append(ScanReportMark(at: at, address: report.address, duplicate: isDuplicate))
+            if isDuplicate {
+                result.scans[s].duplicates += 1
                 duplicatesInEvent += 1
-                if scan.firstDuplicate == nil { scan.firstDuplicate = at }
-                scan.duplicatesByDevice[report.address, default: 0] += 1
+                if result.scans[s].firstDuplicate == nil { result.scans[s].firstDuplicate = at }
+                result.scans[s].duplicatesByDevice[report.address, default: 0] += 1
             }
-            result.scans[s] = scan
-            scanState[s] = tracking
         }
         if let s = session, duplicatesInEvent > 0, counted > 0 {
             // The event's bytes shared equally among the reports it carried.

@@ -34,6 +34,9 @@ public struct ScanSession: Sendable {
     public var duplicatesByDevice: [BDAddr: Int] = [:]
     /// First report of each advertiser in this session (rules cite it: "reported in frame 33").
     public var firstReportByDevice: [BDAddr: FrameTime] = [:]
+    /// Every advertising report of the session, in order (report density, reports processed
+    /// before a connection request). Empty when the analysis did not record them.
+    public var reportLog: [ScanReportMark] = []
 
     public init(
         adapter: AdapterIndex, start: FrameTime, end: FrameTime, stillRunningAtEnd: Bool, api: HCIAPI, active: Bool,

@@ -1,0 +1,70 @@
+import ScopeCore
+
+/// Every escape the reporters need, in one place. Strings from captures (device names, notes,
+/// file names) are hostile until escaped for the format they land in.
+public enum Escaping {
+    /// Text content and attribute values of HTML and XML (both quotes escaped).
+    public static func xml(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            // XML 1.0 forbids other C0 controls even as references; show them visibly.
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// HTML is escaped exactly like XML.
+    public static func html(_ s: String) -> String { xml(s) }
+
+    /// A Markdown table cell or inline text: Markdown punctuation and HTML are neutralised,
+    /// newlines become spaces (they would end the table row).
+    public static func markdown(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\", "`", "*", "_", "[", "]", "|", "#", "~", "!":
+                out += "\\"
+                out.unicodeScalars.append(scalar)
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "\n", "\r", "\t": out += " "
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Text for a terminal: control characters (ESC included, so a device name cannot move the
+    /// cursor or recolour the screen) become U+FFFD; newlines stay.
+    public static func terminal(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            if scalar == "\n" || scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value)) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += "\u{FFFD}"
+            }
+        }
+        return out
+    }
+
+    /// A JSON string literal (quotes included).
+    public static func json(_ s: String) -> String {
+        var out = ""
+        JSONWriter.appendString(s, to: &out)
+        return out
+    }
+}

@@ -1,0 +1,175 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// The figures the project exists for: discovery cost, duplicate-scan overhead and connection
+/// timing (RULES.md "Metrics"), plus a flat list of scalar figures compared against baselines.
+public struct Headline: Sendable {
+    /// Discovery cost of one device that was connected to.
+    public struct DiscoveryCost: Sendable {
+        public var device: String
+        public var connection: String?
+        public var requestFrame: FrameNumber
+        /// nil when the connection request was not preceded by a scan (direct connection).
+        public var scanStartFrame: FrameNumber?
+        public var scanToRequestMicros: Int64?
+        /// All advertising reports of that session up to the request (nil when unknown).
+        public var reportsUntilRequest: Int?
+        /// Estimated scan radio-on time from the session start to the request.
+        public var radioOnMicros: Int64?
+        /// Σ window/interval of the session (the model's input).
+        public var dutyCycle: Double?
+        public var firstReportFrame: FrameNumber?
+        public var firstReportToRequestMicros: Int64?
+    }
+
+    public struct Duplicates: Sendable {
+        public var sessions: Int
+        public var sessionsWithFilterOff: Int
+        public var reports: Int
+        public var duplicates: Int
+        public var ratio: Double
+        public var perSecond: Double?
+        public var eventBytes: Int
+        public var scanMicros: Int64
+    }
+
+    public struct ConnectionTiming: Sendable {
+        public var connection: String
+        public var peer: String?
+        public var setupMicros: Int64?
+        public var firstATTMicros: Int64?
+        public var discoveryMicros: Int64?
+        public var firstDataMicros: Int64?
+        public var lifetimeMicros: Int64?
+        public var idleTailMicros: Int64?
+    }
+
+    /// One scalar for baselines: `key` is stable (docs/REPORT-SCHEMA.md).
+    public struct Figure: Sendable {
+        public var key: String
+        /// ms figures are kept in µs; counts and ratios as they are.
+        public var value: Double?
+        public var unit: Unit
+        public var estimated: Bool
+        public var explanation: String
+
+        public enum Unit: String, Sendable { case ms, count, ratio, bytes }
+
+        /// The JSON/text rendering of the value.
+        public var rendered: String? {
+            guard let value else { return nil }
+            switch unit {
+            case .ms: return Millis.string(Int64(value.rounded()))
+            case .ratio: return Millis.ratio(value)
+            case .count, .bytes: return String(Int64(value.rounded()))
+            }
+        }
+    }
+
+    public var discovery: [DiscoveryCost] = []
+    public var duplicates: Duplicates
+    public var connectionTiming: [ConnectionTiming] = []
+    public var figures: [Figure] = []
+
+    init(analysis a: AnalysisResult, connections: [ConnectionSummary], rel: (Timestamp) -> Int64) {
+        // Discovery cost, per connection attempt that connected.
+        for attempt in a.attempts where attempt.outcome == .connected {
+            let conn = attempt.connection.flatMap { id in a.connections.first { $0.id == id } }
+            guard let peer = attempt.peer ?? conn?.peer else { continue }
+            let device = a.devices.first { $0.address == peer }
+            let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
+            var cost = DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame)
+            let request = attempt.request.time
+            let sessions = a.scans.filter { $0.adapter == attempt.adapter && $0.start.time <= request }
+            let found = sessions.last { s in
+                if !s.reportLog.isEmpty {
+                    return s.reportLog.contains { $0.address == peer && $0.at.time <= request }
+                }
+                guard let d = device else { return false }
+                return d.first.time <= (s.stop ?? s.end).time && d.last.time >= s.start.time
+            }
+            if let s = found {
+                let until = min(request, (s.stop ?? s.end).time)
+                let spent = max(0, until.microseconds &- s.start.time.microseconds)
+                cost.scanStartFrame = s.start.frame
+                cost.scanToRequestMicros = request.microseconds &- s.start.time.microseconds
+                cost.dutyCycle = s.phys.reduce(0) { $0 + $1.dutyCycle }
+                cost.radioOnMicros = RadioModel.scan(durationMicros: spent, phys: s.phys)
+                if !s.reportLog.isEmpty {
+                    cost.reportsUntilRequest = s.reportLog.filter { $0.at.time <= request }.count
+                    if let first = s.reportLog.first(where: { $0.address == peer }) {
+                        cost.firstReportFrame = first.at.frame
+                        cost.firstReportToRequestMicros = request.microseconds &- first.at.time.microseconds
+                    }
+                } else if let last = s.lastReport, last.time <= request {
+                    cost.reportsUntilRequest = s.reports
+                }
+            }
+            if cost.firstReportFrame == nil, let d = device, d.first.time <= request {
+                cost.firstReportFrame = d.first.frame
+                cost.firstReportToRequestMicros = request.microseconds &- d.first.time.microseconds
+            }
+            discovery.append(cost)
+        }
+
+        let scanMicros = a.scans.reduce(Int64(0)) { $0 &+ max(0, $1.durationMicros) }
+        let reports = a.scans.reduce(0) { $0 + $1.reports }
+        let dups = a.scans.reduce(0) { $0 + $1.duplicates }
+        duplicates = Duplicates(
+            sessions: a.scans.count, sessionsWithFilterOff: a.scans.filter { $0.filterDuplicates == 0 }.count,
+            reports: reports, duplicates: dups, ratio: reports == 0 ? 0 : Double(dups) / Double(reports),
+            perSecond: scanMicros > 0 ? Double(dups) * 1_000_000 / Double(scanMicros) : nil,
+            eventBytes: a.scans.reduce(0) { $0 + $1.duplicateEventBytes }, scanMicros: scanMicros)
+
+        connectionTiming = connections.map {
+            ConnectionTiming(
+                connection: $0.id, peer: $0.peer, setupMicros: $0.setupMicros, firstATTMicros: $0.firstATTMicros,
+                discoveryMicros: $0.discoveryMicros, firstDataMicros: $0.firstDataMicros, lifetimeMicros: $0.lifetimeMicros,
+                idleTailMicros: $0.idleTailMicros)
+        }
+
+        func mean(_ xs: [Int64?]) -> Double? {
+            let v = xs.compactMap { $0 }
+            return v.isEmpty ? nil : Double(v.reduce(0, &+)) / Double(v.count)
+        }
+        func sum(_ xs: [Int?]) -> Double? {
+            let v = xs.compactMap { $0 }
+            return v.isEmpty ? nil : Double(v.reduce(0, +))
+        }
+        let scanned = discovery.filter { $0.scanStartFrame != nil }
+        figures = [
+            Figure(key: "discovery_ms", value: mean(scanned.map(\.scanToRequestMicros)), unit: .ms, estimated: false,
+                   explanation: "scan start → connection request, mean over the devices connected to"),
+            Figure(key: "discovery_reports", value: sum(scanned.map(\.reportsUntilRequest)), unit: .count, estimated: false,
+                   explanation: "advertising reports the host processed before those connection requests"),
+            Figure(key: "discovery_radio_on_ms", value: mean(scanned.map(\.radioOnMicros)), unit: .ms, estimated: true,
+                   explanation: "scan radio-on time until the request (duration × window/interval), mean"),
+            Figure(key: "first_report_to_request_ms", value: mean(discovery.map(\.firstReportToRequestMicros)), unit: .ms,
+                   estimated: false, explanation: "the device's first advertising report → connection request, mean"),
+            Figure(key: "scan_ms", value: Double(scanMicros), unit: .ms, estimated: false,
+                   explanation: "total time scanning was enabled"),
+            Figure(key: "scan_radio_on_ms", value: Double(a.scans.reduce(Int64(0)) { $0 &+ $1.radioOnMicros }), unit: .ms,
+                   estimated: true, explanation: "total scan radio-on time (duration × window/interval per PHY)"),
+            Figure(key: "reports", value: Double(reports), unit: .count, estimated: false,
+                   explanation: "advertising reports received while scanning"),
+            Figure(key: "duplicate_reports", value: Double(dups), unit: .count, estimated: false,
+                   explanation: "reports repeating an earlier report of the same device, type and data in the session"),
+            Figure(key: "duplicate_ratio", value: duplicates.ratio, unit: .ratio, estimated: false,
+                   explanation: "duplicate reports / all reports"),
+            Figure(key: "duplicate_event_bytes", value: Double(duplicates.eventBytes), unit: .bytes, estimated: false,
+                   explanation: "HCI event bytes spent on duplicate reports"),
+            Figure(key: "setup_ms", value: mean(connections.map(\.setupMicros)), unit: .ms, estimated: false,
+                   explanation: "connection request → connection complete, mean"),
+            Figure(key: "first_att_ms", value: mean(connections.map(\.firstATTMicros)), unit: .ms, estimated: false,
+                   explanation: "connection complete → first ATT PDU, mean"),
+            Figure(key: "gatt_discovery_ms", value: mean(connections.map(\.discoveryMicros)), unit: .ms, estimated: false,
+                   explanation: "connection complete → end of GATT discovery, mean"),
+            Figure(key: "first_data_ms", value: mean(connections.map(\.firstDataMicros)), unit: .ms, estimated: false,
+                   explanation: "connection complete → first read response or notification with a value, mean"),
+            Figure(key: "idle_tail_ms", value: mean(connections.map(\.idleTailMicros)), unit: .ms, estimated: false,
+                   explanation: "last ACL payload → disconnection (or end of capture), mean"),
+        ]
+    }
+
+    public func figure(_ key: String) -> Figure? { figures.first { $0.key == key } }
+}

@@ -1,0 +1,341 @@
+import ScopeAnalysis
+import ScopeCore
+import ScopeRules
+
+/// `--format json`: one object per capture, keys in the order of docs/REPORT-SCHEMA.md.
+public enum JSONReporter {
+    public static func render(_ report: Report) -> String { value(report).rendered() }
+
+    public static func value(_ r: Report) -> JSONValue {
+        var o = JSONObject()
+        o.set("schema_version", Report.schemaVersion)
+        o.set("tool", tool(r.tool))
+        o.set("config", config(r.config))
+        o.set("capture", capture(r.capture))
+        o.set("headline", headline(r.headline))
+        o.set("scans", .array(r.scans.map(scan)))
+        o.set("devices", .array(r.devices.map(device)))
+        o.set("connection_attempts", .array(r.attempts.map(attempt)))
+        o.set("connections", .array(r.connections.map(connection)))
+        o.set("pairing", .array(r.pairings.map(pairing)))
+        o.set("advertising", r.advertising.map(advertising) ?? .null)
+        o.set("findings", .array(r.findings.map(finding)))
+        o.set("rules", .array(r.rules.map(verdict)))
+        if let b = r.baseline { o.set("baseline", b.json()) }
+        o.set("summary", summary(r))
+        return o.value
+    }
+
+    static func tool(_ t: ToolInfo) -> JSONValue {
+        var o = JSONObject()
+        o.set("name", t.name)
+        o.set("version", t.version)
+        return o.value
+    }
+
+    static func config(_ c: ConfigSummary) -> JSONValue {
+        var o = JSONObject()
+        o.set("source", c.source)
+        o.set("profile", c.profile)
+        var s = JSONObject()
+        for (k, v) in c.settings { s.set(k, v) }
+        o.set("settings", s.value)
+        return o.value
+    }
+
+    static func capture(_ c: CaptureSummary) -> JSONValue {
+        var o = JSONObject()
+        o.set("file", c.file)
+        o.set("format", c.format)
+        o.set("frames", c.frames)
+        o.set("first_timestamp", c.firstTimestamp.map { $0.description + " UTC" })
+        o.set("last_timestamp", c.lastTimestamp.map { $0.description + " UTC" })
+        o.set(ms: "duration_ms", c.durationMicros)
+        var h = JSONObject()
+        let health = c.health
+        h.set("ok", c.healthy)
+        h.set("truncated_records", health.truncatedRecords)
+        h.set("truncated_acl", health.truncatedACL)
+        h.set("att_analysis_incomplete", health.attAnalysisIncomplete)
+        h.set("drops", Int(health.drops))
+        h.set("backward_timestamps", health.backwardTimestamps)
+        h.set("implausible_timestamps", health.implausibleTimestamps)
+        h.set("epoch_skew_suspected", health.epochSkewSuspected)
+        h.set("unknown_records", health.unknownRecords)
+        h.set("malformed_frames", health.malformedFrames)
+        h.set("read_errors", health.readErrors)
+        h.set("read_warnings", health.readWarnings)
+        h.set("handles_without_setup", .array(health.handlesWithoutSetup.map { .int(Int64($0)) }))
+        h.set("problems", .array(c.healthProblems.map(JSONValue.string)))
+        o.set("health", h.value)
+        return o.value
+    }
+
+    static func headline(_ h: Headline) -> JSONValue {
+        var o = JSONObject()
+        var figures = JSONObject()
+        for f in h.figures { figures.set(f.key, f.rendered.map(JSONValue.decimal) ?? .null) }
+        o.set("figures", figures.value)
+        o.set("estimated", .array(h.figures.filter(\.estimated).map { .string($0.key) }))
+        o.set("discovery_cost", .array(h.discovery.map { d in
+            var c = JSONObject()
+            c.set("device", d.device)
+            c.set("connection", d.connection)
+            c.set("request_frame", d.requestFrame)
+            c.set("scan_start_frame", d.scanStartFrame)
+            c.set(ms: "scan_to_request_ms", d.scanToRequestMicros)
+            c.set("reports_until_request", d.reportsUntilRequest)
+            c.set(ms: "radio_on_ms_estimated", d.radioOnMicros)
+            c.set("duty_cycle", d.dutyCycle.map { JSONValue.decimal(Millis.ratio($0)) } ?? .null)
+            c.set("first_report_frame", d.firstReportFrame)
+            c.set(ms: "first_report_to_request_ms", d.firstReportToRequestMicros)
+            return c.value
+        }))
+        var dup = JSONObject()
+        let d = h.duplicates
+        dup.set("sessions", d.sessions)
+        dup.set("sessions_with_filter_off", d.sessionsWithFilterOff)
+        dup.set("reports", d.reports)
+        dup.set("duplicates", d.duplicates)
+        dup.set("ratio", .decimal(Millis.ratio(d.ratio)))
+        dup.set("per_s", d.perSecond.map { JSONValue.decimal(Millis.ratio($0)) } ?? .null)
+        dup.set("event_bytes", d.eventBytes)
+        o.set("duplicate_overhead", dup.value)
+        o.set("connection_timing", .array(h.connectionTiming.map { t in
+            var c = JSONObject()
+            c.set("connection", t.connection)
+            c.set("peer", t.peer)
+            c.set(ms: "setup_ms", t.setupMicros)
+            c.set(ms: "first_att_ms", t.firstATTMicros)
+            c.set(ms: "discovery_ms", t.discoveryMicros)
+            c.set(ms: "first_data_ms", t.firstDataMicros)
+            c.set(ms: "lifetime_ms", t.lifetimeMicros)
+            c.set(ms: "idle_tail_ms", t.idleTailMicros)
+            return c.value
+        }))
+        var model = JSONObject()
+        model.set("scan", "radio-on = duration × window / interval, summed over PHYs")
+        model.set("advertising", "legacy 1M: (1 preamble + 4 access address + 2 header + 6 AdvA + data + 3 CRC) bytes × 8 µs × 3 channels per event; events = enabled time / (interval + 2.5 ms)")
+        model.set("connection", "events = lifetime / interval × (2 × 80 µs + 150 µs) + ATT bytes (value + 7) × 8 µs (1M) or 4 µs (2M)")
+        o.set("radio_model", model.value)
+        return o.value
+    }
+
+    static func scan(_ s: ScanSummary) -> JSONValue {
+        var o = JSONObject()
+        o.set("adapter", Int(s.adapter))
+        o.set("start_frame", s.startFrame)
+        o.set(ms: "start_ms", s.startMicros)
+        o.set("stop_frame", s.stopFrame)
+        o.set(ms: "stop_ms", s.stopMicros)
+        o.set("still_running_at_end", s.stillRunningAtEnd)
+        o.set(ms: "duration_ms", s.durationMicros)
+        o.set("api", s.api)
+        o.set("scan_type", s.active ? "active" : "passive")
+        o.set("phys", .array(s.phys.map { p in
+            var q = JSONObject()
+            q.set("phy", p.phy)
+            q.set("scan_type", p.active ? "active" : "passive")
+            q.set(ms: "interval_ms", p.intervalMicros)
+            q.set(ms: "window_ms", p.windowMicros)
+            q.set("duty_cycle", .decimal(Millis.ratio(p.dutyCycle)))
+            return q.value
+        }))
+        o.set("filter_duplicates", s.filterDuplicates != 0)
+        o.set("filter_duplicates_value", Int(s.filterDuplicates))
+        o.set("reports", s.reports)
+        o.set("reports_per_s", s.perSecond(s.reports).map { JSONValue.decimal(Millis.ratio($0)) } ?? .null)
+        o.set("duplicates", s.duplicates)
+        o.set("duplicate_ratio", .decimal(Millis.ratio(s.duplicateRatio)))
+        o.set("duplicates_per_s", s.perSecond(s.duplicates).map { JSONValue.decimal(Millis.ratio($0)) } ?? .null)
+        o.set("duplicate_event_bytes", s.duplicateEventBytes)
+        o.set("devices_seen", s.devicesSeen)
+        o.set("first_report_frame", s.firstReportFrame)
+        o.set("last_report_frame", s.lastReportFrame)
+        o.set("first_duplicate_frame", s.firstDuplicateFrame)
+        o.set(ms: "radio_on_ms_estimated", s.radioOnMicros)
+        return o.value
+    }
+
+    static func device(_ d: DeviceSummary) -> JSONValue {
+        var o = JSONObject()
+        o.set("address", d.address)
+        o.set("address_type", Int(d.addressType))
+        o.set("name", d.name)
+        o.set("reports", d.reports)
+        o.set("first_frame", d.firstFrame)
+        o.set(ms: "first_ms", d.firstMicros)
+        o.set("last_frame", d.lastFrame)
+        o.set(ms: "last_ms", d.lastMicros)
+        o.set("distinct_payloads", d.distinctPayloads)
+        o.set("rssi_min", d.rssiMin.map(Int.init))
+        o.set("rssi_max", d.rssiMax.map(Int.init))
+        o.set("service_uuids", .array(d.serviceUUIDs.map(JSONValue.string)))
+        o.set("manufacturers", .array(d.manufacturers.map { .int(Int64($0)) }))
+        o.set("connectable", d.connectable)
+        return o.value
+    }
+
+    static func attempt(_ a: AttemptSummary) -> JSONValue {
+        var o = JSONObject()
+        o.set("adapter", Int(a.adapter))
+        o.set("request_frame", a.requestFrame)
+        o.set(ms: "request_ms", a.requestMicros)
+        o.set("api", a.api)
+        o.set("peer", a.peer)
+        o.set("filter_policy", Int(a.filterPolicy))
+        o.set("cancel_frame", a.cancelFrame)
+        o.set("complete_frame", a.completeFrame)
+        o.set("status", a.status)
+        o.set("outcome", a.outcome)
+        o.set(ms: "pending_ms", a.pendingMicros)
+        o.set("connection", a.connection)
+        return o.value
+    }
+
+    static func connection(_ c: ConnectionSummary) -> JSONValue {
+        var o = JSONObject()
+        o.set("id", c.id)
+        o.set("adapter", Int(c.adapter))
+        o.set("handle", Int(c.handle))
+        o.set("generation", c.generation)
+        o.set("role", c.role)
+        o.set("peer", c.peer)
+        o.set("request_frame", c.requestFrame)
+        o.set(ms: "request_ms", c.requestMicros)
+        o.set("complete_frame", c.completeFrame)
+        o.set(ms: "complete_ms", c.completeMicros)
+        o.set("setup_observed", c.setupObserved)
+        o.set(ms: "setup_ms", c.setupMicros)
+        o.set(ms: "interval_ms", c.intervalMicros)
+        o.set("latency", c.latency)
+        o.set(ms: "supervision_timeout_ms", c.supervisionTimeoutMicros)
+        o.set("parameter_updates", c.parameterUpdates)
+        o.set("phy_updates", c.phyUpdates)
+        o.set("data_length_changes", c.dataLengthChanges)
+        o.set("mtu", c.mtu)
+        o.set("encrypted", c.encrypted)
+        o.set(ms: "first_att_ms", c.firstATTMicros)
+        o.set(ms: "discovery_ms", c.discoveryMicros)
+        o.set(ms: "first_data_ms", c.firstDataMicros)
+        o.set(ms: "lifetime_ms", c.lifetimeMicros)
+        o.set(ms: "idle_tail_ms", c.idleTailMicros)
+        o.set("still_connected_at_end", c.stillConnectedAtEnd)
+        o.set("disconnect_frame", c.disconnectFrame)
+        o.set(ms: "disconnect_ms", c.disconnectMicros)
+        o.set("disconnect_reason", c.disconnectReason)
+        o.set("disconnect_initiator", c.disconnectInitiator)
+        o.set("att_pdus", c.attPDUs)
+        var att = JSONObject()
+        for (name, count) in c.attByOpcode { att.set(name, count) }
+        o.set("att_by_opcode", att.value)
+        o.set("gatt_services", c.services)
+        o.set("gatt_characteristics", c.characteristics)
+        if let e = c.radioEstimate {
+            var r = JSONObject()
+            r.set("connection_events", .int(e.events))
+            r.set(ms: "interval_ms", e.intervalMicros)
+            r.set("att_bytes", .int(e.dataBytes))
+            r.set("us_per_byte", .int(e.microsPerByte))
+            r.set(ms: "airtime_ms", e.airtimeMicros)
+            o.set("radio_estimated", r.value)
+        } else {
+            o.set("radio_estimated", .null)
+        }
+        return o.value
+    }
+
+    static func pairing(_ p: PairingSummary) -> JSONValue {
+        var o = JSONObject()
+        o.set("connection", p.connection)
+        o.set("request_frame", p.requestFrame)
+        o.set(ms: "request_ms", p.requestMicros)
+        o.set("initiated_by", p.initiatedBy)
+        o.set("method", p.method)
+        o.set("secure_connections", p.secureConnections)
+        o.set("bonding", p.bonding)
+        o.set("mitm", p.mitm)
+        o.set("initiator_io_capability", p.initiatorIOCapability.map(Int.init))
+        o.set("responder_io_capability", p.responderIOCapability.map(Int.init))
+        o.set("key_size", p.keySize.map(Int.init))
+        o.set("result", p.result)
+        o.set("reason", p.reason.map { "0x" + Hex.string([$0]) })
+        o.set("failed_frame", p.failedFrame)
+        o.set("encryption_frame", p.encryptionFrame)
+        o.set(ms: "duration_ms", p.durationMicros)
+        return o.value
+    }
+
+    static func advertising(_ a: AdvertisingSummary) -> JSONValue {
+        var o = JSONObject()
+        o.set("data", .array(a.dataSets.map { d in
+            var q = JSONObject()
+            q.set("frame", d.frame)
+            q.set(ms: "at_ms", d.atMicros)
+            q.set("command", d.command)
+            q.set("handle", d.handle.map(Int.init))
+            q.set("kind", d.kind)
+            q.set("legacy_pdus", d.legacyPDUs)
+            q.set("length", d.length)
+            q.set("status", d.status.map(ContractNames.hciStatus))
+            return q.value
+        }))
+        o.set("sets", .array(a.spans.map { s in
+            var q = JSONObject()
+            q.set("handle", s.handle.map(Int.init))
+            q.set("api", s.api)
+            q.set("connectable", s.connectable)
+            q.set(ms: "interval_ms", s.intervalMicros)
+            q.set("start_frame", s.startFrame)
+            q.set(ms: "start_ms", s.startMicros)
+            q.set("stop_frame", s.stopFrame)
+            q.set(ms: "stop_ms", s.stopMicros)
+            q.set("stopped_by", s.stoppedBy)
+            q.set(ms: "enabled_ms", s.enabledMicros)
+            q.set(ms: "connected_while_enabled_ms", s.connectedWhileEnabledMicros)
+            if let e = s.estimate {
+                var r = JSONObject()
+                r.set("data_length", e.dataLength)
+                r.set("events", .int(e.events))
+                r.set("us_per_event", .int(e.perEventMicros))
+                r.set(ms: "airtime_ms", e.airtimeMicros)
+                q.set("radio_estimated", r.value)
+            } else {
+                q.set("radio_estimated", .null)
+            }
+            return q.value
+        }))
+        o.set("max_advertising_data_length", a.maxAdvertisingDataLength)
+        o.set("supported_states", a.supportedStates.map { "0x" + String($0, radix: 16) })
+        return o.value
+    }
+
+    static func finding(_ f: Finding) -> JSONValue {
+        var o = JSONObject()
+        o.set("rule", f.rule)
+        o.set("severity", f.severity.rawValue)
+        o.set("subject", f.subject)
+        o.set("message", f.message)
+        o.set("evidence", frames: f.evidence)
+        o.set("recommendation", f.recommendation)
+        return o.value
+    }
+
+    static func verdict(_ v: RuleVerdict) -> JSONValue {
+        var o = JSONObject()
+        o.set("rule", v.rule)
+        o.set("status", v.status.rawValue)
+        o.set("reason", v.reason)
+        o.set("findings", v.findings.count)
+        return o.value
+    }
+
+    static func summary(_ r: Report) -> JSONValue {
+        var o = JSONObject()
+        for s in Severity.allCases.reversed() { o.set(s.rawValue + "s", r.findings.filter { $0.severity == s }.count) }
+        o.set("violated", r.count(.violated))
+        o.set("passed", r.count(.passed))
+        o.set("not_evaluated", r.count(.notEvaluated))
+        return o.value
+    }
+}

@@ -1,0 +1,63 @@
+import ScopeRules
+
+/// `--format markdown`: fits a CI job summary (GitHub `$GITHUB_STEP_SUMMARY`): a heading, a
+/// figures table, findings with evidence and a collapsed table of rule verdicts.
+public enum MarkdownReporter {
+    public static func render(_ r: Report, headingLevel: Int = 2) -> String {
+        let md = Escaping.markdown
+        let hashes = String(repeating: "#", count: max(1, min(5, headingLevel)))
+        var out = ""
+        func line(_ s: String = "") { out += s + "\n" }
+        let c = r.capture
+        let icon = r.findings(atOrAbove: .error) > 0 ? "❌" : r.findings(atOrAbove: .warning) > 0 ? "⚠️" : "✅"
+        line("\(hashes) \(icon) hciscope: \(md(c.file))")
+        line()
+        line("\(md(c.format)), \(c.frames) frames, \(Millis.string(c.durationMicros)) ms. "
+             + "\(r.count(.violated)) rule(s) violated, \(r.count(.passed)) passed, \(r.count(.notEvaluated)) not evaluated.")
+        if !c.healthy {
+            line()
+            line("**Capture health:**")
+            for p in c.healthProblems { line("- \(md(p))") }
+        }
+        line()
+        line("\(hashes)# Headline figures")
+        line()
+        line("| figure | value | meaning |")
+        line("|---|---:|---|")
+        for f in r.headline.figures {
+            guard let v = f.rendered else { continue }
+            let unit = f.unit == .ms ? " ms" : f.unit == .bytes ? " B" : ""
+            line("| `\(f.key)` | \(v)\(unit)\(f.estimated ? " (estimated)" : "") | \(md(f.explanation)) |")
+        }
+        line()
+        line("\(hashes)# Findings")
+        line()
+        if r.findings.isEmpty { line("No findings.") }
+        for f in r.findings {
+            let badge = f.severity == .error ? "🔴" : f.severity == .warning ? "🟠" : "🔵"
+            var s = "- \(badge) **\(f.severity.rawValue)** `\(f.rule)` \(md(f.subject)): \(md(f.message))"
+            if !f.evidence.isEmpty { s += " _(frames \(FrameList.string(f.evidence)))_" }
+            line(s)
+        }
+        line()
+        if let b = r.baseline {
+            line("\(hashes)# Compared with the baseline")
+            line()
+            for l in b.lines() { line("- " + md(l)) }
+            for f in b.newFindings { line("- new: `\(f.rule)` \(md(f.subject))") }
+            for f in b.resolvedFindings { line("- resolved: `\(f.rule)` \(md(f.subject))") }
+            line()
+        }
+        line("<details><summary>Rule verdicts</summary>")
+        line()
+        line("| rule | status | reason |")
+        line("|---|---|---|")
+        for v in r.rules {
+            let status = v.status == .violated ? "❌ violated" : v.status == .passed ? "✅ passed" : "➖ not evaluated"
+            line("| `\(v.rule)` | \(status) | \(md(v.reason)) |")
+        }
+        line()
+        line("</details>")
+        return out
+    }
+}

@@ -1,0 +1,115 @@
+import ScopeRules
+
+/// Several captures at once: one report per file, the files that could not be analysed, and a
+/// total.
+public struct MultiReport: Sendable {
+    public struct Failure: Sendable {
+        public var file: String
+        public var message: String
+        public init(file: String, message: String) {
+            self.file = file
+            self.message = message
+        }
+    }
+
+    public var reports: [Report]
+    public var failures: [Failure]
+
+    public init(reports: [Report], failures: [Failure] = []) {
+        self.reports = reports
+        self.failures = failures
+    }
+
+    public var findings: [Finding] { reports.flatMap(\.findings) }
+
+    /// Rules violated in at least one capture, with the number of captures.
+    public var violatedRules: [(rule: String, captures: Int)] {
+        var counts: [String: Int] = [:]
+        for r in reports { for v in r.rules where v.status == .violated { counts[v.rule, default: 0] += 1 } }
+        return counts.sorted { $0.key < $1.key }.map { (rule: $0.key, captures: $0.value) }
+    }
+
+    public var regressions: Int { reports.reduce(0) { $0 + ($1.baseline?.regressions.count ?? 0) } }
+
+    public func json() -> JSONValue {
+        if reports.count == 1 && failures.isEmpty { return JSONReporter.value(reports[0]) }
+        var o = JSONObject()
+        o.set("schema_version", Report.schemaVersion)
+        o.set("reports", .array(reports.map(JSONReporter.value)))
+        o.set("failures", .array(failures.map { f in
+            var q = JSONObject()
+            q.set("file", f.file)
+            q.set("error", f.message)
+            return q.value
+        }))
+        var t = JSONObject()
+        t.set("captures", reports.count + failures.count)
+        t.set("analysed", reports.count)
+        t.set("frames", reports.reduce(0) { $0 + $1.capture.frames })
+        for s in Severity.allCases.reversed() { t.set(s.rawValue + "s", findings.filter { $0.severity == s }.count) }
+        var v = JSONObject()
+        for (rule, n) in violatedRules { v.set(rule, n) }
+        t.set("violated_rules", v.value)
+        t.set("regressions", regressions)
+        o.set("total", t.value)
+        return o.value
+    }
+
+    public func text(color: Bool) -> String {
+        let reporter = TextReporter(color: color)
+        var out = reports.map(reporter.render).joined(separator: "\n")
+        guard reports.count + failures.count > 1 || !failures.isEmpty else { return out }
+        out += "\n" + (color ? "\u{1B}[1mTotal\u{1B}[0m" : "Total") + "\n"
+        out += "  \(reports.count) of \(reports.count + failures.count) capture(s) analysed, "
+        out += "\(reports.reduce(0) { $0 + $1.capture.frames }) frames\n"
+        let f = findings
+        out += "  findings: \(f.filter { $0.severity == .error }.count) error, \(f.filter { $0.severity == .warning }.count) warning, "
+        out += "\(f.filter { $0.severity == .info }.count) info\n"
+        for (rule, n) in violatedRules { out += "  \(rule): violated in \(n) capture(s)\n" }
+        for x in failures { out += "  could not analyse \(Escaping.terminal(x.file)): \(Escaping.terminal(x.message))\n" }
+        return out
+    }
+
+    public func markdown() -> String {
+        var out = reports.map { MarkdownReporter.render($0) }.joined(separator: "\n")
+        guard reports.count + failures.count > 1 || !failures.isEmpty else { return out }
+        let md = Escaping.markdown
+        out += "\n## Total\n\n| capture | errors | warnings | infos | violated rules |\n|---|---:|---:|---:|---|\n"
+        for r in reports {
+            let v = r.rules.filter { $0.status == .violated }.map { "`\($0.rule)`" }.joined(separator: ", ")
+            out += "| \(md(r.capture.file)) | \(r.findings.filter { $0.severity == .error }.count) | "
+            out += "\(r.findings.filter { $0.severity == .warning }.count) | \(r.findings.filter { $0.severity == .info }.count) | \(v) |\n"
+        }
+        for x in failures { out += "| \(md(x.file)) | – | – | – | could not analyse: \(md(x.message)) |\n" }
+        return out
+    }
+
+    public func junit() -> String { JUnitReporter.render(reports) }
+    public func html() -> String { HTMLReporter.render(reports) }
+
+    /// Renders in one of the formats of `--format`.
+    public func render(_ format: ReportFormat, color: Bool) -> String {
+        switch format {
+        case .text: return text(color: color)
+        case .json: return json().rendered()
+        case .junit: return junit()
+        case .markdown: return markdown()
+        case .html: return html()
+        }
+    }
+}
+
+public enum ReportFormat: String, Sendable, CaseIterable {
+    case text, json, junit, markdown, html
+}
+
+/// `--fail-on`: 2 when a capture could not be analysed, 1 when a finding is at or above the
+/// level or a figure regressed beyond its budget, else 0.
+public enum ExitPolicy {
+    public static func status(_ m: MultiReport, failOn: Severity) -> Int32 {
+        if !m.failures.isEmpty { return 2 }
+        if m.findings.contains(where: { $0.severity >= failOn }) { return 1 }
+        if m.regressions > 0 { return 1 }
+        return 0
+    }
+}
