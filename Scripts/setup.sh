@@ -2,11 +2,11 @@
 # Installs what hciscope needs on Debian/Ubuntu, only what is missing.
 #   Scripts/setup.sh            build needs: libpcap-dev, libbluetooth-dev, pkg-config
 #   Scripts/setup.sh --test     also the reference decoders and tools the test suite compares with:
-#                               tshark, bluez (btmon), python3
+#                               tshark, bluez (btmon), python3, chromium (HTML screenshot test)
 set -euo pipefail
 packages=(libpcap-dev libbluetooth-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(tshark bluez python3)
+    packages+=(tshark bluez python3 chromium)
 fi
 missing=()
 for p in "${packages[@]}"; do

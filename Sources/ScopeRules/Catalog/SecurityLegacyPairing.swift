@@ -29,7 +29,7 @@ public struct SecurityLegacyPairing: Rule {
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
             let req = p.initiator?.secureConnections ?? false
             let rsp = p.responder?.secureConnections ?? false
-            let flags = "SC flag request=\(req ? "True" : "False"), response=\(rsp ? "True" : "False")"
+            let flags = "Secure Connections flag: \(req ? "set" : "not set") in the Pairing Request, \(rsp ? "set" : "not set") in the Pairing Response"
             if p.secureConnections || (req && rsp) {
                 notes.append("pairing at frames \(frames): \(flags) -> LE Secure Connections")
             } else {
