@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: unit and corpus tests, then the tshark conformance check.
+# The whole test suite: unit and corpus tests, the tshark conformance check, and (in CI, or with
+# KERNEL_LAB=1) the live-capture proof on a real kernel under qemu.
 # Corpus tests read ../shared/captures beside the checkout and skip loudly when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,4 +10,13 @@ if command -v tshark >/dev/null && command -v python3 >/dev/null; then
     python3 Scripts/conformance.py --hciscope .build/release/hciscope
 else
     echo "test.sh: tshark or python3 missing: conformance check SKIPPED" >&2
+fi
+if [ "${CI:-}" = true ] || [ "${KERNEL_LAB:-0}" = 1 ]; then
+    status=0
+    bash Scripts/kernel-lab.sh .build/release/hciscope || status=$?
+    case $status in
+        0) ;;
+        77) echo "test.sh: kernel lab could not run here: live capture proof SKIPPED" >&2 ;;
+        *) exit "$status" ;;
+    esac
 fi
