@@ -11,6 +11,7 @@ Run by hand (CI does not run it; the outputs are committed):
     pip install -r Scripts/requirements-scenarios.txt
     python3 Scripts/gen-scenarios.py            # all scenarios into captures/scenarios/
     python3 Scripts/gen-scenarios.py polling    # only scenarios whose name contains "polling"
+    python3 Scripts/gen-scenarios.py --out /tmp/x   # somewhere else (e.g. to compare with a rerun)
 
 See captures/scenarios/README.md for what each output shows.
 """
@@ -363,14 +364,19 @@ SCENARIOS = {
 }
 
 
-async def main(selection: list[str]) -> None:
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
+async def main(arguments: list[str]) -> None:
+    out_dir = OUT_DIR
+    if len(arguments) >= 2 and arguments[0] == "--out":
+        out_dir = Path(arguments[1])
+        arguments = arguments[2:]
+    selection = arguments
+    out_dir.mkdir(parents=True, exist_ok=True)
     for name, scenario in SCENARIOS.items():
         if selection and not any(s in name for s in selection):
             continue
-        path = OUT_DIR / f"{name}.btsnoop"
+        path = out_dir / f"{name}.btsnoop"
         await scenario(path)
-        print(f"{path.relative_to(OUT_DIR.parent.parent)}: {path.stat().st_size} bytes")
+        print(f"{path}: {path.stat().st_size} bytes")
 
 
 if __name__ == "__main__":
