@@ -28,9 +28,9 @@ public enum RadioModel {
         public var airtimeMicros: Int64
     }
 
-    /// Scan radio-on time: duration × Σ window/interval.
+    /// Scan radio-on time: duration × Σ window/interval, capped at the duration (ScanPHY.radioOnMicros).
     public static func scan(durationMicros: Int64, phys: [ScanPHY]) -> Int64 {
-        phys.reduce(0) { $0 + Int64((Double(max(0, durationMicros)) * $1.dutyCycle).rounded()) }
+        ScanPHY.radioOnMicros(durationMicros: durationMicros, phys: phys)
     }
 
     /// Connection events × empty-event cost + ATT bytes (value + 3 ATT + 4 L2CAP) at the PHY's rate.

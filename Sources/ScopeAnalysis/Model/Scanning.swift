@@ -54,10 +54,10 @@ public struct ScanSession: Sendable {
 
     public var durationMicros: Int64 { (stop?.time ?? end.time).microseconds - start.time.microseconds }
     public var duplicateRatio: Double { reports == 0 ? 0 : Double(duplicates) / Double(reports) }
-    /// Estimated scan radio-on time: duration × window/interval, summed over PHYs (RULES.md).
-    public var radioOnMicros: Int64 {
-        phys.reduce(0) { $0 + Int64((Double(durationMicros) * $1.dutyCycle).rounded()) }
-    }
+    /// Estimated scan radio-on time: duration × window/interval, summed over PHYs (RULES.md),
+    /// and never more than the duration itself: one radio cannot listen on two PHYs at once, so
+    /// a controller asked for window = interval on both alternates between them.
+    public var radioOnMicros: Int64 { ScanPHY.radioOnMicros(durationMicros: durationMicros, phys: phys) }
 }
 
 public struct ScanPHY: Sendable, Hashable {
@@ -73,6 +73,14 @@ public struct ScanPHY: Sendable, Hashable {
         self.windowMicros = windowMicros
     }
     public var dutyCycle: Double { intervalMicros == 0 ? 0 : Double(windowMicros) / Double(intervalMicros) }
+
+    /// The radio-time model for scanning (RULES.md): duration × window/interval summed over the
+    /// PHYs, capped at the duration (one radio alternates between PHYs).
+    public static func radioOnMicros(durationMicros: Int64, phys: [ScanPHY]) -> Int64 {
+        let duration = max(0, durationMicros)
+        let summed = phys.reduce(Int64(0)) { $0 + Int64((Double(duration) * $1.dutyCycle).rounded()) }
+        return min(summed, duration)
+    }
 }
 
 /// An advertiser seen in reports.
