@@ -69,7 +69,7 @@ struct CaptureProxyTests {
         // The proxy, in-process on its own thread (it blocks in poll).
         let console = CapturedConsole()
         let outcome = Outcome()
-        let arguments = ["--h4-proxy", "unix:\(socketPath)", "--controller", "tcp:127.0.0.1:\(port)", "-w", output, "-q"]
+        let arguments = ["--h4-proxy", "unix:\(socketPath)", "--controller", "tcp:127.0.0.1:\(port)", "-w", output, "-q", "--analyze"]
         let printer = console.console
         let thread = Thread {
             outcome.status = (try? Capture.parse(arguments))?.execute(console: printer) ?? 64
@@ -144,6 +144,12 @@ struct CaptureProxyTests {
         #expect(attReceived.contains { $0.0 == 0x0B && $0.1 == Array("hciscope-peer".utf8) })
         // Disconnect command (0x0406) and Disconnection Complete are there too.
         #expect(commands.contains(0x0406))
+
+        // --analyze: the radio-usage summary of the recorded file on standard output.
+        #expect(console.out.contains("hciscope "), "no report: \(console.out)")
+        #expect(console.out.contains("1 scan session(s), 1 device(s), 1 connection(s)"), "\(console.out)")
+        #expect(console.out.contains("Headline figures"))
+        #expect(console.out.contains("Rules ("))
     }
 
     @Test func optionsThatDoNotGoTogetherAreRefused() {
