@@ -233,7 +233,9 @@ public func runH4Proxy(
         }
         var offset = 0
         while offset < n {
-            let w = buffer.withUnsafeBytes { send(to, $0.baseAddress! + offset, n - offset, Int32(MSG_NOSIGNAL)) }
+            let w = buffer.withUnsafeBytes { raw in
+                raw.baseAddress.map { send(to, $0 + offset, n - offset, Int32(MSG_NOSIGNAL)) } ?? 0
+            }
             if w < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE || errno == ECONNRESET { return i == 0 ? .controllerClosed : .hostClosed }
