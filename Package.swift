@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "ScopeCoreTests", dependencies: ["ScopeCore", "ScopeTestSupport"]),
         .testTarget(name: "ScopeCaptureTests", dependencies: ["ScopeCapture", "ScopeCore", "ScopeTestSupport"]),
         .testTarget(name: "ScopeDecodeTests", dependencies: ["ScopeDecode", "ScopeCore", "ScopeTestSupport"]),
-        .testTarget(name: "ScopeLiveTests", dependencies: ["ScopeLive", "ScopeCore"]),
+        .testTarget(name: "ScopeLiveTests", dependencies: ["ScopeLive", "ScopeCapture", "ScopeCore"]),
         .testTarget(
             name: "ScopeAnalysisTests",
             dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]

@@ -2,7 +2,8 @@
 # Installs what hciscope needs on Debian/Ubuntu, only what is missing.
 #   Scripts/setup.sh            build needs: libpcap-dev, libbluetooth-dev, pkg-config
 #   Scripts/setup.sh --test     also the reference decoders and tools the test suite compares with:
-#                               tshark, bluez (btmon), python3, chromium (HTML screenshot test)
+#                               tshark, bluez (btmon), python3, chromium (HTML screenshot test),
+#                               and PyPI bumble (capture --h4-proxy end-to-end test) when pip exists
 set -euo pipefail
 packages=(libpcap-dev libbluetooth-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
@@ -20,3 +21,15 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6.x is required (https://www.swift.org/install/linux/)" >&2; exit 1; }
+if [ "${1:-}" = "--test" ] && ! python3 -c 'import bumble' 2>/dev/null; then
+    pip=""
+    for candidate in pip3 pip; do command -v "$candidate" >/dev/null && { pip=$candidate; break; }; done
+    if [ -z "$pip" ] && python3 -m pip --version >/dev/null 2>&1; then pip="python3 -m pip"; fi
+    if [ -n "$pip" ]; then
+        echo "setup: installing bumble (pip)" >&2
+        $pip install -q bumble || $pip install -q --break-system-packages bumble \
+            || echo "setup: could not install bumble; the H4 proxy end-to-end test will be skipped" >&2
+    else
+        echo "setup: no pip; the H4 proxy end-to-end test (needs PyPI bumble) will be skipped" >&2
+    fi
+fi

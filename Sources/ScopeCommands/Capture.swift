@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
+import ScopeAnalysis
 import ScopeCapture
 import ScopeCore
+import ScopeReport
+import ScopeRules
 
 #if os(Linux)
 import CBluetooth
@@ -9,10 +12,11 @@ import Glibc
 import ScopeLive
 #endif
 
-/// `hciscope capture`: record the Linux Bluetooth monitor channel.
+/// `hciscope capture`: record the Linux Bluetooth monitor channel, or the H4 stream between a
+/// host stack and a controller (`--h4-proxy`).
 public struct Capture: ParsableCommand {
     public static let configuration = CommandConfiguration(
-        abstract: "Record HCI traffic live from the Linux Bluetooth monitor channel.",
+        abstract: "Record HCI traffic live from the Linux Bluetooth monitor channel, or through an H4 proxy.",
         discussion: """
             Records everything the monitor channel delivers — every controller, index added/removed/opened/\
             closed, commands, events, ACL/SCO/ISO both ways, system notes, user logging, management traffic \
@@ -20,6 +24,16 @@ public struct Capture: ParsableCommand {
             the next is read; SIGINT/SIGTERM end the capture cleanly and the file is always a valid capture. \
             Files are created with mode 0600 (they can hold link keys). Needs CAP_NET_RAW (root, or \
             `setcap cap_net_raw+ep`).
+
+            Where the kernel has no Bluetooth (containers, CI, emulators), --h4-proxy LISTEN --controller \
+            TARGET sits between a host stack and an H4 controller (tcp:HOST:PORT or unix:/path): it accepts \
+            one host connection on LISTEN, connects to TARGET, forwards bytes unchanged both ways and records \
+            every complete H4 packet (host → controller as sent, controller → host as received) into btsnoop \
+            1002 or pcap (link type 201). It stops when either side closes.
+
+            -C MB starts a new file when the current one exceeds MB megabytes (10^6 bytes), naming them \
+            FILE.0, FILE.1, …; -W N keeps at most N files, reusing the names from FILE.0 (as tcpdump does). \
+            Each file is a complete capture.
             """)
 
     @Option(name: .customShort("w"), help: "File to write (btsnoop 2001, or pcap 254 for .pcap); '-' for standard output.")
@@ -43,6 +57,24 @@ public struct Capture: ParsableCommand {
     @Flag(help: "List the controllers and exit.")
     var list = false
 
+    @Option(name: .customLong("h4-proxy"), help: ArgumentHelp("Record as an H4 proxy: accept the host stack here (tcp:HOST:PORT or unix:/path).", valueName: "LISTEN"))
+    var h4Proxy: String?
+
+    @Option(help: ArgumentHelp("With --h4-proxy: the H4 controller to connect to (tcp:HOST:PORT or unix:/path).", valueName: "TARGET"))
+    var controller: String?
+
+    @Option(name: .customShort("C"), help: ArgumentHelp("Start a new file when the current one exceeds this many megabytes (10^6 bytes).", valueName: "MB"))
+    var fileSize: Double?
+
+    @Option(name: .customShort("W"), help: ArgumentHelp("With -C: keep at most this many files (FILE.0 … FILE.N-1, reused in turn).", valueName: "FILES"))
+    var fileCount: Int?
+
+    @Flag(help: "At the end, print the radio-usage summary of the recorded file (hciscope analyze) on standard output.")
+    var analyze = false
+
+    @Option(help: ArgumentHelp("Drop privileges to this user (and its group) once the socket is open.", valueName: "NAME"))
+    var user: String?
+
     public init() {}
 
     enum LiveFormat: String, ExpressibleByArgument, CaseIterable {
@@ -53,67 +85,159 @@ public struct Capture: ParsableCommand {
         if !list && write == nil { throw ValidationError("say where to write: -w FILE (or --list)") }
         if let count, count < 1 { throw ValidationError("-c needs a positive count") }
         if let duration, duration <= 0 { throw ValidationError("--duration needs a positive number of seconds") }
+        if (h4Proxy == nil) != (controller == nil) {
+            throw ValidationError("--h4-proxy LISTEN and --controller TARGET go together")
+        }
+        if h4Proxy != nil && index != nil { throw ValidationError("-i selects a monitor-channel controller; an H4 proxy records one") }
+        if h4Proxy != nil && list { throw ValidationError("--list lists monitor-channel controllers; not with --h4-proxy") }
+        if let fileSize {
+            guard fileSize > 0 else { throw ValidationError("-C needs a positive number of megabytes") }
+            if write == "-" { throw ValidationError("-C rotates files: it cannot write to standard output") }
+        }
+        if let fileCount {
+            guard fileCount >= 1 else { throw ValidationError("-W needs at least one file") }
+            guard fileSize != nil else { throw ValidationError("-W needs -C (the size at which to start the next file)") }
+        }
+        if analyze && write == "-" { throw ValidationError("--analyze reads the recorded file back: write to a file, not '-'") }
     }
 
     public func run() throws {
+        let status = execute(console: .standard)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Runs the command against `console`; returns the exit status (0 done, 1 the file could
+    /// not be finished, 2 could not record).
+    public func execute(console: Console) -> Int32 {
         #if os(Linux)
-        let console = Console.standard
-        if list {
-            throw ExitCode(listControllers(console: console))
-        }
-        guard let path = write else { throw ExitCode(2) }
-        let target: CaptureFormat = (format ?? (path.lowercased().hasSuffix(".pcap") ? .pcap : .btsnoop)) == .pcap ? .pcapMonitor : .btsnoopMonitor
+        if list { return listControllers(console: console) }
+        guard let path = write else { return 2 }
+        let proxy = h4Proxy != nil
+        let wantsPcap = (format ?? (path.lowercased().hasSuffix(".pcap") ? .pcap : .btsnoop)) == .pcap
+        let target: CaptureFormat = proxy ? (wantsPcap ? .pcapH4PHDR : .btsnoopH4) : (wantsPcap ? .pcapMonitor : .btsnoopMonitor)
+        let options = LiveCaptureOptions(count: count, durationMicros: duration.map { Int64($0 * 1_000_000) }, index: index)
+        let interactive = !quiet && isatty(2) == 1
+        var writer: RotatingCaptureWriter
+        var line: String
         do {
             // Signals are blocked before anything else so no stop is lost.
             let stop = try StopSignals()
-            let source = try MonitorSource.open()
-            var writer: CaptureWriter
-            do {
-                writer = try CaptureWriter.make(format: target, path: path)
-                // The header reaches the disk only once the socket is bound: a reader can take
-                // the header as the sign that recording has started.
-                try writer.flush()
-            } catch {
-                console.err("hciscope capture: \(error)")
-                throw ExitCode(2)
+            func openOutput() throws(LiveError) -> RotatingCaptureWriter {
+                if let user { try dropPrivileges(to: user) }
+                do {
+                    var w = try RotatingCaptureWriter.make(
+                        format: target, path: path, maxBytes: fileSize.map { Int($0 * 1_000_000) }, maxFiles: fileCount)
+                    // The header reaches the disk only once the socket is open: a reader can take
+                    // the header as the sign that recording has started.
+                    try w.flush()
+                    return w
+                } catch {
+                    throw LiveError("\(error)", fix: "choose a writable output")
+                }
             }
-            let interactive = !quiet && isatty(2) == 1
-            let options = LiveCaptureOptions(
-                count: count, durationMicros: duration.map { Int64($0 * 1_000_000) }, index: index)
-            let summary = try runLiveCapture(
-                source: source, stopFD: stop.fd, options: options,
-                write: { (record: CaptureRecord) throws(LiveError) in
-                    do {
-                        try writer.write(record)
-                        try writer.flush()
-                    } catch {
-                        throw LiveError("\(error)", fix: "free disk space or choose another output; the file is valid up to the last whole record")
-                    }
-                },
-                status: interactive
-                    ? { s in
-                        console.err("\r\u{1B}[K\(s.written) frames, \(s.controllers.count) controller\(s.controllers.count == 1 ? "" : "s"), \(s.kernelDrops) dropped\u{1B}[1A")
-                    } : nil,
-                problem: { console.err("hciscope capture: \($0)") })
-            do { try writer.close() } catch {
-                console.err("hciscope capture: \(error)")
-                throw ExitCode(1)
+            func writeRecord(_ record: CaptureRecord) throws(LiveError) {
+                do {
+                    try writer.write(record)
+                    try writer.flush()
+                } catch {
+                    throw LiveError("\(error)", fix: "free disk space or choose another output; the file is valid up to the last whole record")
+                }
             }
-            if interactive { console.err("") }
-            console.err(
-                "hciscope capture: \(summary.written) frames written to \(path) (\(target.rawValue)); "
+            if let listen = h4Proxy, let controller {
+                let listenAt = try H4Endpoint(parsing: listen)
+                let targetAt = try H4Endpoint(parsing: controller)
+                let listener = try listenAt.listen()
+                defer {
+                    close(listener)
+                    if case .unix(let socketPath) = listenAt { unlink(socketPath) }
+                }
+                writer = try openOutput()
+                if !quiet { console.err("hciscope capture: waiting for the host on \(listenAt); controller at \(targetAt)") }
+                guard let hostFD = try acceptOne(listener: listener, stopFD: stop.fd) else {
+                    try? writer.close()
+                    console.err("hciscope capture: stopped before a host connected; 0 frames written to \(path)")
+                    return 0
+                }
+                defer { close(hostFD) }
+                let controllerFD = try targetAt.connect()
+                defer { close(controllerFD) }
+                let summary = try runH4Proxy(
+                    host: hostFD, controller: controllerFD, stopFD: stop.fd, options: options,
+                    write: writeRecord,
+                    status: interactive
+                        ? { s in console.err("\r\u{1B}[K\(s.written) frames (\(s.sent) to the controller, \(s.received) from it)\u{1B}[1A") }
+                        : nil,
+                    problem: { console.err("hciscope capture: \($0)") })
+                line = "\(summary.written) frames (\(summary.sent) host → controller, \(summary.received) controller → host) "
+                    + "written to \(writer.paths.joined(separator: ", ")) (\(target.rawValue)); "
+                    + "\(summary.bytesToController) + \(summary.bytesToHost) bytes forwarded; stopped by \(summary.stoppedBy.rawValue)"
+                    + (summary.framingFailures.isEmpty ? "" : "; recording stopped early: " + summary.framingFailures.joined(separator: "; "))
+            } else {
+                let source = try MonitorSource.open()
+                writer = try openOutput()
+                let summary = try runLiveCapture(
+                    source: source, stopFD: stop.fd, options: options,
+                    write: writeRecord,
+                    status: interactive
+                        ? { s in
+                            console.err("\r\u{1B}[K\(s.written) frames, \(s.controllers.count) controller\(s.controllers.count == 1 ? "" : "s"), \(s.kernelDrops) dropped\u{1B}[1A")
+                        } : nil,
+                    problem: { console.err("hciscope capture: \($0)") })
+                line = "\(summary.written) frames written to \(writer.paths.joined(separator: ", ")) (\(target.rawValue)); "
                     + "\(summary.kernelDrops) dropped by the kernel; stopped by \(summary.stoppedBy.rawValue)"
-                    + (summary.skippedByIndex > 0 ? "; \(summary.skippedByIndex) records of other controllers not kept" : ""))
-        } catch let error as LiveError {
+                    + (summary.skippedByIndex > 0 ? "; \(summary.skippedByIndex) records of other controllers not kept" : "")
+            }
+        } catch {
             console.err("hciscope capture: \(error)")
-            throw ExitCode(2)
+            return 2
         }
+        do { try writer.close() } catch {
+            console.err("hciscope capture: \(error)")
+            return 1
+        }
+        if interactive { console.err("") }
+        if writer.filesStarted > writer.paths.count { line += "; \(writer.filesStarted - writer.paths.count) older files overwritten" }
+        if writer.skipped.total > 0 { line += "; \(writer.skipped)" }
+        console.err("hciscope capture: " + line)
+        if analyze { return printAnalysis(of: writer.paths, console: console) }
+        return 0
         #else
-        throw ValidationError("live capture needs Linux (the Bluetooth monitor channel)")
+        console.err("hciscope capture: live capture needs Linux (the Bluetooth monitor channel or an H4 socket)")
+        return 2
         #endif
     }
 
+    /// `--analyze`: the radio-usage summary of each recorded file, as `hciscope analyze` prints it.
+    func printAnalysis(of files: [String], console: Console) -> Int32 {
+        var status: Int32 = 0
+        for file in files {
+            do {
+                let analysis = try AnalysisBuilder.analyze(path: file)
+                let verdicts = RuleEngine.evaluate(analysis, config: RuleConfiguration())
+                let report = Report(analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: RootCommand.configuration.version), config: ConfigSummary())
+                console.out(TextReporter(color: false).render(report))
+            } catch {
+                console.err("hciscope capture: cannot analyze \(file): \(error)")
+                status = 1
+            }
+        }
+        return status
+    }
+
     #if os(Linux)
+    /// `--user`: switches to NAME's user and group (and only its primary group), for good.
+    func dropPrivileges(to name: String) throws(LiveError) {
+        guard let entry = getpwnam(name) else { throw LiveError("--user \(name): no such user", fix: "name an existing account") }
+        let uid = entry.pointee.pw_uid
+        var gid = entry.pointee.pw_gid
+        if getuid() == uid && geteuid() == uid { return }
+        guard setgroups(1, &gid) == 0, setgid(gid) == 0, setuid(uid) == 0 else {
+            throw LiveError("--user \(name): cannot drop privileges", fix: "only root can switch users; run without --user", errno: errno)
+        }
+        // Must not be able to get root back.
+        guard setuid(0) != 0 else { throw LiveError("--user \(name): privileges could be regained; refusing to go on") }
+    }
+
     /// Lists controllers through libbluetooth (`hci_devinfo`).
     func listControllers(console: Console) -> Int32 {
         let probe = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
