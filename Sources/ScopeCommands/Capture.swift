@@ -54,6 +54,9 @@ public struct Capture: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No live status line.")
     var quiet = false
 
+    @Flag(help: "Show a refreshing view of the radio activity (scans, devices, connections, pairing) while recording.")
+    var live = false
+
     @Flag(help: "List the controllers and exit.")
     var list = false
 
@@ -117,6 +120,21 @@ public struct Capture: ParsableCommand {
         let target: CaptureFormat = proxy ? (wantsPcap ? .pcapH4PHDR : .btsnoopH4) : (wantsPcap ? .pcapMonitor : .btsnoopMonitor)
         let options = LiveCaptureOptions(count: count, durationMicros: duration.map { Int64($0 * 1_000_000) }, index: index)
         let interactive = !quiet && isatty(2) == 1
+        // Decoding for the status line and --live happens after each record is on disk.
+        var tracker: LiveTracker? = interactive || live ? LiveTracker() : nil
+        var panelLines = 0
+        func showPanel(controllers: Int, drops: UInt32) {
+            guard let tracker else { return }
+            if live {
+                let lines = tracker.panel(controllers: controllers, drops: drops, now: MonitorSource.now())
+                // Move up over the previous panel and redraw it.
+                let up = panelLines > 0 ? "\u{1B}[\(panelLines)A" : ""
+                console.err(up + lines.map { "\r\u{1B}[K" + $0 }.joined(separator: "\n"))
+                panelLines = lines.count
+            } else {
+                console.err("\r\u{1B}[K" + tracker.statusLine(controllers: controllers, drops: drops) + "\u{1B}[1A")
+            }
+        }
         var writer: RotatingCaptureWriter
         var line: String
         do {
@@ -142,6 +160,7 @@ public struct Capture: ParsableCommand {
                 } catch {
                     throw LiveError("\(error)", fix: "free disk space or choose another output; the file is valid up to the last whole record")
                 }
+                tracker?.consume(record)
             }
             if let listen = h4Proxy, let controller {
                 let listenAt = try H4Endpoint(parsing: listen)
@@ -178,10 +197,7 @@ public struct Capture: ParsableCommand {
                 let summary = try runLiveCapture(
                     source: source, stopFD: stop.fd, options: options,
                     write: writeRecord,
-                    status: interactive
-                        ? { s in
-                            console.err("\r\u{1B}[K\(s.written) frames, \(s.controllers.count) controller\(s.controllers.count == 1 ? "" : "s"), \(s.kernelDrops) dropped\u{1B}[1A")
-                        } : nil,
+                    status: interactive || live ? { s in showPanel(controllers: s.controllers.count, drops: s.kernelDrops) } : nil,
                     problem: { console.err("hciscope capture: \($0)") })
                 line = "\(summary.written) frames written to \(writer.paths.joined(separator: ", ")) (\(target.rawValue)); "
                     + "\(summary.kernelDrops) dropped by the kernel; stopped by \(summary.stoppedBy.rawValue)"
@@ -195,7 +211,7 @@ public struct Capture: ParsableCommand {
             console.err("hciscope capture: \(error)")
             return 1
         }
-        if interactive { console.err("") }
+        if interactive && !live { console.err("") }
         if writer.filesStarted > writer.paths.count { line += "; \(writer.filesStarted - writer.paths.count) older files overwritten" }
         if writer.skipped.total > 0 { line += "; \(writer.skipped)" }
         console.err("hciscope capture: " + line)

@@ -151,7 +151,8 @@ public final class MonitorSource {
         return MonitorMessage.parse(Array(buffer[0..<count]), timestamp: stamp)
     }
 
-    static func now() -> Timestamp {
+    /// The current wall-clock time.
+    public static func now() -> Timestamp {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)

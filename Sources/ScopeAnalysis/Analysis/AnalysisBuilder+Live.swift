@@ -1,0 +1,24 @@
+import ScopeCore
+
+extension AnalysisBuilder {
+    /// What is going on right now, for a live view while recording (`capture --live`).
+    public struct LiveView: Sendable, Hashable {
+        public var frames: Int
+        /// Controllers with a scan session running.
+        public var scanningAdapters: [AdapterIndex]
+        public var reports: Int
+        public var devices: Int
+        public var openConnections: Int
+        public var connections: Int
+        public var pairings: Int
+        public var advertising: Bool
+    }
+
+    public var liveView: LiveView {
+        LiveView(
+            frames: result.capture.frames, scanningAdapters: activeScan.keys.sorted(),
+            reports: result.scans.reduce(0) { $0 + $1.reports }, devices: result.devices.count,
+            openConnections: openConnections.count, connections: result.connections.count,
+            pairings: result.pairings.count, advertising: !openSpans.isEmpty)
+    }
+}
