@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "ScopeCore"),
         .target(name: "ScopeCapture", dependencies: ["ScopeCore", "CPcap"]),
         .target(name: "ScopeDecode", dependencies: ["ScopeCore"]),
-        .target(name: "ScopeLive", dependencies: ["ScopeCore", "CBluetooth"]),
+        .target(name: "ScopeLive", dependencies: ["ScopeCore", "CBluetooth", "CPcap"]),
         .target(name: "ScopeAnalysis", dependencies: ["ScopeDecode", "ScopeCore", "ScopeCapture"]),
         .target(
             name: "ScopeRules",

@@ -54,6 +54,13 @@ public struct Capture: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No live status line.")
     var quiet = false
 
+    @Option(help: "Where monitor records come from: socket (AF_BLUETOOTH monitor channel) or pcap (libpcap's bluetooth-monitor device).")
+    var source: LiveSourceKind = .socket
+
+    enum LiveSourceKind: String, ExpressibleByArgument, CaseIterable {
+        case socket, pcap
+    }
+
     @Flag(help: "Show a refreshing view of the radio activity (scans, devices, connections, pairing) while recording.")
     var live = false
 
@@ -192,7 +199,7 @@ public struct Capture: ParsableCommand {
                     + "\(summary.bytesToController) + \(summary.bytesToHost) bytes forwarded; stopped by \(summary.stoppedBy.rawValue)"
                     + (summary.framingFailures.isEmpty ? "" : "; recording stopped early: " + summary.framingFailures.joined(separator: "; "))
             } else {
-                let source = try MonitorSource.open()
+                let source: any LiveSource = self.source == .pcap ? try PcapLiveSource() : try MonitorSource.open()
                 writer = try openOutput()
                 let summary = try runLiveCapture(
                     source: source, stopFD: stop.fd, options: options,

@@ -56,7 +56,7 @@ public struct LiveCaptureSummary: Sendable {
 /// Each record is handed to `write` (which must put it on disk) before anything else happens
 /// to it; `status` is called at most every 250 ms for a live status line.
 public func runLiveCapture(
-    source: MonitorSource, stopFD: Int32, options: LiveCaptureOptions,
+    source: any LiveSource, stopFD: Int32, options: LiveCaptureOptions,
     write: (CaptureRecord) throws(LiveError) -> Void,
     status: ((LiveCaptureSummary) -> Void)? = nil,
     problem: (LiveError) -> Void = { _ in }
@@ -67,6 +67,8 @@ public func runLiveCapture(
     var frame = 0
     func handle(_ result: Result<MonitorMessage, LiveError>) throws(LiveError) {
         switch result {
+        case .failure(let error) where error.message == LiveError.nothingYet.message:
+            break
         case .failure(let error):
             summary.malformed += 1
             problem(error)

@@ -78,11 +78,22 @@ public struct MonitorMessage: Sendable, Hashable {
     }
 }
 
+/// Where live records come from: a descriptor to wait on and a non-blocking-after-poll read of
+/// one monitor message.
+public protocol LiveSource: AnyObject {
+    /// Readable when a message is waiting.
+    var fd: Int32 { get }
+    /// Messages the kernel dropped (cumulative).
+    var kernelDrops: UInt32 { get }
+    /// One message, nil at the end of input.
+    func receive() throws(LiveError) -> Result<MonitorMessage, LiveError>?
+}
+
 /// The Linux monitor channel: `AF_BLUETOOTH`/`BTPROTO_HCI` bound to `HCI_DEV_NONE` on
 /// `HCI_CHANNEL_MONITOR`, with kernel receive timestamps (`SO_TIMESTAMP`) and the socket's drop
 /// counter (`SO_RXQ_OVFL`). Any datagram socket with the same framing works (tests use a
 /// socketpair).
-public final class MonitorSource {
+public final class MonitorSource: LiveSource {
     public let fd: Int32
     /// Messages the kernel dropped because the socket's queue was full (cumulative).
     public private(set) var kernelDrops: UInt32 = 0
