@@ -5,6 +5,7 @@
 #   1. every record btmon saw is in hciscope's file (index, opcode, payload), and
 #   2. `hciscope analyze` on hciscope's file finds the scan, the connection and the pairing.
 # usage: Scripts/kernel-lab.sh [HCISCOPE_BINARY]     (default: .build/release/hciscope)
+#        SOURCE=pcap Scripts/kernel-lab.sh          records through libpcap's bluetooth-monitor device
 # Exit 0 proven; 1 a check failed; 77 the lab itself could not run here (no kernel-lab, qemu or
 # download failed): reported loudly as SKIPPED, since it says nothing about hciscope.
 set -uo pipefail
@@ -21,7 +22,9 @@ mkdir -p "$klab"
 # The guest gets the binary and the libraries ldd names (Swift runtime included); stripping keeps
 # the initramfs small.
 strip -o "$klab/hciscope" "$bin" 2>/dev/null || cp "$bin" "$klab/hciscope"
-if ! MEM=${MEM:-1024} BTMON=1 KLAB="$klab" CAPTURE_BIN="$klab/hciscope" CAPTURE_ARGS="capture -w" \
+source_kind=${SOURCE:-socket}
+echo "kernel-lab: hciscope capture --source $source_kind"
+if ! MEM=${MEM:-1024} BTMON=1 KLAB="$klab" CAPTURE_BIN="$klab/hciscope" CAPTURE_ARGS="capture --source $source_kind -w" \
     "$lab/run.sh" > "$klab/run.log" 2>&1; then
     if grep -q "capture process died" "$klab/out/latest/console.log" 2>/dev/null; then
         echo "kernel-lab: hciscope capture died in the guest:" >&2

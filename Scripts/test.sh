@@ -12,11 +12,13 @@ else
     echo "test.sh: tshark or python3 missing: conformance check SKIPPED" >&2
 fi
 if [ "${CI:-}" = true ] || [ "${KERNEL_LAB:-0}" = 1 ]; then
-    status=0
-    bash Scripts/kernel-lab.sh .build/release/hciscope || status=$?
-    case $status in
-        0) ;;
-        77) echo "test.sh: kernel lab could not run here: live capture proof SKIPPED" >&2 ;;
-        *) exit "$status" ;;
-    esac
+    for source in socket pcap; do
+        status=0
+        SOURCE=$source bash Scripts/kernel-lab.sh .build/release/hciscope || status=$?
+        case $status in
+            0) ;;
+            77) echo "test.sh: kernel lab could not run here: live capture proof SKIPPED" >&2; break ;;
+            *) exit "$status" ;;
+        esac
+    done
 fi

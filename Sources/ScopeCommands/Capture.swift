@@ -200,6 +200,14 @@ public struct Capture: ParsableCommand {
                     + (summary.framingFailures.isEmpty ? "" : "; recording stopped early: " + summary.framingFailures.joined(separator: "; "))
             } else {
                 let source: any LiveSource = self.source == .pcap ? try PcapLiveSource() : try MonitorSource.open()
+                if let index {
+                    var info = hci_dev_info()
+                    if hci_devinfo(Int32(index), &info) != 0 && errno == ENODEV {
+                        throw LiveError(
+                            "controller index \(index) (hci\(index)) is not present",
+                            fix: "`hciscope capture --list` shows the controllers; leave out -i to record them all")
+                    }
+                }
                 writer = try openOutput()
                 let summary = try runLiveCapture(
                     source: source, stopFD: stop.fd, options: options,
