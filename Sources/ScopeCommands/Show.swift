@@ -15,7 +15,18 @@ public struct Show: ParsableCommand {
             """)
 
     @Argument(help: "Capture file to read ('-' for standard input).")
-    var file: String
+    var positionalFile: String?
+
+    @Option(name: .customShort("r"), help: "Capture file to read, as in tcpdump/tshark ('-r -' reads standard input).")
+    var read: String?
+
+    /// The one input, from the argument or -r.
+    var file: String { read ?? positionalFile ?? "-" }
+
+    public func validate() throws {
+        if read != nil && positionalFile != nil { throw ValidationError("give the capture once: as an argument or with -r") }
+        if read == nil && positionalFile == nil { throw ValidationError("which capture? give a file (or '-' for standard input)") }
+    }
 
     @Flag(name: .shortAndLong, help: "Print the decoded fields of every frame beneath its header line.")
     var verbose = false
