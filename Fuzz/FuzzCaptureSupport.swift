@@ -1,4 +1,4 @@
-// Reader targets: the input becomes an in-memory file (memfd) read through CaptureReader, the
+// Reader targets: the input becomes an in-memory file (an unlinked temporary file) read through CaptureReader, the
 // same path as `hciscope analyze -` (pcap/pcapng go through libpcap's stream reader).
 import Glibc
 import ScopeCapture
@@ -7,9 +7,9 @@ import ScopeDecode
 
 @inline(never)
 func readAll(_ input: [UInt8]) -> Int {
-    let fd = memfd_create("fuzz", 0)
-    guard fd >= 0 else { return 0 }
-    defer { close(fd) }
+    guard let file = tmpfile() else { return 0 }
+    defer { fclose(file) }
+    let fd = fileno(file)
     var written = 0
     while written < input.count {
         let n = input.withUnsafeBytes { write(fd, $0.baseAddress! + written, input.count - written) }

@@ -26,26 +26,26 @@ module() {
     echo "fuzz.sh: compiling $name" >&2
     # shellcheck disable=SC2046
     swiftc "${FLAGS[@]}" -module-name "$name" -emit-module -emit-module-path "$OUT/$name.swiftmodule" \
-        -emit-library -static -o "$lib" $(find "Sources/$name" -name '*.swift' | sort)
+        -emit-library -static -o "$lib" $(find "Sources/$name" -name '*.swift' | sort) || { rm -f "$lib"; return 1; }
 }
 
 build() {
     local t=$1 extra=() libs=(-lScopeDecode -lScopeCore)
-    module ScopeCore
-    module ScopeDecode
+    module ScopeCore || return 1
+    module ScopeDecode || return 1
     case $t in
-        reader_*) module ScopeCapture; extra=(Fuzz/FuzzCaptureSupport.swift); libs=(-lScopeCapture "${libs[@]}" -lpcap) ;;
+        reader_*) module ScopeCapture || return 1; extra=(Fuzz/FuzzCaptureSupport.swift); libs=(-lScopeCapture "${libs[@]}" -lpcap) ;;
     esac
     if [ ! -x "$OUT/$t" ] || [ -n "$(find Fuzz "$OUT"/*.a -newer "$OUT/$t" | head -1)" ]; then
         echo "fuzz.sh: linking $t" >&2
         swiftc "${FLAGS[@]}" -module-name "fuzz_$t" Fuzz/FuzzSupport.swift "${extra[@]}" "Fuzz/$t.swift" \
-            -L "$OUT" "${libs[@]}" -o "$OUT/$t" 2> >(grep -v 'Cannot export local symbol' >&2)
+            -L "$OUT" "${libs[@]}" -o "$OUT/$t" 2>"$OUT/$t.build.log" || { cat "$OUT/$t.build.log" >&2; return 1; }
     fi
 }
 
 run() {
     local t=$1 corpus
-    build "$t"
+    build "$t" || { echo "fuzz.sh: $t does not build" >&2; return 1; }
     corpus=$(mktemp -d "${TMPDIR:-/tmp}/hciscope-fuzz-$t.XXXXXX")
     python3 Scripts/fuzz-seeds.py "$t" "$corpus"
     mkdir -p "$OUT/crashes/$t"
