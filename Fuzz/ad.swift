@@ -2,7 +2,7 @@ import ScopeDecode
 // Input: advertising data (length-type-value structures).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let r = ADStructure.parse(bytes(data, size), baseOffset: 0)
+    let r = ADParser.parse(bytes(data, size), baseOffset: 0)
     _ = touch(r.fields)
     return 0
 }
