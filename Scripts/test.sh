@@ -11,6 +11,13 @@ if command -v tshark >/dev/null && command -v python3 >/dev/null; then
 else
     echo "test.sh: tshark or python3 missing: conformance check SKIPPED" >&2
 fi
+# Short libFuzzer pass over every reader and decoder (FUZZ_SECONDS each, default 20; FUZZ=0 skips):
+# a crash fails the run and leaves its input in .build/fuzz/crashes/.
+if [ "${FUZZ:-1}" != 0 ] && command -v clang >/dev/null && command -v python3 >/dev/null; then
+    bash Scripts/fuzz.sh all "${FUZZ_SECONDS:-20}"
+else
+    echo "test.sh: clang or python3 missing (or FUZZ=0): fuzz pass SKIPPED" >&2
+fi
 if [ "${CI:-}" = true ] || [ "${KERNEL_LAB:-0}" = 1 ]; then
     for source in socket pcap; do
         status=0

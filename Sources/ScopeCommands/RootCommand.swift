@@ -5,7 +5,7 @@ public struct RootCommand: ParsableCommand {
         commandName: "hciscope",
         abstract: "Bluetooth HCI traffic recorder and protocol analyzer.",
         version: "0.1.0",
-        subcommands: [Show.self, Convert.self, Analyze.self, Capture.self]
+        subcommands: [Show.self, Convert.self, Analyze.self, Capture.self, Redact.self]
     )
     public init() {}
 }

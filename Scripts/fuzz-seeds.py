@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Seed corpus for one fuzz target (Scripts/fuzz.sh), extracted from the real captures.
+
+    fuzz-seeds.py TARGET OUTDIR
+
+Readers get whole small files (the first 64 KiB of larger ones); decoders get individual record
+payloads (HCI commands, events, ATT and SMP PDUs from single-fragment ACL packets, advertising
+data from LE advertising reports), the L2CAP target sequences of ACL packets, and the Dissector
+target record streams, in the input layouts documented in Fuzz/*.swift. Sources: the fixtures
+(Sources/ScopeTestSupport/Fixtures) and ../shared/captures when present.
+"""
+import hashlib, os, struct, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIMIT = 65536
+MAX_SEEDS = 400
+
+def files():
+    dirs = [os.path.join(ROOT, "Sources/ScopeTestSupport/Fixtures"), os.path.join(ROOT, "../shared/captures"),
+            os.path.join(ROOT, "captures")]
+    for d in dirs:
+        for base, _, names in os.walk(d):
+            for n in sorted(names):
+                if not (n.endswith(".json") or n.endswith(".md") or n.endswith(".tsv") or n.endswith(".py")):
+                    yield os.path.join(base, n)
+
+def head(path, n=LIMIT):
+    with open(path, "rb") as f:
+        return f.read(n)
+
+def kind_of(data):
+    if data.startswith(b"btsnoop\0"): return "btsnoop"
+    if data[:4] in (b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\xc3\xd4", b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d", b"\x0a\x0d\x0d\x0a"):
+        return "pcap"
+    if len(data) >= 13:
+        be = struct.unpack(">I", data[:4])[0]
+        le = struct.unpack("<I", data[:4])[0]
+        if 9 <= be <= 70000 or 9 <= le <= 70000: return "pklg"
+    return None
+
+# Monitor opcode -> (kind name, direction); kind names index FuzzSupport.fuzzKinds.
+KINDS = ["command", "event", "acl", "acl", "acl", "sco", "iso", "newIndex", "deleteIndex", "openIndex", "closeIndex",
+         "indexInfo", "vendorDiagnostic", "systemNote", "userLogging", "controlOpen", "controlClose", "controlCommand", "controlEvent"]
+MONITOR = {0: ("newIndex", 0), 1: ("deleteIndex", 0), 2: ("command", 0), 3: ("event", 1), 4: ("acl", 0), 5: ("acl", 1),
+           6: ("sco", 0), 7: ("sco", 1), 8: ("openIndex", 0), 9: ("closeIndex", 0), 10: ("indexInfo", 0),
+           11: ("vendorDiagnostic", 0), 12: ("systemNote", 0), 13: ("userLogging", 0), 14: ("controlOpen", 0),
+           15: ("controlClose", 0), 16: ("controlCommand", 0), 17: ("controlEvent", 0), 18: ("iso", 0), 19: ("iso", 1)}
+H4 = {1: "command", 2: "acl", 3: "sco", 4: "event", 5: "iso"}
+
+def records(path, cap=3000):
+    """(kind, direction 0/1, adapter, payload) of a btsnoop file's first records."""
+    out = []
+    with open(path, "rb") as f:
+        data = f.read(4 << 20)
+    if not data.startswith(b"btsnoop\0") or len(data) < 16: return out
+    link = struct.unpack(">I", data[12:16])[0]
+    i = 16
+    while i + 24 <= len(data) and len(out) < cap:
+        orig, incl, flags, drops, ts = struct.unpack(">IIIIQ", data[i:i + 24])
+        body = data[i + 24:i + 24 + incl]
+        i += 24 + incl
+        if link == 2001:
+            k = MONITOR.get(flags & 0xFFFF)
+            if k: out.append((k[0], k[1], flags >> 16 & 3, body))
+        elif link == 1002 and body:
+            k = H4.get(body[0])
+            if k: out.append((k, flags & 1, 0, body[1:]))
+        elif link == 1001:
+            out.append(("event" if flags & 2 and flags & 1 else "command" if flags & 2 else "acl", flags & 1, 0, body))
+    return out
+
+def seeds(target):
+    for path in files():
+        try:
+            data = head(path)
+        except OSError:
+            continue
+        fmt = kind_of(data)
+        if target == "reader_btsnoop" and fmt == "btsnoop":
+            link = struct.unpack(">I", data[12:16])[0] if len(data) >= 16 else 1002
+            yield bytes([{1001: 0, 1002: 1, 2001: 2}.get(link, 1)]) + data[16:]
+        elif target == "reader_pcap" and fmt == "pcap":
+            yield data
+        elif target == "reader_pklg" and fmt == "pklg" and (path.endswith(".pklg") or "/pklg/" in path):
+            yield data
+        elif fmt == "btsnoop" and not target.startswith("reader_"):
+            recs = records(path)
+            if target == "hci_command":
+                yield from (p for k, _, _, p in recs if k == "command")
+            elif target == "hci_event":
+                yield from (p for k, _, _, p in recs if k == "event")
+            elif target in ("att", "smp", "ad"):
+                for k, _, _, p in recs:
+                    if target == "ad" and k == "event" and len(p) > 4 and p[0] == 0x3E and p[2] == 0x02:
+                        j = 4
+                        for _ in range(p[3]):
+                            if j + 9 > len(p): break
+                            n = p[j + 8]
+                            yield p[j + 9:j + 9 + n]
+                            j += 10 + n
+                    if k == "acl" and len(p) >= 8 and (p[1] >> 4 & 3) in (0, 2):
+                        length, cid = struct.unpack("<HH", p[4:8])
+                        if length == len(p) - 8 and cid == (4 if target == "att" else 6):
+                            yield p[8:]
+            elif target == "l2cap":
+                acl = [(d, p) for k, d, _, p in recs if k == "acl" and len(p) <= 255]
+                for start in range(0, min(len(acl), 1200), 150):
+                    yield b"".join(bytes([d, len(p)]) + p for d, p in acl[start:start + 150])
+            elif target == "dissector":
+                for start in range(0, min(len(recs), 1500), 250):
+                    yield b"".join(bytes([KINDS.index(k), d | a << 2]) + struct.pack("<H", len(p)) + p
+                                   for k, d, a, p in recs[start:start + 250])
+
+def main():
+    target, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    found = {}
+    for s in seeds(target):
+        if s:
+            found.setdefault(hashlib.sha1(s).hexdigest(), s[:LIMIT])
+    for name in sorted(found)[:MAX_SEEDS]:
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(found[name])
+    # Regression inputs found by earlier runs are seeds too.
+    reg = os.path.join(ROOT, "Sources/ScopeTestSupport/Fixtures/fuzz", target)
+    if os.path.isdir(reg):
+        for n in os.listdir(reg):
+            with open(os.path.join(reg, n), "rb") as src, open(os.path.join(out, "regression-" + n), "wb") as dst:
+                dst.write(src.read())
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# libFuzzer + AddressSanitizer over hciscope's readers and decoders.
+#
+#   Scripts/fuzz.sh TARGET SECONDS      build TARGET (or "all"), seed it, fuzz it for SECONDS each
+#   Scripts/fuzz.sh --list              the targets
+#
+# Modules are compiled straight with swiftc (-sanitize=fuzzer,address) into .build/fuzz; the
+# target file in Fuzz/ exposes LLVMFuzzerTestOneInput and libFuzzer supplies main. The corpus is
+# seeded from the real captures (Scripts/fuzz-seeds.py; ../shared/captures and the fixtures) in a
+# temporary directory. A crash leaves its input in .build/fuzz/crashes/TARGET/ and exits non-zero:
+# check it in under Sources/ScopeTestSupport/Fixtures/fuzz/ with a regression test and the fix.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TARGETS="reader_btsnoop reader_pcap reader_pklg hci_command hci_event l2cap att smp ad dissector"
+if [ "${1:-}" = --list ]; then echo "$TARGETS"; exit 0; fi
+target=${1:?usage: Scripts/fuzz.sh TARGET|all SECONDS}
+seconds=${2:-60}
+OUT=.build/fuzz
+mkdir -p "$OUT"
+FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name hciscope -parse-as-library -I "$OUT" -I Sources/CPcap)
+
+# Builds one package module as a static library when one of its sources is newer than it.
+module() {
+    local name=$1 lib="$OUT/lib$1.a"
+    if [ -f "$lib" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$lib" | head -1)" ]; then return; fi
+    echo "fuzz.sh: compiling $name" >&2
+    # shellcheck disable=SC2046
+    swiftc "${FLAGS[@]}" -module-name "$name" -emit-module -emit-module-path "$OUT/$name.swiftmodule" \
+        -emit-library -static -o "$lib" $(find "Sources/$name" -name '*.swift' | sort) || { rm -f "$lib"; return 1; }
+}
+
+build() {
+    local t=$1 extra=() libs=(-lScopeDecode -lScopeCore)
+    module ScopeCore || return 1
+    module ScopeDecode || return 1
+    case $t in
+        reader_*) module ScopeCapture || return 1; extra=(Fuzz/FuzzCaptureSupport.swift); libs=(-lScopeCapture "${libs[@]}" -lpcap) ;;
+    esac
+    if [ ! -x "$OUT/$t" ] || [ -n "$(find Fuzz "$OUT"/*.a -newer "$OUT/$t" | head -1)" ]; then
+        echo "fuzz.sh: linking $t" >&2
+        swiftc "${FLAGS[@]}" -module-name "fuzz_$t" Fuzz/FuzzSupport.swift "${extra[@]}" "Fuzz/$t.swift" \
+            -L "$OUT" "${libs[@]}" -o "$OUT/$t" 2>"$OUT/$t.build.log" || { cat "$OUT/$t.build.log" >&2; return 1; }
+    fi
+}
+
+run() {
+    local t=$1 corpus
+    build "$t" || { echo "fuzz.sh: $t does not build" >&2; return 1; }
+    corpus=$(mktemp -d "${TMPDIR:-/tmp}/hciscope-fuzz-$t.XXXXXX")
+    python3 Scripts/fuzz-seeds.py "$t" "$corpus"
+    mkdir -p "$OUT/crashes/$t"
+    echo "fuzz.sh: $t for ${seconds}s, $(ls "$corpus" | wc -l) seeds" >&2
+    local status=0
+    ASAN_OPTIONS=detect_leaks=0 "$OUT/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=65536 -print_final_stats=1 -artifact_prefix="$OUT/crashes/$t/" "$corpus" \
+        >"$OUT/$t.log" 2>&1 || status=$?
+    grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' "$OUT/$t.log" | tr '\n' ' ' >&2; echo >&2
+    rm -rf "$corpus"
+    if [ $status -ne 0 ]; then
+        echo "fuzz.sh: $t FAILED (exit $status); input in $OUT/crashes/$t/, log $OUT/$t.log" >&2
+        grep -A30 -m1 'ERROR\|Fatal error\|deadly signal' "$OUT/$t.log" >&2 || true
+        return 1
+    fi
+}
+
+if [ "$target" = all ]; then
+    failed=0
+    for t in $TARGETS; do run "$t" || failed=1; done
+    exit $failed
+fi
+run "$target"
