@@ -42,6 +42,9 @@ public struct Analyze: ParsableCommand {
     @Option(name: .customLong("max-regression"), help: "KEY=PCT: a headline figure may grow at most PCT % over the baseline (repeatable).")
     var maxRegression: [String] = []
 
+    @Flag(name: .customLong("no-resolve-addresses"), help: "Do not resolve resolvable private addresses with the IRKs the capture distributes (SMP Identity Information).")
+    var noResolveAddresses = false
+
     @Flag(name: .customLong("no-color"), help: "Never colour the text report.")
     var noColor = false
 
@@ -103,7 +106,7 @@ public struct Analyze: ParsableCommand {
         for file in files {
             let analysis: AnalysisResult
             do {
-                analysis = try AnalysisBuilder.analyze(path: file)
+                analysis = try AnalysisBuilder.analyze(path: file, resolvePrivateAddresses: !noResolveAddresses)
             } catch {
                 console.err("hciscope analyze: \(file): \(error)")
                 failures.append(.init(file: file, message: String(describing: error)))

@@ -173,6 +173,7 @@ public enum JSONReporter {
         o.set("service_uuids", .array(d.serviceUUIDs.map(JSONValue.string)))
         o.set("manufacturers", .array(d.manufacturers.map { .int(Int64($0)) }))
         o.set("connectable", d.connectable)
+        o.set("identity", d.identity)
         return o.value
     }
 

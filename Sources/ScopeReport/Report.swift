@@ -207,9 +207,12 @@ public struct DeviceSummary: Sendable {
     public var serviceUUIDs: [String]
     public var manufacturers: [UInt16]
     public var connectable: Bool
+    /// Identity address when the address is a resolvable private address resolved with an IRK.
+    public var identity: String?
 
     init(_ d: Device, rel: (Timestamp) -> Int64) {
         address = d.address.description
+        identity = d.identity?.description
         addressType = d.addressType
         name = d.name
         reports = d.reports

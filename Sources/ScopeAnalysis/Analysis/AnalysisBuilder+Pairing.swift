@@ -25,6 +25,8 @@ extension AnalysisBuilder {
                 pairing.method = PairingMethod.method(initiator: initiator, responder: responder, secureConnections: pairing.secureConnections)
             }
             result.pairings[p] = pairing
+        case .identityInformation, .identityAddressInformation:
+            identityKey(pdu, connection: i, direction: direction, at: at)
         case .pairingFailed:
             guard let p = openPairing.removeValue(forKey: i) else { return }
             result.pairings[p].result = .failed

@@ -51,6 +51,10 @@ public struct AnalysisBuilder: Sendable {
 
     // Pairing.
     var openPairing: [Int: Int] = [:]
+    /// IRKs waiting for their Identity Address Information, per connection and direction.
+    var pendingIRK: [IdentityKey: ([UInt8], FrameTime)] = [:]
+    /// Resolve resolvable private addresses with the IRKs the capture distributes (on by default).
+    public var resolvePrivateAddressesEnabled = true
     var pendingSecurityRequest: [Int: FrameTime] = [:]
 
     // Advertising.
@@ -145,6 +149,7 @@ public struct AnalysisBuilder: Sendable {
                     + ": rules that need the setup are not evaluated for them")
         }
         if advertisingSeen { result.advertising = advertising }
+        resolvePrivateAddresses()
         return result
     }
 

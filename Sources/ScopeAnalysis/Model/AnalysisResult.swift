@@ -19,6 +19,10 @@ public struct AnalysisResult: Sendable {
     public var advertising: AdvertisingActivity?
     /// User-logging records and notes, e.g. test-step markers.
     public var markers: [Marker] = []
+    /// Identities learned from SMP key distribution; resolvable private addresses they resolve
+    /// are recorded in `Device.identity`, `Connection.peerIdentity` and
+    /// `ConnectionAttempt.peerIdentity` (unless resolution was turned off).
+    public var identities: [Identity] = []
 
     public init(capture: CaptureInfo) { self.capture = capture }
 

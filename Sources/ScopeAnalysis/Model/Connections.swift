@@ -23,6 +23,8 @@ public struct ConnectionAttempt: Sendable {
     public var outcome: Outcome
     /// The connection it produced.
     public var connection: ConnectionID?
+    /// The identity address when `peer` is a resolvable private address resolved with an IRK.
+    public var peerIdentity: BDAddr?
 
     public init(adapter: AdapterIndex, request: FrameTime, api: HCIAPI, peer: BDAddr?, peerAddressType: UInt8?, filterPolicy: UInt8) {
         self.adapter = adapter
@@ -57,6 +59,8 @@ public struct Connection: Sendable {
     public var isLE = true
     public var peer: BDAddr?
     public var peerAddressType: UInt8?
+    /// The identity address when `peer` is a resolvable private address resolved with an IRK.
+    public var peerIdentity: BDAddr?
     /// The connection request that led to it (central side), when captured.
     public var request: FrameTime?
     /// The connection complete event; nil when the setup was not captured.

@@ -97,6 +97,9 @@ public struct Device: Sendable {
     public var serviceUUIDs: [String] = []
     public var manufacturers: [UInt16] = []
     public var connectable = false
+    /// The identity address when `address` is a resolvable private address resolved with an IRK
+    /// from the capture.
+    public var identity: BDAddr?
 
     public init(address: BDAddr, addressType: UInt8, first: FrameTime) {
         self.address = address

@@ -6,8 +6,9 @@ import ScopeCore
 ///
 /// Judges connection requests to an address already connected earlier in the capture: violated
 /// (info) when the host started a scan after the earlier connection to that address ended and
-/// before the next connection request to it. (Resolved identities are not available in the
-/// analysis yet, so a peer that changed its resolvable private address is not matched.)
+/// before the next connection request to it. (A peer that changes its resolvable private address
+/// is recognised when the capture distributed its IRK — SMP Identity Information — which the
+/// analysis uses to resolve it.)
 ///
 /// Usual cause: scanning again instead of `retrievePeripherals(withIdentifiers:)` /
 /// `retrieveConnectedPeripherals(withServices:)` and `connect(_:options:)`, which waits for the
@@ -24,10 +25,12 @@ public struct ConnReconnectByScan: Rule {
         var findings: [Finding] = []
         var notes: [String] = []
         // Earlier connections that ended, by peer, each paired with the next request to that peer.
+        // A peer that rotates resolvable private addresses is one device when the capture's IRK
+        // resolves them: compare identities where known.
         for c in analysis.connections {
-            guard let peer = c.peer, let ended = c.disconnect else { continue }
+            guard let peer = c.peerIdentity ?? c.peer, let ended = c.disconnect else { continue }
             let next = analysis.attempts.filter {
-                $0.peer == peer && $0.adapter == c.id.adapter && $0.request.frame > ended.frame
+                ($0.peerIdentity ?? $0.peer) == peer && $0.adapter == c.id.adapter && $0.request.frame > ended.frame
             }
             guard let first = next.first else { continue }
             // "request(s)": the retries up to the one that connected.

@@ -1,0 +1,93 @@
+/// AES-128 (FIPS-197) encryption of one block, and the SMP random address hash `ah`
+/// (Core v5.4, Vol 3, Part H, §2.2.2) used to resolve resolvable private addresses with an IRK.
+///
+/// Byte order: the SMP functions take and return values most-significant-octet first, as the
+/// spec writes them; IRKs and addresses on the wire are least-significant-octet first, so
+/// callers reverse them (see ``RPAResolver``).
+public enum AES128 {
+    static let sbox: [UInt8] = [
+        0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
+        0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
+        0xb7, 0xfd, 0x93, 0x26, 0x36, 0x3f, 0xf7, 0xcc, 0x34, 0xa5, 0xe5, 0xf1, 0x71, 0xd8, 0x31, 0x15,
+        0x04, 0xc7, 0x23, 0xc3, 0x18, 0x96, 0x05, 0x9a, 0x07, 0x12, 0x80, 0xe2, 0xeb, 0x27, 0xb2, 0x75,
+        0x09, 0x83, 0x2c, 0x1a, 0x1b, 0x6e, 0x5a, 0xa0, 0x52, 0x3b, 0xd6, 0xb3, 0x29, 0xe3, 0x2f, 0x84,
+        0x53, 0xd1, 0x00, 0xed, 0x20, 0xfc, 0xb1, 0x5b, 0x6a, 0xcb, 0xbe, 0x39, 0x4a, 0x4c, 0x58, 0xcf,
+        0xd0, 0xef, 0xaa, 0xfb, 0x43, 0x4d, 0x33, 0x85, 0x45, 0xf9, 0x02, 0x7f, 0x50, 0x3c, 0x9f, 0xa8,
+        0x51, 0xa3, 0x40, 0x8f, 0x92, 0x9d, 0x38, 0xf5, 0xbc, 0xb6, 0xda, 0x21, 0x10, 0xff, 0xf3, 0xd2,
+        0xcd, 0x0c, 0x13, 0xec, 0x5f, 0x97, 0x44, 0x17, 0xc4, 0xa7, 0x7e, 0x3d, 0x64, 0x5d, 0x19, 0x73,
+        0x60, 0x81, 0x4f, 0xdc, 0x22, 0x2a, 0x90, 0x88, 0x46, 0xee, 0xb8, 0x14, 0xde, 0x5e, 0x0b, 0xdb,
+        0xe0, 0x32, 0x3a, 0x0a, 0x49, 0x06, 0x24, 0x5c, 0xc2, 0xd3, 0xac, 0x62, 0x91, 0x95, 0xe4, 0x79,
+        0xe7, 0xc8, 0x37, 0x6d, 0x8d, 0xd5, 0x4e, 0xa9, 0x6c, 0x56, 0xf4, 0xea, 0x65, 0x7a, 0xae, 0x08,
+        0xba, 0x78, 0x25, 0x2e, 0x1c, 0xa6, 0xb4, 0xc6, 0xe8, 0xdd, 0x74, 0x1f, 0x4b, 0xbd, 0x8b, 0x8a,
+        0x70, 0x3e, 0xb5, 0x66, 0x48, 0x03, 0xf6, 0x0e, 0x61, 0x35, 0x57, 0xb9, 0x86, 0xc1, 0x1d, 0x9e,
+        0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94, 0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf,
+        0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
+    ]
+
+    @inline(__always) static func xtime(_ b: UInt8) -> UInt8 { (b << 1) ^ ((b & 0x80) != 0 ? 0x1b : 0) }
+
+    /// Encrypts one 16-byte block with a 16-byte key; nil when either is not 16 bytes.
+    public static func encrypt(block: [UInt8], key: [UInt8]) -> [UInt8]? {
+        guard block.count == 16, key.count == 16 else { return nil }
+        // Key expansion: 11 round keys of 16 bytes.
+        var w = key
+        w.reserveCapacity(176)
+        var rcon: UInt8 = 1
+        while w.count < 176 {
+            var t = Array(w[(w.count - 4)...])
+            if w.count % 16 == 0 {
+                t = [sbox[Int(t[1])] ^ rcon, sbox[Int(t[2])], sbox[Int(t[3])], sbox[Int(t[0])]]
+                rcon = xtime(rcon)
+            }
+            for i in 0..<4 { w.append(w[w.count - 16] ^ t[i]) }
+        }
+        var s = zip(block, w[0..<16]).map { $0 ^ $1 }
+        for round in 1...10 {
+            // SubBytes + ShiftRows (state is column-major: s[c*4 + r]).
+            var t = [UInt8](repeating: 0, count: 16)
+            for c in 0..<4 {
+                for r in 0..<4 { t[c * 4 + r] = sbox[Int(s[((c + r) % 4) * 4 + r])] }
+            }
+            if round < 10 {
+                // MixColumns.
+                for c in 0..<4 {
+                    let a0 = t[c * 4], a1 = t[c * 4 + 1], a2 = t[c * 4 + 2], a3 = t[c * 4 + 3]
+                    let all = a0 ^ a1 ^ a2 ^ a3
+                    t[c * 4] = a0 ^ all ^ xtime(a0 ^ a1)
+                    t[c * 4 + 1] = a1 ^ all ^ xtime(a1 ^ a2)
+                    t[c * 4 + 2] = a2 ^ all ^ xtime(a2 ^ a3)
+                    t[c * 4 + 3] = a3 ^ all ^ xtime(a3 ^ a0)
+                }
+            }
+            let k = w[(round * 16)..<(round * 16 + 16)]
+            s = zip(t, k).map { $0 ^ $1 }
+        }
+        return s
+    }
+}
+
+/// Resolves resolvable private addresses (RPAs) with Identity Resolving Keys.
+public enum RPAResolver {
+    /// `ah(k, r) = e(k, r') mod 2^24`, r' = 104 zero bits ‖ r (Core v5.4 Vol 3 Part H §2.2.2).
+    /// `irk` most significant octet first; `prand` is the 24-bit random part.
+    public static func ah(irk: [UInt8], prand: UInt32) -> UInt32? {
+        var r = [UInt8](repeating: 0, count: 16)
+        r[13] = UInt8((prand >> 16) & 0xFF)
+        r[14] = UInt8((prand >> 8) & 0xFF)
+        r[15] = UInt8(prand & 0xFF)
+        guard let e = AES128.encrypt(block: r, key: irk) else { return nil }
+        return UInt32(e[13]) << 16 | UInt32(e[14]) << 8 | UInt32(e[15])
+    }
+
+    /// True when `address` is a resolvable private address generated from `irkWire` (the IRK as
+    /// carried in SMP Identity Information, least significant octet first).
+    public static func resolves(_ address: BDAddrValue, irkWire: [UInt8]) -> Bool {
+        // RPA: the two most significant bits are 0b01; prand is the upper 24 bits, hash the lower.
+        guard address >> 46 == 0b01, irkWire.count == 16 else { return false }
+        let prand = UInt32((address >> 24) & 0xFF_FFFF)
+        let hash = UInt32(address & 0xFF_FFFF)
+        return ah(irk: irkWire.reversed(), prand: prand) == hash
+    }
+
+    public typealias BDAddrValue = UInt64
+}
