@@ -117,8 +117,13 @@ public struct CaptureSummary: Sendable {
     public var healthProblems: [String] {
         var out: [String] = []
         let h = health
+        // The analysis explains truncated ACL and missing setup in its own notes (appended below);
+        // the short forms here are for results whose notes do not.
+        let explained = { (needle: String) in h.notes.contains { $0.contains(needle) } }
         if h.truncatedACL > 0 {
-            out.append("\(h.truncatedACL) ACL record(s) truncated: ATT/GATT analysis is incomplete")
+            if !explained("ACL records are cut short") {
+                out.append("\(h.truncatedACL) ACL record(s) truncated: ATT/GATT analysis is incomplete")
+            }
         } else if h.truncatedRecords > 0 {
             out.append("\(h.truncatedRecords) record(s) truncated")
         }
@@ -129,7 +134,7 @@ public struct CaptureSummary: Sendable {
         if h.unknownRecords > 0 { out.append("\(h.unknownRecords) record(s) of unknown type") }
         if h.malformedFrames > 0 { out.append("\(h.malformedFrames) malformed frame(s)") }
         if h.readErrors > 0 { out.append("\(h.readErrors) read error(s)") }
-        if !h.handlesWithoutSetup.isEmpty {
+        if !h.handlesWithoutSetup.isEmpty && !explained("setup not captured") {
             let list = h.handlesWithoutSetup.map { Hex.prefixed($0, digits: 4) }.joined(separator: ", ")
             out.append("connection setup not captured for handle(s) \(list)")
         }

@@ -14,8 +14,9 @@ import Testing
 /// - L2CAP fragments interleaved across connections: L2CAPReassemblerTests.interleavingTwoConnections;
 /// - Android filtered logs in the analysis: ScopeAnalysisTests/RealCaptureTests (truncated ACL →
 ///   attAnalysisIncomplete and a note).
-/// Not handled (documented in the README): iOS PacketLogger files stamped in local time and notes
-/// dated days before the session carry no zone; hciscope reports their times as UTC.
+/// - iOS PacketLogger files stamped in local time, and notes dated days before the session:
+///   ScopeAnalysisTests/PacketLoggerClockTests (health says both; a file carries no zone, so
+///   absolute times are shown as they are).
 @Suite("Field hazards")
 struct FieldHazardTests {
     static let t0: Int64 = 1_700_000_000_000_000

@@ -101,6 +101,11 @@ public struct AnalysisBuilder: Sendable {
 
     public init(file: String, format: String) {
         result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
+        if format.hasPrefix("pklg") {
+            result.capture.health.notes.append(
+                "PacketLogger timestamps are the device's local wall-clock time, not UTC: absolute times are off by the "
+                    + "device's UTC offset (intervals are unaffected)")
+        }
     }
 
     public mutating func consume(_ frame: DecodedFrame) {
@@ -179,11 +184,25 @@ public struct AnalysisBuilder: Sendable {
                 info.health.epochSkewSuspected = true
             } else if record.timestamp < previous {
                 info.health.backwardTimestamps += 1
+            } else if !delta.overflow, delta.partialValue >= day, info.health.forwardJumps.count < 10 {
+                // A gap of a day or more between consecutive records: PacketLogger writes its
+                // preamble notes with the time they were created, often days before the session.
+                info.health.forwardJumps.append(FrameTime(frame: record.frame, time: record.timestamp))
+                info.health.notes.append(
+                    "timestamps jump forward by \(Self.days(delta.partialValue)) at frame \(record.frame): the \(record.frame - 1) "
+                        + "record(s) before it are dated earlier than the rest (PacketLogger writes its notes with the time "
+                        + "they were created); times in this report count from frame 1")
             }
         }
         previousTimestamp[record.adapter] = record.timestamp
         if !record.timestamp.isPlausible { info.health.implausibleTimestamps += 1 }
         result.capture = info
+    }
+
+    /// "8 d 19 h 35 min" for a gap in microseconds.
+    static func days(_ micros: Int64) -> String {
+        let minutes = micros / 60_000_000
+        return "\(minutes / 1440) d \(minutes / 60 % 24) h \(minutes % 60) min"
     }
 
     /// Records what the capture reader reported (read errors, warnings).

@@ -63,6 +63,8 @@ public struct CaptureHealth: Sendable {
     /// Highest cumulative drop counter reported by the source.
     public var drops: UInt32 = 0
     public var backwardTimestamps = 0
+    /// Frames where the clock jumps forward a day or more from the previous record (at most 10).
+    public var forwardJumps: [FrameTime] = []
     public var implausibleTimestamps = 0
     /// A ±378-day jump or an implausible clock that 378 days would fix.
     public var epochSkewSuspected = false

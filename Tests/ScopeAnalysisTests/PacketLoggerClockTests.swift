@@ -1,0 +1,27 @@
+import ScopeAnalysis
+import ScopeCore
+import ScopeTestSupport
+import Testing
+
+/// PacketLogger hazards from the field: times are the device's local wall clock, and the
+/// preamble notes carry the time they were written, days before the session.
+@Suite("PacketLogger clocks")
+struct PacketLoggerClockTests {
+    // havvk__even-g2-smart-classroom__bt3.pklg (iPhone17,2, little-endian records): frames 1–8 are
+    // notes (Product, Firmware Version, Chipset, …) dated 2026-07-24 17:00:06; frame 9 onwards is
+    // the session, 761,709.693 s (8 d 19 h 35 min) later.
+    @Test func staleNotesAndLocalTimeAreReported() throws {
+        guard let url = Fixtures.shared("real/havvk__even-g2-smart-classroom__bt3.pklg") else { return }
+        let r = try AnalysisBuilder.analyze(path: url.path)
+        #expect(r.capture.health.forwardJumps.map(\.frame) == [9])
+        #expect(r.capture.health.notes.contains { $0.hasPrefix("timestamps jump forward by 8 d 19 h 35 min at frame 9: the 8 record(s)") })
+        #expect(r.capture.health.notes.contains { $0.contains("local wall-clock time, not UTC") })
+    }
+
+    @Test func otherFormatsDoNotGetTheLocalTimeNote() throws {
+        guard let url = Fixtures.shared("scenarios/good_central.btsnoop") else { return }
+        let r = try AnalysisBuilder.analyze(path: url.path)
+        #expect(r.capture.health.notes.isEmpty)
+        #expect(r.capture.health.forwardJumps.isEmpty)
+    }
+}
