@@ -110,7 +110,8 @@ public struct Analyze: ParsableCommand {
                 continue
             }
             let verdicts = RuleEngine.evaluate(analysis, config: rules)
-            var report = Report(analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: version), config: summary)
+            var report = Report(
+                analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: version), config: summary, timeline: format == .html)
             if !baselines.isEmpty {
                 if let old = Baseline.match(baselines, file: file) {
                     report.compare(with: old, budgets: budgets)
