@@ -101,27 +101,40 @@ public struct Analyze: ParsableCommand {
         }
 
         let version = RootCommand.configuration.version
-        var reports: [Report] = []
-        var failures: [MultiReport.Failure] = []
-        for file in files {
+        let ruleConfig = rules
+        let oldReports = baselines
+        let maxGrowth = budgets
+        let format = self.format
+        // Files are analysed concurrently (one per core); reports and messages keep the input order.
+        let outcomes = Self.concurrentMap(files) { file -> FileOutcome in
+            var outcome = FileOutcome()
             let analysis: AnalysisResult
             do {
                 analysis = try AnalysisBuilder.analyze(path: file, resolvePrivateAddresses: !noResolveAddresses)
             } catch {
-                console.err("hciscope analyze: \(file): \(error)")
-                failures.append(.init(file: file, message: String(describing: error)))
-                continue
+                outcome.messages.append("hciscope analyze: \(file): \(error)")
+                outcome.failure = .init(file: file, message: String(describing: error))
+                return outcome
             }
-            let verdicts = RuleEngine.evaluate(analysis, config: rules)
-            var report = Report(analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: version), config: summary)
-            if !baselines.isEmpty {
-                if let old = Baseline.match(baselines, file: file) {
-                    report.compare(with: old, budgets: budgets)
+            let verdicts = RuleEngine.evaluate(analysis, config: ruleConfig)
+            var report = Report(
+                analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: version), config: summary, timeline: format == .html)
+            if !oldReports.isEmpty {
+                if let old = Baseline.match(oldReports, file: file) {
+                    report.compare(with: old, budgets: maxGrowth)
                 } else {
-                    console.err("hciscope analyze: \(file): no matching report in the baseline")
+                    outcome.messages.append("hciscope analyze: \(file): no matching report in the baseline")
                 }
             }
-            reports.append(report)
+            outcome.report = report
+            return outcome
+        }
+        var reports: [Report] = []
+        var failures: [MultiReport.Failure] = []
+        for outcome in outcomes {
+            for m in outcome.messages { console.err(m) }
+            if let r = outcome.report { reports.append(r) }
+            if let f = outcome.failure { failures.append(f) }
         }
 
         let multi = MultiReport(reports: reports, failures: failures)
@@ -142,3 +155,40 @@ public struct Analyze: ParsableCommand {
 
 extension ReportFormat: ExpressibleByArgument {}
 extension Severity: ExpressibleByArgument {}
+
+extension Analyze {
+    /// What analysing one file produced.
+    struct FileOutcome: Sendable {
+        var report: Report?
+        var failure: MultiReport.Failure?
+        var messages: [String] = []
+    }
+
+    /// `transform` applied to every element on all cores (each file is analysed by one thread,
+    /// start to end); results in input order. One element runs on the calling thread.
+    static func concurrentMap<T: Sendable>(_ items: [String], _ transform: @Sendable (String) -> T) -> [T] {
+        if items.count <= 1 { return items.map(transform) }
+        let slots = Slots<T>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { i in
+            slots.set(i, transform(items[i]))
+        }
+        return slots.values()
+    }
+
+    /// Result slots written by concurrent workers, each slot once.
+    final class Slots<T: Sendable>: @unchecked Sendable {
+        private var items: [T?]
+        private let lock = NSLock()
+        init(count: Int) { items = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ value: T) {
+            lock.lock()
+            items[i] = value
+            lock.unlock()
+        }
+        func values() -> [T] {
+            lock.lock()
+            defer { lock.unlock() }
+            return items.compactMap { $0 }
+        }
+    }
+}

@@ -50,6 +50,9 @@ public enum Escaping {
     /// Text for a terminal: control characters (ESC included, so a device name cannot move the
     /// cursor or recolour the screen) become U+FFFD; newlines stay.
     public static func terminal(_ s: String) -> String {
+        // Almost every line is printable ASCII/UTF-8 already: hand it back without rebuilding it.
+        // (0xC2 leads the C1 controls U+0080–U+009F, and a few printable characters: slow path.)
+        if s.utf8.allSatisfy({ ($0 >= 0x20 && $0 != 0x7F && $0 != 0xC2) || $0 == 0x0A || $0 == 0x09 }) { return s }
         var out = ""
         for scalar in s.unicodeScalars {
             if scalar == "\n" || scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value)) {

@@ -73,22 +73,28 @@ public struct Headline: Sendable {
 
     init(analysis a: AnalysisResult, connections: [ConnectionSummary], rel: (Timestamp) -> Int64) {
         // Discovery cost, per connection attempt that connected.
+        // Index-based look-ups throughout: iterating the sessions or connections would copy each
+        // one (with its report log / ATT list) per attempt — quadratic on long captures.
+        var connectionIndex: [ConnectionID: Int] = [:]
+        for i in a.connections.indices where connectionIndex[a.connections[i].id] == nil { connectionIndex[a.connections[i].id] = i }
         for attempt in a.attempts where attempt.outcome == .connected {
-            let conn = attempt.connection.flatMap { id in a.connections.first { $0.id == id } }
+            let conn = attempt.connection.flatMap { connectionIndex[$0] }.map { a.connections[$0] }
             guard let peer = attempt.peer ?? conn?.peer else { continue }
             let device = a.devices.first { $0.address == peer }
             let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
             var cost = DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame)
             let request = attempt.request.time
-            let sessions = a.scans.filter { $0.adapter == attempt.adapter && $0.start.time <= request }
-            let found = sessions.last { s in
-                if !s.reportLog.isEmpty {
-                    return s.reportLog.contains { $0.address == peer && $0.at.time <= request }
+            let scans = a.scans
+            let foundIndex = scans.indices.last { i in
+                guard scans[i].adapter == attempt.adapter, scans[i].start.time <= request else { return false }
+                if !scans[i].reportLog.isEmpty {
+                    return scans[i].reportLog.contains { $0.address == peer && $0.at.time <= request }
                 }
                 guard let d = device else { return false }
-                return d.first.time <= (s.stop ?? s.end).time && d.last.time >= s.start.time
+                return d.first.time <= (scans[i].stop ?? scans[i].end).time && d.last.time >= scans[i].start.time
             }
-            if let s = found {
+            if let foundIndex {
+                let s = scans[foundIndex]
                 let until = min(request, (s.stop ?? s.end).time)
                 let spent = max(0, until.microseconds &- s.start.time.microseconds)
                 cost.scanStartFrame = s.start.frame

@@ -27,7 +27,9 @@ public struct Report: Sendable {
     /// Set by `compare(with:budgets:)` when a baseline was given.
     public var baseline: BaselineComparison?
 
-    public init(analysis a: AnalysisResult, verdicts: [RuleVerdict], tool: ToolInfo, config: ConfigSummary) {
+    /// - Parameter timeline: build ``timeline`` (only the HTML report draws it; it has a tick per
+    ///   advertising report and ATT PDU, so other formats skip it).
+    public init(analysis a: AnalysisResult, verdicts: [RuleVerdict], tool: ToolInfo, config: ConfigSummary, timeline: Bool = true) {
         let origin = a.origin
         func rel(_ t: Timestamp) -> Int64 { t.microseconds &- origin.microseconds }
         self.tool = tool
@@ -43,7 +45,7 @@ public struct Report: Sendable {
         self.headline = Headline(analysis: a, connections: connections, rel: rel)
         self.findings = verdicts.flatMap(\.findings).sorted(by: Report.findingOrder)
         self.rules = verdicts.sorted { $0.rule < $1.rule }
-        self.timeline = Timeline(analysis: a, rel: rel)
+        self.timeline = timeline ? Timeline(analysis: a, rel: rel) : Timeline(durationMicros: max(1, a.capture.lastTimestamp.map(rel) ?? 1))
     }
 
     static func findingOrder(_ a: Finding, _ b: Finding) -> Bool {

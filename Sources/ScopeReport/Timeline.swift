@@ -31,17 +31,22 @@ public struct Timeline: Sendable {
     /// Devices beyond this many (least reported first) get no lane of their own.
     public static let maxDeviceLanes = 8
 
+    /// No lanes (reports that draw no timeline).
+    init(durationMicros: Int64) { self.durationMicros = durationMicros }
+
     init(analysis a: AnalysisResult, rel: (Timestamp) -> Int64) {
         durationMicros = max(1, (a.capture.lastTimestamp.map(rel)) ?? 1)
 
         var scanLanes: [AdapterIndex: Lane] = [:]
         for s in a.scans {
-            var lane = scanLanes[s.adapter] ?? Lane(label: "scanning (hci\(s.adapter))")
+            // In place: a lane copied out and back would copy its ticks once per session.
+            var lane = scanLanes.removeValue(forKey: s.adapter) ?? Lane(label: "scanning (hci\(s.adapter))")
             let mode = s.active ? "active" : "passive"
             let filter = s.filterDuplicates == 0 ? "duplicates allowed" : "duplicates filtered"
             lane.spans.append(Span(kind: .scan, start: rel(s.start.time), end: rel((s.stop ?? s.end).time),
                                    label: "scan at frame \(s.start.frame): \(mode), \(filter), \(s.reports) reports",
                                    frame: s.start.frame))
+            lane.ticks.reserveCapacity(lane.ticks.count + s.reportLog.count)
             for r in s.reportLog {
                 lane.ticks.append(Tick(kind: r.duplicate ? .duplicate : .report, at: rel(r.at.time), frame: r.at.frame))
             }

@@ -133,8 +133,12 @@ extension AnalysisBuilder {
     // MARK: ATT / GATT
 
     private mutating func att(_ pdu: ATTPDU, note: GATTAnnotation?, connection i: Int, direction: Direction, at: FrameTime) {
-        var c = result.connections[i]
-        var state = gattState[i] ?? GATTState()
+        // Take the connection and its GATT state out while working on them: a copy left behind
+        // would share their buffers, and every append (one ATT event per PDU) would then copy the
+        // whole list — quadratic on long connections.
+        var c = Connection(id: result.connections[i].id, role: .unknown)
+        swap(&c, &result.connections[i])
+        var state = gattState.removeValue(forKey: i) ?? GATTState()
         let kind = pdu.opcode.kind
         if c.firstATT == nil { c.firstATT = at }
         if kind == .request || kind == .command {

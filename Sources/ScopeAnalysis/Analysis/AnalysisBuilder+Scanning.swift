@@ -59,7 +59,7 @@ extension AnalysisBuilder {
             // Mutate in place: copying the session or its tracking per report would copy their
             // collections each time (quadratic on long scans).
             let eventType = report.isLegacyEvent ? report.eventType : report.eventType & ~UInt16(0x60)
-            let key = ReportKey(address: report.address, type: report.addressType, eventType: eventType, data: data)
+            let key = ReportKey(address: report.address, type: report.addressType, eventType: eventType, data: Payload(bytes: data))
             let isDuplicate = !scanState[s, default: ScanTracking()].seen.insert(key).inserted
             scanState[s, default: ScanTracking()].devices.insert(deviceKey)
             result.scans[s].reports += 1
@@ -98,7 +98,7 @@ extension AnalysisBuilder {
             device.rssiMax = max(device.rssiMax ?? report.rssi, report.rssi)
         }
         if report.isConnectable { device.connectable = true }
-        if devicePayloads[key, default: []].insert(data).inserted {
+        if devicePayloads[key, default: []].insert(Payload(bytes: data)).inserted {
             device.distinctPayloads += 1
             let ad = ADParser.parse(data, baseOffset: 0)
             if let name = ad.localName { device.name = name }

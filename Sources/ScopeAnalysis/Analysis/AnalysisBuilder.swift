@@ -38,7 +38,7 @@ public struct AnalysisBuilder: Sendable {
     var activeScan: [AdapterIndex: Int] = [:]
     var scanState: [Int: ScanTracking] = [:]
     var deviceIndex: [DeviceKey: Int] = [:]
-    var devicePayloads: [DeviceKey: Set<[UInt8]>] = [:]
+    var devicePayloads: [DeviceKey: Set<Payload>] = [:]
     /// Extended report fragments waiting for their last part.
     var fragments: [FragmentKey: [UInt8]] = [:]
 
@@ -89,7 +89,16 @@ public struct AnalysisBuilder: Sendable {
         var address: BDAddr
         var type: UInt8
         var eventType: UInt16
-        var data: [UInt8]
+        var data: Payload
+    }
+
+    /// Advertising data as a set/dictionary key, hashed as one block of bytes (an `[UInt8]`
+    /// hashes byte by byte: the hottest code of the analysis before this).
+    struct Payload: Hashable, Sendable {
+        var bytes: [UInt8]
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     struct ScanTracking: Sendable {

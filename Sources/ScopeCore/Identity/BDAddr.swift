@@ -7,6 +7,7 @@ public struct BDAddr: Hashable, Sendable, Comparable, CustomStringConvertible {
     public init(value: UInt64) { self.value = value & 0xFFFF_FFFF_FFFF }
 
     /// From the 6 wire bytes (least significant first). Fewer bytes give a zero-padded value.
+    @inlinable
     public init<C: Collection>(littleEndian bytes: C) where C.Element == UInt8 {
         var v: UInt64 = 0
         var shift: UInt64 = 0
@@ -33,8 +34,25 @@ public struct BDAddr: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// "aa:bb:cc:dd:ee:ff", lowercase.
     public var description: String {
-        Hex.string((0..<6).reversed().map { UInt8((value >> (8 * UInt64($0))) & 0xFF) }, separator: ":")
+        // Written straight into the string's storage: addresses are printed for every report.
+        let v = value
+        return String(unsafeUninitializedCapacity: 17) { out in
+            var i = 0
+            for k in stride(from: 5, through: 0, by: -1) {
+                let b = UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))
+                out[i] = BDAddr.hexDigit(b >> 4)
+                out[i + 1] = BDAddr.hexDigit(b & 0x0F)
+                i += 2
+                if k > 0 {
+                    out[i] = UInt8(ascii: ":")
+                    i += 1
+                }
+            }
+            return i
+        }
     }
+
+    private static func hexDigit(_ d: UInt8) -> UInt8 { d < 10 ? 0x30 + d : 0x57 + d }
 
     /// For LE random addresses: the two most significant bits give the sub-type
     /// (Core v5.4, Vol 6, Part B, §1.3.2).

@@ -42,6 +42,9 @@ public struct GATTTracker: Sendable {
     /// the descriptor run of the characteristic before them).
     var valueHandles: [UInt16] = []
     var boundaryHandles: [UInt16] = []
+    /// ``name(ofHandle:)`` by handle, built once per handle until discovery learns more (naming
+    /// a 128-bit UUID builds a string: not something to repeat for every PDU of a connection).
+    var names: [UInt16: String] = [:]
 
     public init(connection: GATTConnectionKey) {
         self.connection = connection
@@ -93,6 +96,14 @@ public struct GATTTracker: Sendable {
         if !present && found { handles.remove(at: lo) }
     }
 
+    /// ``name(ofHandle:)``, remembered.
+    mutating func cachedName(ofHandle handle: UInt16) -> String? {
+        if let n = names[handle] { return n }
+        guard let n = name(ofHandle: handle) else { return nil }
+        names[handle] = n
+        return n
+    }
+
     /// A name for the attribute at `handle`, or nil when nothing is known about it.
     public func name(ofHandle handle: UInt16) -> String? {
         guard let a = attributes[handle] else { return nil }
@@ -129,8 +140,8 @@ public struct GATTTracker: Sendable {
 
     static func h(_ v: UInt16) -> String { Hex.prefixed(v, digits: 4) }
 
-    func handleField(_ label: String, _ handle: UInt16) -> Field {
-        Field(label, GATTTracker.h(handle) + (name(ofHandle: handle).map { " (\($0))" } ?? ""))
+    mutating func handleField(_ label: String, _ handle: UInt16) -> Field {
+        Field(label, GATTTracker.h(handle) + (cachedName(ofHandle: handle).map { " (\($0))" } ?? ""))
     }
 
     static func le16(_ v: [UInt8]) -> UInt16? {
@@ -171,7 +182,7 @@ public struct GATTTracker: Sendable {
                 setMTU(state, cid: cid)
             }
             if let handle = pdu.handle {
-                note.handleName = name(ofHandle: handle)
+                note.handleName = cachedName(ofHandle: handle)
                 if (pdu.opcode == .writeRequest || pdu.opcode == .writeCommand), isClientConfiguration(handle),
                     let v = GATTTracker.le16(pdu.value)
                 {
@@ -185,9 +196,9 @@ public struct GATTTracker: Sendable {
             if kind == .indication {
                 indications[BearerKey(direction: direction, cid: cid)] = Outstanding(pdu: pdu, frame: frame)
             }
-            if let handle = pdu.handle { note.handleName = name(ofHandle: handle) }
+            if let handle = pdu.handle { note.handleName = cachedName(ofHandle: handle) }
             if case .handleValueList(let list) = pdu.parameters {
-                note.fields += list.map { handleField("Handle", $0.handle) }
+                for entry in list { note.fields.append(handleField("Handle", entry.handle)) }
             }
         case .confirmation:
             let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
@@ -196,7 +207,7 @@ public struct GATTTracker: Sendable {
                 note.requestOpcode = ind.pdu.opcode
                 if let handle = ind.pdu.handle {
                     note.inferredHandle = handle
-                    note.handleName = name(ofHandle: handle)
+                    note.handleName = cachedName(ofHandle: handle)
                     note.fields.append(handleField("Handle (from indication in frame \(ind.frame))", handle))
                 }
             } else {
@@ -217,7 +228,7 @@ public struct GATTTracker: Sendable {
     ) {
         let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
         guard let request = requests[key] else {
-            if let h = pdu.handle { note.handleName = name(ofHandle: h) }
+            if let h = pdu.handle { note.handleName = cachedName(ofHandle: h) }
             note.fields.append(Field("Request", "none outstanding"))
             return
         }
@@ -226,7 +237,7 @@ public struct GATTTracker: Sendable {
             ? pdu.requestOpcodeInError == request.pdu.opcode
             : pdu.opcode.answeredRequest == request.pdu.opcode
         guard matches else {
-            if let h = pdu.handle { note.handleName = name(ofHandle: h) }
+            if let h = pdu.handle { note.handleName = cachedName(ofHandle: h) }
             note.fields.append(
                 Field(
                     "Request",
@@ -241,7 +252,7 @@ public struct GATTTracker: Sendable {
         note.fields.append(Field("Request in frame", String(request.frame)))
 
         if pdu.opcode == .errorResponse {
-            if let h = pdu.handle { note.handleName = name(ofHandle: h) }
+            if let h = pdu.handle { note.handleName = cachedName(ofHandle: h) }
             return
         }
         switch req.opcode {
@@ -260,7 +271,7 @@ public struct GATTTracker: Sendable {
         case .readRequest, .readBlobRequest, .writeRequest:
             guard let h = req.handle else { return }
             note.inferredHandle = h
-            note.handleName = name(ofHandle: h)
+            note.handleName = cachedName(ofHandle: h)
             note.fields.append(handleField("Handle (from request)", h))
             if isClientConfiguration(h) {
                 let v: UInt16?
@@ -281,7 +292,7 @@ public struct GATTTracker: Sendable {
         case .readMultipleRequest, .readMultipleVariableRequest:
             if case .handles(let hs) = req.parameters {
                 note.requestHandles = hs
-                note.fields += hs.map { handleField("Handle (from request)", $0) }
+                for h in hs { note.fields.append(handleField("Handle (from request)", h)) }
             }
         case .readByGroupTypeRequest:
             learnServices(pdu, request: req, frame: frame, note: &note)
@@ -298,6 +309,7 @@ public struct GATTTracker: Sendable {
 
     mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
         attributes[a.handle] = a
+        names.removeAll(keepingCapacity: true)
         GATTTracker.update(&valueHandles, a.handle, present: a.kind == .characteristicValue)
         GATTTracker.update(&boundaryHandles, a.handle, present: a.kind != .characteristicValue && a.kind != .descriptor)
         note.discovered.append(a)
@@ -316,6 +328,7 @@ public struct GATTTracker: Sendable {
             let range = ATTHandleRange(start: e.handle, end: end)
             services.removeAll { $0.range.start == range.start }
             services.append(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
+            names.removeAll(keepingCapacity: true)
             remember(
                 GATTAttribute(
                     handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame),
@@ -334,6 +347,7 @@ public struct GATTTracker: Sendable {
         for range in ranges {
             services.removeAll { $0.range.start == range.start }
             services.append(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
+            names.removeAll(keepingCapacity: true)
             remember(
                 GATTAttribute(
                     handle: range.start, kind: primary ? .primaryService : .secondaryService, uuid: uuid,

@@ -39,17 +39,21 @@ public struct AdvWithoutNeed: Rule {
             let name = span.advertisingHandle.map { "connectable advertising set \($0)" } ?? "connectable advertising (\(span.api.rawValue))"
             let stopAt = span.stop ?? analysis.lastFrame ?? span.start
             let enabled = stopAt.time.microseconds - span.start.time.microseconds
-            let arrived = analysis.connections.first { c in
-                guard let t = c.complete, c.role == .peripheral else { return false }
+            // Index loops, not `first { }` / `filter { }`: iterating yields a copy of every
+            // connection (with its ATT list), per span — quadratic on long captures.
+            let conns = analysis.connections
+            let arrived = conns.indices.first { i in
+                guard let t = conns[i].complete, conns[i].role == .peripheral else { return false }
                 return t.frame > span.start.frame && t.time.microseconds - span.start.time.microseconds <= limit
             }
             // 1. Enabled while connected although the controller can't take another connection.
             if let states = adv.supportedStates {
-                let overlapping = analysis.connections.filter { c in
-                    guard let t = c.complete, t.frame < span.start.frame else { return false }
-                    return (c.disconnect?.frame ?? Int.max) > span.start.frame
+                let overlapping = conns.indices.first { i in
+                    guard let t = conns[i].complete, t.frame < span.start.frame else { return false }
+                    return (conns[i].disconnect?.frame ?? Int.max) > span.start.frame
                 }
-                if let c = overlapping.first {
+                if let ci = overlapping {
+                    let c = conns[ci]
                     let bit: UInt64 = c.role == .central ? 35 : 38
                     if states & (1 << bit) == 0 {
                         let stillUntil = min((c.disconnect ?? stopAt).time.microseconds, stopAt.time.microseconds)
@@ -82,7 +86,7 @@ public struct AdvWithoutNeed: Rule {
             }
             notes.append(
                 "\(name) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
-                    + (arrived.map { ", connection at frame \($0.complete?.frame ?? 0)" } ?? ""))
+                    + (arrived.map { ", connection at frame \(conns[$0].complete?.frame ?? 0)" } ?? ""))
         }
         return verdict(findings, passReason: notes.joined(separator: "; "))
     }

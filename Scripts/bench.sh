@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: hciscope (release build) against tshark and btmon on the same large
+# captures of real LE traffic, in one run. Prints wall time, frames per second, peak RSS and the
+# ratios the README quotes. Not a test: nothing here fails on a slow machine.
+#
+#   bash Scripts/bench.sh                    # 1 M and 10 M frames (anchors on 1 M only)
+#   FRAMES="1000000" bash Scripts/bench.sh   # sizes to run
+#   ANCHORS_MAX=10000000 bash Scripts/bench.sh  # also run tshark/btmon on 10 M (slow, GBs of RAM)
+#   FILES_JOBS=8 bash Scripts/bench.sh       # also time `analyze` on 8 copies at once (all cores)
+#
+# The captures are generated once into /tmp by Scripts/make-large-capture.py (deterministic).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FRAMES=${FRAMES:-"1000000 10000000"}
+ANCHORS_MAX=${ANCHORS_MAX:-1000000}
+FILES_JOBS=${FILES_JOBS:-0}
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "bench: /usr/bin/time is missing (apt install time)" >&2; exit 2; }
+
+swift build -c release --product hciscope >&2
+BIN=$(swift build -c release --show-bin-path)/hciscope
+
+# measure LABEL FRAMES CMD... : runs CMD (stdout to /dev/null), prints one row, remembers the time.
+declare -A WALL RSS
+measure() {
+    local label=$1 frames=$2; shift 2
+    local log; log=$(mktemp)
+    local status=0
+    "$TIME" -v "$@" >/dev/null 2>"$log" || status=$?
+    local wall rss
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$log")
+    rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
+    local note=""
+    if grep -q "Command terminated by signal" "$log"; then note="CRASHED ($(grep -o 'signal [0-9]*' "$log"))"
+    elif [ "$status" -gt 1 ]; then note="exit $status"; fi
+    WALL[$label]=$wall
+    RSS[$label]=$rss
+    awk -v l="$label" -v w="$wall" -v r="$rss" -v f="$frames" -v n="$note" 'BEGIN {
+        fps = (w > 0) ? f / w : 0
+        printf "  %-28s %9.2f s %12.0f frames/s %8.1f MB  %s\n", l, w, fps, r / 1024, n }'
+    rm -f "$log"
+}
+
+ratio() { # ratio LABEL_SLOW LABEL_FAST
+    local a=${WALL[$1]:-} b=${WALL[$2]:-}
+    [ -n "$a" ] && [ -n "$b" ] || return 0
+    awk -v a="$a" -v b="$b" -v s="$1" -v f="$2" 'BEGIN { if (b > 0) printf "  %-28s %6.1fx faster than %s\n", f, a / b, s }'
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
+echo "tools:   hciscope $("$BIN" --version 2>/dev/null), $(tshark --version 2>/dev/null | head -1), btmon $(btmon --version 2>/dev/null || echo absent)"
+
+for n in $FRAMES; do
+    file=/tmp/hciscope-$((n / 1000000))m.btsnoop
+    [ "$n" -lt 1000000 ] && file=/tmp/hciscope-${n}.btsnoop
+    [ -f "$file" ] || python3 Scripts/make-large-capture.py --frames "$n" --out "$file"
+    echo
+    echo "== $n frames ($(du -m "$file" | cut -f1) MB): $file"
+    WALL=(); RSS=()
+    measure "hciscope analyze" "$n" "$BIN" analyze --no-color "$file"
+    measure "hciscope analyze --format json" "$n" "$BIN" analyze --format json "$file"
+    measure "hciscope show" "$n" "$BIN" show "$file"
+    measure "hciscope show --json" "$n" "$BIN" show --json "$file"
+    if [ "$n" -le "$ANCHORS_MAX" ]; then
+        if command -v tshark >/dev/null; then
+            measure "tshark -q -z io,phs" "$n" tshark -r "$file" -q -z io,phs
+            measure "tshark -T ek" "$n" tshark -r "$file" -T ek
+        fi
+        if command -v btmon >/dev/null; then
+            # Debian's btmon 5.66 stops part-way on these files (output cut mid-line, exit 0):
+            # count the frames it really decoded and rate it on those.
+            done_frames=$(btmon -r "$file" 2>/dev/null | grep -o '#[0-9]* ' | tail -1 | tr -dc '0-9' || true)
+            done_frames=${done_frames:-0}
+            measure "btmon -r" "${done_frames:-$n}" btmon -r "$file"
+            if [ "$done_frames" -lt "$n" ]; then
+                echo "  (btmon $(btmon --version 2>/dev/null) stopped after frame $done_frames of $n: its row rates only those;" \
+                     "the ratio below compares per-frame speed)"
+                BTMON_FPS=$(awk -v f="$done_frames" -v w="${WALL[btmon -r]}" 'BEGIN { if (w > 0) print f / w; else print 0 }')
+                WALL[btmon -r]=$(awk -v n="$n" -v fps="$BTMON_FPS" 'BEGIN { if (fps > 0) print n / fps; else print 0 }')
+            fi
+        fi
+        echo "  ratios:"
+        ratio "tshark -q -z io,phs" "hciscope analyze"
+        ratio "tshark -T ek" "hciscope show --json"
+        ratio "btmon -r" "hciscope show"
+    fi
+    if [ "$FILES_JOBS" -gt 0 ]; then
+        copies=()
+        for i in $(seq "$FILES_JOBS"); do copies+=("$file"); done
+        measure "analyze x$FILES_JOBS files" $((n * FILES_JOBS)) "$BIN" analyze --no-color "${copies[@]}"
+    fi
+done

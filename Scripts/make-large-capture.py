@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Build a large, deterministic btsnoop 1002 capture of real LE traffic for benchmarks.
+
+Replays the records of real Android snoop logs from ../shared/captures/real (scans, advertising
+reports, connections, ATT, SMP) round after round until N frames are written:
+
+- timestamps are made monotonic: each replayed file keeps its own gaps (a backwards step is
+  clamped), and starts one second after the previous one ended;
+- connection handles are offset per round (every handle field this script knows: ACL header,
+  connection/disconnection/encryption/LE meta events, Number Of Completed Packets, handle-bearing
+  commands and their Command Complete), so each replay's connections are distinct;
+- a synthetic Disconnection Complete closes every connection a replayed file left open, so no
+  handle is reused while it is still connected.
+
+The output is the same for the same inputs and --frames. Never commit it (it is large):
+
+    python3 Scripts/make-large-capture.py                      # 1,000,000 frames → /tmp/hciscope-1m.btsnoop
+    python3 Scripts/make-large-capture.py --frames 10000000 --out /tmp/hciscope-10m.btsnoop
+"""
+import argparse
+import os
+import struct
+import sys
+
+SOURCES = [
+    "Syed-Bipul-Rahman__bluethooth_light_controll__btsnoop_hci.log",
+    "phlash__blefun__btsnoop_hci.log",
+    "bbmp__AndroidPad__btsnoop_hci.cfa",
+    "whoisbe__pongbot-mcp__btsnoop_hci.log.last",
+    "jpvargasdev__MachineSpiritTimetable__btsnoop_aaaa.log",
+    "dandwhelan__fossibot-bluetooth__btsnoop_hci.log",
+    "wangdalian__btsnooper__btsnoop_hci.log",
+    "soaresden__IX7TrackerPro__btsnoop_hci.log",
+    "crossnite__NovaX-Escooter__btsnoop_hci.log",
+    "csacca__horizon-74-at-ble__btsnoop_hci.log",
+    "mchwalisz__lightsapp-cli__btsnoop_hci.log",
+    "cnrd__yeelock__btsnoop_hci.log",
+    "danisla__iot-bed__btsnoop_hci.log",
+]
+
+HANDLE_STEP = 0x40          # per-round handle offset
+HANDLE_SPACE = 0x0F00       # valid handles are 0x000-0xEFF
+GAP_US = 1_000_000          # between replayed files
+
+# Command opcodes whose parameters start with a connection handle.
+CMD_WITH_HANDLE = {
+    0x0406,  # Disconnect
+    0x041D,  # Read Remote Version Information
+    0x2013,  # LE Connection Update
+    0x2016,  # LE Read Remote Features
+    0x2019,  # LE Enable Encryption
+    0x201A,  # LE Long Term Key Request Reply
+    0x201B,  # LE Long Term Key Request Negative Reply
+    0x2020,  # LE Remote Connection Parameter Request Reply
+    0x2021,  # LE Remote Connection Parameter Request Negative Reply
+    0x2022,  # LE Set Data Length
+    0x2030,  # LE Read PHY
+    0x2032,  # LE Set PHY
+    0x1405,  # Read RSSI
+    0x0C2D,  # Read Transmit Power Level
+}
+# Command Complete return parameters: status, then handle.
+CC_WITH_HANDLE = {0x201A, 0x201B, 0x2020, 0x2021, 0x2022, 0x2030, 0x1405, 0x0C2D}
+# Events whose parameters are (status, handle, ...).
+EVT_STATUS_HANDLE = {0x03, 0x05, 0x08, 0x0B, 0x0C, 0x30}
+# LE meta subevents: (status, handle) or (handle) first.
+LE_STATUS_HANDLE = {0x01, 0x03, 0x04, 0x0A, 0x0C, 0x29}
+LE_HANDLE_FIRST = {0x05, 0x06, 0x07, 0x14}
+
+
+def records(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"btsnoop\0" or struct.unpack(">I", data[12:16])[0] != 1002:
+        raise SystemExit(f"{path}: not a btsnoop 1002 file")
+    off = 16
+    while off + 24 <= len(data):
+        orig, incl, flags, drops, ts = struct.unpack(">IIIIq", data[off:off + 24])
+        off += 24
+        if off + incl > len(data):
+            break
+        yield flags, ts, bytearray(data[off:off + incl])
+        off += incl
+
+
+def remap(h, shift):
+    return ((h & 0x0FFF) + shift) % HANDLE_SPACE
+
+
+def put_handle(buf, pos, shift):
+    if pos + 2 <= len(buf):
+        h = buf[pos] | (buf[pos + 1] << 8)
+        n = remap(h, shift) | (h & 0xF000)
+        buf[pos] = n & 0xFF
+        buf[pos + 1] = n >> 8
+
+
+def rewrite(pkt, shift, open_handles):
+    """Offset every connection handle in one H4 packet (in place); track open connections."""
+    if not pkt:
+        return
+    kind = pkt[0]
+    if kind == 0x02:  # ACL
+        put_handle(pkt, 1, shift)
+    elif kind == 0x01 and len(pkt) >= 4:  # command
+        op = pkt[1] | (pkt[2] << 8)
+        if op in CMD_WITH_HANDLE:
+            put_handle(pkt, 4, shift)
+    elif kind == 0x04 and len(pkt) >= 3:  # event
+        code, p = pkt[1], 3
+        if code in EVT_STATUS_HANDLE:
+            put_handle(pkt, p + 1, shift)
+            if len(pkt) >= p + 3 and pkt[p] == 0:
+                h = (pkt[p + 1] | (pkt[p + 2] << 8)) & 0x0FFF
+                if code == 0x03:
+                    open_handles.add(h)
+                elif code == 0x05:
+                    open_handles.discard(h)
+        elif code == 0x13 and len(pkt) >= 4:  # Number Of Completed Packets
+            for i in range(pkt[3]):
+                put_handle(pkt, 4 + 4 * i, shift)
+        elif code == 0x0E and len(pkt) >= 7:  # Command Complete
+            op = pkt[4] | (pkt[5] << 8)
+            if op in CC_WITH_HANDLE:
+                put_handle(pkt, 7, shift)
+        elif code == 0x3E and len(pkt) >= 4:
+            sub = pkt[3]
+            if sub in LE_STATUS_HANDLE:
+                put_handle(pkt, 5, shift)
+                if sub in (0x01, 0x0A, 0x29) and len(pkt) >= 7 and pkt[4] == 0:
+                    open_handles.add((pkt[5] | (pkt[6] << 8)) & 0x0FFF)
+            elif sub in LE_HANDLE_FIRST:
+                put_handle(pkt, 4, shift)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--frames", type=int, default=1_000_000)
+    ap.add_argument("--out", default="/tmp/hciscope-1m.btsnoop")
+    ap.add_argument("--captures", default=os.path.join(here, "..", "..", "shared", "captures", "real"))
+    args = ap.parse_args()
+
+    sources = [os.path.join(args.captures, s) for s in SOURCES]
+    missing = [s for s in sources if not os.path.exists(s)]
+    if missing:
+        raise SystemExit("missing real captures (../shared/captures/real):\n  " + "\n  ".join(missing))
+    # Parsed once; each round replays copies.
+    loaded = [list(records(s)) for s in sources]
+
+    written = 0
+    # btsnoop µs since year 0: the Unix epoch plus 2024-01-01 (fixed, so the file is deterministic)
+    clock = 0x00DCDDB30F2F8000 + 1_704_067_200 * 1_000_000
+    out = open(args.out + ".tmp", "wb")
+    out.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
+    rec = struct.Struct(">IIIIq")
+
+    def emit(flags, ts, pkt):
+        nonlocal written
+        out.write(rec.pack(len(pkt), len(pkt), flags, 0, ts))
+        out.write(pkt)
+        written += 1
+
+    rnd = 0
+    while written < args.frames:
+        shift = (rnd * HANDLE_STEP) % HANDLE_SPACE
+        for recs in loaded:
+            if written >= args.frames:
+                break
+            open_handles = set()
+            first = recs[0][1] if recs else 0
+            start = clock
+            for flags, ts, pkt in recs:
+                if written >= args.frames:
+                    break
+                t = max(start + (ts - first), clock)
+                clock = t
+                pkt = bytearray(pkt)
+                rewrite(pkt, shift, open_handles)
+                emit(flags, t, pkt)
+            for h in sorted(open_handles):
+                if written >= args.frames:
+                    break
+                clock += 1000
+                # Disconnection Complete: status 0, handle, reason 0x16 (local host terminated)
+                emit(0x03, clock, bytearray([0x04, 0x05, 0x04, 0x00, h & 0xFF, h >> 8, 0x16]))
+            clock += GAP_US
+        rnd += 1
+    out.close()
+    os.replace(args.out + ".tmp", args.out)
+    print(f"{args.out}: {written} frames, {os.path.getsize(args.out)} bytes, {rnd} round(s)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
