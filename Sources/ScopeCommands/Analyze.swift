@@ -105,12 +105,13 @@ public struct Analyze: ParsableCommand {
         let oldReports = baselines
         let maxGrowth = budgets
         let format = self.format
+        let resolve = !noResolveAddresses
         // Files are analysed concurrently (one per core); reports and messages keep the input order.
         let outcomes = Self.concurrentMap(files) { file -> FileOutcome in
             var outcome = FileOutcome()
             let analysis: AnalysisResult
             do {
-                analysis = try AnalysisBuilder.analyze(path: file, resolvePrivateAddresses: !noResolveAddresses)
+                analysis = try AnalysisBuilder.analyze(path: file, resolvePrivateAddresses: resolve)
             } catch {
                 outcome.messages.append("hciscope analyze: \(file): \(error)")
                 outcome.failure = .init(file: file, message: String(describing: error))
