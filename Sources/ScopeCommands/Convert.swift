@@ -36,27 +36,7 @@ public struct Convert: ParsableCommand {
         var sink = DiagnosticSink(console: console)
         guard var reader = sink.open(input) else { return 2 }
         let target = try resolveFormat(reader: reader)
-        var writer: CaptureWriter
-        do {
-            writer = try CaptureWriter.make(format: target, path: output)
-        } catch {
-            sink.note("\(error)")
-            return 2
-        }
-        while let record = reader.next() {
-            sink.report(reader.drainDiagnostics())
-            do {
-                try writer.write(record)
-            } catch {
-                sink.note("\(error)")
-                return 2
-            }
-        }
-        sink.report(reader.drainDiagnostics())
-        do { try writer.close() } catch {
-            sink.note("\(error)")
-            return 2
-        }
+        guard let writer = copyRecords(from: &reader, to: output, format: target, sink: &sink) else { return 2 }
         var summary = "\(input) (\(reader.format.rawValue)) → \(output) (\(target.rawValue)): \(writer.written) records written"
         if writer.skipped.total > 0 {
             summary += "; not representable in \(target.rawValue), skipped: \(writer.skipped)"

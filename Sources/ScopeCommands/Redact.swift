@@ -73,25 +73,7 @@ public struct Redact: ParsableCommand {
 
         guard var reader = sink.open(input) else { return 2 }
         let target = Self.writableFormat(for: reader.format)
-        var writer: CaptureWriter
-        do {
-            writer = try CaptureWriter.make(format: target, path: output)
-        } catch {
-            sink.note("\(error)")
-            return 2
-        }
-        while let record = reader.next() {
-            sink.report(reader.drainDiagnostics())
-            do {
-                try writer.write(redactor.redact(record))
-            } catch {
-                sink.note("\(error)")
-                return 2
-            }
-        }
-        sink.report(reader.drainDiagnostics())
-        do { try writer.close() } catch {
-            sink.note("\(error)")
+        guard let writer = copyRecords(from: &reader, to: output, format: target, sink: &sink, transform: { redactor.redact($0) }) else {
             return 2
         }
         let s = redactor.statistics

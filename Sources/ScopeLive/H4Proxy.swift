@@ -248,18 +248,16 @@ public func runH4Proxy(
     }
 
     loop: while true {
-        if let count = options.count, summary.written >= count {
+        let timeout: Int32
+        switch options.limit(written: summary.written, since: start) {
+        case .count:
             summary.stoppedBy = .count
-            break
-        }
-        var timeout: Int32 = 250
-        if let duration = options.durationMicros {
-            let left = duration - (MonitorSource.now().microseconds - start.microseconds)
-            if left <= 0 {
-                summary.stoppedBy = .duration
-                break
-            }
-            timeout = Int32(min(250, max(1, left / 1000)))
+            break loop
+        case .duration:
+            summary.stoppedBy = .duration
+            break loop
+        case .wait(let ms):
+            timeout = ms
         }
         var fds = [
             pollfd(fd: host, events: Int16(POLLIN), revents: 0), pollfd(fd: controller, events: Int16(POLLIN), revents: 0),

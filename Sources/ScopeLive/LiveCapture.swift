@@ -42,6 +42,19 @@ public struct LiveCaptureOptions: Sendable {
     }
 }
 
+extension LiveCaptureOptions {
+    /// What the limits say now: stop for the count, stop for the duration, or wait at most this
+    /// many milliseconds (250, less when the duration ends sooner) for the next input.
+    public enum Limit: Sendable, Equatable { case count, duration, wait(Int32) }
+
+    public func limit(written: Int, since start: Timestamp) -> Limit {
+        if let count, written >= count { return .count }
+        guard let durationMicros else { return .wait(250) }
+        let left = durationMicros - (MonitorSource.now().microseconds - start.microseconds)
+        return left <= 0 ? .duration : .wait(Int32(min(250, max(1, left / 1000))))
+    }
+}
+
 public struct LiveCaptureSummary: Sendable {
     public enum Stop: String, Sendable { case signal, count, duration, endOfInput = "end of input" }
     public var written = 0
@@ -85,18 +98,10 @@ public func runLiveCapture(
         }
     }
     while true {
-        if let count = options.count, summary.written >= count {
-            summary.stoppedBy = .count
+        let limit = options.limit(written: summary.written, since: start)
+        guard case .wait(let timeout) = limit else {
+            summary.stoppedBy = limit == .count ? .count : .duration
             break
-        }
-        var timeout: Int32 = 250
-        if let duration = options.durationMicros {
-            let left = duration - (MonitorSource.now().microseconds - start.microseconds)
-            if left <= 0 {
-                summary.stoppedBy = .duration
-                break
-            }
-            timeout = Int32(min(250, max(1, left / 1000)))
         }
         var fds = [pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&fds, nfds_t(fds.count), timeout)
