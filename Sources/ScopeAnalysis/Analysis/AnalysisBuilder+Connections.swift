@@ -20,6 +20,10 @@ extension AnalysisBuilder {
                 adapter: adapter, request: at, api: api, peer: usesList ? nil : c.peer, peerAddressType: usesList ? nil : c.peerAddressType,
                 filterPolicy: c.filterPolicy))
         pendingAttempt[adapter] = result.attempts.count - 1
+        if let s = activeScan[adapter] {
+            result.attempts[result.attempts.count - 1].scanReportsAtRequest = result.scans[s].reports
+            result.attempts[result.attempts.count - 1].scanStartFrameAtRequest = result.scans[s].start.frame
+        }
     }
 
     mutating func finishAttempts() {
