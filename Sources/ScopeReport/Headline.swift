@@ -90,6 +90,7 @@ public struct Headline: Sendable {
                 if !scans[i].reportLog.isEmpty {
                     return scans[i].reportLog.contains { $0.address == peer && $0.at.time <= request }
                 }
+                if !scans[i].firstReportByDevice.isEmpty { return scans[i].firstReportByDevice[peer].map { $0.time <= request } ?? false }
                 guard let d = device else { return false }
                 return d.first.time <= (scans[i].stop ?? scans[i].end).time && d.last.time >= scans[i].start.time
             }
@@ -107,8 +108,16 @@ public struct Headline: Sendable {
                         cost.firstReportFrame = first.at.frame
                         cost.firstReportToRequestMicros = request.microseconds &- first.at.time.microseconds
                     }
-                } else if let last = s.lastReport, last.time <= request {
-                    cost.reportsUntilRequest = s.reports
+                } else {
+                    if s.reports > 0, let n = attempt.scanReportsAtRequest, attempt.scanStartFrameAtRequest == s.start.frame {
+                        cost.reportsUntilRequest = n
+                    } else if let last = s.lastReport, last.time <= request {
+                        cost.reportsUntilRequest = s.reports
+                    }
+                    if let first = s.firstReportByDevice[peer] {
+                        cost.firstReportFrame = first.frame
+                        cost.firstReportToRequestMicros = request.microseconds &- first.time.microseconds
+                    }
                 }
             }
             if cost.firstReportFrame == nil, let d = device, d.first.time <= request {

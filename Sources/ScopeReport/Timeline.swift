@@ -50,6 +50,12 @@ public struct Timeline: Sendable {
             for r in s.reportLog {
                 lane.ticks.append(Tick(kind: r.duplicate ? .duplicate : .report, at: rel(r.at.time), frame: r.at.frame))
             }
+            if s.reportLog.isEmpty {
+                // Bounded density: one tick per non-empty bucket, a duplicate tick when most of it were duplicates.
+                for b in s.density.buckets {
+                    lane.ticks.append(Tick(kind: b.duplicates * 2 > b.reports ? .duplicate : .report, at: rel(s.density.start(of: b)), frame: b.first.frame))
+                }
+            }
             scanLanes[s.adapter] = lane
         }
         lanes.append(contentsOf: scanLanes.sorted { $0.key < $1.key }.map(\.value))

@@ -20,6 +20,10 @@ extension AnalysisBuilder {
                 adapter: adapter, request: at, api: api, peer: usesList ? nil : c.peer, peerAddressType: usesList ? nil : c.peerAddressType,
                 filterPolicy: c.filterPolicy))
         pendingAttempt[adapter] = result.attempts.count - 1
+        if let s = activeScan[adapter] {
+            result.attempts[result.attempts.count - 1].scanReportsAtRequest = result.scans[s].reports
+            result.attempts[result.attempts.count - 1].scanStartFrameAtRequest = result.scans[s].start.frame
+        }
     }
 
     mutating func finishAttempts() {
@@ -97,6 +101,11 @@ extension AnalysisBuilder {
     private mutating func closeConnection(_ key: HandleKey) {
         guard let i = openConnections.removeValue(forKey: key) else { return }
         gattState[i] = nil
+        // The ATT list stops growing: give back the spare capacity of its last doubling.
+        if result.connections[i].att.capacity > result.connections[i].att.count + 16 {
+            let att = Array(result.connections[i].att[...])
+            result.connections[i].att = att
+        }
         if let p = openPairing.removeValue(forKey: i), result.pairings[p].result == .incomplete {
             // Left incomplete: the link went away before the pairing finished.
         }

@@ -67,7 +67,7 @@ extension AnalysisBuilder {
             if result.scans[s].firstReportByDevice[report.address] == nil { result.scans[s].firstReportByDevice[report.address] = at }
             result.scans[s].lastReport = at
             result.scans[s].devicesSeen = scanState[s]?.devices.count ?? 0
-            result.scans[s].reportLog.append(ScanReportMark(at: at, address: report.address, duplicate: isDuplicate))
+            result.scans[s].density.add(at: at, duplicate: isDuplicate)
             if isDuplicate {
                 result.scans[s].duplicates += 1
                 duplicatesInEvent += 1

@@ -92,12 +92,20 @@ public struct AnalysisBuilder: Sendable {
         var data: Payload
     }
 
-    /// Advertising data as a set/dictionary key, hashed as one block of bytes (an `[UInt8]`
-    /// hashes byte by byte: the hottest code of the analysis before this).
+    /// Advertising data as a set/dictionary key: its length and a 64-bit FNV-1a fingerprint, not
+    /// the bytes (duplicate and distinct-payload sets stay small on long captures). Two payloads
+    /// of equal length collide with probability about 2^-64.
     struct Payload: Hashable, Sendable {
-        var bytes: [UInt8]
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        var fingerprint: UInt64
+        var count: Int
+        init(bytes: [UInt8]) {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in bytes {
+                h ^= UInt64(b)
+                h = h &* 0x0000_0100_0000_01B3
+            }
+            fingerprint = h
+            count = bytes.count
         }
     }
 

@@ -25,6 +25,10 @@ public struct ConnectionAttempt: Sendable {
     public var connection: ConnectionID?
     /// The identity address when `peer` is a resolvable private address resolved with an IRK.
     public var peerIdentity: BDAddr?
+    /// Advertising reports the scan session running on the adapter had counted when the request
+    /// was sent, and that session's start frame; nil when no scan was running.
+    public var scanReportsAtRequest: Int?
+    public var scanStartFrameAtRequest: FrameNumber?
 
     public init(adapter: AdapterIndex, request: FrameTime, api: HCIAPI, peer: BDAddr?, peerAddressType: UInt8?, filterPolicy: UInt8) {
         self.adapter = adapter

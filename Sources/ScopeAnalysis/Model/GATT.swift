@@ -1,21 +1,59 @@
 import ScopeCore
 
-/// One ATT PDU as the analysis keeps it.
+/// One ATT PDU as the analysis keeps it. Stored compactly (40 bytes instead of 64: connections
+/// keep one per PDU); the public properties read and write as before.
 public struct ATTEvent: Sendable, Hashable {
     public var at: FrameTime
+    /// -1 when absent.
+    private var requestFrameRaw: Int
+    private var valueLengthRaw: UInt32
+    private var mtuRaw: UInt16
+    private var handleRaw: UInt16
     /// `.sent` when the local host sent it.
     public var direction: Direction
     public var opcode: UInt8
+    private var errorCodeRaw: UInt8
+    private var requestOpcodeRaw: UInt8
+    /// Bit 0: handle present; bit 1: error code present; bit 2: request opcode in error present.
+    private var presence: UInt8
+
     /// The handle the PDU names or (for responses) the request named.
-    public var handle: UInt16?
+    public var handle: UInt16? {
+        get { presence & 1 != 0 ? handleRaw : nil }
+        set {
+            handleRaw = newValue ?? 0
+            presence = newValue == nil ? presence & ~1 : presence | 1
+        }
+    }
     /// Attribute value bytes carried (writes, reads, notifications).
-    public var valueLength: Int
-    public var errorCode: UInt8?
-    public var requestOpcodeInError: UInt8?
+    public var valueLength: Int {
+        get { Int(valueLengthRaw) }
+        set { valueLengthRaw = UInt32(clamping: newValue) }
+    }
+    public var errorCode: UInt8? {
+        get { presence & 2 != 0 ? errorCodeRaw : nil }
+        set {
+            errorCodeRaw = newValue ?? 0
+            presence = newValue == nil ? presence & ~2 : presence | 2
+        }
+    }
+    public var requestOpcodeInError: UInt8? {
+        get { presence & 4 != 0 ? requestOpcodeRaw : nil }
+        set {
+            requestOpcodeRaw = newValue ?? 0
+            presence = newValue == nil ? presence & ~4 : presence | 4
+        }
+    }
     /// For responses: the frame of the request.
-    public var requestFrame: FrameNumber?
-    /// ATT_MTU in force when the PDU was sent.
-    public var mtu: Int
+    public var requestFrame: FrameNumber? {
+        get { requestFrameRaw < 0 ? nil : requestFrameRaw }
+        set { requestFrameRaw = newValue.map { max(0, $0) } ?? -1 }
+    }
+    /// ATT_MTU in force when the PDU was sent (ATT_MTU is at most 65535).
+    public var mtu: Int {
+        get { Int(mtuRaw) }
+        set { mtuRaw = UInt16(clamping: newValue) }
+    }
 
     public init(
         at: FrameTime, direction: Direction, opcode: UInt8, handle: UInt16?, valueLength: Int, errorCode: UInt8? = nil,
@@ -24,12 +62,13 @@ public struct ATTEvent: Sendable, Hashable {
         self.at = at
         self.direction = direction
         self.opcode = opcode
-        self.handle = handle
-        self.valueLength = valueLength
-        self.errorCode = errorCode
-        self.requestOpcodeInError = requestOpcodeInError
-        self.requestFrame = requestFrame
-        self.mtu = mtu
+        self.handleRaw = handle ?? 0
+        self.valueLengthRaw = UInt32(clamping: valueLength)
+        self.errorCodeRaw = errorCode ?? 0
+        self.requestOpcodeRaw = requestOpcodeInError ?? 0
+        self.requestFrameRaw = requestFrame.map { max(0, $0) } ?? -1
+        self.mtuRaw = UInt16(clamping: mtu)
+        self.presence = (handle != nil ? 1 : 0) | (errorCode != nil ? 2 : 0) | (requestOpcodeInError != nil ? 4 : 0)
     }
 }
 

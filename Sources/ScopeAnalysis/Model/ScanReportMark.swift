@@ -1,7 +1,9 @@
 import ScopeCore
 
 /// One advertising report as counted by a scan session (added for reports: density timelines and
-/// "reports processed until the connection request").
+/// "reports processed until the connection request"). The analysis no longer records one per
+/// report (memory grew with the capture); hand-built results (tests, fixtures) may still fill
+/// `ScanSession.reportLog`, and reports prefer it when present.
 public struct ScanReportMark: Sendable, Hashable {
     public var at: FrameTime
     public var address: BDAddr
@@ -10,5 +12,77 @@ public struct ScanReportMark: Sendable, Hashable {
         self.at = at
         self.address = address
         self.duplicate = duplicate
+    }
+}
+
+/// Report density of one scan session in bounded memory: reports and duplicates per fixed time
+/// bucket from the session's first report. Buckets start 250 ms wide; when a report would need
+/// more than `maxBuckets` buckets, neighbours are merged pairwise and the width doubles, so a
+/// session of any length keeps at most `maxBuckets` (only non-empty buckets are stored).
+public struct ReportDensity: Sendable, Hashable {
+    public static let maxBuckets = 200
+    public static let initialBucketMicros: Int64 = 250_000
+
+    public struct Bucket: Sendable, Hashable {
+        /// Bucket number from `origin` (start = origin + index × bucketMicros).
+        public var index: Int
+        public var reports: Int
+        public var duplicates: Int
+        /// First report in the bucket.
+        public var first: FrameTime
+        public init(index: Int, reports: Int, duplicates: Int, first: FrameTime) {
+            self.index = index
+            self.reports = reports
+            self.duplicates = duplicates
+            self.first = first
+        }
+    }
+
+    /// Time of the session's first report.
+    public var origin: Timestamp?
+    public var bucketMicros: Int64 = ReportDensity.initialBucketMicros
+    /// Non-empty buckets in time order.
+    public var buckets: [Bucket] = []
+
+    public init() {}
+
+    /// Start time of a bucket.
+    public func start(of bucket: Bucket) -> Timestamp {
+        Timestamp(microseconds: (origin?.microseconds ?? 0) &+ Int64(bucket.index) &* bucketMicros)
+    }
+
+    public mutating func add(at: FrameTime, duplicate: Bool) {
+        let origin = self.origin ?? at.time
+        self.origin = origin
+        // A backwards clock step lands in the first bucket.
+        let offset = max(0, at.time.microseconds &- origin.microseconds)
+        var index = Int(offset / bucketMicros)
+        while index >= Self.maxBuckets {
+            merge()
+            index = Int(offset / bucketMicros)
+        }
+        // Reports arrive in frame order; a bucket at or before the last one (clock steps) joins it.
+        if let last = buckets.last, index <= last.index {
+            buckets[buckets.count - 1].reports += 1
+            if duplicate { buckets[buckets.count - 1].duplicates += 1 }
+            return
+        }
+        buckets.append(Bucket(index: index, reports: 1, duplicates: duplicate ? 1 : 0, first: at))
+    }
+
+    private mutating func merge() {
+        bucketMicros = bucketMicros &* 2
+        var merged: [Bucket] = []
+        merged.reserveCapacity(buckets.count)
+        for var b in buckets {
+            b.index /= 2
+            if let last = merged.last, last.index == b.index {
+                merged[merged.count - 1].reports += b.reports
+                merged[merged.count - 1].duplicates += b.duplicates
+            } else {
+                merged.append(b)
+            }
+        }
+        buckets = merged
     }
 }

@@ -34,9 +34,12 @@ public struct ScanSession: Sendable {
     public var duplicatesByDevice: [BDAddr: Int] = [:]
     /// First report of each advertiser in this session (rules cite it: "reported in frame 33").
     public var firstReportByDevice: [BDAddr: FrameTime] = [:]
-    /// Every advertising report of the session, in order (report density, reports processed
-    /// before a connection request). Empty when the analysis did not record them.
+    /// Every advertising report of the session, in order. The analysis leaves it empty (memory
+    /// would grow with the capture: see `density` and `ConnectionAttempt.scanReportsAtRequest`);
+    /// hand-built results may fill it and reports then use it.
     public var reportLog: [ScanReportMark] = []
+    /// Reports and duplicates per time bucket (at most `ReportDensity.maxBuckets`).
+    public var density = ReportDensity()
 
     public init(
         adapter: AdapterIndex, start: FrameTime, end: FrameTime, stillRunningAtEnd: Bool, api: HCIAPI, active: Bool,
