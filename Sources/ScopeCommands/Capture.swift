@@ -36,7 +36,7 @@ public struct Capture: ParsableCommand {
             Each file is a complete capture.
             """)
 
-    @Option(name: .customShort("w"), help: "File to write (btsnoop 2001, or pcap 254 for .pcap); '-' for standard output.")
+    @Option(name: .customShort("w"), help: "File to write (btsnoop 2001, or pcap 254 for .pcap); '-' for standard output. Default: captures/hciscope-YYYYMMDD-HHMMSS.btsnoop.")
     var write: String?
 
     @Option(help: "Output format: btsnoop (2001) or pcap (254); default from the file extension.")
@@ -87,12 +87,22 @@ public struct Capture: ParsableCommand {
 
     public init() {}
 
+    /// `captures/hciscope-YYYYMMDD-HHMMSS.btsnoop` (UTC), the folder created when missing.
+    static func defaultPath() -> String {
+        var now = time(nil)
+        var t = tm()
+        gmtime_r(&now, &t)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let stamp = "\(t.tm_year + 1900)\(two(t.tm_mon + 1))\(two(t.tm_mday))-\(two(t.tm_hour))\(two(t.tm_min))\(two(t.tm_sec))"
+        mkdir("captures", 0o700)
+        return "captures/hciscope-\(stamp).btsnoop"
+    }
+
     enum LiveFormat: String, ExpressibleByArgument, CaseIterable {
         case btsnoop, pcap
     }
 
     public func validate() throws {
-        if !list && write == nil { throw ValidationError("say where to write: -w FILE (or --list)") }
         if let count, count < 1 { throw ValidationError("-c needs a positive count") }
         if let duration, duration <= 0 { throw ValidationError("--duration needs a positive number of seconds") }
         if (h4Proxy == nil) != (controller == nil) {
@@ -121,7 +131,7 @@ public struct Capture: ParsableCommand {
     public func execute(console: Console) -> Int32 {
         #if os(Linux)
         if list { return listControllers(console: console) }
-        guard let path = write else { return 2 }
+        let path = write ?? Self.defaultPath()
         let proxy = h4Proxy != nil
         let wantsPcap = (format ?? (path.lowercased().hasSuffix(".pcap") ? .pcap : .btsnoop)) == .pcap
         let target: CaptureFormat = proxy ? (wantsPcap ? .pcapH4PHDR : .btsnoopH4) : (wantsPcap ? .pcapMonitor : .btsnoopMonitor)
