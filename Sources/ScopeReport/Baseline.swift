@@ -152,7 +152,11 @@ public struct BaselineComparison: Sendable {
         let oldKeys = Set(baseline.findings.map { "\($0.rule)\u{0}\($0.subject)" })
         let newKeys = Set(report.findings.map { "\($0.rule)\u{0}\($0.subject)" })
         newFindings = report.findings.filter { !oldKeys.contains("\($0.rule)\u{0}\($0.subject)") }
-        resolvedFindings = baseline.findings.filter { !newKeys.contains("\($0.rule)\u{0}\($0.subject)") }
+        // A rule whose findings were not all listed cannot prove one of them gone.
+        let partlyListed = Set(report.rules.filter { !$0.omitted.isEmpty }.map(\.rule))
+        resolvedFindings = baseline.findings.filter {
+            !newKeys.contains("\($0.rule)\u{0}\($0.subject)") && !partlyListed.contains($0.rule)
+        }
     }
 
     static func number(_ v: Double?, unit: Headline.Figure.Unit) -> String {

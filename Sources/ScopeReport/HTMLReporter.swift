@@ -26,9 +26,9 @@ public enum HTMLReporter {
         if let t = c.firstTimestamp { out += " · from \(h(t.description)) UTC" }
         if let p = r.config.profile { out += " · profile \(h(p))" }
         out += "</p>\n"
-        let errors = r.findings.filter { $0.severity == .error }.count
-        let warnings = r.findings.filter { $0.severity == .warning }.count
-        let infos = r.findings.filter { $0.severity == .info }.count
+        let errors = r.findingCount(.error)
+        let warnings = r.findingCount(.warning)
+        let infos = r.findingCount(.info)
         func pill(_ n: Int, _ kind: String) -> String {
             "<span class=\"pill\(n > 0 ? " " + kind : "")\">\(n) \(kind)</span>"
         }
@@ -73,6 +73,9 @@ public enum HTMLReporter {
             if !f.evidence.isEmpty { out += "<p class=\"ev\">evidence: frames \(h(FrameList.string(f.evidence)))</p>" }
             if let rec = f.recommendation { out += "<p class=\"fix\">\(h(rec))</p>" }
             out += "</div>\n"
+        }
+        if r.omittedFindings > 0 {
+            out += "<p>… and \(r.omittedFindings) more finding(s) not listed (the first \(FindingList.limit) per rule and severity are).</p>\n"
         }
 
         if !r.connections.isEmpty {

@@ -77,15 +77,22 @@ public struct Headline: Sendable {
         // one (with its report log / ATT list) per attempt — quadratic on long captures.
         var connectionIndex: [ConnectionID: Int] = [:]
         for i in a.connections.indices where connectionIndex[a.connections[i].id] == nil { connectionIndex[a.connections[i].id] = i }
+        var deviceIndex: [BDAddr: Int] = [:]
+        for i in a.devices.indices where deviceIndex[a.devices[i].address] == nil { deviceIndex[a.devices[i].address] = i }
+        var scanByStart: [FrameNumber: Int] = [:]
+        for i in a.scans.indices { scanByStart[a.scans[i].start.frame] = i }
         for attempt in a.attempts where attempt.outcome == .connected {
             let conn = attempt.connection.flatMap { connectionIndex[$0] }.map { a.connections[$0] }
             guard let peer = attempt.peer ?? conn?.peer else { continue }
-            let device = a.devices.first { $0.address == peer }
+            let device = deviceIndex[peer].map { a.devices[$0] }
             let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
             var cost = DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame)
             let request = attempt.request.time
             let scans = a.scans
-            let foundIndex = scans.indices.last { i in
+            // Analysis results record where the peer was found; hand-built ones carry report logs
+            // or per-session maps.
+            let tracked = attempt.discoveryTracked
+            let foundIndex = tracked ? attempt.peerDiscovery.flatMap { scanByStart[$0.scanStartFrame] } : scans.indices.last { i in
                 guard scans[i].adapter == attempt.adapter, scans[i].start.time <= request else { return false }
                 if !scans[i].reportLog.isEmpty {
                     return scans[i].reportLog.contains { $0.address == peer && $0.at.time <= request }
@@ -114,7 +121,7 @@ public struct Headline: Sendable {
                     } else if let last = s.lastReport, last.time <= request {
                         cost.reportsUntilRequest = s.reports
                     }
-                    if let first = s.firstReportByDevice[peer] {
+                    if let first = tracked ? attempt.peerDiscovery?.firstReport : s.firstReportByDevice[peer] {
                         cost.firstReportFrame = first.frame
                         cost.firstReportToRequestMicros = request.microseconds &- first.time.microseconds
                     }

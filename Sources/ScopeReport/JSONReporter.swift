@@ -327,13 +327,15 @@ public enum JSONReporter {
         o.set("rule", v.rule)
         o.set("status", v.status.rawValue)
         o.set("reason", v.reason)
-        o.set("findings", v.findings.count)
+        o.set("findings", v.totalFindings)
+        let omitted = v.omitted.values.reduce(0, +)
+        if omitted > 0 { o.set("findings_not_listed", omitted) }
         return o.value
     }
 
     static func summary(_ r: Report) -> JSONValue {
         var o = JSONObject()
-        for s in Severity.allCases.reversed() { o.set(s.rawValue + "s", r.findings.filter { $0.severity == s }.count) }
+        for s in Severity.allCases.reversed() { o.set(s.rawValue + "s", r.findingCount(s)) }
         o.set("violated", r.count(.violated))
         o.set("passed", r.count(.passed))
         o.set("not_evaluated", r.count(.notEvaluated))

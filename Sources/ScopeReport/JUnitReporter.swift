@@ -35,13 +35,14 @@ public enum JUnitReporter {
             case .notEvaluated:
                 out += ">\n      <skipped message=\"\(x(v.reason))\"/>\n    </testcase>\n"
             case .violated:
-                let worst = v.findings.map(\.severity).max() ?? .warning
+                let worst = (v.findings.map(\.severity) + Array(v.omitted.keys)).max() ?? .warning
                 out += ">\n      <failure type=\"\(worst.rawValue)\" message=\"\(x(v.reason))\">"
                 let lines = v.findings.map { f in
                     "[\(f.severity.rawValue)] \(f.subject): \(f.message)"
                         + (f.evidence.isEmpty ? "" : " (frames \(FrameList.string(f.evidence)))")
                 }
-                out += x(lines.joined(separator: "\n"))
+                let omitted = v.omitted.values.reduce(0, +)
+                out += x((lines + (omitted > 0 ? ["… and \(omitted) more finding(s) not listed"] : [])).joined(separator: "\n"))
                 out += "</failure>\n    </testcase>\n"
             }
         }

@@ -39,6 +39,9 @@ public enum MarkdownReporter {
             if !f.evidence.isEmpty { s += " _(frames \(FrameList.string(f.evidence)))_" }
             line(s)
         }
+        if r.omittedFindings > 0 {
+            line("- … and \(r.omittedFindings) more finding(s) not listed (the first \(FindingList.limit) per rule and severity are)")
+        }
         line()
         if let b = r.baseline {
             line("\(hashes)# Compared with the baseline")

@@ -22,6 +22,9 @@ public struct MultiReport: Sendable {
 
     public var findings: [Finding] { reports.flatMap(\.findings) }
 
+    /// Findings of `severity` over every capture, listed and omitted.
+    public func findingCount(_ severity: Severity) -> Int { reports.reduce(0) { $0 + $1.findingCount(severity) } }
+
     /// Rules violated in at least one capture, with the number of captures.
     public var violatedRules: [(rule: String, captures: Int)] {
         var counts: [String: Int] = [:]
@@ -46,7 +49,7 @@ public struct MultiReport: Sendable {
         t.set("captures", reports.count + failures.count)
         t.set("analysed", reports.count)
         t.set("frames", reports.reduce(0) { $0 + $1.capture.frames })
-        for s in Severity.allCases.reversed() { t.set(s.rawValue + "s", findings.filter { $0.severity == s }.count) }
+        for s in Severity.allCases.reversed() { t.set(s.rawValue + "s", findingCount(s)) }
         var v = JSONObject()
         for (rule, n) in violatedRules { v.set(rule, n) }
         t.set("violated_rules", v.value)
@@ -62,9 +65,7 @@ public struct MultiReport: Sendable {
         out += "\n" + (color ? "\u{1B}[1mTotal\u{1B}[0m" : "Total") + "\n"
         out += "  \(reports.count) of \(reports.count + failures.count) capture(s) analysed, "
         out += "\(reports.reduce(0) { $0 + $1.capture.frames }) frames\n"
-        let f = findings
-        out += "  findings: \(f.filter { $0.severity == .error }.count) error, \(f.filter { $0.severity == .warning }.count) warning, "
-        out += "\(f.filter { $0.severity == .info }.count) info\n"
+        out += "  findings: \(findingCount(.error)) error, \(findingCount(.warning)) warning, \(findingCount(.info)) info\n"
         for (rule, n) in violatedRules { out += "  \(rule): violated in \(n) capture(s)\n" }
         for x in failures { out += "  could not analyse \(Escaping.terminal(x.file)): \(Escaping.terminal(x.message))\n" }
         return out
@@ -77,8 +78,8 @@ public struct MultiReport: Sendable {
         out += "\n## Total\n\n| capture | errors | warnings | infos | violated rules |\n|---|---:|---:|---:|---|\n"
         for r in reports {
             let v = r.rules.filter { $0.status == .violated }.map { "`\($0.rule)`" }.joined(separator: ", ")
-            out += "| \(md(r.capture.file)) | \(r.findings.filter { $0.severity == .error }.count) | "
-            out += "\(r.findings.filter { $0.severity == .warning }.count) | \(r.findings.filter { $0.severity == .info }.count) | \(v) |\n"
+            out += "| \(md(r.capture.file)) | \(r.findingCount(.error)) | "
+            out += "\(r.findingCount(.warning)) | \(r.findingCount(.info)) | \(v) |\n"
         }
         for x in failures { out += "| \(md(x.file)) | – | – | – | could not analyse: \(md(x.message)) |\n" }
         return out
@@ -108,7 +109,7 @@ public enum ReportFormat: String, Sendable, CaseIterable {
 public enum ExitPolicy {
     public static func status(_ m: MultiReport, failOn: Severity) -> Int32 {
         if !m.failures.isEmpty { return 2 }
-        if m.findings.contains(where: { $0.severity >= failOn }) { return 1 }
+        if m.reports.contains(where: { $0.findings(atOrAbove: failOn) > 0 }) { return 1 }
         if m.regressions > 0 { return 1 }
         return 0
     }

@@ -62,8 +62,16 @@ public struct Report: Sendable {
         baseline = BaselineComparison(report: self, baseline: old, budgets: budgets)
     }
 
-    /// Number of findings at or above `level`.
-    public func findings(atOrAbove level: Severity) -> Int { findings.filter { $0.severity >= level }.count }
+    /// Number of findings at or above `level` (omitted ones included).
+    public func findings(atOrAbove level: Severity) -> Int {
+        Severity.allCases.filter { $0 >= level }.reduce(0) { $0 + findingCount($1) }
+    }
+
+    /// Findings of `severity`, listed and omitted (beyond `FindingList.limit` per rule and severity).
+    public func findingCount(_ severity: Severity) -> Int { rules.reduce(0) { $0 + $1.count(severity) } }
+
+    /// Findings counted but not listed.
+    public var omittedFindings: Int { rules.reduce(0) { $0 + $1.omitted.values.reduce(0, +) } }
 
     public func count(_ status: RuleStatus) -> Int { rules.filter { $0.status == status }.count }
 }

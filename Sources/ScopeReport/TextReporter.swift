@@ -79,14 +79,18 @@ public struct TextReporter: Sendable {
         if r.findings.isEmpty { line("  none") }
         for sev in Severity.allCases.reversed() {
             let group = r.findings.filter { $0.severity == sev }
-            guard !group.isEmpty else { continue }
+            let total = r.findingCount(sev)
+            guard total > 0 else { continue }
             let tone: Tone = sev == .error ? .red : sev == .warning ? .yellow : .cyan
-            line("  " + paint("\(sev.rawValue.uppercased()) (\(group.count))", tone))
+            line("  " + paint("\(sev.rawValue.uppercased()) (\(total))", tone))
             for f in group {
                 line("    [\(f.rule)] \(esc(f.subject))")
                 line("      \(esc(f.message))")
                 if !f.evidence.isEmpty { line("      evidence: frames " + FrameList.string(f.evidence)) }
                 if let rec = f.recommendation { line("      fix: \(esc(rec))") }
+            }
+            if total > group.count {
+                line("    … and \(total - group.count) more not listed (the first \(FindingList.limit) per rule are; --format json counts them per rule)")
             }
         }
         line()

@@ -47,12 +47,69 @@ public struct RuleVerdict: Sendable, Hashable {
     public var status: RuleStatus
     /// Why (for passed and not-evaluated too: the frames and values behind it).
     public var reason: String
+    /// The findings kept: at most `FindingList.limit` per severity, in capture order.
     public var findings: [Finding]
+    /// Findings counted but not kept (beyond `FindingList.limit` per severity), by severity.
+    public var omitted: [Severity: Int]
 
-    public init(rule: String, status: RuleStatus, reason: String, findings: [Finding] = []) {
+    public init(rule: String, status: RuleStatus, reason: String, findings: [Finding] = [], omitted: [Severity: Int] = [:]) {
         self.rule = rule
         self.status = status
         self.reason = reason
         self.findings = findings
+        self.omitted = omitted
+    }
+
+    /// Findings of `severity`, kept and omitted.
+    public func count(_ severity: Severity) -> Int {
+        findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } + (omitted[severity] ?? 0)
+    }
+
+    /// Every finding, kept and omitted.
+    public var totalFindings: Int { findings.count + omitted.values.reduce(0, +) }
+}
+
+/// The findings of one rule in bounded memory: the first `limit` of each severity (in the order
+/// the rule reports them, i.e. capture order) are kept; the rest are only counted. A capture of
+/// any length then yields a report of bounded size whose counts stay exact.
+public struct FindingList: Sendable, Hashable {
+    /// Findings kept per rule and severity.
+    public static let limit = 100
+
+    public private(set) var kept: [Finding] = []
+    public private(set) var omitted: [Severity: Int] = [:]
+    private var keptBySeverity: [Int] = [0, 0, 0]
+
+    public init() {}
+
+    public var isEmpty: Bool { kept.isEmpty && omitted.isEmpty }
+    public var total: Int { kept.count + omitted.values.reduce(0, +) }
+
+    public mutating func append(_ f: Finding) {
+        let rank = f.severity.rank
+        if keptBySeverity[rank] < Self.limit {
+            keptBySeverity[rank] += 1
+            kept.append(f)
+        } else {
+            omitted[f.severity, default: 0] += 1
+        }
+    }
+
+    /// Adds the findings and omitted counts of another part of the same rule's evaluation.
+    public mutating func merge(findings: [Finding], omitted more: [Severity: Int]) {
+        for f in findings { append(f) }
+        for (s, n) in more { omitted[s, default: 0] += n }
+    }
+}
+
+extension RuleVerdict {
+    /// Messages shown in a violated verdict's reason before "… and N more".
+    static let reasonMessages = 20
+
+    /// The reason of a violated verdict: its findings' messages (the first `reasonMessages`).
+    static func violationReason(_ kept: [Finding], omitted: [Severity: Int]) -> String {
+        let more = max(0, kept.count - reasonMessages) + omitted.values.reduce(0, +)
+        let shown = kept.prefix(reasonMessages).map(\.message).joined(separator: "; ")
+        return more == 0 ? shown : shown + "; … and \(more) more finding(s)"
     }
 }

@@ -34,12 +34,14 @@ extension Rule {
         RuleVerdict(rule: Self.id, status: .passed, reason: reason)
     }
 
-    func violated(_ findings: [Finding]) -> RuleVerdict {
-        RuleVerdict(rule: Self.id, status: .violated, reason: findings.map(\.message).joined(separator: "; "), findings: findings)
+    func violated(_ findings: FindingList) -> RuleVerdict {
+        RuleVerdict(
+            rule: Self.id, status: .violated, reason: RuleVerdict.violationReason(findings.kept, omitted: findings.omitted),
+            findings: findings.kept, omitted: findings.omitted)
     }
 
     /// Violated when there are findings, else passed with `passReason`.
-    func verdict(_ findings: [Finding], passReason: @autoclosure () -> String) -> RuleVerdict {
+    func verdict(_ findings: FindingList, passReason: @autoclosure () -> String) -> RuleVerdict {
         findings.isEmpty ? passed(passReason()) : violated(findings)
     }
 

@@ -45,6 +45,8 @@ public enum RuleEngine {
                     f.severity = severity
                     return f
                 }
+                let omitted = verdict.omitted.values.reduce(0, +)
+                verdict.omitted = omitted > 0 ? [severity: omitted] : [:]
             }
             return verdict
         }

@@ -66,6 +66,33 @@ extension AnalysisResult {
     }
 
     func connection(_ id: ConnectionID) -> Connection? { connections.first { $0.id == id } }
+
+    /// The first report of `r`'s peer in session `s`, when it came before the request: from the
+    /// attempt's recorded discovery (analysis results), else from the session's per-device map
+    /// (hand-built results).
+    func peerReport(in s: ScanSession, before r: ConnectionAttempt, peer: BDAddr) -> FrameTime? {
+        let found: FrameTime?
+        if r.discoveryTracked {
+            found = r.peerDiscovery.flatMap { $0.scanStartFrame == s.start.frame ? $0.firstReport : nil }
+        } else {
+            found = s.firstReportByDevice[peer]
+        }
+        return found.flatMap { $0.frame < r.request.frame ? $0 : nil }
+    }
+
+    /// Indices of `attempts` per adapter, sorted by request time (stable): range look-ups by time
+    /// without a pass over every attempt per session.
+    func attemptIndicesByTime() -> [AdapterIndex: [Int]] {
+        var out: [AdapterIndex: [Int]] = [:]
+        for i in attempts.indices { out[attempts[i].adapter, default: []].append(i) }
+        for k in out.keys {
+            out[k]?.sort {
+                let a = attempts[$0].request.time, b = attempts[$1].request.time
+                return a != b ? a.microseconds < b.microseconds : $0 < $1
+            }
+        }
+        return out
+    }
 }
 
 extension Connection {
@@ -175,4 +202,16 @@ func median(_ values: [Int64]) -> Int64? {
     let s = values.sorted()
     let mid = s.count / 2
     return s.count % 2 == 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+}
+
+extension Array where Element == String {
+    /// Items a verdict's reason lists before "… and N more" (a long capture has thousands of
+    /// sessions or connections; the reason stays readable and bounded).
+    static var reasonItems: Int { 20 }
+
+    /// The first `reasonItems` items joined, then "… and N more" for the rest.
+    func joinedBounded(separator: String) -> String {
+        guard count > Self.reasonItems else { return joined(separator: separator) }
+        return prefix(Self.reasonItems).joined(separator: separator) + separator + "… and \(count - Self.reasonItems) more"
+    }
 }

@@ -44,7 +44,6 @@ enum ReportFixtures {
         s.firstReport = at(22, 420.5)
         s.lastReport = at(37, 701.0)
         s.firstDuplicate = at(23, 431.0)
-        s.duplicatesByDevice = [beacon: 6, scale: 2, strap: 1]
         a.scans = [s]
 
         var d1 = Device(address: strap, addressType: 1, first: at(29, 560.125))

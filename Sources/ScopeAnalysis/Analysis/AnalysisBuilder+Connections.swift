@@ -20,6 +20,11 @@ extension AnalysisBuilder {
                 adapter: adapter, request: at, api: api, peer: usesList ? nil : c.peer, peerAddressType: usesList ? nil : c.peerAddressType,
                 filterPolicy: c.filterPolicy))
         pendingAttempt[adapter] = result.attempts.count - 1
+        result.attempts[result.attempts.count - 1].discoveryTracked = true
+        if !usesList, let found = lastDiscovery[AdapterAddress(adapter: adapter, address: c.peer)] {
+            result.attempts[result.attempts.count - 1].peerDiscovery = PeerDiscovery(
+                scanStartFrame: result.scans[found.session].start.frame, firstReport: found.firstReport)
+        }
         if let s = activeScan[adapter] {
             result.attempts[result.attempts.count - 1].scanReportsAtRequest = result.scans[s].reports
             result.attempts[result.attempts.count - 1].scanStartFrameAtRequest = result.scans[s].start.frame
@@ -68,6 +73,13 @@ extension AnalysisBuilder {
         if let i = attemptIndex {
             connection.request = result.attempts[i].request
             result.attempts[i].connection = id
+            // Filter accept list: the peer is known only now; where it was found before the request.
+            if result.attempts[i].peer == nil, let found = lastDiscovery[AdapterAddress(adapter: adapter, address: c.peer)],
+                found.firstReport.frame < result.attempts[i].request.frame
+            {
+                result.attempts[i].peerDiscovery = PeerDiscovery(
+                    scanStartFrame: result.scans[found.session].start.frame, firstReport: found.firstReport)
+            }
         }
         result.connections.append(connection)
         let index = result.connections.count - 1

@@ -64,7 +64,8 @@ extension AnalysisBuilder {
             scanState[s, default: ScanTracking()].devices.insert(deviceKey)
             result.scans[s].reports += 1
             if result.scans[s].firstReport == nil { result.scans[s].firstReport = at }
-            if result.scans[s].firstReportByDevice[report.address] == nil { result.scans[s].firstReportByDevice[report.address] = at }
+            let seenAt = AdapterAddress(adapter: adapter, address: report.address)
+            if lastDiscovery[seenAt]?.session != s { lastDiscovery[seenAt] = Discovery(session: s, firstReport: at) }
             result.scans[s].lastReport = at
             result.scans[s].devicesSeen = scanState[s]?.devices.count ?? 0
             result.scans[s].density.add(at: at, duplicate: isDuplicate)
@@ -72,7 +73,6 @@ extension AnalysisBuilder {
                 result.scans[s].duplicates += 1
                 duplicatesInEvent += 1
                 if result.scans[s].firstDuplicate == nil { result.scans[s].firstDuplicate = at }
-                result.scans[s].duplicatesByDevice[report.address, default: 0] += 1
             }
         }
         if let s = session, duplicatesInEvent > 0, counted > 0 {

@@ -39,6 +39,9 @@ public struct AnalysisBuilder: Sendable {
     var scanState: [Int: ScanTracking] = [:]
     var deviceIndex: [DeviceKey: Int] = [:]
     var devicePayloads: [DeviceKey: Set<Payload>] = [:]
+    /// Per advertiser and adapter: the last scan session that reported it and its first report
+    /// there (per-device state; connection requests record it as `peerDiscovery`).
+    var lastDiscovery: [AdapterAddress: Discovery] = [:]
     /// Extended report fragments waiting for their last part.
     var fragments: [FragmentKey: [UInt8]] = [:]
 
@@ -66,6 +69,16 @@ public struct AnalysisBuilder: Sendable {
 
     // Health.
     var previousTimestamp: [AdapterIndex: Timestamp] = [:]
+
+    struct AdapterAddress: Hashable, Sendable {
+        var adapter: AdapterIndex
+        var address: BDAddr
+    }
+
+    struct Discovery: Sendable {
+        var session: Int
+        var firstReport: FrameTime
+    }
 
     struct DeviceKey: Hashable, Sendable {
         var address: BDAddr

@@ -29,6 +29,13 @@ public struct ConnectionAttempt: Sendable {
     /// was sent, and that session's start frame; nil when no scan was running.
     public var scanReportsAtRequest: Int?
     public var scanStartFrameAtRequest: FrameNumber?
+    /// Set by the analysis: `peerDiscovery` was tracked (nil there then means the peer was never
+    /// reported before the request). Hand-built results leave it false, and readers fall back to
+    /// `ScanSession.firstReportByDevice`.
+    public var discoveryTracked = false
+    /// The last scan session on the adapter that reported the peer before the request (its start
+    /// frame) and the peer's first report in that session.
+    public var peerDiscovery: PeerDiscovery?
 
     public init(adapter: AdapterIndex, request: FrameTime, api: HCIAPI, peer: BDAddr?, peerAddressType: UInt8?, filterPolicy: UInt8) {
         self.adapter = adapter
@@ -38,6 +45,16 @@ public struct ConnectionAttempt: Sendable {
         self.peerAddressType = peerAddressType
         self.filterPolicy = filterPolicy
         self.outcome = .pending
+    }
+}
+
+/// Where a connection request's peer was found: the scan session and its first report there.
+public struct PeerDiscovery: Sendable, Hashable {
+    public var scanStartFrame: FrameNumber
+    public var firstReport: FrameTime
+    public init(scanStartFrame: FrameNumber, firstReport: FrameTime) {
+        self.scanStartFrame = scanStartFrame
+        self.firstReport = firstReport
     }
 }
 

@@ -30,9 +30,9 @@ public struct ScanSession: Sendable {
     public var firstReport: FrameTime?
     public var lastReport: FrameTime?
     public var firstDuplicate: FrameTime?
-    /// Duplicates per device address.
-    public var duplicatesByDevice: [BDAddr: Int] = [:]
-    /// First report of each advertiser in this session (rules cite it: "reported in frame 33").
+    /// First report of each advertiser in this session, for hand-built results (tests). The
+    /// analysis leaves it empty — memory would grow with every session — and records instead, per
+    /// connection request, where its peer was found (`ConnectionAttempt.peerDiscovery`).
     public var firstReportByDevice: [BDAddr: FrameTime] = [:]
     /// Every advertising report of the session, in order. The analysis leaves it empty (memory
     /// would grow with the capture: see `density` and `ConnectionAttempt.scanReportsAtRequest`);

@@ -30,7 +30,7 @@ public struct ATTAcknowledgedBulk: Rule {
         }
         let minRun = Int(number("min_run_write_requests", config))
         let maxGap = micros("max_gap_s", config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         var longest = 0
         for c in analysis.connections {
             for side in [Side.local, .remote] {

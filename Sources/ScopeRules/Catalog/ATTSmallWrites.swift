@@ -32,7 +32,7 @@ public struct ATTSmallWrites: Rule {
         let minWrites = Int(number("min_writes", config))
         let maxBytes = Int(number("max_write_bytes", config))
         let maxGap = micros("max_gap_s", config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         var longest = 0
         for c in analysis.connections {
             let writes = c.att.filter { kinds.contains($0.opcode) && $0.handle != nil }

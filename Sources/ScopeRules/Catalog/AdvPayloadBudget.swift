@@ -48,7 +48,7 @@ public struct AdvPayloadBudget: Rule {
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
-        var findings: [Finding] = []
+        var findings = FindingList()
         var sizes: [String: [Int]] = [:]
         var order: [String] = []
         // Extended data assembled across fragments, by (handle, kind).

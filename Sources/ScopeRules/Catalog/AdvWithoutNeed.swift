@@ -33,7 +33,7 @@ public struct AdvWithoutNeed: Rule {
             return notEvaluated("only non-connectable advertising (beacons) by this host, which is out of scope")
         }
         let limit = micros("connectable_enabled_without_connection_s", config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         for span in connectable {
             let name = span.advertisingHandle.map { "connectable advertising set \($0)" } ?? "connectable advertising (\(span.api.rawValue))"
@@ -88,6 +88,6 @@ public struct AdvWithoutNeed: Rule {
                 "\(name) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
                     + (arrived.map { ", connection at frame \(conns[$0].complete?.frame ?? 0)" } ?? ""))
         }
-        return verdict(findings, passReason: notes.joined(separator: "; "))
+        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
     }
 }

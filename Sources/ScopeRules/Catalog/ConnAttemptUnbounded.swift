@@ -24,7 +24,7 @@ public struct ConnAttemptUnbounded: Rule {
             return notEvaluated("no LE Create Connection / LE Extended Create Connection by this host")
         }
         let limit = micros("pending_s", config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         for a in analysis.attempts {
             let peer = a.peer.map { "peer \($0)" } ?? "filter accept list"
@@ -58,6 +58,6 @@ public struct ConnAttemptUnbounded: Rule {
             findings,
             passReason:
                 "no connection request went \(Text.seconds(limit)) without being completed or cancelled (a request still pending at the end counts up to the last frame): "
-                + notes.joined(separator: "; "))
+                + notes.joinedBounded(separator: "; "))
     }
 }

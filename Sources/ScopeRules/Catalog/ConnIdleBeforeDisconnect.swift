@@ -26,7 +26,7 @@ public struct ConnIdleBeforeDisconnect: Rule {
         guard !analysis.connections.isEmpty else { return notEvaluated("no connection in this capture") }
         let limit = micros("idle_s", config)
         let timeoutReason = reasonCode(config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         var skipped: [String] = []
         for c in analysis.connections {
@@ -70,13 +70,13 @@ public struct ConnIdleBeforeDisconnect: Rule {
             }
         }
         if findings.isEmpty && notes.isEmpty {
-            return notEvaluated("no connection could be judged: " + skipped.joined(separator: "; "))
+            return notEvaluated("no connection could be judged: " + skipped.joinedBounded(separator: "; "))
         }
         return verdict(
             findings,
-            passReason: notes.joined(separator: "; ")
+            passReason: notes.joinedBounded(separator: "; ")
                 + " (idle tail = last ACL data frame, either direction -> Disconnection Complete, or -> last frame while still connected)"
-                + (skipped.isEmpty ? "" : "; not judged: " + skipped.joined(separator: "; ")))
+                + (skipped.isEmpty ? "" : "; not judged: " + skipped.joinedBounded(separator: "; ")))
     }
 
     private func reasonCode(_ config: RuleConfiguration) -> UInt8 {

@@ -22,16 +22,38 @@ public struct ConnReconnectByScan: Rule {
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         // Earlier connections that ended, by peer, each paired with the next request to that peer.
         // A peer that rotates resolvable private addresses is one device when the capture's IRK
         // resolves them: compare identities where known.
+        // Look-ups by index (attempts per peer, scans per adapter, both in frame order): a pass over
+        // every attempt and scan per connection would be quadratic on long captures.
+        struct PeerKey: Hashable {
+            var peer: BDAddr
+            var adapter: AdapterIndex
+        }
+        var attemptsByPeer: [PeerKey: [Int]] = [:]
+        for i in analysis.attempts.indices {
+            guard let p = analysis.attempts[i].peerIdentity ?? analysis.attempts[i].peer else { continue }
+            attemptsByPeer[PeerKey(peer: p, adapter: analysis.attempts[i].adapter), default: []].append(i)
+        }
+        var scansByAdapter: [AdapterIndex: [Int]] = [:]
+        for i in analysis.scans.indices { scansByAdapter[analysis.scans[i].adapter, default: []].append(i) }
+        /// First position in `indices` whose frame is after `frame` (frames ascend along `indices`).
+        func firstAfter(_ frame: FrameNumber, _ indices: [Int], _ frameOf: (Int) -> FrameNumber) -> Int {
+            var lo = 0, hi = indices.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if frameOf(indices[mid]) <= frame { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
         for c in analysis.connections {
             guard let peer = c.peerIdentity ?? c.peer, let ended = c.disconnect else { continue }
-            let next = analysis.attempts.filter {
-                ($0.peerIdentity ?? $0.peer) == peer && $0.adapter == c.id.adapter && $0.request.frame > ended.frame
-            }
+            let candidates = attemptsByPeer[PeerKey(peer: peer, adapter: c.id.adapter)] ?? []
+            let next = candidates[firstAfter(ended.frame, candidates) { analysis.attempts[$0].request.frame}...]
+                .lazy.map { analysis.attempts[$0] }
             guard let first = next.first else { continue }
             // "request(s)": the retries up to the one that connected.
             var group: [ConnectionAttempt] = []
@@ -50,11 +72,19 @@ public struct ConnReconnectByScan: Rule {
                 }
                 return "frame \(a.request.frame) (\(outcome))"
             }.joined(separator: ", ")
-            let scans = analysis.scans.filter {
-                $0.adapter == c.id.adapter && $0.start.frame > ended.frame && $0.start.frame < first.request.frame
-            }
+            let adapterScans = scansByAdapter[c.id.adapter] ?? []
+            let scans = adapterScans[firstAfter(ended.frame, adapterScans) { analysis.scans[$0].start.frame }...]
+                .lazy.map { analysis.scans[$0] }.prefix { $0.start.frame < first.request.frame }
             if let scan = scans.first {
-                let found = scans.compactMap { $0.firstReportByDevice[peer] }.first { $0.frame < first.request.frame }
+                let found: FrameTime?
+                if first.discoveryTracked {
+                    // Where the analysis saw the peer last before the request, when in one of these scans.
+                    found = first.peerDiscovery.flatMap { d in
+                        d.scanStartFrame > ended.frame && d.firstReport.frame < first.request.frame ? d.firstReport : nil
+                    }
+                } else {
+                    found = scans.compactMap { $0.firstReportByDevice[peer] }.first { $0.frame < first.request.frame }
+                }
                 let foundText = found.map { ", found it again (frame \($0.frame))" } ?? ""
                 findings.append(
                     finding(
@@ -74,6 +104,6 @@ public struct ConnReconnectByScan: Rule {
         if findings.isEmpty && notes.isEmpty {
             return notEvaluated("no connection request to an address already connected earlier in this capture")
         }
-        return verdict(findings, passReason: notes.joined(separator: "; "))
+        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
     }
 }

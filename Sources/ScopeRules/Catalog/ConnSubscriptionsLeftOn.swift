@@ -30,10 +30,10 @@ public struct ConnSubscriptionsLeftOn: Rule {
             }
             return notEvaluated(
                 "no connection was disconnected by the local host as GATT client (no HCI Disconnect); remote disconnects and link loss are not judged: "
-                    + others.joined(separator: "; "))
+                    + others.joinedBounded(separator: "; "))
         }
         if let r = analysis.attIncompleteReason { return notEvaluated(r) }
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         for c in judged {
             guard let disc = c.disconnectCommand else { continue }
@@ -67,7 +67,7 @@ public struct ConnSubscriptionsLeftOn: Rule {
         let notJudged = analysis.connections.count - judged.count
         return verdict(
             findings,
-            passReason: notes.joined(separator: "; ")
+            passReason: notes.joinedBounded(separator: "; ")
                 + (notJudged > 0 ? " (not judged: \(notJudged) connection(s) not disconnected by the local host)" : ""))
     }
 }

@@ -29,7 +29,7 @@ public struct GATTDiscoverAllCharacteristics: Rule {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no characteristic or descriptor discovery in this capture")
         }
-        var findings: [Finding] = []
+        var findings = FindingList()
         var usedNotes: [String] = []
         for c in conns {
             let usage = GATTUsage(c)
@@ -66,6 +66,6 @@ public struct GATTDiscoverAllCharacteristics: Rule {
         return verdict(
             findings,
             passReason: "characteristic/descriptor discovery only in services with a characteristic used afterwards: "
-                + (usedNotes.isEmpty ? "none attributed to a discovered service" : usedNotes.joined(separator: "; ")))
+                + (usedNotes.isEmpty ? "none attributed to a discovered service" : usedNotes.joinedBounded(separator: "; ")))
     }
 }

@@ -31,7 +31,7 @@ public struct GATTDiscoverAllServices: Rule {
             return notEvaluated("no primary service discovery (Read By Group Type or Find By Type Value for 0x2800) in this capture")
         }
         let fraction = number("used_fraction", config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         for c in conns {
             let all = c.gatt.discoveryProcedures.filter { $0.kind == .allPrimaryServices }
@@ -65,6 +65,6 @@ public struct GATTDiscoverAllServices: Rule {
                 notes.append(head + " -> at least half of the discovered services used")
             }
         }
-        return verdict(findings, passReason: notes.joined(separator: "; "))
+        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
     }
 }

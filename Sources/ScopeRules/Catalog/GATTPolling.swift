@@ -27,7 +27,7 @@ public struct GATTPolling: Rule {
         }
         let minReads = Int(number("min_reads", config))
         let maxGap = micros("max_median_gap_s", config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         for c in analysis.connections {
             let reads = c.att.filter { $0.opcode == ATTOp.readRequest && $0.handle != nil }
             let byKey = Dictionary(grouping: reads) { "\($0.clientSide.rawValue)/\($0.handle ?? 0)" }

@@ -24,7 +24,7 @@ public struct ScanDuplicatesAllowed: Rule {
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
         let limit = number("duplicate_ratio", config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         for s in analysis.scans where s.filterDuplicates == 0 {
             let high = s.duplicateRatio > limit
             let endFrame = (s.stop ?? s.lastReport ?? s.end).frame

@@ -31,15 +31,26 @@ public struct ScanLeftRunning: Rule {
         }
         let idle = micros("without_connection_request_s", config)
         let after = micros("after_connection_request_s", config)
-        var findings: [Finding] = []
+        var findings = FindingList()
         var summaries: [String] = []
+        let byTime = analysis.attemptIndicesByTime()
         for s in analysis.scans {
             let endAt = s.stop ?? s.end
             let endText = s.stop != nil ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
             summaries.append("frame \(s.start.frame): \(Text.seconds(s.durationMicros))")
-            let requests = analysis.attempts.filter {
-                $0.adapter == s.adapter && $0.request.time >= s.start.time && $0.request.time <= endAt.time
+            // Requests on the adapter between the start and the end, in capture order.
+            let sorted = byTime[s.adapter] ?? []
+            var lo = 0, hi = sorted.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if analysis.attempts[sorted[mid]].request.time < s.start.time { lo = mid + 1 } else { hi = mid }
             }
+            var inside: [Int] = []
+            while lo < sorted.count, analysis.attempts[sorted[lo]].request.time <= endAt.time {
+                inside.append(sorted[lo])
+                lo += 1
+            }
+            let requests = inside.sorted().map { analysis.attempts[$0] }
             let subject = "scan session at frame \(s.start.frame)"
             if s.durationMicros > idle,
                 !requests.contains(where: { $0.request.time.microseconds - s.start.time.microseconds <= idle })
@@ -56,7 +67,7 @@ public struct ScanLeftRunning: Rule {
                 continue
             }
             for r in requests {
-                guard let peer = r.peer, let reported = s.firstReportByDevice[peer], reported.frame < r.request.frame else {
+                guard let peer = r.peer, let reported = analysis.peerReport(in: s, before: r, peer: peer) else {
                     continue
                 }
                 let lingering = endAt.time.microseconds - r.request.time.microseconds
@@ -76,7 +87,7 @@ public struct ScanLeftRunning: Rule {
         return verdict(
             findings,
             passReason:
-                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(summaries.joined(separator: ", ")))"
+                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(summaries.joinedBounded(separator: ", ")))"
         )
     }
 }

@@ -30,7 +30,7 @@ public struct SecurityInsufficientAuth: Rule {
     ]
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         var any = false
         for c in analysis.connections {
@@ -80,6 +80,6 @@ public struct SecurityInsufficientAuth: Rule {
                 "no ATT Error Response with Insufficient Authentication / Encryption / Encryption Key Size in this capture")
         }
         return verdict(
-            findings, passReason: "every such error was followed by successful encryption on its connection: " + notes.joined(separator: "; "))
+            findings, passReason: "every such error was followed by successful encryption on its connection: " + notes.joinedBounded(separator: "; "))
     }
 }

@@ -23,7 +23,7 @@ public struct SecurityLegacyPairing: Rule {
         guard !negotiated.isEmpty else {
             return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
         }
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         for p in negotiated {
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
@@ -43,6 +43,6 @@ public struct SecurityLegacyPairing: Rule {
                         fix: "Enable LE Secure Connections on the peripheral (and consider SC-only mode)."))
             }
         }
-        return verdict(findings, passReason: notes.joined(separator: "; "))
+        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
     }
 }

@@ -22,9 +22,11 @@ public struct SecurityPairingFailed: Rule {
         guard !analysis.pairings.isEmpty || !encryptions.isEmpty else {
             return notEvaluated("no SMP pairing and no encryption in this capture")
         }
-        var findings: [Finding] = []
+        var findings = FindingList()
+        var reported = Set<FrameNumber>()
         for p in analysis.pairings {
             guard let f = p.failed else { continue }
+            reported.insert(f.frame)
             let by = p.failedSentBy.map { $0 == .local ? "sent" : ($0 == .remote ? "received" : "") } ?? ""
             findings.append(
                 finding(
@@ -35,7 +37,6 @@ public struct SecurityPairingFailed: Rule {
                     evidence: [f.frame],
                     fix: "Handle pairing errors in the app (peripheral(_:didFailToConnect:) / onBondStateChanged) and ask the user to forget and re-pair."))
         }
-        let reported = Set(findings.flatMap(\.evidence))
         for (c, e) in encryptions where e.status != 0 && !reported.contains(e.at.frame) {
             findings.append(
                 finding(

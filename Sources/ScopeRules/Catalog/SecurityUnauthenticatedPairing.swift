@@ -46,7 +46,7 @@ public struct SecurityUnauthenticatedPairing: Rule {
         guard !negotiated.isEmpty else {
             return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
         }
-        var findings: [Finding] = []
+        var findings = FindingList()
         var notes: [String] = []
         for p in negotiated {
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
@@ -73,6 +73,6 @@ public struct SecurityUnauthenticatedPairing: Rule {
                 notes.append("pairing at frames \(frames): \(p.method.rawValue) (\(caps))")
             }
         }
-        return verdict(findings, passReason: notes.joined(separator: "; "))
+        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
     }
 }
