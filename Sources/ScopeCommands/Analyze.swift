@@ -110,14 +110,14 @@ public struct Analyze: ParsableCommand {
         let outcomes = Self.concurrentMap(files) { file -> FileOutcome in
             var outcome = FileOutcome()
             let analysis: AnalysisResult
+            let verdicts: [RuleVerdict]
             do {
-                analysis = try AnalysisBuilder.analyze(path: file, resolvePrivateAddresses: resolve)
+                (analysis, verdicts) = try RuleEngine.analyze(path: file, config: ruleConfig, resolvePrivateAddresses: resolve)
             } catch {
                 outcome.messages.append("hciscope analyze: \(file): \(error)")
                 outcome.failure = .init(file: file, message: String(describing: error))
                 return outcome
             }
-            let verdicts = RuleEngine.evaluate(analysis, config: ruleConfig)
             var report = Report(
                 analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: version), config: summary, timeline: format == .html)
             if !oldReports.isEmpty {

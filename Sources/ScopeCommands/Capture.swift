@@ -253,8 +253,7 @@ public struct Capture: ParsableCommand {
         var status: Int32 = 0
         for file in files {
             do {
-                let analysis = try AnalysisBuilder.analyze(path: file)
-                let verdicts = RuleEngine.evaluate(analysis, config: RuleConfiguration())
+                let (analysis, verdicts) = try RuleEngine.analyze(path: file)
                 let report = Report(analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: RootCommand.configuration.version), config: ConfigSummary())
                 console.out(TextReporter(color: false).render(report))
             } catch {

@@ -138,7 +138,7 @@ public struct Headline: Sendable {
         let reports = a.scans.reduce(0) { $0 + $1.reports }
         let dups = a.scans.reduce(0) { $0 + $1.duplicates }
         duplicates = Duplicates(
-            sessions: a.scans.count, sessionsWithFilterOff: a.scans.filter { $0.filterDuplicates == 0 }.count,
+            sessions: a.scans.count, sessionsWithFilterOff: a.scans.reduce(0) { $0 + ($1.filterDuplicates == 0 ? 1 : 0) },
             reports: reports, duplicates: dups, ratio: reports == 0 ? 0 : Double(dups) / Double(reports),
             perSecond: scanMicros > 0 ? Double(dups) * 1_000_000 / Double(scanMicros) : nil,
             eventBytes: a.scans.reduce(0) { $0 + $1.duplicateEventBytes }, scanMicros: scanMicros)

@@ -18,6 +18,13 @@ public enum JSONReporter {
         o.set("connection_attempts", .array(r.attempts.map(attempt)))
         o.set("connections", .array(r.connections.map(connection)))
         o.set("pairing", .array(r.pairings.map(pairing)))
+        let cut = r.totals.notListed
+        if !cut.isEmpty {
+            // Lists keep their first Report.listLimit items; this says how many more there are.
+            var n = JSONObject()
+            for c in cut { n.set(c.key, c.count) }
+            o.set("not_listed", n.value)
+        }
         o.set("advertising", r.advertising.map(advertising) ?? .null)
         o.set("findings", .array(r.findings.map(finding)))
         o.set("rules", .array(r.rules.map(verdict)))

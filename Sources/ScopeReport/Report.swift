@@ -26,6 +26,28 @@ public struct Report: Sendable {
     public var timeline: Timeline
     /// Set by `compare(with:budgets:)` when a baseline was given.
     public var baseline: BaselineComparison?
+    /// How many of each list the capture has; the lists above keep the first `listLimit`
+    /// (figures and verdicts always count everything).
+    public var totals: Totals
+
+    /// Items listed per list (sessions, devices, attempts, connections, pairings, discovery
+    /// costs, connection timings): a day-long capture has tens of thousands of sessions.
+    public static let listLimit = 1000
+
+    public struct Totals: Sendable, Hashable {
+        public var scans = 0, devices = 0, attempts = 0, connections = 0, pairings = 0
+        public var discovery = 0, connectionTiming = 0
+        public var advertisingData = 0, advertisingSets = 0
+
+        /// (JSON key, items not listed) for every list cut short.
+        public var notListed: [(key: String, count: Int)] {
+            let limit = Report.listLimit
+            return [("scans", scans), ("devices", devices), ("connection_attempts", attempts), ("connections", connections),
+                    ("pairing", pairings), ("discovery_cost", discovery), ("connection_timing", connectionTiming),
+                    ("advertising_data", advertisingData), ("advertising_sets", advertisingSets)]
+                .filter { $0.1 > limit }.map { (key: $0.0, count: $0.1 - limit) }
+        }
+    }
 
     /// - Parameter timeline: build ``timeline`` (only the HTML report draws it; it has a tick per
     ///   advertising report and ATT PDU, so other formats skip it).
@@ -35,14 +57,23 @@ public struct Report: Sendable {
         self.tool = tool
         self.config = config
         self.capture = CaptureSummary(a.capture, origin: origin)
-        self.scans = a.scans.map { ScanSummary($0, rel: rel) }
-        self.devices = a.devices.map { DeviceSummary($0, rel: rel) }
-        self.attempts = a.attempts.map { AttemptSummary($0, rel: rel) }
+        let limit = Self.listLimit
+        self.scans = a.scans.prefix(limit).map { ScanSummary($0, rel: rel) }
+        self.devices = a.devices.prefix(limit).map { DeviceSummary($0, rel: rel) }
+        self.attempts = a.attempts.prefix(limit).map { AttemptSummary($0, rel: rel) }
         let endTime = a.capture.lastTimestamp ?? origin
-        self.connections = a.connections.map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
-        self.pairings = a.pairings.map { PairingSummary($0, rel: rel) }
+        let allConnections = a.connections.map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
+        self.connections = Array(allConnections.prefix(limit))
+        self.pairings = a.pairings.prefix(limit).map { PairingSummary($0, rel: rel) }
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
-        self.headline = Headline(analysis: a, connections: connections, rel: rel)
+        var headline = Headline(analysis: a, connections: allConnections, rel: rel)
+        self.totals = Totals(
+            scans: a.scans.count, devices: a.devices.count, attempts: a.attempts.count, connections: a.connections.count,
+            pairings: a.pairings.count, discovery: headline.discovery.count, connectionTiming: headline.connectionTiming.count,
+            advertisingData: a.advertising?.dataCommands.count ?? 0, advertisingSets: a.advertising?.spans.count ?? 0)
+        if headline.discovery.count > limit { headline.discovery = Array(headline.discovery.prefix(limit)) }
+        if headline.connectionTiming.count > limit { headline.connectionTiming = Array(headline.connectionTiming.prefix(limit)) }
+        self.headline = headline
         self.findings = verdicts.flatMap(\.findings).sorted(by: Report.findingOrder)
         self.rules = verdicts.sorted { $0.rule < $1.rule }
         self.timeline = timeline ? Timeline(analysis: a, rel: rel) : Timeline(durationMicros: max(1, a.capture.lastTimestamp.map(rel) ?? 1))
@@ -357,12 +388,16 @@ public struct ConnectionSummary: Sendable {
         disconnectMicros = c.disconnect.map { rel($0.time) }
         disconnectReason = c.disconnectReason.map(ContractNames.hciStatus)
         disconnectInitiator = c.disconnectInitiator.rawValue
-        attPDUs = c.att.count
+        attPDUs = c.attCount
         var counts: [String: Int] = [:]
-        for e in c.att { counts[ContractNames.attOpcode(e.opcode), default: 0] += 1 }
+        if let r = c.retired {
+            for (op, n) in r.attByOpcode { counts[ContractNames.attOpcode(op), default: 0] += n }
+        } else {
+            for e in c.att { counts[ContractNames.attOpcode(e.opcode), default: 0] += 1 }
+        }
         attByOpcode = counts.sorted { $0.key < $1.key }.map { (name: $0.key, count: $0.value) }
-        services = c.gatt.services.count
-        characteristics = c.gatt.characteristics.count
+        services = c.retired?.services ?? c.gatt.services.count
+        characteristics = c.retired?.characteristics ?? c.gatt.characteristics.count
         radioEstimate = RadioModel.connection(c, lifetimeMicros: lifetimeMicros)
     }
 }
@@ -440,12 +475,12 @@ public struct AdvertisingSummary: Sendable {
     public var supportedStates: UInt64?
 
     init(_ a: AdvertisingActivity, rel: (Timestamp) -> Int64) {
-        dataSets = a.dataCommands.map {
+        dataSets = a.dataCommands.prefix(Report.listLimit).map {
             DataSet(
                 frame: $0.at.frame, atMicros: rel($0.at.time), command: $0.command, handle: $0.advertisingHandle,
                 kind: $0.kind.rawValue, legacyPDUs: $0.legacyPDUs, length: $0.length, status: $0.status)
         }
-        spans = a.spans.map { s in
+        spans = a.spans.prefix(Report.listLimit).map { s in
             let data = a.dataCommands.last {
                 $0.kind == .advertising && $0.at.frame <= s.start.frame && $0.advertisingHandle == s.advertisingHandle
                     && ($0.status ?? 0) == 0

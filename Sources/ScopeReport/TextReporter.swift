@@ -8,6 +8,9 @@ public struct TextReporter: Sendable {
     public var color: Bool
     public init(color: Bool) { self.color = color }
 
+    /// Discovery costs and connection timings printed (the JSON report lists more).
+    static let listed = 50
+
     private enum Tone: String { case bold = "1", dim = "2", red = "31", yellow = "33", green = "32", cyan = "36", blue = "34" }
 
     private func paint(_ s: String, _ tone: Tone) -> String { color ? "\u{1B}[\(tone.rawValue)m\(s)\u{1B}[0m" : s }
@@ -28,8 +31,9 @@ public struct TextReporter: Sendable {
             line("  health: " + paint("problems", .yellow))
             for p in c.healthProblems { line("    - \(esc(p))") }
         }
-        line("  \(r.scans.count) scan session(s), \(r.devices.count) device(s), \(r.connections.count) connection(s), "
-             + "\(r.pairings.count) pairing(s)" + (r.advertising == nil ? "" : ", advertising"))
+        let t = r.totals
+        line("  \(t.scans) scan session(s), \(t.devices) device(s), \(t.connections) connection(s), "
+             + "\(t.pairings) pairing(s)" + (r.advertising == nil ? "" : ", advertising"))
         line()
 
         line(paint("Headline figures", .bold))
@@ -37,7 +41,7 @@ public struct TextReporter: Sendable {
         if h.discovery.isEmpty {
             line("  Discovery cost: no connection was made to a scanned device.")
         }
-        for d in h.discovery {
+        for d in h.discovery.prefix(Self.listed) {
             line("  Discovery cost of \(esc(d.device)) (connection request at frame \(d.requestFrame)):")
             if let scan = d.scanStartFrame, let t = d.scanToRequestMicros {
                 line("    \(Millis.string(t)) ms from the scan start (frame \(scan)) to the connection request")
@@ -52,6 +56,9 @@ public struct TextReporter: Sendable {
                 line("    \(Millis.string(f)) ms from its first report (frame \(frame)) to the request")
             }
         }
+        if t.discovery > Self.listed {
+            line("  … and \(t.discovery - Self.listed) more discovery costs (--format json lists \(min(t.discovery, Report.listLimit)); the figures below count all)")
+        }
         let dup = h.duplicates
         if dup.sessions > 0 {
             let pct = Millis.ratio(dup.ratio * 100, places: 3)
@@ -61,7 +68,7 @@ public struct TextReporter: Sendable {
         } else {
             line("  Duplicate-scan overhead: no scanning in this capture.")
         }
-        for t in h.connectionTiming {
+        for t in h.connectionTiming.prefix(Self.listed) {
             var parts: [String] = []
             if let v = t.setupMicros { parts.append("setup \(Millis.string(v)) ms") }
             if let v = t.firstATTMicros { parts.append("first ATT +\(Millis.string(v)) ms") }
@@ -71,6 +78,9 @@ public struct TextReporter: Sendable {
             if let v = t.idleTailMicros { parts.append("idle tail \(Millis.string(v)) ms") }
             line("  Connection timing, \(esc(t.connection))" + (t.peer.map { " (\($0))" } ?? "") + ": "
                  + (parts.isEmpty ? "setup not captured" : parts.joined(separator: ", ")))
+        }
+        if r.totals.connectionTiming > Self.listed {
+            line("  … and \(r.totals.connectionTiming - Self.listed) more connection timings (--format json lists \(min(r.totals.connectionTiming, Report.listLimit)); the figures count all)")
         }
         line("  (times after \"+\" count from the connection complete; estimated figures follow the radio-time model in RULES.md)")
         line()

@@ -58,6 +58,14 @@ public struct Timeline: Sendable {
             }
             scanLanes[s.adapter] = lane
         }
+        // Sessions beyond the first few hundred: their density, capture-wide.
+        for (adapter, density) in a.foldedScanDensity {
+            var lane = scanLanes.removeValue(forKey: adapter) ?? Lane(label: "scanning (hci\(adapter))")
+            for b in density.buckets {
+                lane.ticks.append(Tick(kind: b.duplicates * 2 > b.reports ? .duplicate : .report, at: rel(density.start(of: b)), frame: b.first.frame))
+            }
+            scanLanes[adapter] = lane
+        }
         lanes.append(contentsOf: scanLanes.sorted { $0.key < $1.key }.map(\.value))
 
         // Devices: every device connected to, then the most reported ones.
@@ -90,7 +98,7 @@ public struct Timeline: Sendable {
         let end = a.capture.lastTimestamp ?? a.origin
         for c in a.connections {
             var lane = Lane(label: "connection \(c.id)" + (c.peer.map { " → \($0)" } ?? ""))
-            let start = c.complete ?? c.att.first?.at ?? c.lastPayload
+            let start = c.complete ?? c.att.first?.at ?? c.firstATT ?? c.lastPayload
             if let start {
                 lane.spans.append(Span(kind: .connection, start: rel(start.time), end: rel((c.disconnect?.time) ?? end),
                                        label: "\(c.role.rawValue), interval " + (c.intervalMicros.map { Millis.string($0) + " ms" } ?? "?"),

@@ -19,12 +19,25 @@ public protocol Rule: Sendable {
     /// Threshold names and defaults, named as the truth files' `expected_rules_config.thresholds`.
     static var defaultThresholds: [String: ThresholdValue] { get }
 
+    /// `.connection`: the rule judges each connection from its ATT detail alone, so it can run on
+    /// batches of closed connections while a long capture is analysed (`RuleAccumulator`).
+    static var scope: RuleScope { get }
+
     init()
     func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict
 }
 
+/// What a rule needs to see at once.
+public enum RuleScope: Sendable {
+    /// The whole capture.
+    case capture
+    /// One connection at a time (its ATT detail, encryption changes and pairings).
+    case connection
+}
+
 extension Rule {
     public static var defaultThresholds: [String: ThresholdValue] { [:] }
+    public static var scope: RuleScope { .capture }
 
     func notEvaluated(_ reason: String) -> RuleVerdict {
         RuleVerdict(rule: Self.id, status: .notEvaluated, reason: reason)

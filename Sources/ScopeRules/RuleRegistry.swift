@@ -33,12 +33,32 @@ public enum RuleEngine {
     /// One verdict per registered rule, in registry order. Disabled rules are `not_evaluated`
     /// ("disabled in the configuration"); a severity override rewrites the rule's findings.
     public static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration = RuleConfiguration()) -> [RuleVerdict] {
-        RuleRegistry.all.map { type in
+        evaluate(analysis, config: config, retired: nil)
+    }
+
+    /// As `evaluate(_:config:)`, merging what `retired` judged of the connections the analysis
+    /// retired on the way (their detail is gone from `analysis`).
+    public static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, retired: RuleAccumulator?) -> [RuleVerdict] {
+        // The connection rules see only the connections still holding their detail.
+        var rest = analysis
+        if let retired, !retired.isEmpty {
+            rest.connections = analysis.connections.filter { $0.retired == nil }
+            let ids = Set(rest.connections.map(\.id))
+            rest.pairings = analysis.pairings.filter { ids.contains($0.connection) }
+        }
+        return RuleRegistry.all.map { type in
             let id = type.id
             if !config.isEnabled(id) {
                 return RuleVerdict(rule: id, status: .notEvaluated, reason: "disabled in the configuration")
             }
-            var verdict = type.init().evaluate(analysis, config: config)
+            var verdict: RuleVerdict
+            if type.scope == .connection, let retired, !retired.isEmpty {
+                verdict = type.init().evaluate(rest, config: config)
+                // ATT analysis found incomplete by the end: nothing judged on the way stands.
+                if analysis.attIncompleteReason == nil { verdict = retired.merged(verdict) }
+            } else {
+                verdict = type.init().evaluate(analysis, config: config)
+            }
             if let severity = config.severityOverrides[id] {
                 verdict.findings = verdict.findings.map {
                     var f = $0
@@ -58,5 +78,82 @@ public enum RuleEngine {
             if $0.severity != $1.severity { return $0.severity > $1.severity }
             return ($0.evidence.first ?? 0) < ($1.evidence.first ?? 0)
         }
+    }
+}
+
+/// The verdicts of the connection rules (`RuleScope.connection`) on the batches of closed
+/// connections the analysis retires as it goes (`AnalysisBuilder.retireClosedConnections()`),
+/// merged in bounded memory: findings as a `FindingList`, at most 20 distinct pass reasons.
+public struct RuleAccumulator: Sendable {
+    struct Part: Sendable {
+        var findings = FindingList()
+        var passed: [String] = []
+        var morePassed = 0
+        var notEvaluated: String?
+    }
+
+    let config: RuleConfiguration
+    var parts: [String: Part] = [:]
+    /// Batches absorbed.
+    public private(set) var batches = 0
+
+    public init(config: RuleConfiguration = RuleConfiguration()) { self.config = config }
+
+    public var isEmpty: Bool { batches == 0 }
+
+    /// Judges a batch of retired connections with every enabled connection rule.
+    public mutating func absorb(_ batch: AnalysisResult) {
+        batches += 1
+        for type in RuleRegistry.all where type.scope == .connection && config.isEnabled(type.id) {
+            add(type.init().evaluate(batch, config: config))
+        }
+    }
+
+    mutating func add(_ v: RuleVerdict) {
+        var part = parts[v.rule] ?? Part()
+        switch v.status {
+        case .violated: part.findings.merge(findings: v.findings, omitted: v.omitted)
+        case .passed:
+            if !part.passed.contains(v.reason) {
+                if part.passed.count < 20 { part.passed.append(v.reason) } else { part.morePassed += 1 }
+            }
+        case .notEvaluated: part.notEvaluated = v.reason
+        }
+        parts[v.rule] = part
+    }
+
+    /// `last` (the verdict on the connections still held at the end) merged with the batches:
+    /// violated when any part found something, else passed when any part passed, else not
+    /// evaluated.
+    func merged(_ last: RuleVerdict) -> RuleVerdict {
+        var acc = self
+        acc.add(last)
+        guard let part = acc.parts[last.rule] else { return last }
+        if !part.findings.isEmpty {
+            return RuleVerdict(
+                rule: last.rule, status: .violated,
+                reason: RuleVerdict.violationReason(part.findings.kept, omitted: part.findings.omitted),
+                findings: part.findings.kept, omitted: part.findings.omitted)
+        }
+        if !part.passed.isEmpty {
+            let reason = part.passed.joined(separator: "; ") + (part.morePassed > 0 ? "; … and \(part.morePassed) more" : "")
+            return RuleVerdict(rule: last.rule, status: .passed, reason: reason)
+        }
+        return RuleVerdict(rule: last.rule, status: .notEvaluated, reason: part.notEvaluated ?? last.reason)
+    }
+}
+
+extension RuleEngine {
+    /// Analyses a capture and judges it, in memory that does not grow with the number of
+    /// connections' ATT PDUs: closed connections are judged in batches as the analysis goes.
+    public static func analyze(
+        path: String, config: RuleConfiguration = RuleConfiguration(), resolvePrivateAddresses: Bool = true,
+        retirement: AnalysisBuilder.Retirement = AnalysisBuilder.Retirement()
+    ) throws -> (analysis: AnalysisResult, verdicts: [RuleVerdict]) {
+        var retired = RuleAccumulator(config: config)
+        let analysis = try AnalysisBuilder.analyze(
+            path: path, resolvePrivateAddresses: resolvePrivateAddresses, retirement: retirement
+        ) { retired.absorb($0) }
+        return (analysis, evaluate(analysis, config: config, retired: retired))
     }
 }

@@ -113,6 +113,8 @@ extension AnalysisBuilder {
     private mutating func closeConnection(_ key: HandleKey) {
         guard let i = openConnections.removeValue(forKey: key) else { return }
         gattState[i] = nil
+        closedWithDetail.append(i)
+        closedDetailEvents += result.connections[i].att.count
         // The ATT list stops growing: give back the spare capacity of its last doubling.
         if result.connections[i].att.capacity > result.connections[i].att.count + 16 {
             let att = Array(result.connections[i].att[...])

@@ -26,6 +26,7 @@ extension AnalysisBuilder {
             result.scans[index].end = command
             result.scans[index].stillRunningAtEnd = false
             scanState[index] = nil
+            foldDensity(index)
         }
     }
 
@@ -115,6 +116,17 @@ extension AnalysisBuilder {
     static func uuidString(_ uuid: BluetoothUUID) -> String {
         if let u = uuid.uuid16 { return Hex.string([UInt8(u >> 8), UInt8(u & 0xFF)]) }
         return uuid.uuidString
+    }
+
+    /// Long captures: a closed session's density joins its adapter's capture-wide density once
+    /// there are more than `AnalysisResult.foldDensityAfterSessions` sessions (memory stays flat).
+    mutating func foldDensity(_ index: Int) {
+        guard index >= AnalysisResult.foldDensityAfterSessions else { return }
+        let adapter = result.scans[index].adapter
+        var folded = result.foldedScanDensity.removeValue(forKey: adapter) ?? ReportDensity(limit: AnalysisResult.capturedDensityBuckets)
+        folded.absorb(result.scans[index].density)
+        result.foldedScanDensity[adapter] = folded
+        result.scans[index].density = ReportDensity()
     }
 
     mutating func finishScans(end: FrameTime?) {

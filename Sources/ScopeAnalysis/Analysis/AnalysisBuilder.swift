@@ -52,6 +52,12 @@ public struct AnalysisBuilder: Sendable {
     var gattState: [Int: GATTState] = [:]
     var handlesWithoutSetup: Set<UInt16> = []
 
+    /// Closed connections still holding their ATT detail, and their ATT PDUs.
+    var closedWithDetail: [Int] = []
+    var closedDetailEvents = 0
+    /// When closed connections are handed over (`retireClosedConnections`).
+    public var retirement = Retirement()
+
     // Pairing.
     var openPairing: [Int: Int] = [:]
     /// IRKs waiting for their Identity Address Information, per connection and direction.

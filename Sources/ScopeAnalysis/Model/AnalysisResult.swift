@@ -23,6 +23,12 @@ public struct AnalysisResult: Sendable {
     /// are recorded in `Device.identity`, `Connection.peerIdentity` and
     /// `ConnectionAttempt.peerIdentity` (unless resolution was turned off).
     public var identities: [Identity] = []
+    /// Report density of the scan sessions whose own `density` was folded in to bound memory
+    /// (every session after the first `foldDensityAfterSessions`), per adapter: at most
+    /// `capturedDensityBuckets` buckets over the whole capture.
+    public var foldedScanDensity: [AdapterIndex: ReportDensity] = [:]
+    public static let foldDensityAfterSessions = 256
+    public static let capturedDensityBuckets = 1000
 
     public init(capture: CaptureInfo) { self.capture = capture }
 

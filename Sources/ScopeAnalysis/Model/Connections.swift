@@ -117,11 +117,45 @@ public struct Connection: Sendable {
     /// The local host sent at least one ATT request or command.
     public var localIsGATTClient = false
     public var remoteIsGATTClient = false
+    /// Set when the analysis handed this closed connection's ATT detail (`att`, `gatt`,
+    /// `cccdWrites`) to the rules and dropped it, so that memory stays flat on long captures:
+    /// the counts reports still need. nil while the detail is held.
+    public var retired: RetiredDetail?
 
     public init(id: ConnectionID, role: Role) {
         self.id = id
         self.role = role
     }
+
+    /// ATT PDUs of the connection (held or retired).
+    public var attCount: Int { retired?.attPDUs ?? att.count }
+
+    /// Drops the ATT detail, keeping the counts in `retired`.
+    public mutating func retireDetail() {
+        guard retired == nil else { return }
+        var byOpcode: [UInt8: Int] = [:]
+        var bytes: Int64 = 0
+        for e in att {
+            byOpcode[e.opcode, default: 0] += 1
+            bytes += Int64(e.valueLength) + 7
+        }
+        retired = RetiredDetail(
+            attPDUs: att.count, attByOpcode: byOpcode, attAirBytes: bytes, services: gatt.services.count,
+            characteristics: gatt.characteristics.count)
+        att = []
+        gatt = GATTDatabase()
+        cccdWrites = []
+    }
+}
+
+/// What a connection keeps of its ATT detail once retired (see `Connection.retired`).
+public struct RetiredDetail: Sendable, Hashable {
+    public var attPDUs: Int
+    public var attByOpcode: [UInt8: Int]
+    /// Σ (value length + 7) over the ATT PDUs: the data bytes of the radio-time model.
+    public var attAirBytes: Int64
+    public var services: Int
+    public var characteristics: Int
 }
 
 public struct ParameterUpdate: Sendable, Hashable {

@@ -43,8 +43,12 @@ public struct ReportDensity: Sendable, Hashable {
     public var bucketMicros: Int64 = ReportDensity.initialBucketMicros
     /// Non-empty buckets in time order.
     public var buckets: [Bucket] = []
+    /// Most buckets kept (`maxBuckets` for a session).
+    public var limit = ReportDensity.maxBuckets
 
     public init() {}
+
+    public init(limit: Int) { self.limit = max(2, limit) }
 
     /// Start time of a bucket.
     public func start(of bucket: Bucket) -> Timestamp {
@@ -52,22 +56,31 @@ public struct ReportDensity: Sendable, Hashable {
     }
 
     public mutating func add(at: FrameTime, duplicate: Bool) {
+        add(at: at, reports: 1, duplicates: duplicate ? 1 : 0)
+    }
+
+    /// Adds all buckets of `other` (a session's density folded into a capture-wide one).
+    public mutating func absorb(_ other: ReportDensity) {
+        for b in other.buckets { add(at: FrameTime(frame: b.first.frame, time: other.start(of: b)), reports: b.reports, duplicates: b.duplicates) }
+    }
+
+    mutating func add(at: FrameTime, reports: Int, duplicates: Int) {
         let origin = self.origin ?? at.time
         self.origin = origin
         // A backwards clock step lands in the first bucket.
         let offset = max(0, at.time.microseconds &- origin.microseconds)
         var index = Int(offset / bucketMicros)
-        while index >= Self.maxBuckets {
+        while index >= limit {
             merge()
             index = Int(offset / bucketMicros)
         }
         // Reports arrive in frame order; a bucket at or before the last one (clock steps) joins it.
         if let last = buckets.last, index <= last.index {
-            buckets[buckets.count - 1].reports += 1
-            if duplicate { buckets[buckets.count - 1].duplicates += 1 }
+            buckets[buckets.count - 1].reports += reports
+            buckets[buckets.count - 1].duplicates += duplicates
             return
         }
-        buckets.append(Bucket(index: index, reports: 1, duplicates: duplicate ? 1 : 0, first: at))
+        buckets.append(Bucket(index: index, reports: reports, duplicates: duplicates, first: at))
     }
 
     private mutating func merge() {

@@ -17,6 +17,7 @@ public struct ATTAcknowledgedBulk: Rule {
     public static let guidance = 10
     public static let defaultSeverity = Severity.info
     public static let summary = "A bulk transfer uses acknowledged Write Requests where Write Without Response is allowed"
+    public static let scope = RuleScope.connection
     public static let defaultThresholds: [String: ThresholdValue] = [
         "min_run_write_requests": .number(20), "max_gap_s": .number(1),
     ]

@@ -17,6 +17,7 @@ public struct ATTSmallWrites: Rule {
     public static let guidance = 10
     public static let defaultSeverity = Severity.warning
     public static let summary = "Many small writes where a larger ATT_MTU would carry the data in fewer PDUs"
+    public static let scope = RuleScope.connection
     public static let defaultThresholds: [String: ThresholdValue] = [
         "min_writes": .number(20), "max_write_bytes": .number(20), "max_gap_s": .number(1),
     ]

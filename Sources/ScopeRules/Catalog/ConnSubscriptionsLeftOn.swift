@@ -16,6 +16,7 @@ public struct ConnSubscriptionsLeftOn: Rule {
     public static let guidance = 5
     public static let defaultSeverity = Severity.info
     public static let summary = "The host disconnects with notifications or indications still enabled"
+    public static let scope = RuleScope.connection
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {

@@ -16,6 +16,7 @@ public struct GATTDiscoverAllCharacteristics: Rule {
     public static let guidance = 3
     public static let defaultSeverity = Severity.info
     public static let summary = "Characteristics are discovered in services that are never used"
+    public static let scope = RuleScope.connection
     public static let defaultThresholds: [String: ThresholdValue] = [
         "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false),
     ]

@@ -17,6 +17,7 @@ public struct GATTDiscoverAllServices: Rule {
     public static let guidance = 3
     public static let defaultSeverity = Severity.warning
     public static let summary = "All primary services are discovered but most are never used"
+    public static let scope = RuleScope.connection
     public static let defaultThresholds: [String: ThresholdValue] = [
         "used_fraction": .number(0.5), "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false),
     ]

@@ -16,6 +16,7 @@ public struct GATTPolling: Rule {
     public static let guidance = 4
     public static let defaultSeverity = Severity.warning
     public static let summary = "A characteristic is polled with reads instead of notifications"
+    public static let scope = RuleScope.connection
     public static let defaultThresholds: [String: ThresholdValue] = ["min_reads": .number(5), "max_median_gap_s": .number(2)]
     public init() {}
 

@@ -19,6 +19,7 @@ public struct SecurityInsufficientAuth: Rule {
     public static let guidance = 9
     public static let defaultSeverity = Severity.warning
     public static let summary = "An access failed for lack of authentication/encryption and no pairing fixed it"
+    public static let scope = RuleScope.connection
     public init() {}
 
     static let codes: [UInt8: String] = [

@@ -1,0 +1,72 @@
+import Foundation
+import ScopeAnalysis
+import ScopeCore
+import ScopeRules
+import ScopeTestSupport
+import Testing
+
+/// Flat memory on long captures: closed connections are judged in batches and keep only their
+/// counts (`AnalysisBuilder.retireClosedConnections`, `RuleAccumulator`). Retiring at every
+/// disconnection must give the verdicts of judging everything at the end, on every corpus capture.
+@Suite("Connection retirement")
+struct RetirementTests {
+    static let everyClose = AnalysisBuilder.Retirement(attPDUs: 0, connections: 1)
+
+    @Test func retiringEveryConnectionKeepsEveryVerdictOverTheCorpus() throws {
+        let files = Fixtures.corpusFiles()
+        guard !files.isEmpty else { return }
+        var compared = 0, retiredConnections = 0
+        for url in files {
+            guard let whole = try? AnalysisBuilder.analyze(path: url.path) else { continue }
+            let expected = RuleEngine.evaluate(whole)
+            let (analysis, verdicts) = try RuleEngine.analyze(path: url.path, retirement: Self.everyClose)
+            retiredConnections += analysis.connections.filter { $0.retired != nil }.count
+            let name = url.lastPathComponent
+            #expect(verdicts.map(\.rule) == expected.map(\.rule))
+            for (v, e) in zip(verdicts, expected) {
+                #expect(v.status == e.status, "\(name) \(v.rule): \(v.status) \(v.reason) / expected \(e.status) \(e.reason)")
+                #expect(Set(v.findings.map(\.subject)) == Set(e.findings.map(\.subject)), "\(name) \(v.rule)")
+                #expect(Set(v.findings.map(\.evidence)) == Set(e.findings.map(\.evidence)), "\(name) \(v.rule)")
+            }
+            // The counts reports need survive.
+            #expect(analysis.connections.map(\.attCount) == whole.connections.map(\.att.count), "\(name)")
+            #expect(
+                analysis.connections.map { $0.retired?.services ?? $0.gatt.services.count }
+                    == whole.connections.map(\.gatt.services.count), "\(name)")
+            compared += 1
+        }
+        print("retirement: \(compared) corpus captures compared, \(retiredConnections) connections retired")
+        #expect(compared > 50 && retiredConnections > 100)
+    }
+
+    @Test func retiredConnectionKeepsItsCountsAndDropsItsDetail() throws {
+        guard let url = Fixtures.shared("scenarios/good_central.pcap") else { return }
+        let (analysis, _) = try RuleEngine.analyze(path: url.path, retirement: Self.everyClose)
+        let closed = analysis.connections.filter { $0.disconnect != nil }
+        #expect(!closed.isEmpty)
+        for c in closed {
+            let r = try #require(c.retired)
+            #expect(c.att.isEmpty && c.cccdWrites.isEmpty && c.gatt.services.isEmpty)
+            #expect(r.attPDUs == r.attByOpcode.values.reduce(0, +))
+        }
+    }
+
+    @Test func smallCapturesRetireNothingByDefault() throws {
+        guard let url = Fixtures.shared("scenarios/good_central.pcap") else { return }
+        let (analysis, _) = try RuleEngine.analyze(path: url.path)
+        #expect(analysis.connections.allSatisfy { $0.retired == nil })
+    }
+
+    /// A merged verdict: findings of every batch (bounded), passed when any batch passed.
+    @Test func findingListKeepsTheFirstPerSeverityAndCountsTheRest() {
+        var list = FindingList()
+        for i in 0..<(FindingList.limit + 7) {
+            list.append(Finding(rule: "r", severity: .warning, subject: "s\(i)", message: "m", evidence: [i + 1]))
+        }
+        list.append(Finding(rule: "r", severity: .error, subject: "e", message: "m", evidence: [1]))
+        #expect(list.kept.count == FindingList.limit + 1)
+        #expect(list.omitted == [.warning: 7])
+        #expect(list.total == FindingList.limit + 8)
+        #expect(list.kept.first?.subject == "s0")
+    }
+}
