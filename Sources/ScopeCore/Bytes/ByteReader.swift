@@ -6,17 +6,21 @@
 ///
 /// `slice(_:)` returns a sub-reader bounded to the next `n` bytes, so a child decoder sees only
 /// its own bytes; whatever it leaves is visible through ``remaining``.
+///
+/// The reader shares the bytes it is given (an array or a slice of one); it never copies them.
+/// `position` and `end` are indices of `storage` (slice indices, so they need not start at 0).
 public struct ByteReader: Sendable {
-    @usableFromInline let storage: [UInt8]
+    @usableFromInline let storage: ArraySlice<UInt8>
     @usableFromInline var position: Int
     @usableFromInline let end: Int
-    /// Absolute offset of `storage[0]` in the enclosing record (for error reporting).
+    /// Absolute offset, in the enclosing record, of index 0 of the storage's indices (for error
+    /// reporting: the offset of index `i` is `baseOffset + i`).
     public let baseOffset: Int
     public var layer: Layer
 
     /// A reader over all of `bytes`. `baseOffset` is the absolute offset of `bytes[0]`.
     public init(_ bytes: [UInt8], layer: Layer, baseOffset: Int = 0) {
-        self.storage = bytes
+        self.storage = bytes[...]
         self.position = 0
         self.end = bytes.count
         self.baseOffset = baseOffset
@@ -24,12 +28,16 @@ public struct ByteReader: Sendable {
     }
 
     /// A reader over `bytes` (any contiguous slice), re-based so that errors name offsets
-    /// relative to `baseOffset`.
+    /// relative to `baseOffset` (the absolute offset of the slice's first byte).
     public init(_ bytes: ArraySlice<UInt8>, layer: Layer, baseOffset: Int = 0) {
-        self.init(Array(bytes), layer: layer, baseOffset: baseOffset)
+        self.storage = bytes
+        self.position = bytes.startIndex
+        self.end = bytes.endIndex
+        self.baseOffset = baseOffset - bytes.startIndex
+        self.layer = layer
     }
 
-    @usableFromInline init(storage: [UInt8], position: Int, end: Int, baseOffset: Int, layer: Layer) {
+    @usableFromInline init(storage: ArraySlice<UInt8>, position: Int, end: Int, baseOffset: Int, layer: Layer) {
         self.storage = storage
         self.position = position
         self.end = end
@@ -168,8 +176,39 @@ public struct ByteReader: Sendable {
     /// A 6-byte little-endian Bluetooth device address.
     @inlinable public mutating func readAddress() throws(DecodeError) -> BDAddr {
         try require(6)
+        return uncheckedAddress()
+    }
+
+    // MARK: Reads whose bounds the caller has proven
+
+    // For fixed-size runs of fields in hot decoders: check `remaining >= n` once, then read
+    // the run with these. Reading past `end` is a programmer error (asserted in debug builds;
+    // past the underlying bytes it traps like any array index); wire data can never cause it
+    // when the check came first.
+
+    @inlinable @inline(__always) public mutating func uncheckedU8() -> UInt8 {
+        assert(position < end)
+        defer { position += 1 }
+        return storage[position]
+    }
+
+    @inlinable @inline(__always) public mutating func uncheckedI8() -> Int8 {
+        Int8(bitPattern: uncheckedU8())
+    }
+
+    @inlinable @inline(__always) public mutating func uncheckedLE16() -> UInt16 {
+        assert(2 <= end - position)
+        defer { position += 2 }
+        return UInt16(storage[position]) | UInt16(storage[position + 1]) << 8
+    }
+
+    @inlinable @inline(__always) public mutating func uncheckedAddress() -> BDAddr {
+        assert(6 <= end - position)
         defer { position += 6 }
-        return BDAddr(littleEndian: storage[position..<(position + 6)])
+        let p = position
+        let low = UInt64(storage[p]) | UInt64(storage[p + 1]) << 8 | UInt64(storage[p + 2]) << 16
+        let high = UInt64(storage[p + 3]) << 24 | UInt64(storage[p + 4]) << 32 | UInt64(storage[p + 5]) << 40
+        return BDAddr(value: low | high)
     }
 
     /// The unread bytes without copying them out of the reader.

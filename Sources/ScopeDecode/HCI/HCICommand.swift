@@ -46,7 +46,8 @@ public struct HCICommand: Sendable, Hashable {
         let (length, parameters, headerIssues) = HCIPacketBody.split(payload, headerSize: 3)
         var command = HCICommand(opcode: opcode, parameterLength: length, parameters: parameters, malformed: headerIssues)
         if headerIssues.isEmpty, let layout = layouts[opcode.rawValue]?.parameters {
-            command.malformed += ParamLayout.validate(layout, parameters[...], baseOffset: parametersOffset)
+            let issues = ParamLayout.validate(layout, parameters[...], baseOffset: parametersOffset)
+            if !issues.isEmpty { command.malformed += issues }
         }
         return command
     }

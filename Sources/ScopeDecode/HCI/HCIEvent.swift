@@ -85,7 +85,7 @@ public struct HCIEvent: Sendable, Hashable {
         case .commandStatus: event.decodeCommandStatus(validate: complete)
         case .leMeta: event.decodeLEMeta(validate: complete)
         default:
-            guard let layout = layouts[event.code.rawValue] else { break }
+            guard let layout = layoutByCode[Int(event.code.rawValue)] else { break }
             event.apply(layout, params[...], baseOffset: parametersOffset, validate: complete)
         }
         return event
@@ -96,7 +96,8 @@ public struct HCIEvent: Sendable, Hashable {
         if layout.hasStatus, let first = bytes.first { status = first }
         if let offset = layout.handleOffset, let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
         if validate {
-            malformed += ParamLayout.validate(layout.parameters, bytes, baseOffset: baseOffset)
+            let issues = ParamLayout.validate(layout.parameters, bytes, baseOffset: baseOffset)
+            if !issues.isEmpty { malformed += issues }
         }
     }
 
@@ -127,7 +128,8 @@ public struct HCIEvent: Sendable, Hashable {
         let bytes = returnParameters[...]
         if let offset = ParamLayout.handleOffset(returns), let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
         if validate, !Self.isStatusOnlyFailure(returns, bytes) {
-            malformed += ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
+            let issues = ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
+            if !issues.isEmpty { malformed += issues }
         }
     }
 
@@ -146,7 +148,8 @@ public struct HCIEvent: Sendable, Hashable {
         if parameters.count >= 2 { numHCICommandPackets = parameters[1] }
         if let op = Self.le16(parameters[...], at: 2) { commandOpcode = HCIOpcode(rawValue: op) }
         if validate {
-            malformed += ParamLayout.validate(Self.commandStatusLayout, parameters[...], baseOffset: Self.parametersOffset)
+            let issues = ParamLayout.validate(Self.commandStatusLayout, parameters[...], baseOffset: Self.parametersOffset)
+            if !issues.isEmpty { malformed += issues }
         }
     }
 
@@ -169,9 +172,9 @@ public struct HCIEvent: Sendable, Hashable {
             let (reports, issues) = AdvertisingReport.decode(subevent: sub, bytes, baseOffset: offset)
             advertisingReports = reports
             // A packet already known to be cut short reports that once, at the header level.
-            if validate { malformed += issues }
+            if validate, !issues.isEmpty { malformed += issues }
         default:
-            guard let layout = Self.leLayouts[sub.rawValue] else { return }
+            guard let layout = Self.leLayoutBySubevent[Int(sub.rawValue)] else { return }
             apply(layout, bytes, baseOffset: offset, validate: validate)
         }
     }
