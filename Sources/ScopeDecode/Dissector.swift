@@ -30,39 +30,45 @@ public struct Dissector: Sendable {
     public static let vendorDebugHandle: UInt16 = 0x0EDC
 
     public mutating func decode(_ record: CaptureRecord) -> DecodedFrame {
-        var frame = DecodedFrame(record: record)
+        // The parts are worked out first and the frame is built once, at the end (a frame is
+        // large: filling in an empty one, or building it in several places, costs copies).
+        let packet: Packet
+        var pdus: [DecodedPDU] = []
+        var malformed: [Malformation]
+        var match: CommandMatch?
         switch record.kind {
         case .command:
             let command = HCICommand.decode(record.payload)
-            frame.malformed = command.malformed
+            malformed = command.malformed
             if command.opcode.rawValue != 0 {
                 commands.sent(command.opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
             }
-            frame.packet = .command(command)
+            packet = .command(command)
         case .event:
             let event = HCIEvent.decode(record.payload)
-            frame.malformed = event.malformed
+            malformed = event.malformed
             if let opcode = event.commandOpcode, opcode.rawValue != 0 {
-                frame.commandMatch = commands.answered(opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
+                match = commands.answered(opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
             }
-            frame.malformed += track(event, adapter: record.adapter)
-            frame.packet = .event(event)
+            let connectionIssues = track(event, adapter: record.adapter)
+            if !connectionIssues.isEmpty { malformed += connectionIssues }
+            packet = .event(event)
         case .acl:
-            decodeACL(record, into: &frame)
+            (packet, pdus, malformed) = decodeACL(record)
         case .sco:
             let (header, problems) = SCOHeader.decode(record.payload)
-            frame.packet = .sco(header)
-            frame.malformed = problems
+            packet = .sco(header)
+            malformed = problems
         case .iso:
             let (header, problems) = ISOHeader.decode(record.payload)
-            frame.packet = .iso(header)
-            frame.malformed = problems
+            packet = .iso(header)
+            malformed = problems
         default:
             let (payload, problems) = MonitorPayload.decode(kind: record.kind, payload: record.payload)
-            frame.packet = .monitor(payload)
-            frame.malformed = problems
+            packet = .monitor(payload)
+            malformed = problems
         }
-        return frame
+        return DecodedFrame(record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match)
     }
 
     /// Diagnostics for state left open at the end of the capture (incomplete L2CAP PDUs).
@@ -101,26 +107,29 @@ public struct Dissector: Sendable {
         return sub == .connectionComplete || sub == .enhancedConnectionCompleteV1 || sub == .enhancedConnectionCompleteV2
     }
 
-    private mutating func decodeACL(_ record: CaptureRecord, into frame: inout DecodedFrame) {
+    private mutating func decodeACL(_ record: CaptureRecord) -> (Packet, [DecodedPDU], [Malformation]) {
         // Peek at the handle first: controller debug traffic must not feed the reassembler.
         if record.payload.count >= 2 {
             let handle = (UInt16(record.payload[0]) | UInt16(record.payload[1]) << 8) & 0x0FFF
             let key = HandleKey(adapter: record.adapter, handle: handle)
             if handle == Self.vendorDebugHandle, !connectedHandles.contains(key) {
                 let packet = ACLPacket.decode(record.payload, captureTruncated: record.isTruncated)
-                frame.packet = .vendorDebugACL(packet.header)
-                frame.malformed = packet.malformed
-                return
+                return (.vendorDebugACL(packet.header), [], packet.malformed)
             }
         }
         let step = reassembler.consume(
             adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,
             capturedTruncated: record.isTruncated)
-        frame.packet = .acl(step.header)
-        frame.malformed = step.malformed
-        for pdu in step.completed {
-            frame.pdus.append(decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame))
+        var pdus: [DecodedPDU] = []
+        if step.completed.count == 1 {
+            // The usual case: one array of the right size.
+            pdus = [decodeUpper(step.completed[0], adapter: record.adapter, direction: record.direction, frame: record.frame)]
+        } else {
+            for pdu in step.completed {
+                pdus.append(decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame))
+            }
         }
+        return (.acl(step.header), pdus, step.malformed)
     }
 
     private mutating func decodeUpper(_ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber) -> DecodedPDU {
@@ -163,17 +172,28 @@ public struct Dissector: Sendable {
 
 /// One record, decoded as far as its layers allow.
 public struct DecodedFrame: Sendable {
+    // (No default values: the initialisers set every property once.)
     public let record: CaptureRecord
-    public var packet: Packet = .none
+    public var packet: Packet
     /// L2CAP PDUs completed by this frame (a PDU reassembled from several fragments is reported
     /// on the frame that completed it), each with its upper-layer decode.
-    public var pdus: [DecodedPDU] = []
+    public var pdus: [DecodedPDU]
     /// Everything that could not be decoded, at every layer, in order.
-    public var malformed: [Malformation] = []
+    public var malformed: [Malformation]
     /// For Command Complete/Status: the command it answers and the latency.
     public var commandMatch: CommandMatch?
 
-    public init(record: CaptureRecord) { self.record = record }
+    public init(record: CaptureRecord) {
+        self.init(record: record, packet: .none, pdus: [], malformed: [], commandMatch: nil)
+    }
+
+    init(record: CaptureRecord, packet: Packet, pdus: [DecodedPDU], malformed: [Malformation], commandMatch: CommandMatch?) {
+        self.record = record
+        self.packet = packet
+        self.pdus = pdus
+        self.malformed = malformed
+        self.commandMatch = commandMatch
+    }
 
     /// All malformations, including those of the upper-layer PDUs.
     public var allMalformations: [Malformation] {
