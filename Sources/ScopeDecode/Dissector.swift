@@ -18,6 +18,9 @@ public struct Dissector: Sendable {
     private var gatt = GATTTrackerSet()
     /// Generation of each (adapter, handle): bumped on every successful connection complete.
     private var generations: [HandleKey: Int] = [:]
+    /// The last connection looked up in ``generations`` (ATT traffic comes in runs on one
+    /// connection); forgotten whenever a generation changes.
+    private var lastConnection: (key: HandleKey, connection: GATTConnectionKey)?
     /// Handles some connection event named (so 0x0EDC on such a controller is real traffic).
     private var connectedHandles: Set<HandleKey> = []
     /// Dynamic channels opened through signaling (PSM and mode by CID and direction).
@@ -85,6 +88,7 @@ public struct Dissector: Sendable {
         if Self.isConnectionComplete(event) {
             gatt.remove(connection(key))
             generations[key, default: 0] += 1
+            lastConnection = nil
             connectedHandles.insert(key)
             channels.reset(adapter: adapter, handle: handle)
             return reassembler.reset(adapter: adapter, handle: handle)
@@ -98,6 +102,14 @@ public struct Dissector: Sendable {
 
     private func connection(_ key: HandleKey) -> GATTConnectionKey {
         GATTConnectionKey(adapter: key.adapter, handle: key.handle, generation: generations[key] ?? 0)
+    }
+
+    /// ``connection(_:)``, remembering the last answer.
+    private mutating func cachedConnection(_ key: HandleKey) -> GATTConnectionKey {
+        if let last = lastConnection, last.key == key { return last.connection }
+        let c = connection(key)
+        lastConnection = (key, c)
+        return c
     }
 
     /// Connection Complete (BR/EDR) and the LE connection complete subevents.
@@ -164,7 +176,7 @@ public struct Dissector: Sendable {
         _ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber, bearer: UInt16
     ) -> DecodedPDU {
         let att = ATTPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
-        let key = connection(HandleKey(adapter: adapter, handle: pdu.handle))
+        let key = cachedConnection(HandleKey(adapter: adapter, handle: pdu.handle))
         let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: bearer)
         return DecodedPDU(pdu: pdu, upper: .att(att, annotation))
     }

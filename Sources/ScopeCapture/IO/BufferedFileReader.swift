@@ -115,7 +115,15 @@ public final class BufferedFileReader {
     /// the input ends first. Returns the number available, which is less than `n` only at the
     /// end of the input.
     @discardableResult
+    @inline(__always)
     public func fill(atLeast n: Int) throws(CaptureError) -> Int {
+        // Almost always the bytes are already there (one read serves many records).
+        let have = tail - head
+        if have >= n { return have }
+        return try fillFromInput(atLeast: n)
+    }
+
+    private func fillFromInput(atLeast n: Int) throws(CaptureError) -> Int {
         let want = min(max(n, 0), Self.maximumWindow)
         while tail - head < want, !reachedEOF {
             try readMore(want: want)

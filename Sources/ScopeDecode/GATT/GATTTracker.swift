@@ -217,7 +217,8 @@ public struct GATTTracker: Sendable {
         case .response:
             respond(pdu, direction: direction, frame: frame, cid: cid, note: &note)
         }
-        return note.isEmpty ? nil : note
+        if note.isEmpty { return nil }
+        return note
     }
 
     mutating func setMTU(_ state: GATTMTUState, cid: UInt16) {

@@ -71,24 +71,30 @@ public struct HCIEvent: Sendable, Hashable {
     /// longer than Parameter_Total_Length, and parameters that do not fit the event's layout
     /// become malformations (offsets within `payload`); whatever could be decoded is kept.
     public static func decode(_ payload: [UInt8]) -> HCIEvent {
+        HCIEvent(decoding: payload)
+    }
+
+    /// ``decode(_:)`` as an initialiser: the event is decoded where it is returned (decoding
+    /// into a local and returning it costs a copy of the whole event).
+    init(decoding payload: [UInt8]) {
         guard payload.count >= 2 else {
             let m = Malformation(
                 layer: .hci, offset: 0, message: "truncated event header: needed 2 bytes, \(payload.count) available")
-            return HCIEvent(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, parameters: [], malformed: [m])
+            self.init(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, parameters: [], malformed: [m])
+            return
         }
         let (length, params, headerIssues) = HCIPacketBody.split(payload, headerSize: 2)
-        var event = HCIEvent(code: HCIEventCode(rawValue: payload[0]), parameterLength: length, parameters: params)
-        event.malformed = headerIssues
+        self.init(
+            code: HCIEventCode(rawValue: payload[0]), parameterLength: length, parameters: params, malformed: headerIssues)
         let complete = headerIssues.isEmpty
-        switch event.code {
-        case .commandComplete: event.decodeCommandComplete(validate: complete)
-        case .commandStatus: event.decodeCommandStatus(validate: complete)
-        case .leMeta: event.decodeLEMeta(validate: complete)
+        switch code {
+        case .commandComplete: decodeCommandComplete(validate: complete)
+        case .commandStatus: decodeCommandStatus(validate: complete)
+        case .leMeta: decodeLEMeta(validate: complete)
         default:
-            guard let layout = layoutByCode[Int(event.code.rawValue)] else { break }
-            event.apply(layout, params[...], baseOffset: parametersOffset, validate: complete)
+            guard let layout = Self.layoutByCode[Int(code.rawValue)] else { break }
+            apply(layout, params[...], baseOffset: Self.parametersOffset, validate: complete)
         }
-        return event
     }
 
     /// Status/handle from fixed positions, and the layout size check.
