@@ -32,7 +32,7 @@ public struct Dissector: Sendable {
     /// trace data; it is not L2CAP unless a connection event created it.
     public static let vendorDebugHandle: UInt16 = 0x0EDC
 
-    public mutating func decode(_ record: CaptureRecord) -> DecodedFrame {
+    public mutating func decode(_ record: consuming CaptureRecord) -> DecodedFrame {
         // The parts are worked out first and the frame is built once, at the end (a frame is
         // large: filling in an empty one, or building it in several places, costs copies).
         let packet: Packet
