@@ -196,6 +196,16 @@ public struct ByteReader: Sendable {
     // past the underlying bytes it traps like any array index); wire data can never cause it
     // when the check came first.
 
+    /// The next `n` bytes as raw memory, for a fixed run of fields read at known offsets (the
+    /// caller has checked `remaining >= n`); the reader moves past them.
+    @inlinable @inline(__always)
+    public mutating func withUncheckedBytes<R>(_ n: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        assert(n >= 0 && n <= end - position)
+        let start = position - storage.startIndex
+        position += n
+        return storage.withUnsafeBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[start..<(start + n)])) }
+    }
+
     @inlinable @inline(__always) public mutating func uncheckedU8() -> UInt8 {
         assert(position < end)
         defer { position += 1 }

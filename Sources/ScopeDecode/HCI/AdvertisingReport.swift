@@ -229,20 +229,17 @@ extension AdvertisingReport {
     /// Advertising_SID u8, TX_Power i8, RSSI i8, Periodic_Advertising_Interval u16,
     /// Direct_Address_Type u8, Direct_Address 6, Data_Length u8, Data (§7.7.65.13).
     static func extended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        // The fixed part before Data is 24 bytes: read it after one check when it is all there
-        // (the checked path below reports where a short report ends).
+        // The fixed part before Data is 24 bytes (23 of fields, then Data_Length): read it from
+        // memory after one check when it is all there (the checked path below reports where a
+        // short report ends).
         guard r.remaining >= 24 else { return try extendedChecked(&r) }
-        let eventType = r.uncheckedLE16()
-        let addressType = r.uncheckedU8()
-        let address = r.uncheckedAddress()
-        let primary = r.uncheckedU8()
-        let secondary = r.uncheckedU8()
-        let sid = r.uncheckedU8()
-        let txPower = r.uncheckedI8()
-        let rssi = r.uncheckedI8()
-        let interval = r.uncheckedLE16()
-        let directType = r.uncheckedU8()
-        let direct = r.uncheckedAddress()
+        let (eventType, addressType, address, primary, secondary, sid, txPower, rssi, interval, directType, direct) =
+            r.withUncheckedBytes(23) { b in
+                (
+                    b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
+                    Int8(bitPattern: b[13]), b.le16(at: 14), b[16], b.address(at: 17)
+                )
+            }
         let length = Int(r.uncheckedU8())
         let dataOffset = r.offset
         let data = try r.readBytes(length)
@@ -272,5 +269,19 @@ extension AdvertisingReport {
             eventType: eventType, isLegacyEvent: false, addressType: addressType, address: address, rssi: rssi,
             txPower: txPower, primaryPHY: primary, secondaryPHY: secondary, sid: sid, periodicInterval: interval,
             directAddressType: directType, directAddress: direct, data: data, dataOffset: dataOffset)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// A little-endian UInt16 at `i` (within bounds).
+    @inline(__always) fileprivate func le16(at i: Int) -> UInt16 {
+        UInt16(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt16.self))
+    }
+
+    /// A 6-byte little-endian BD_ADDR at `i` (within bounds).
+    @inline(__always) fileprivate func address(at i: Int) -> BDAddr {
+        let low = UInt64(UInt32(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt32.self)))
+        let high = UInt64(UInt16(littleEndian: loadUnaligned(fromByteOffset: i + 4, as: UInt16.self)))
+        return BDAddr(value: low | high << 32)
     }
 }
