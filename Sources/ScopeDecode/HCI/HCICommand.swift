@@ -107,7 +107,9 @@ enum HCIPacketBody {
                 message: "\(extra) trailing byte\(extra == 1 ? "" : "s") after parameter total length \(stated)")
             return (stated, Array(payload[headerSize..<(headerSize + stated)]), [m])
         }
-        return (stated, Array(payload[headerSize...]), [])
+        // The usual case; copied through a buffer pointer (cheaper than converting a slice).
+        let parameters = payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[headerSize...])) }
+        return (stated, parameters, [])
     }
 
     /// `head` followed by "Name: value" for each named top-level field present.
