@@ -18,6 +18,9 @@ public struct Dissector: Sendable {
     private var gatt = GATTTrackerSet()
     /// Generation of each (adapter, handle): bumped on every successful connection complete.
     private var generations: [HandleKey: Int] = [:]
+    /// The last connection looked up in ``generations`` (ATT traffic comes in runs on one
+    /// connection); forgotten whenever a generation changes.
+    private var lastConnection: (key: HandleKey, connection: GATTConnectionKey)?
     /// Handles some connection event named (so 0x0EDC on such a controller is real traffic).
     private var connectedHandles: Set<HandleKey> = []
     /// Dynamic channels opened through signaling (PSM and mode by CID and direction).
@@ -29,40 +32,46 @@ public struct Dissector: Sendable {
     /// trace data; it is not L2CAP unless a connection event created it.
     public static let vendorDebugHandle: UInt16 = 0x0EDC
 
-    public mutating func decode(_ record: CaptureRecord) -> DecodedFrame {
-        var frame = DecodedFrame(record: record)
+    public mutating func decode(_ record: consuming CaptureRecord) -> DecodedFrame {
+        // The parts are worked out first and the frame is built once, at the end (a frame is
+        // large: filling in an empty one, or building it in several places, costs copies).
+        let packet: Packet
+        var pdus: [DecodedPDU] = []
+        var malformed: [Malformation]
+        var match: CommandMatch?
         switch record.kind {
         case .command:
             let command = HCICommand.decode(record.payload)
-            frame.malformed = command.malformed
+            malformed = command.malformed
             if command.opcode.rawValue != 0 {
                 commands.sent(command.opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
             }
-            frame.packet = .command(command)
+            packet = .command(command)
         case .event:
             let event = HCIEvent.decode(record.payload)
-            frame.malformed = event.malformed
+            malformed = event.malformed
             if let opcode = event.commandOpcode, opcode.rawValue != 0 {
-                frame.commandMatch = commands.answered(opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
+                match = commands.answered(opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
             }
-            frame.malformed += track(event, adapter: record.adapter)
-            frame.packet = .event(event)
+            let connectionIssues = track(event, adapter: record.adapter)
+            if !connectionIssues.isEmpty { malformed += connectionIssues }
+            packet = .event(event)
         case .acl:
-            decodeACL(record, into: &frame)
+            (packet, pdus, malformed) = decodeACL(record)
         case .sco:
             let (header, problems) = SCOHeader.decode(record.payload)
-            frame.packet = .sco(header)
-            frame.malformed = problems
+            packet = .sco(header)
+            malformed = problems
         case .iso:
             let (header, problems) = ISOHeader.decode(record.payload)
-            frame.packet = .iso(header)
-            frame.malformed = problems
+            packet = .iso(header)
+            malformed = problems
         default:
             let (payload, problems) = MonitorPayload.decode(kind: record.kind, payload: record.payload)
-            frame.packet = .monitor(payload)
-            frame.malformed = problems
+            packet = .monitor(payload)
+            malformed = problems
         }
-        return frame
+        return DecodedFrame(record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match)
     }
 
     /// Diagnostics for state left open at the end of the capture (incomplete L2CAP PDUs).
@@ -79,6 +88,7 @@ public struct Dissector: Sendable {
         if Self.isConnectionComplete(event) {
             gatt.remove(connection(key))
             generations[key, default: 0] += 1
+            lastConnection = nil
             connectedHandles.insert(key)
             channels.reset(adapter: adapter, handle: handle)
             return reassembler.reset(adapter: adapter, handle: handle)
@@ -94,6 +104,14 @@ public struct Dissector: Sendable {
         GATTConnectionKey(adapter: key.adapter, handle: key.handle, generation: generations[key] ?? 0)
     }
 
+    /// ``connection(_:)``, remembering the last answer.
+    private mutating func cachedConnection(_ key: HandleKey) -> GATTConnectionKey {
+        if let last = lastConnection, last.key == key { return last.connection }
+        let c = connection(key)
+        lastConnection = (key, c)
+        return c
+    }
+
     /// Connection Complete (BR/EDR) and the LE connection complete subevents.
     static func isConnectionComplete(_ event: HCIEvent) -> Bool {
         if event.code == .connectionComplete { return true }
@@ -101,26 +119,29 @@ public struct Dissector: Sendable {
         return sub == .connectionComplete || sub == .enhancedConnectionCompleteV1 || sub == .enhancedConnectionCompleteV2
     }
 
-    private mutating func decodeACL(_ record: CaptureRecord, into frame: inout DecodedFrame) {
+    private mutating func decodeACL(_ record: CaptureRecord) -> (Packet, [DecodedPDU], [Malformation]) {
         // Peek at the handle first: controller debug traffic must not feed the reassembler.
         if record.payload.count >= 2 {
             let handle = (UInt16(record.payload[0]) | UInt16(record.payload[1]) << 8) & 0x0FFF
             let key = HandleKey(adapter: record.adapter, handle: handle)
             if handle == Self.vendorDebugHandle, !connectedHandles.contains(key) {
                 let packet = ACLPacket.decode(record.payload, captureTruncated: record.isTruncated)
-                frame.packet = .vendorDebugACL(packet.header)
-                frame.malformed = packet.malformed
-                return
+                return (.vendorDebugACL(packet.header), [], packet.malformed)
             }
         }
         let step = reassembler.consume(
             adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,
             capturedTruncated: record.isTruncated)
-        frame.packet = .acl(step.header)
-        frame.malformed = step.malformed
-        for pdu in step.completed {
-            frame.pdus.append(decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame))
+        var pdus: [DecodedPDU] = []
+        if step.completed.count == 1 {
+            // The usual case: one array of the right size.
+            pdus = [decodeUpper(step.completed[0], adapter: record.adapter, direction: record.direction, frame: record.frame)]
+        } else {
+            for pdu in step.completed {
+                pdus.append(decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame))
+            }
         }
+        return (.acl(step.header), pdus, step.malformed)
     }
 
     private mutating func decodeUpper(_ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber) -> DecodedPDU {
@@ -155,7 +176,7 @@ public struct Dissector: Sendable {
         _ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber, bearer: UInt16
     ) -> DecodedPDU {
         let att = ATTPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
-        let key = connection(HandleKey(adapter: adapter, handle: pdu.handle))
+        let key = cachedConnection(HandleKey(adapter: adapter, handle: pdu.handle))
         let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: bearer)
         return DecodedPDU(pdu: pdu, upper: .att(att, annotation))
     }
@@ -163,17 +184,28 @@ public struct Dissector: Sendable {
 
 /// One record, decoded as far as its layers allow.
 public struct DecodedFrame: Sendable {
+    // (No default values: the initialisers set every property once.)
     public let record: CaptureRecord
-    public var packet: Packet = .none
+    public var packet: Packet
     /// L2CAP PDUs completed by this frame (a PDU reassembled from several fragments is reported
     /// on the frame that completed it), each with its upper-layer decode.
-    public var pdus: [DecodedPDU] = []
+    public var pdus: [DecodedPDU]
     /// Everything that could not be decoded, at every layer, in order.
-    public var malformed: [Malformation] = []
+    public var malformed: [Malformation]
     /// For Command Complete/Status: the command it answers and the latency.
     public var commandMatch: CommandMatch?
 
-    public init(record: CaptureRecord) { self.record = record }
+    public init(record: CaptureRecord) {
+        self.init(record: record, packet: .none, pdus: [], malformed: [], commandMatch: nil)
+    }
+
+    init(record: CaptureRecord, packet: Packet, pdus: [DecodedPDU], malformed: [Malformation], commandMatch: CommandMatch?) {
+        self.record = record
+        self.packet = packet
+        self.pdus = pdus
+        self.malformed = malformed
+        self.commandMatch = commandMatch
+    }
 
     /// All malformations, including those of the upper-layer PDUs.
     public var allMalformations: [Malformation] {

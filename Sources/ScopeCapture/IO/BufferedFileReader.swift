@@ -32,12 +32,19 @@ public final class BufferedFileReader {
     /// The name used in diagnostics ("<stdin>" for standard input).
     public let name: String
     private var backend: Backend?
-    private var buffer: [UInt8]
-    private var head = 0
-    private var tail = 0
-    private var reachedEOF = false
+    /// The window's storage: `capacity` bytes, of which `head..<tail` are live. A raw
+    /// allocation rather than an array so that the per-record reads (``be32(at:)``, …) are
+    /// plain loads; every index is checked by the callers against what ``fill(atLeast:)``
+    /// reported, and in debug builds against the window.
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+    // Read several times per record: not checked for exclusive access (the reader is used by
+    // one owner, and none of these is ever accessed through an inout that could overlap).
+    @exclusivity(unchecked) private var head = 0
+    @exclusivity(unchecked) private var tail = 0
+    @exclusivity(unchecked) private var reachedEOF = false
     /// Absolute offset in the input of the next unconsumed byte.
-    public private(set) var offset = 0
+    @exclusivity(unchecked) public private(set) var offset = 0
     /// Bytes taken from the descriptor so far (consumed or still buffered).
     public private(set) var bytesFromInput = 0
     /// Largest buffer size used so far (for tests that check reading is streaming).
@@ -57,7 +64,8 @@ public final class BufferedFileReader {
     public init(fileDescriptor: Int32, name: String, closeWhenDone: Bool) {
         self.name = name
         self.backend = .descriptor(fileDescriptor, owned: closeWhenDone)
-        self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        self.storage = Self.allocate(Self.chunkSize)
+        self.capacity = Self.chunkSize
         self.peakBufferSize = Self.chunkSize
     }
 
@@ -78,11 +86,21 @@ public final class BufferedFileReader {
     init(stream: UnsafeMutablePointer<FILE>, name: String, owned: Bool) {
         self.name = name
         self.backend = .stream(stream, owned: owned)
-        self.buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        self.storage = Self.allocate(Self.chunkSize)
+        self.capacity = Self.chunkSize
         self.peakBufferSize = Self.chunkSize
     }
 
-    deinit { _ = closeBackend() }
+    deinit {
+        _ = closeBackend()
+        storage.deallocate()
+    }
+
+    private static func allocate(_ size: Int) -> UnsafeMutableRawPointer {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        return p
+    }
 
     /// Bytes in the window, from ``offset`` on.
     @inline(__always) public var available: Int { tail - head }
@@ -97,7 +115,15 @@ public final class BufferedFileReader {
     /// the input ends first. Returns the number available, which is less than `n` only at the
     /// end of the input.
     @discardableResult
+    @inline(__always)
     public func fill(atLeast n: Int) throws(CaptureError) -> Int {
+        // Almost always the bytes are already there (one read serves many records).
+        let have = tail - head
+        if have >= n { return have }
+        return try fillFromInput(atLeast: n)
+    }
+
+    private func fillFromInput(atLeast n: Int) throws(CaptureError) -> Int {
         let want = min(max(n, 0), Self.maximumWindow)
         while tail - head < want, !reachedEOF {
             try readMore(want: want)
@@ -107,30 +133,28 @@ public final class BufferedFileReader {
 
     private func readMore(want: Int) throws(CaptureError) {
         // Make room: move the window to the front, grow the buffer when one request needs it.
-        if buffer.count - head < want {
+        if capacity - head < want {
             let live = tail - head
             if head > 0 {
-                buffer.withUnsafeMutableBytes { raw in
-                    guard let base = raw.baseAddress else { return }
-                    memmove(base, base + head, live)
-                }
+                memmove(storage, storage + head, live)
                 head = 0
                 tail = live
             }
-            if buffer.count < want {
+            if capacity < want {
                 // Twice the request, so that a scan moving one byte at a time does not move
                 // the window on every step.
                 let newSize = min(((want * 2 + Self.chunkSize - 1) / Self.chunkSize) * Self.chunkSize,
                                   2 * Self.maximumWindow)
-                buffer.append(contentsOf: repeatElement(0, count: newSize - buffer.count))
-                peakBufferSize = max(peakBufferSize, buffer.count)
+                let grown = Self.allocate(newSize)
+                grown.copyMemory(from: storage, byteCount: tail)
+                storage.deallocate()
+                storage = grown
+                capacity = newSize
+                peakBufferSize = max(peakBufferSize, capacity)
             }
-        } else if tail == buffer.count, head > 0 {
+        } else if tail == capacity, head > 0 {
             let live = tail - head
-            buffer.withUnsafeMutableBytes { raw in
-                guard let base = raw.baseAddress else { return }
-                memmove(base, base + head, live)
-            }
+            memmove(storage, storage + head, live)
             head = 0
             tail = live
         }
@@ -140,9 +164,7 @@ public final class BufferedFileReader {
         }
         switch backend {
         case .descriptor(let fd, _):
-            let result = buffer.withUnsafeMutableBytes { raw in
-                POSIX.read(fd, UnsafeMutableRawBufferPointer(rebasing: raw[tail...]))
-            }
+            let result = POSIX.read(fd, UnsafeMutableRawBufferPointer(start: storage + tail, count: capacity - tail))
             if result.count < 0 {
                 reachedEOF = true
                 throw POSIX.ioError("read failed", file: name, offset: offset + available, errno: result.errno)
@@ -151,11 +173,8 @@ public final class BufferedFileReader {
             tail += result.count
             bytesFromInput += result.count
         case .stream(let fp, _):
-            let missing = min(want - (tail - head), buffer.count - tail)
-            let got = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return fread(base + tail, 1, missing, fp)
-            }
+            let missing = min(want - (tail - head), capacity - tail)
+            let got = fread(storage + tail, 1, missing, fp)
             tail += got
             bytesFromInput += got
             if got < missing {
@@ -169,33 +188,42 @@ public final class BufferedFileReader {
 
     // MARK: Looking at the window (indices relative to `offset`, checked by the caller)
 
-    @inline(__always) public func byte(at i: Int) -> UInt8 { buffer[head + i] }
+    @inline(__always) public func byte(at i: Int) -> UInt8 {
+        assert(i >= 0 && head + i < tail, "read outside the window")
+        return storage.load(fromByteOffset: head + i, as: UInt8.self)
+    }
 
     @inline(__always) public func be16(at i: Int) -> UInt16 {
-        UInt16(buffer[head + i]) << 8 | UInt16(buffer[head + i + 1])
+        assert(i >= 0 && head + i + 2 <= tail, "read outside the window")
+        return UInt16(bigEndian: storage.loadUnaligned(fromByteOffset: head + i, as: UInt16.self))
     }
 
     @inline(__always) public func be32(at i: Int) -> UInt32 {
-        let p = head + i
-        return UInt32(buffer[p]) << 24 | UInt32(buffer[p + 1]) << 16 | UInt32(buffer[p + 2]) << 8 | UInt32(buffer[p + 3])
+        assert(i >= 0 && head + i + 4 <= tail, "read outside the window")
+        return UInt32(bigEndian: storage.loadUnaligned(fromByteOffset: head + i, as: UInt32.self))
     }
 
     @inline(__always) public func le32(at i: Int) -> UInt32 {
-        let p = head + i
-        return UInt32(buffer[p]) | UInt32(buffer[p + 1]) << 8 | UInt32(buffer[p + 2]) << 16 | UInt32(buffer[p + 3]) << 24
+        assert(i >= 0 && head + i + 4 <= tail, "read outside the window")
+        return UInt32(littleEndian: storage.loadUnaligned(fromByteOffset: head + i, as: UInt32.self))
     }
 
     @inline(__always) public func be64(at i: Int) -> UInt64 {
-        UInt64(be32(at: i)) << 32 | UInt64(be32(at: i + 4))
+        assert(i >= 0 && head + i + 8 <= tail, "read outside the window")
+        return UInt64(bigEndian: storage.loadUnaligned(fromByteOffset: head + i, as: UInt64.self))
     }
 
     /// `count` bytes starting `i` bytes into the window, copied out.
     public func bytes(at i: Int, count: Int) -> [UInt8] {
-        Array(buffer[(head + i)..<(head + i + count)])
+        precondition(i >= 0 && count >= 0 && head + i + count <= tail, "read outside the window")
+        guard count > 0 else { return [] }
+        // (The specialised copy of a buffer pointer: `init(unsafeUninitializedCapacity:)` is
+        // not specialised and costs more than the copy.)
+        return Array(UnsafeBufferPointer(start: (storage + head + i).assumingMemoryBound(to: UInt8.self), count: count))
     }
 
     /// Everything currently in the window, copied out (used for sniffing).
-    public func windowBytes() -> [UInt8] { Array(buffer[head..<tail]) }
+    public func windowBytes() -> [UInt8] { bytes(at: 0, count: tail - head) }
 
     /// Drops `n` bytes (at most what is available) from the front of the window.
     public func consume(_ n: Int) {
@@ -214,10 +242,7 @@ public final class BufferedFileReader {
         if available == 0 { try fill(atLeast: 1) }
         let n = min(destination.count, available)
         guard n > 0, let dst = destination.baseAddress else { return 0 }
-        buffer.withUnsafeBytes { raw in
-            guard let src = raw.baseAddress else { return }
-            memcpy(dst, src + head, n)
-        }
+        memcpy(dst, storage + head, n)
         consume(n)
         return n
     }
@@ -233,7 +258,7 @@ public final class BufferedFileReader {
         var i = tail
         while i > head {
             i -= 1
-            if ungetc(Int32(buffer[i]), fp) == EOF { return nil }
+            if ungetc(Int32(storage.load(fromByteOffset: i, as: UInt8.self)), fp) == EOF { return nil }
         }
         head = 0
         tail = 0

@@ -57,7 +57,7 @@ public struct CaptureReader {
     public let name: String
     public let format: CaptureFormat
     public let sniffed: Sniffed
-    private let source: any RecordSource
+    private let source: Source
     private var log: DiagnosticLog
     private let options: Options
     private var nextFrame: FrameNumber = 1
@@ -67,7 +67,11 @@ public struct CaptureReader {
     // Timestamp checks.
     /// Last timestamp per controller index: the Linux monitor interleaves controllers whose
     /// records are stamped independently, so order is only meaningful within one controller.
+    /// The adapter of the last record checked and its timestamp are kept out of the dictionary
+    /// (almost every capture has one adapter): ``previousByAdapter`` holds the others.
     private var previousByAdapter: [AdapterIndex: Timestamp] = [:]
+    private var lastAdapter: AdapterIndex = 0
+    private var lastTimestamp: Timestamp?
     private var backwardSteps = 0
     private var implausible = 0
     private var future = 0
@@ -95,19 +99,20 @@ public struct CaptureReader {
             input.close()
             throw error.with(file: name)
         }
-        let source: any RecordSource
+        let source: Source
         switch sniffed.format.container {
         case .btsnoop:
             input.consume(BTSnoop.fileHeaderLength)
-            source = FramedSource(input: input, layout: BTSnoopLayout(datalink: sniffed.format.btsnoopDatalink ?? 1002))
+            source = .btsnoop(
+                FramedSource(input: input, layout: BTSnoopLayout(datalink: sniffed.format.btsnoopDatalink ?? 1002)))
         case .packetLogger:
-            source = FramedSource(input: input, layout: PacketLoggerLayout(bigEndian: sniffed.format == .pklgBE))
+            source = .packetLogger(FramedSource(input: input, layout: PacketLoggerLayout(bigEndian: sniffed.format == .pklgBE)))
         case .pcap, .pcapng:
             if let path {
                 input.close()
-                source = try PcapSource.open(path: path, sniffed: sniffed)
+                source = .pcap(try PcapSource.open(path: path, sniffed: sniffed))
             } else if let (stream, _) = input.pushBackForStream() {
-                source = try PcapSource.open(stream: stream, name: name, sniffed: sniffed)
+                source = .pcap(try PcapSource.open(stream: stream, name: name, sniffed: sniffed))
             } else {
                 input.close()
                 throw CaptureError(.usage, file: name, offset: 0, message: "pcap input must be a path or a stream")
@@ -139,10 +144,14 @@ public struct CaptureReader {
         }
     }
 
-    private init(name: String, sniffed: Sniffed, source: any RecordSource, options: Options) {
+    private init(name: String, sniffed: Sniffed, source: Source, options: Options) {
         self.name = name
         self.sniffed = sniffed
-        self.format = (source as? PcapSource)?.format ?? sniffed.format
+        if case .pcap(let pcap) = source {
+            self.format = pcap.format
+        } else {
+            self.format = sniffed.format
+        }
         self.source = source
         self.options = options
         self.log = DiagnosticLog(file: name, limit: options.diagnosticLimit)
@@ -177,30 +186,39 @@ public struct CaptureReader {
     public mutating func drainDiagnostics() -> [Diagnostic] { log.drain() }
 
     /// Bytes of the input consumed so far.
-    public var bytesRead: Int { source.bytesRead }
+    public var bytesRead: Int { source.base.bytesRead }
 
     /// For btsnoop and PacketLogger (read through a ``BufferedFileReader``): bytes taken from
     /// the input so far and the largest buffer used — evidence that reading streams. Nil for
     /// pcap/pcapng, which libpcap reads through its own stream buffer.
     public var bufferStatistics: (bytesFromInput: Int, peakBufferSize: Int)? {
-        source.bufferedInput.map { ($0.bytesFromInput, $0.peakBufferSize) }
+        source.base.bufferedInput.map { ($0.bytesFromInput, $0.peakBufferSize) }
     }
 
     public var summary: ReadSummary {
         ReadSummary(
             records: delivered, frames: nextFrame - 1, errors: log.errors, warnings: log.warnings,
-            complete: ended && source.reachedEnd, bytesRead: source.bytesRead)
+            complete: ended && source.base.reachedEnd, bytesRead: source.base.bytesRead)
     }
 
     /// Releases the input early (it is also released at the end of the input).
     public mutating func close() {
-        source.close()
+        source.base.close()
     }
 
     // MARK: Timestamp checks
 
     private mutating func check(_ t: Timestamp, adapter: AdapterIndex, frame: FrameNumber, offset: Int?) {
-        if let previous = previousByAdapter[adapter] {
+        let previous: Timestamp?
+        if adapter == lastAdapter {
+            previous = lastTimestamp
+        } else {
+            if let last = lastTimestamp { previousByAdapter[lastAdapter] = last }
+            previous = previousByAdapter[adapter]
+            lastAdapter = adapter
+        }
+        lastTimestamp = t
+        if let previous {
             let (delta, overflow) = t.microseconds.subtractingReportingOverflow(previous.microseconds)
             if !overflow, isEpochSkew(delta) {
                 log.warning(
@@ -216,7 +234,6 @@ public struct CaptureReader {
                 }
             }
         }
-        previousByAdapter[adapter] = t
         if !t.isPlausible {
             implausible += 1
             if !firstImplausibleReported {
@@ -277,8 +294,34 @@ public struct CaptureReader {
         if future > 1 {
             log.warning(frame: frame, offset: nil, "\(plural(future, "record")) have timestamps after the reference time")
         }
-        source.close()
+        source.base.close()
     }
 }
 
 extension CaptureReader: IteratorProtocol {}
+
+extension CaptureReader {
+    /// The format reader, by concrete type: the per-record call is then a direct (specialised)
+    /// call rather than a dispatch through `any RecordSource`.
+    enum Source {
+        case btsnoop(FramedSource<BTSnoopLayout>)
+        case packetLogger(FramedSource<PacketLoggerLayout>)
+        case pcap(PcapSource)
+
+        var base: any RecordSource {
+            switch self {
+            case .btsnoop(let s): return s
+            case .packetLogger(let s): return s
+            case .pcap(let s): return s
+            }
+        }
+
+        @inline(__always) func next(_ log: inout DiagnosticLog, frame: FrameNumber) -> SourceStep {
+            switch self {
+            case .btsnoop(let s): return s.next(&log, frame: frame)
+            case .packetLogger(let s): return s.next(&log, frame: frame)
+            case .pcap(let s): return s.next(&log, frame: frame)
+            }
+        }
+    }
+}

@@ -55,8 +55,9 @@ extension FramedLayout {
 /// - Bytes that cannot be framed are not frames: frame numbers count framed records only.
 final class FramedSource<Layout: FramedLayout>: RecordSource {
     let input: BufferedFileReader
-    var layout: Layout
-    private var finished = false
+    // Touched on every record; one owner, never passed inout where it could overlap.
+    @exclusivity(unchecked) var layout: Layout
+    @exclusivity(unchecked) private var finished = false
     private(set) var reachedEnd = true
 
     init(input: BufferedFileReader, layout: Layout) {

@@ -6,17 +6,21 @@
 ///
 /// `slice(_:)` returns a sub-reader bounded to the next `n` bytes, so a child decoder sees only
 /// its own bytes; whatever it leaves is visible through ``remaining``.
+///
+/// The reader shares the bytes it is given (an array or a slice of one); it never copies them.
+/// `position` and `end` are indices of `storage` (slice indices, so they need not start at 0).
 public struct ByteReader: Sendable {
-    @usableFromInline let storage: [UInt8]
+    @usableFromInline let storage: ArraySlice<UInt8>
     @usableFromInline var position: Int
     @usableFromInline let end: Int
-    /// Absolute offset of `storage[0]` in the enclosing record (for error reporting).
+    /// Absolute offset, in the enclosing record, of index 0 of the storage's indices (for error
+    /// reporting: the offset of index `i` is `baseOffset + i`).
     public let baseOffset: Int
     public var layer: Layer
 
     /// A reader over all of `bytes`. `baseOffset` is the absolute offset of `bytes[0]`.
     public init(_ bytes: [UInt8], layer: Layer, baseOffset: Int = 0) {
-        self.storage = bytes
+        self.storage = bytes[...]
         self.position = 0
         self.end = bytes.count
         self.baseOffset = baseOffset
@@ -24,12 +28,16 @@ public struct ByteReader: Sendable {
     }
 
     /// A reader over `bytes` (any contiguous slice), re-based so that errors name offsets
-    /// relative to `baseOffset`.
+    /// relative to `baseOffset` (the absolute offset of the slice's first byte).
     public init(_ bytes: ArraySlice<UInt8>, layer: Layer, baseOffset: Int = 0) {
-        self.init(Array(bytes), layer: layer, baseOffset: baseOffset)
+        self.storage = bytes
+        self.position = bytes.startIndex
+        self.end = bytes.endIndex
+        self.baseOffset = baseOffset - bytes.startIndex
+        self.layer = layer
     }
 
-    @usableFromInline init(storage: [UInt8], position: Int, end: Int, baseOffset: Int, layer: Layer) {
+    @usableFromInline init(storage: ArraySlice<UInt8>, position: Int, end: Int, baseOffset: Int, layer: Layer) {
         self.storage = storage
         self.position = position
         self.end = end
@@ -131,13 +139,23 @@ public struct ByteReader: Sendable {
     @inlinable public mutating func readBytes(_ n: Int) throws(DecodeError) -> [UInt8] {
         try require(n)
         defer { position += n }
-        return Array(storage[position..<(position + n)])
+        return copy(position, n)
     }
 
     /// Everything left, as a new array (possibly empty); the reader ends up at its end.
     @inlinable public mutating func readRest() -> [UInt8] {
         defer { position = end }
-        return Array(storage[position..<end])
+        return copy(position, end - position)
+    }
+
+    /// `count` bytes from index `from` (within bounds), copied out through a buffer pointer:
+    /// the specialised contiguous copy, cheaper than converting a slice.
+    @inlinable func copy(_ from: Int, _ count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        return storage.withUnsafeBufferPointer { buffer in
+            let start = from - storage.startIndex
+            return Array(UnsafeBufferPointer(rebasing: buffer[start..<(start + count)]))
+        }
     }
 
     /// A sub-reader over the next `n` bytes; this reader moves past them.
@@ -168,8 +186,49 @@ public struct ByteReader: Sendable {
     /// A 6-byte little-endian Bluetooth device address.
     @inlinable public mutating func readAddress() throws(DecodeError) -> BDAddr {
         try require(6)
+        return uncheckedAddress()
+    }
+
+    // MARK: Reads whose bounds the caller has proven
+
+    // For fixed-size runs of fields in hot decoders: check `remaining >= n` once, then read
+    // the run with these. Reading past `end` is a programmer error (asserted in debug builds;
+    // past the underlying bytes it traps like any array index); wire data can never cause it
+    // when the check came first.
+
+    /// The next `n` bytes as raw memory, for a fixed run of fields read at known offsets (the
+    /// caller has checked `remaining >= n`); the reader moves past them.
+    @inlinable @inline(__always)
+    public mutating func withUncheckedBytes<R>(_ n: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        assert(n >= 0 && n <= end - position)
+        let start = position - storage.startIndex
+        position += n
+        return storage.withUnsafeBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[start..<(start + n)])) }
+    }
+
+    @inlinable @inline(__always) public mutating func uncheckedU8() -> UInt8 {
+        assert(position < end)
+        defer { position += 1 }
+        return storage[position]
+    }
+
+    @inlinable @inline(__always) public mutating func uncheckedI8() -> Int8 {
+        Int8(bitPattern: uncheckedU8())
+    }
+
+    @inlinable @inline(__always) public mutating func uncheckedLE16() -> UInt16 {
+        assert(2 <= end - position)
+        defer { position += 2 }
+        return UInt16(storage[position]) | UInt16(storage[position + 1]) << 8
+    }
+
+    @inlinable @inline(__always) public mutating func uncheckedAddress() -> BDAddr {
+        assert(6 <= end - position)
         defer { position += 6 }
-        return BDAddr(littleEndian: storage[position..<(position + 6)])
+        let p = position
+        let low = UInt64(storage[p]) | UInt64(storage[p + 1]) << 8 | UInt64(storage[p + 2]) << 16
+        let high = UInt64(storage[p + 3]) << 24 | UInt64(storage[p + 4]) << 32 | UInt64(storage[p + 5]) << 40
+        return BDAddr(value: low | high)
     }
 
     /// The unread bytes without copying them out of the reader.

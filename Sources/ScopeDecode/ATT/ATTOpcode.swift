@@ -99,9 +99,17 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// Every opcode Core v5.4 defines, in numeric order.
     public static var allKnown: [ATTOpcode] { table.keys.sorted().map { ATTOpcode($0) } }
 
+    /// ``table``'s kinds indexed by opcode: `kind` is asked for every ATT PDU (an index, not
+    /// a hash lookup).
+    static let kindByOpcode: [ATTPDUKind?] = {
+        var out = [ATTPDUKind?](repeating: nil, count: 256)
+        for (opcode, row) in table { out[Int(opcode)] = row.kind }
+        return out
+    }()
+
     public var name: String? { ATTOpcode.table[rawValue]?.name }
     /// nil for unknown opcodes.
-    public var kind: ATTPDUKind? { ATTOpcode.table[rawValue]?.kind }
+    public var kind: ATTPDUKind? { ATTOpcode.kindByOpcode[Int(rawValue)] }
 
     /// Bits 5–0.
     public var method: UInt8 { rawValue & 0x3F }

@@ -44,7 +44,8 @@ public struct GATTTracker: Sendable {
     var boundaryHandles: [UInt16] = []
     /// ``name(ofHandle:)`` by handle, built once per handle until discovery learns more (naming
     /// a 128-bit UUID builds a string: not something to repeat for every PDU of a connection).
-    var names: [UInt16: String] = [:]
+    /// Unknown handles are remembered too (as nil), so they cost one lookup, not two.
+    var names: [UInt16: String?] = [:]
 
     public init(connection: GATTConnectionKey) {
         self.connection = connection
@@ -99,8 +100,8 @@ public struct GATTTracker: Sendable {
     /// ``name(ofHandle:)``, remembered.
     mutating func cachedName(ofHandle handle: UInt16) -> String? {
         if let n = names[handle] { return n }
-        guard let n = name(ofHandle: handle) else { return nil }
-        names[handle] = n
+        let n = name(ofHandle: handle)
+        names[handle] = .some(n)
         return n
     }
 
@@ -216,7 +217,8 @@ public struct GATTTracker: Sendable {
         case .response:
             respond(pdu, direction: direction, frame: frame, cid: cid, note: &note)
         }
-        return note.isEmpty ? nil : note
+        if note.isEmpty { return nil }
+        return note
     }
 
     mutating func setMTU(_ state: GATTMTUState, cid: UInt16) {

@@ -160,13 +160,20 @@ extension AdvertisingReport {
         } catch {
             return ([], [Malformation(layer: .hci, offset: error.offset, message: "Num Reports: \(error.message)")])
         }
-        reports.reserveCapacity(count)
         for index in 0..<count {
             do {
+                let report: AdvertisingReport
                 switch subevent {
-                case .extendedAdvertisingReport: reports.append(try extended(&reader))
-                case .directedAdvertisingReport: reports.append(try directed(&reader))
-                default: reports.append(try legacy(&reader))
+                case .extendedAdvertisingReport: report = try extended(&reader)
+                case .directedAdvertisingReport: report = try directed(&reader)
+                default: report = try legacy(&reader)
+                }
+                if index == 0 {
+                    // Most events carry one report: allocate once, at the right size.
+                    reports = [report]
+                    if count > 1 { reports.reserveCapacity(count) }
+                } else {
+                    reports.append(report)
                 }
             } catch {
                 let message = "report \(index + 1) of \(count): \(error.message)"
@@ -183,10 +190,19 @@ extension AdvertisingReport {
 
     /// Event_Type u8, Address_Type u8, Address 6, Data_Length u8, Data, RSSI i8 (§7.7.65.2).
     static func legacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let eventType = try r.readU8()
-        let addressType = try r.readU8()
-        let address = try r.readAddress()
-        let length = Int(try r.readU8())
+        let eventType: UInt8, addressType: UInt8, address: BDAddr, length: Int
+        if r.remaining >= 9 {
+            // The fixed part is there: one check for its 9 bytes.
+            eventType = r.uncheckedU8()
+            addressType = r.uncheckedU8()
+            address = r.uncheckedAddress()
+            length = Int(r.uncheckedU8())
+        } else {
+            eventType = try r.readU8()
+            addressType = try r.readU8()
+            address = try r.readAddress()
+            length = Int(try r.readU8())
+        }
         let dataOffset = r.offset
         let data = try r.readBytes(length)
         let rssi = try r.readI8()
@@ -213,6 +229,28 @@ extension AdvertisingReport {
     /// Advertising_SID u8, TX_Power i8, RSSI i8, Periodic_Advertising_Interval u16,
     /// Direct_Address_Type u8, Direct_Address 6, Data_Length u8, Data (§7.7.65.13).
     static func extended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
+        // The fixed part before Data is 24 bytes (23 of fields, then Data_Length): read it from
+        // memory after one check when it is all there (the checked path below reports where a
+        // short report ends).
+        guard r.remaining >= 24 else { return try extendedChecked(&r) }
+        let (eventType, addressType, address, primary, secondary, sid, txPower, rssi, interval, directType, direct) =
+            r.withUncheckedBytes(23) { b in
+                (
+                    b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
+                    Int8(bitPattern: b[13]), b.le16(at: 14), b[16], b.address(at: 17)
+                )
+            }
+        let length = Int(r.uncheckedU8())
+        let dataOffset = r.offset
+        let data = try r.readBytes(length)
+        return AdvertisingReport(
+            eventType: eventType, isLegacyEvent: false, addressType: addressType, address: address, rssi: rssi,
+            txPower: txPower, primaryPHY: primary, secondaryPHY: secondary, sid: sid, periodicInterval: interval,
+            directAddressType: directType, directAddress: direct, data: data, dataOffset: dataOffset)
+    }
+
+    /// ``extended(_:)`` field by field, for a report shorter than its fixed part.
+    static func extendedChecked(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
         let eventType = try r.readLE16()
         let addressType = try r.readU8()
         let address = try r.readAddress()
@@ -231,5 +269,19 @@ extension AdvertisingReport {
             eventType: eventType, isLegacyEvent: false, addressType: addressType, address: address, rssi: rssi,
             txPower: txPower, primaryPHY: primary, secondaryPHY: secondary, sid: sid, periodicInterval: interval,
             directAddressType: directType, directAddress: direct, data: data, dataOffset: dataOffset)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// A little-endian UInt16 at `i` (within bounds).
+    @inline(__always) fileprivate func le16(at i: Int) -> UInt16 {
+        UInt16(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt16.self))
+    }
+
+    /// A 6-byte little-endian BD_ADDR at `i` (within bounds).
+    @inline(__always) fileprivate func address(at i: Int) -> BDAddr {
+        let low = UInt64(UInt32(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt32.self)))
+        let high = UInt64(UInt16(littleEndian: loadUnaligned(fromByteOffset: i + 4, as: UInt16.self)))
+        return BDAddr(value: low | high << 32)
     }
 }

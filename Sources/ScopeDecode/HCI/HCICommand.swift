@@ -46,7 +46,8 @@ public struct HCICommand: Sendable, Hashable {
         let (length, parameters, headerIssues) = HCIPacketBody.split(payload, headerSize: 3)
         var command = HCICommand(opcode: opcode, parameterLength: length, parameters: parameters, malformed: headerIssues)
         if headerIssues.isEmpty, let layout = layouts[opcode.rawValue]?.parameters {
-            command.malformed += ParamLayout.validate(layout, parameters[...], baseOffset: parametersOffset)
+            let issues = ParamLayout.validate(layout, parameters[...], baseOffset: parametersOffset)
+            if !issues.isEmpty { command.malformed += issues }
         }
         return command
     }
@@ -106,7 +107,9 @@ enum HCIPacketBody {
                 message: "\(extra) trailing byte\(extra == 1 ? "" : "s") after parameter total length \(stated)")
             return (stated, Array(payload[headerSize..<(headerSize + stated)]), [m])
         }
-        return (stated, Array(payload[headerSize...]), [])
+        // The usual case; copied through a buffer pointer (cheaper than converting a slice).
+        let parameters = payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[headerSize...])) }
+        return (stated, parameters, [])
     }
 
     /// `head` followed by "Name: value" for each named top-level field present.

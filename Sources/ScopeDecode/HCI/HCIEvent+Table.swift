@@ -29,6 +29,17 @@ extension HCIEvent {
         return out
     }()
 
+    /// ``layouts`` and ``leLayouts`` indexed by code, for the per-frame lookups in `decode`
+    /// (an index instead of hashing the code).
+    static let layoutByCode: [EventLayout?] = table(layouts)
+    static let leLayoutBySubevent: [EventLayout?] = table(leLayouts)
+
+    private static func table(_ layouts: [UInt8: EventLayout]) -> [EventLayout?] {
+        var out = [EventLayout?](repeating: nil, count: 256)
+        for (code, layout) in layouts { out[Int(code)] = layout }
+        return out
+    }
+
     private static func ev(_ code: UInt8) -> HCIEventCode { HCIEventCode(rawValue: code) }
     private static func le(_ code: UInt8) -> LESubevent { LESubevent(rawValue: code) }
 

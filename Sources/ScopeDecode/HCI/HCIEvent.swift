@@ -71,24 +71,30 @@ public struct HCIEvent: Sendable, Hashable {
     /// longer than Parameter_Total_Length, and parameters that do not fit the event's layout
     /// become malformations (offsets within `payload`); whatever could be decoded is kept.
     public static func decode(_ payload: [UInt8]) -> HCIEvent {
+        HCIEvent(decoding: payload)
+    }
+
+    /// ``decode(_:)`` as an initialiser: the event is decoded where it is returned (decoding
+    /// into a local and returning it costs a copy of the whole event).
+    init(decoding payload: [UInt8]) {
         guard payload.count >= 2 else {
             let m = Malformation(
                 layer: .hci, offset: 0, message: "truncated event header: needed 2 bytes, \(payload.count) available")
-            return HCIEvent(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, parameters: [], malformed: [m])
+            self.init(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, parameters: [], malformed: [m])
+            return
         }
         let (length, params, headerIssues) = HCIPacketBody.split(payload, headerSize: 2)
-        var event = HCIEvent(code: HCIEventCode(rawValue: payload[0]), parameterLength: length, parameters: params)
-        event.malformed = headerIssues
+        self.init(
+            code: HCIEventCode(rawValue: payload[0]), parameterLength: length, parameters: params, malformed: headerIssues)
         let complete = headerIssues.isEmpty
-        switch event.code {
-        case .commandComplete: event.decodeCommandComplete(validate: complete)
-        case .commandStatus: event.decodeCommandStatus(validate: complete)
-        case .leMeta: event.decodeLEMeta(validate: complete)
+        switch code {
+        case .commandComplete: decodeCommandComplete(validate: complete)
+        case .commandStatus: decodeCommandStatus(validate: complete)
+        case .leMeta: decodeLEMeta(validate: complete)
         default:
-            guard let layout = layouts[event.code.rawValue] else { break }
-            event.apply(layout, params[...], baseOffset: parametersOffset, validate: complete)
+            guard let layout = Self.layoutByCode[Int(code.rawValue)] else { break }
+            apply(layout, params[...], baseOffset: Self.parametersOffset, validate: complete)
         }
-        return event
     }
 
     /// Status/handle from fixed positions, and the layout size check.
@@ -96,7 +102,8 @@ public struct HCIEvent: Sendable, Hashable {
         if layout.hasStatus, let first = bytes.first { status = first }
         if let offset = layout.handleOffset, let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
         if validate {
-            malformed += ParamLayout.validate(layout.parameters, bytes, baseOffset: baseOffset)
+            let issues = ParamLayout.validate(layout.parameters, bytes, baseOffset: baseOffset)
+            if !issues.isEmpty { malformed += issues }
         }
     }
 
@@ -127,7 +134,8 @@ public struct HCIEvent: Sendable, Hashable {
         let bytes = returnParameters[...]
         if let offset = ParamLayout.handleOffset(returns), let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
         if validate, !Self.isStatusOnlyFailure(returns, bytes) {
-            malformed += ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
+            let issues = ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
+            if !issues.isEmpty { malformed += issues }
         }
     }
 
@@ -146,7 +154,8 @@ public struct HCIEvent: Sendable, Hashable {
         if parameters.count >= 2 { numHCICommandPackets = parameters[1] }
         if let op = Self.le16(parameters[...], at: 2) { commandOpcode = HCIOpcode(rawValue: op) }
         if validate {
-            malformed += ParamLayout.validate(Self.commandStatusLayout, parameters[...], baseOffset: Self.parametersOffset)
+            let issues = ParamLayout.validate(Self.commandStatusLayout, parameters[...], baseOffset: Self.parametersOffset)
+            if !issues.isEmpty { malformed += issues }
         }
     }
 
@@ -169,9 +178,9 @@ public struct HCIEvent: Sendable, Hashable {
             let (reports, issues) = AdvertisingReport.decode(subevent: sub, bytes, baseOffset: offset)
             advertisingReports = reports
             // A packet already known to be cut short reports that once, at the header level.
-            if validate { malformed += issues }
+            if validate, !issues.isEmpty { malformed += issues }
         default:
-            guard let layout = Self.leLayouts[sub.rawValue] else { return }
+            guard let layout = Self.leLayoutBySubevent[Int(sub.rawValue)] else { return }
             apply(layout, bytes, baseOffset: offset, validate: validate)
         }
     }

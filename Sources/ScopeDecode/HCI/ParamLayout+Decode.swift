@@ -26,6 +26,7 @@ public enum ParamLayout {
     public static func validate(
         _ layout: [ParamField], _ bytes: ArraySlice<UInt8>, baseOffset: Int, layer: Layer = .hci
     ) -> [Malformation] {
+        if fitsExactly(layout, bytes) { return [] }
         var walker = Walker(ByteReader(bytes, layer: layer, baseOffset: baseOffset), build: false)
         var out: [Field] = []
         walker.walk(layout, into: &out)
@@ -52,6 +53,82 @@ public enum ParamLayout {
             offset += size
         }
         return nil
+    }
+
+    /// True when `bytes` are exactly what `layout` describes, so that the walker would find
+    /// nothing to report. Decided without the walker for the common shapes: fixed-size
+    /// integers, addresses and byte runs, then at most `.data`/`.array` parts whose length or
+    /// count is an earlier top-level integer, and an optional final `.rest`. False means "not
+    /// decided here" (the walker then runs and reports what is wrong, if anything).
+    static func fitsExactly(_ layout: [ParamField], _ bytes: ArraySlice<UInt8>) -> Bool {
+        var offset = 0
+        let count = bytes.count
+        for (index, field) in layout.enumerated() {
+            switch field {
+            case .u8, .u16, .u24, .u32, .u64, .address, .bytes:
+                offset += field.fixedSize!
+            case .data(_, let lengthName, _):
+                guard let length = topLevelValue(lengthName, in: layout, before: index, bytes),
+                    length <= UInt64(count)
+                else { return false }
+                offset += Int(length)
+            case .array(_, let countSource, let element):
+                let n: Int
+                switch countSource {
+                case .field(let name):
+                    guard let v = topLevelValue(name, in: layout, before: index, bytes) else { return false }
+                    n = Int(clamping: v)
+                case .bitsIn(let name):
+                    guard let v = topLevelValue(name, in: layout, before: index, bytes) else { return false }
+                    n = v.nonzeroBitCount
+                }
+                var size = 0
+                for e in element {
+                    switch e {
+                    case .u8, .u16, .u24, .u32, .u64, .address, .bytes: size += e.fixedSize!
+                    default: return false
+                    }
+                    // An element integer named like a later length or count would change what
+                    // the walker reads: leave such layouts to it.
+                    if layout[(index + 1)...].contains(where: { $0.refersTo(e.name) }) { return false }
+                }
+                let (total, overflow) = n.multipliedReportingOverflow(by: size)
+                guard !overflow, total <= count else { return false }
+                offset += total
+            case .rest:
+                // Takes whatever is left: fine as long as the fields before it are all there.
+                return index == layout.count - 1 && offset <= count
+            case .padded:
+                // Can report a length beyond its size even when the bytes fit: the walker decides.
+                return false
+            }
+            guard offset <= count else { return false }
+        }
+        return offset == count
+    }
+
+    /// The value of the last integer field named `name` among `layout[..<index]`, all of whose
+    /// fields must be fixed-size (so its offset is known), read from `bytes`; nil otherwise.
+    private static func topLevelValue(_ name: String, in layout: [ParamField], before index: Int, _ bytes: ArraySlice<UInt8>)
+        -> UInt64?
+    {
+        var offset = 0
+        var found: (offset: Int, width: Int)?
+        for field in layout[..<index] {
+            guard let size = field.fixedSize else { return nil }
+            switch field {
+            case .u8(let n, _), .u16(let n, _), .u24(let n, _), .u32(let n, _), .u64(let n, _):
+                if n == name { found = (offset, size) }
+            default:
+                break
+            }
+            offset += size
+        }
+        guard let (at, width) = found, at + width <= bytes.count else { return nil }
+        var v: UInt64 = 0
+        let start = bytes.startIndex + at
+        for k in 0..<width { v |= UInt64(bytes[start + k]) << (8 * UInt64(k)) }
+        return v
     }
 
     /// Whether the layout starts with a Status parameter.

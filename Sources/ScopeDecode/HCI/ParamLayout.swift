@@ -49,6 +49,15 @@ public indirect enum ParamField: Sendable {
         }
     }
 
+    /// True when the field takes its length or count from the integer named `name`.
+    func refersTo(_ name: String) -> Bool {
+        switch self {
+        case .data(_, let n, _), .padded(_, let n, _, _): return n == name
+        case .array(_, .field(let n), _), .array(_, .bitsIn(let n), _): return n == name
+        default: return false
+        }
+    }
+
     /// Size on the wire when it does not depend on the data.
     public var fixedSize: Int? {
         switch self {

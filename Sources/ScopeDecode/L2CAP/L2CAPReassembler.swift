@@ -154,7 +154,37 @@ public struct L2CAPReassembler: Sendable {
         }
     }
 
-    var partials: [StreamKey: Partial] = [:]
+    /// The incomplete PDUs, one per stream at most. Rarely more than a few at a time, and
+    /// looked up for every ACL record: a short list searched linearly, not a hash table.
+    struct PartialList: Sendable {
+        private(set) var entries: [(key: StreamKey, partial: Partial)] = []
+
+        var count: Int { entries.count }
+        var isEmpty: Bool { entries.isEmpty }
+        var keys: [StreamKey] { entries.map(\.key) }
+
+        private func index(of key: StreamKey) -> Int? {
+            entries.firstIndex { $0.key == key }
+        }
+
+        subscript(key: StreamKey) -> Partial? {
+            get { index(of: key).map { entries[$0].partial } }
+            set {
+                if let i = index(of: key) {
+                    if let newValue { entries[i].partial = newValue } else { entries.remove(at: i) }
+                } else if let newValue {
+                    entries.append((key, newValue))
+                }
+            }
+        }
+
+        mutating func removeValue(forKey key: StreamKey) -> Partial? {
+            guard !entries.isEmpty, let i = index(of: key) else { return nil }
+            return entries.remove(at: i).partial
+        }
+    }
+
+    var partials = PartialList()
 
     public init() {}
 
@@ -173,6 +203,9 @@ public struct L2CAPReassembler: Sendable {
     public mutating func consume(
         adapter: AdapterIndex, direction: Direction, frame: FrameNumber, payload: [UInt8], capturedTruncated: Bool
     ) -> ACLStep {
+        if let step = completeSingleFragment(adapter: adapter, direction: direction, frame: frame, payload) {
+            return step
+        }
         let packet = ACLPacket.decode(payload, captureTruncated: capturedTruncated)
         guard let header = packet.header else {
             return ACLStep(header: nil, malformed: packet.malformed)
@@ -243,6 +276,35 @@ public struct L2CAPReassembler: Sendable {
                 fragments: partial.frames, completedIn: frame, declaredLength: declared,
                 missingBytes: declared - payloadBytes.count, isCaptureTruncated: partial.captureTruncated))
         return step
+    }
+
+    /// The common case without intermediate copies: a start fragment whose ACL length is
+    /// exactly the bytes present and which holds exactly one basic-frame PDU, on a stream with
+    /// nothing pending. Nil for everything else (``consume`` then takes the general path, which
+    /// gives the same result for this case).
+    private func completeSingleFragment(
+        adapter: AdapterIndex, direction: Direction, frame: FrameNumber, _ payload: [UInt8]
+    ) -> ACLStep? {
+        let headers = ACLHeader.size + L2CAPPDU.basicHeaderSize
+        guard payload.count >= headers else { return nil }
+        let word = UInt16(payload[0]) | UInt16(payload[1]) << 8
+        let aclLength = Int(payload[2]) | Int(payload[3]) << 8
+        let l2capLength = Int(payload[4]) | Int(payload[5]) << 8
+        let boundary = ACLPacketBoundary(rawValue: UInt8(truncatingIfNeeded: word >> 12))
+        guard boundary.isStart, aclLength == payload.count - ACLHeader.size,
+            l2capLength == aclLength - L2CAPPDU.basicHeaderSize
+        else { return nil }
+        let header = ACLHeader(
+            handle: word & 0x0FFF, packetBoundary: boundary,
+            broadcast: ACLBroadcastFlag(rawValue: UInt8(truncatingIfNeeded: word >> 14)), dataLength: UInt16(aclLength))
+        if !partials.isEmpty, partials[StreamKey(adapter: adapter, handle: header.handle, direction: direction)] != nil {
+            return nil
+        }
+        let pdu = L2CAPPDU(
+            adapter: adapter, handle: header.handle, direction: direction,
+            cid: UInt16(payload[6]) | UInt16(payload[7]) << 8, payload: Array(payload[headers...]),
+            fragments: [frame], completedIn: frame)
+        return ACLStep(header: header, completed: [pdu])
     }
 
     /// Forgets every incomplete PDU of `handle` on `adapter` (both directions), so a handle reused
