@@ -12,6 +12,11 @@ extension AnalysisBuilder {
     /// batches of decoded frames to this one (at most ``FramePipeline/batchesInFlight`` batches
     /// exist, so memory stays bounded); the result is the same as the single-thread loop's.
     public static func analyze(path: String, resolvePrivateAddresses: Bool = true) throws -> AnalysisResult {
+        try analyze(path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: nil)
+    }
+
+    /// `pipelined`: nil decides by the CPUs available; true/false force it (tests compare both).
+    static func analyze(path: String, resolvePrivateAddresses: Bool, pipelined: Bool?) throws -> AnalysisResult {
         let reader = try CaptureReader.open(path: path)
         var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
         builder.resolvePrivateAddressesEnabled = resolvePrivateAddresses
@@ -19,7 +24,7 @@ extension AnalysisBuilder {
         defer { AnalysisLoad.shared.leave() }
         // One pipeline uses two threads: only when this analysis has two CPUs to itself
         // (`analyze a b c` already runs one file per core).
-        if ProcessInfo.processInfo.activeProcessorCount >= 2 * running {
+        if pipelined ?? (ProcessInfo.processInfo.activeProcessorCount >= 2 * running) {
             FramePipeline.run(reader: reader, into: &builder)
         } else {
             var reader = reader
