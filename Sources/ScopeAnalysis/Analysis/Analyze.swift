@@ -61,44 +61,46 @@ final class AnalysisLoad: @unchecked Sendable {
     }
 }
 
-/// Reading and decoding on a producer thread, analysis on the calling thread: decoded frames
-/// travel in batches through a bounded queue; emptied batches go back to the producer.
-/// The producer only reads and decodes (the longer part); the consumer analyses and frees the frames.
+/// Reading, decoding and analysis on three threads (reader thread → decoder thread → the
+/// caller's): records and decoded frames travel in batches through bounded queues; emptied
+/// batches go back to the stage that fills them, so at most ``batchesInFlight`` batches of each
+/// kind exist. The consumer frees the frames.
 enum FramePipeline {
-    /// Small enough that a batch is still in cache when the consumer reads it.
+    /// Small enough that a batch is still in cache when the next stage reads it.
     static let batchSize = 512
     static let batchesInFlight = 4
 
-    /// Frames in file order, and the reader diagnostics drained between them:
-    /// `diagnostics[k].before` frames of this batch are consumed before `diagnostics[k].items`.
-    struct Batch: Sendable {
-        var frames: [DecodedFrame] = []
+    /// Items in file order, and the reader diagnostics drained between them:
+    /// `diagnostics[k].before` items of this batch come before `diagnostics[k].items`.
+    struct Batch<Item: Sendable>: Sendable {
+        var items: [Item] = []
         var diagnostics: [(before: Int, items: [Diagnostic])] = []
-        /// The producer's last batch.
+        /// The stage's last batch.
         var isLast = false
     }
 
-    /// The reader, handed over once to the producer thread (CaptureReader is not Sendable).
+    /// The reader, handed over once to the reader thread (CaptureReader is not Sendable).
     final class ReaderBox: @unchecked Sendable {
         var reader: CaptureReader
         init(_ reader: CaptureReader) { self.reader = reader }
     }
 
-    final class Channel: @unchecked Sendable {
+    /// A bounded queue of batches between two threads, with the emptied batches' way back.
+    final class Channel<Item: Sendable>: @unchecked Sendable {
         private let condition = NSCondition()
-        private var full: [Batch] = []
-        private var free: [Batch] = []
+        private var full: [Batch<Item>] = []
+        private var free: [Batch<Item>] = []
         private var allocated = 0
 
         /// Producer: an empty batch to fill (waits while all batches are in flight).
-        func emptyBatch() -> Batch {
+        func emptyBatch() -> Batch<Item> {
             condition.lock()
             defer { condition.unlock() }
             while free.isEmpty {
                 if allocated < FramePipeline.batchesInFlight {
                     allocated += 1
-                    var batch = Batch()
-                    batch.frames.reserveCapacity(FramePipeline.batchSize)
+                    var batch = Batch<Item>()
+                    batch.items.reserveCapacity(FramePipeline.batchSize)
                     return batch
                 }
                 condition.wait()
@@ -106,7 +108,7 @@ enum FramePipeline {
             return free.removeLast()
         }
 
-        func send(_ batch: Batch) {
+        func send(_ batch: Batch<Item>) {
             condition.lock()
             full.append(batch)
             condition.signal()
@@ -114,14 +116,15 @@ enum FramePipeline {
         }
 
         /// Consumer: the next filled batch (waits for it).
-        func receive() -> Batch {
+        func receive() -> Batch<Item> {
             condition.lock()
             defer { condition.unlock() }
             while full.isEmpty { condition.wait() }
             return full.removeFirst()
         }
 
-        func recycle(_ batch: Batch) {
+        /// Consumer: gives an emptied batch back.
+        func recycle(_ batch: Batch<Item>) {
             condition.lock()
             free.append(batch)
             condition.signal()
@@ -129,25 +132,29 @@ enum FramePipeline {
         }
     }
 
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
     static func run(reader: CaptureReader, into builder: inout AnalysisBuilder) {
-        let channel = Channel()
+        let records = Channel<CaptureRecord>()
+        let frames = Channel<DecodedFrame>()
         let box = ReaderBox(reader)
-        let producer = Thread {
-            produce(box, channel)
-        }
-        producer.stackSize = 8 << 20
-        producer.start()
+        start { read(box, into: records) }
+        start { decode(records, into: frames) }
         while true {
-            var batch = channel.receive()
+            var batch = frames.receive()
             var next = 0
-            batch.frames.withUnsafeBufferPointer { frames in
+            batch.items.withUnsafeBufferPointer { items in
                 // Borrowed from the buffer: no copy of each frame.
-                for i in frames.indices {
+                for i in items.indices {
                     while next < batch.diagnostics.count, batch.diagnostics[next].before == i {
                         builder.noteReaderDiagnostics(batch.diagnostics[next].items)
                         next += 1
                     }
-                    builder.consume(frames[i])
+                    builder.consume(items[i])
                 }
             }
             while next < batch.diagnostics.count {
@@ -155,30 +162,49 @@ enum FramePipeline {
                 next += 1
             }
             if batch.isLast { break }
-            // Frames are freed here: the producer has the longer part of the work.
-            batch.frames.removeAll(keepingCapacity: true)
+            batch.items.removeAll(keepingCapacity: true)
             batch.diagnostics.removeAll()
-            channel.recycle(batch)
+            frames.recycle(batch)
         }
     }
 
-    private static func produce(_ box: ReaderBox, _ channel: Channel) {
+    private static func read(_ box: ReaderBox, into channel: Channel<CaptureRecord>) {
         var reader = box.reader
-        var dissector = Dissector()
         var batch = channel.emptyBatch()
         while let record = reader.next() {
-            batch.frames.append(dissector.decode(record))
+            batch.items.append(record)
             if reader.diagnostics.count >= 500 {
-                batch.diagnostics.append((batch.frames.count, reader.drainDiagnostics()))
+                batch.diagnostics.append((batch.items.count, reader.drainDiagnostics()))
             }
-            if batch.frames.count == batchSize {
+            if batch.items.count == batchSize {
                 channel.send(batch)
                 batch = channel.emptyBatch()
             }
         }
-        batch.diagnostics.append((batch.frames.count, reader.drainDiagnostics()))
-        _ = dissector.finish()
+        batch.diagnostics.append((batch.items.count, reader.drainDiagnostics()))
         batch.isLast = true
         channel.send(batch)
+    }
+
+    private static func decode(_ input: Channel<CaptureRecord>, into output: Channel<DecodedFrame>) {
+        var dissector = Dissector()
+        while true {
+            var records = input.receive()
+            var frames = output.emptyBatch()
+            records.items.withUnsafeBufferPointer { items in
+                for i in items.indices { frames.items.append(dissector.decode(items[i])) }
+            }
+            frames.diagnostics = records.diagnostics
+            frames.isLast = records.isLast
+            if records.isLast {
+                _ = dissector.finish()
+                output.send(frames)
+                return
+            }
+            output.send(frames)
+            records.items.removeAll(keepingCapacity: true)
+            records.diagnostics.removeAll()
+            input.recycle(records)
+        }
     }
 }
