@@ -40,9 +40,10 @@ extension AnalysisBuilder {
         var duplicatesInEvent = 0
         var counted = 0
         event.advertisingReports.withUnsafeBufferPointer { reports in
-            // Each report borrowed from the buffer, not copied.
-            for r in reports.indices {
-                advertisingReport(reports[r], adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicatesInEvent)
+            guard let first = reports.baseAddress else { return }
+            // Each report read in place, not copied.
+            for r in 0..<reports.count {
+                advertisingReport(first + r, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicatesInEvent)
             }
         }
         if let slot, duplicatesInEvent > 0, counted > 0 {
@@ -53,44 +54,47 @@ extension AnalysisBuilder {
 
     /// One report; `slot`: the running session's entry in `scanState`.
     private mutating func advertisingReport(
-        _ report: AdvertisingReport, adapter: AdapterIndex, slot: Int?, at: FrameTime, counted: inout Int, duplicates: inout Int
+        _ report: UnsafePointer<AdvertisingReport>, adapter: AdapterIndex, slot: Int?, at: FrameTime, counted: inout Int,
+        duplicates: inout Int
     ) {
-        var data = report.data
-        if !report.isLegacyEvent {
-            let fragmentKey = FragmentKey(adapter: adapter, address: report.address, type: report.addressType, sid: report.sid)
+        let address = report.pointee.address
+        let addressType = report.pointee.addressType
+        let isLegacy = report.pointee.isLegacyEvent
+        let eventType = report.pointee.eventType
+        var data = report.pointee.data
+        if !isLegacy {
+            let fragmentKey = FragmentKey(adapter: adapter, address: address, type: addressType, sid: report.pointee.sid)
             // Extended reports: data status bits 5–6 of Event_Type; 1 = incomplete, more to come.
-            let status = (report.eventType >> 5) & 0x03
+            let status = (eventType >> 5) & 0x03
             if status == 1 {
-                fragments[fragmentKey, default: []] += report.data
+                fragments[fragmentKey, default: []] += data
                 return
             }
-            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) { data = earlier + report.data }
+            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) { data = earlier + data }
         }
         counted += 1
         // The payload's fingerprint once, for the device's and the session's sets.
         let payload = Payload(bytes: data)
-        let device = noteDevice(report, data: data, payload: payload, at: at)
+        let device = noteDevice(
+            address: address, addressType: addressType, rssi: report.pointee.rssi, connectable: report.pointee.isConnectable,
+            data: data, payload: payload, at: at)
         guard let slot else { return }
         let s = scanState[slot].index
         // Mutate in place: copying the session or its tracking per report would copy their
         // collections each time (quadratic on long scans).
-        let eventType = report.isLegacyEvent ? report.eventType : report.eventType & ~UInt16(0x60)
-        let key = ReportKey(address: report.address, type: report.addressType, eventType: eventType, data: payload)
-        // A device counts once per session: the first time it reports in it.
-        let newInSession = deviceLastSession[device] != s
-        if newInSession { deviceLastSession[device] = s }
-        let (isDuplicate, devicesSeen) = Self.track(key, newDevice: newInSession, in: &scanState[slot])
+        let key = ReportKey(address: address, type: addressType, eventType: isLegacy ? eventType : eventType & ~UInt16(0x60), data: payload)
+        let (isDuplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
         Self.noteReport(
-            address: report.address, at: at, isDuplicate: isDuplicate, newDevice: newInSession, devicesSeen: devicesSeen,
-            in: &result.scans[s])
+            address: address, at: at, isDuplicate: isDuplicate, newDevice: newDevice, devicesSeen: devicesSeen, in: &result.scans[s])
         if isDuplicate { duplicates += 1 }
     }
 
-    /// Whether `key` was already reported in the session, and how many devices it has seen.
-    private static func track(_ key: ReportKey, newDevice: Bool, in tracking: inout ScanTracking) -> (Bool, Int) {
+    /// Whether `key` was already reported in the session, whether the device reports in it for
+    /// the first time, and how many devices it has seen.
+    private static func track(_ key: ReportKey, device: Int, in tracking: inout ScanTracking) -> (Bool, Bool, Int) {
         let isDuplicate = !tracking.seen.insert(key).inserted
-        if newDevice { tracking.devices += 1 }
-        return (isDuplicate, tracking.devices)
+        let newDevice = tracking.noteDevice(device)
+        return (isDuplicate, newDevice, tracking.devices)
     }
 
     private static func noteReport(
@@ -111,32 +115,33 @@ extension AnalysisBuilder {
     }
 
     /// Counts the report for its device; returns the device's index in `result.devices`.
-    private mutating func noteDevice(_ report: AdvertisingReport, data: [UInt8], payload: Payload, at: FrameTime) -> Int {
-        let key = DeviceKey(address: report.address, type: report.addressType)
+    private mutating func noteDevice(
+        address: BDAddr, addressType: UInt8, rssi: Int8, connectable: Bool, data: [UInt8], payload: Payload, at: FrameTime
+    ) -> Int {
+        let key = DeviceKey(address: address, type: addressType)
         let index: Int
         if let i = deviceIndex[key] {
             index = i
         } else {
-            result.devices.append(Device(address: report.address, addressType: report.addressType, first: at))
+            result.devices.append(Device(address: address, addressType: addressType, first: at))
             index = result.devices.count - 1
             deviceIndex[key] = index
             devicePayloads.append([])
-            deviceLastSession.append(-1)
         }
         let newPayload = devicePayloads[index].insert(payload).inserted
-        Self.update(&result.devices[index], report: report, data: data, newPayload: newPayload, at: at)
+        Self.update(&result.devices[index], rssi: rssi, connectable: connectable, data: data, newPayload: newPayload, at: at)
         return index
     }
 
     /// In place: copying the device out and back would copy its strings and arrays.
-    private static func update(_ device: inout Device, report: AdvertisingReport, data: [UInt8], newPayload: Bool, at: FrameTime) {
+    private static func update(_ device: inout Device, rssi: Int8, connectable: Bool, data: [UInt8], newPayload: Bool, at: FrameTime) {
         device.reports += 1
         device.last = at
-        if report.rssi != 127 {
-            device.rssiMin = min(device.rssiMin ?? report.rssi, report.rssi)
-            device.rssiMax = max(device.rssiMax ?? report.rssi, report.rssi)
+        if rssi != 127 {
+            device.rssiMin = min(device.rssiMin ?? rssi, rssi)
+            device.rssiMax = max(device.rssiMax ?? rssi, rssi)
         }
-        if report.isConnectable { device.connectable = true }
+        if connectable { device.connectable = true }
         if newPayload {
             device.distinctPayloads += 1
             let ad = ADParser.parse(data, baseOffset: 0)

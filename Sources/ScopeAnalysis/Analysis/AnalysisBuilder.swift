@@ -39,10 +39,8 @@ public struct AnalysisBuilder: Sendable {
     /// The running sessions' tracking (one per adapter in `activeScan`, a short list: no hashing).
     var scanState: [ScanTracking] = []
     var deviceIndex: [DeviceKey: Int] = [:]
-    /// Per device (same index as `result.devices`): its distinct payloads, and the last scan
-    /// session that counted it (-1: none).
+    /// Per device (same index as `result.devices`): its distinct payloads.
     var devicePayloads: [Set<Payload>] = []
-    var deviceLastSession: [Int] = []
     /// Extended report fragments waiting for their last part.
     var fragments: [FragmentKey: [UInt8]] = [:]
 
@@ -132,8 +130,20 @@ public struct AnalysisBuilder: Sendable {
         /// The session's index in `result.scans`.
         var index: Int
         var seen: Set<ReportKey> = []
-        /// Devices that reported in the session (each counted once, see `deviceLastSession`).
+        /// Devices that reported in the session, and which (bit i: `result.devices[i]`).
         var devices = 0
+        var deviceBits: [UInt64] = []
+
+        /// Marks device `index` as seen in the session; true the first time.
+        mutating func noteDevice(_ index: Int) -> Bool {
+            let word = index >> 6
+            let bit = UInt64(1) << UInt64(index & 63)
+            if word >= deviceBits.count { deviceBits += repeatElement(0, count: word - deviceBits.count + 1) }
+            if deviceBits[word] & bit != 0 { return false }
+            deviceBits[word] |= bit
+            devices += 1
+            return true
+        }
         /// Set when the stop command was sent and succeeded: reports count until its Command Complete.
         var closed = false
     }
