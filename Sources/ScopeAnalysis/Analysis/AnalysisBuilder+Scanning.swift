@@ -19,13 +19,13 @@ extension AnalysisBuilder {
             result.scans.append(session)
             let index = result.scans.count - 1
             activeScan[adapter] = index
-            scanState[index] = ScanTracking()
+            scanState.append(ScanTracking(adapter: adapter, index: index))
         } else if let index = activeScan.removeValue(forKey: adapter) {
             result.scans[index].stop = command
             result.scans[index].stopComplete = complete
             result.scans[index].end = command
             result.scans[index].stillRunningAtEnd = false
-            scanState[index] = nil
+            scanState.removeAll { $0.index == index }
             foldDensity(index)
         }
     }
@@ -36,80 +36,122 @@ extension AnalysisBuilder {
     }
 
     mutating func advertisingReports(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {
-        let reports = event.advertisingReports
-        let session = activeScan[adapter]
+        // The running session on this adapter (as `activeScan[adapter]`).
+        let slot = scanState.firstIndex { $0.adapter == adapter }
         var duplicatesInEvent = 0
         var counted = 0
-        for report in reports {
-            let fragmentKey = FragmentKey(
-                adapter: adapter, address: report.address, type: report.addressType, sid: report.isLegacyEvent ? nil : report.sid)
-            var data = report.data
-            if !report.isLegacyEvent {
-                // Extended reports: data status bits 5–6 of Event_Type; 1 = incomplete, more to come.
-                let status = (report.eventType >> 5) & 0x03
-                if status == 1 {
-                    fragments[fragmentKey, default: []] += report.data
-                    continue
-                }
-                if let earlier = fragments.removeValue(forKey: fragmentKey) { data = earlier + report.data }
-            }
-            counted += 1
-            let deviceKey = DeviceKey(address: report.address, type: report.addressType)
-            noteDevice(report, data: data, key: deviceKey, at: at)
-            guard let s = session else { continue }
-            // Mutate in place: copying the session or its tracking per report would copy their
-            // collections each time (quadratic on long scans).
-            let eventType = report.isLegacyEvent ? report.eventType : report.eventType & ~UInt16(0x60)
-            let key = ReportKey(address: report.address, type: report.addressType, eventType: eventType, data: Payload(bytes: data))
-            let isDuplicate = !scanState[s, default: ScanTracking()].seen.insert(key).inserted
-            scanState[s, default: ScanTracking()].devices.insert(deviceKey)
-            result.scans[s].reports += 1
-            if result.scans[s].firstReport == nil { result.scans[s].firstReport = at }
-            let seenAt = AdapterAddress(adapter: adapter, address: report.address)
-            if lastDiscovery[seenAt]?.session != s { lastDiscovery[seenAt] = Discovery(session: s, firstReport: at) }
-            result.scans[s].lastReport = at
-            result.scans[s].devicesSeen = scanState[s]?.devices.count ?? 0
-            result.scans[s].density.add(at: at, duplicate: isDuplicate)
-            if isDuplicate {
-                result.scans[s].duplicates += 1
-                duplicatesInEvent += 1
-                if result.scans[s].firstDuplicate == nil { result.scans[s].firstDuplicate = at }
+        event.advertisingReports.withUnsafeBufferPointer { reports in
+            guard let first = reports.baseAddress else { return }
+            // Each report read in place, not copied.
+            for r in 0..<reports.count {
+                advertisingReport(first + r, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicatesInEvent)
             }
         }
-        if let s = session, duplicatesInEvent > 0, counted > 0 {
+        if let slot, duplicatesInEvent > 0, counted > 0 {
             // The event's bytes shared equally among the reports it carried.
-            result.scans[s].duplicateEventBytes += eventBytes * duplicatesInEvent / counted
+            result.scans[scanState[slot].index].duplicateEventBytes += eventBytes * duplicatesInEvent / counted
         }
     }
 
-    private mutating func noteDevice(_ report: AdvertisingReport, data: [UInt8], key: DeviceKey, at: FrameTime) {
+    /// One report; `slot`: the running session's entry in `scanState`.
+    private mutating func advertisingReport(
+        _ report: UnsafePointer<AdvertisingReport>, adapter: AdapterIndex, slot: Int?, at: FrameTime, counted: inout Int,
+        duplicates: inout Int
+    ) {
+        let address = report.pointee.address
+        let addressType = report.pointee.addressType
+        let isLegacy = report.pointee.isLegacyEvent
+        let eventType = report.pointee.eventType
+        var data = report.pointee.data
+        if !isLegacy {
+            let fragmentKey = FragmentKey(adapter: adapter, address: address, type: addressType, sid: report.pointee.sid)
+            // Extended reports: data status bits 5–6 of Event_Type; 1 = incomplete, more to come.
+            let status = (eventType >> 5) & 0x03
+            if status == 1 {
+                fragments[fragmentKey, default: []] += data
+                return
+            }
+            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) { data = earlier + data }
+        }
+        counted += 1
+        // The payload's fingerprint once, for the device's and the session's sets.
+        let payload = Payload(bytes: data)
+        let device = noteDevice(
+            address: address, addressType: addressType, rssi: report.pointee.rssi, connectable: report.pointee.isConnectable,
+            data: data, payload: payload, at: at)
+        guard let slot else { return }
+        let s = scanState[slot].index
+        // Mutate in place: copying the session or its tracking per report would copy their
+        // collections each time (quadratic on long scans).
+        let key = ReportKey(address: address, type: addressType, eventType: isLegacy ? eventType : eventType & ~UInt16(0x60), data: payload)
+        let (isDuplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
+        Self.noteReport(
+            address: address, at: at, isDuplicate: isDuplicate, newDevice: newDevice, devicesSeen: devicesSeen, in: &result.scans[s])
+        if isDuplicate { duplicates += 1 }
+        let seenAt = AdapterAddress(adapter: adapter, address: address)
+        if lastDiscovery[seenAt]?.session != s { lastDiscovery[seenAt] = Discovery(session: s, firstReport: at) }
+    }
+
+    /// Whether `key` was already reported in the session, whether the device reports in it for
+    /// the first time, and how many devices it has seen.
+    private static func track(_ key: ReportKey, device: Int, in tracking: inout ScanTracking) -> (Bool, Bool, Int) {
+        let isDuplicate = !tracking.seen.insert(key).inserted
+        let newDevice = tracking.noteDevice(device)
+        return (isDuplicate, newDevice, tracking.devices)
+    }
+
+    private static func noteReport(
+        address: BDAddr, at: FrameTime, isDuplicate: Bool, newDevice: Bool, devicesSeen: Int, in scan: inout ScanSession
+    ) {
+        scan.reports += 1
+        if scan.firstReport == nil { scan.firstReport = at }
+        scan.lastReport = at
+        scan.devicesSeen = devicesSeen
+        scan.density.add(at: at, duplicate: isDuplicate)
+        if isDuplicate {
+            scan.duplicates += 1
+            if scan.firstDuplicate == nil { scan.firstDuplicate = at }
+        }
+    }
+
+    /// Counts the report for its device; returns the device's index in `result.devices`.
+    private mutating func noteDevice(
+        address: BDAddr, addressType: UInt8, rssi: Int8, connectable: Bool, data: [UInt8], payload: Payload, at: FrameTime
+    ) -> Int {
+        let key = DeviceKey(address: address, type: addressType)
         let index: Int
         if let i = deviceIndex[key] {
             index = i
         } else {
-            result.devices.append(Device(address: report.address, addressType: report.addressType, first: at))
+            result.devices.append(Device(address: address, addressType: addressType, first: at))
             index = result.devices.count - 1
             deviceIndex[key] = index
+            devicePayloads.append([])
         }
-        var device = result.devices[index]
+        let newPayload = devicePayloads[index].insert(payload).inserted
+        Self.update(&result.devices[index], rssi: rssi, connectable: connectable, data: data, newPayload: newPayload, at: at)
+        return index
+    }
+
+    /// In place: copying the device out and back would copy its strings and arrays.
+    private static func update(_ device: inout Device, rssi: Int8, connectable: Bool, data: [UInt8], newPayload: Bool, at: FrameTime) {
         device.reports += 1
         device.last = at
-        if report.rssi != 127 {
-            device.rssiMin = min(device.rssiMin ?? report.rssi, report.rssi)
-            device.rssiMax = max(device.rssiMax ?? report.rssi, report.rssi)
+        if rssi != 127 {
+            device.rssiMin = min(device.rssiMin ?? rssi, rssi)
+            device.rssiMax = max(device.rssiMax ?? rssi, rssi)
         }
-        if report.isConnectable { device.connectable = true }
-        if devicePayloads[key, default: []].insert(Payload(bytes: data)).inserted {
+        if connectable { device.connectable = true }
+        if newPayload {
             device.distinctPayloads += 1
             let ad = ADParser.parse(data, baseOffset: 0)
             if let name = ad.localName { device.name = name }
             for uuid in ad.serviceUUIDs {
-                let s = Self.uuidString(uuid)
+                let s = uuidString(uuid)
                 if !device.serviceUUIDs.contains(s) { device.serviceUUIDs.append(s) }
             }
             for m in ad.manufacturerData where !device.manufacturers.contains(m.companyID) { device.manufacturers.append(m.companyID) }
         }
-        result.devices[index] = device
     }
 
     /// "180d" for 16-bit UUIDs, the canonical string otherwise (GATTDatabase.Service.uuid).
@@ -136,5 +178,6 @@ extension AnalysisBuilder {
             result.scans[index].stillRunningAtEnd = true
         }
         activeScan = [:]
+        scanState = []
     }
 }

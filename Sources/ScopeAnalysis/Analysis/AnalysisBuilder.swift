@@ -36,9 +36,11 @@ public struct AnalysisBuilder: Sendable {
     // Scanning.
     var scanParameters: [AdapterIndex: HCIFacts.ScanParameters] = [:]
     var activeScan: [AdapterIndex: Int] = [:]
-    var scanState: [Int: ScanTracking] = [:]
+    /// The running sessions' tracking (one per adapter in `activeScan`, a short list: no hashing).
+    var scanState: [ScanTracking] = []
     var deviceIndex: [DeviceKey: Int] = [:]
-    var devicePayloads: [DeviceKey: Set<Payload>] = [:]
+    /// Per device (same index as `result.devices`): its distinct payloads.
+    var devicePayloads: [Set<Payload>] = []
     /// Per advertiser and adapter: the last scan session that reported it and its first report
     /// there (per-device state; connection requests record it as `peerDiscovery`).
     var lastDiscovery: [AdapterAddress: Discovery] = [:]
@@ -75,6 +77,9 @@ public struct AnalysisBuilder: Sendable {
 
     // Health.
     var previousTimestamp: [AdapterIndex: Timestamp] = [:]
+    /// The last record's adapter and timestamp (not yet in `previousTimestamp`).
+    var healthAdapter: AdapterIndex?
+    var healthTimestamp = Timestamp(microseconds: 0)
 
     struct AdapterAddress: Hashable, Sendable {
         var adapter: AdapterIndex
@@ -89,6 +94,9 @@ public struct AnalysisBuilder: Sendable {
     struct DeviceKey: Hashable, Sendable {
         var address: BDAddr
         var type: UInt8
+
+        // One word to hash instead of the address's and the type's.
+        func hash(into hasher: inout Hasher) { hasher.combine(address.value | UInt64(type) << 48) }
     }
 
     struct FragmentKey: Hashable, Sendable {
@@ -109,6 +117,12 @@ public struct AnalysisBuilder: Sendable {
         var type: UInt8
         var eventType: UInt16
         var data: Payload
+
+        // One word to hash (equality still compares every field).
+        func hash(into hasher: inout Hasher) {
+            let who = address.value | UInt64(type) << 48 | UInt64(truncatingIfNeeded: eventType) << 56
+            hasher.combine(who &* 0x9E37_79B9_7F4A_7C15 ^ data.fingerprint &+ UInt64(data.count))
+        }
     }
 
     /// Advertising data as a set/dictionary key: its length and a 64-bit FNV-1a fingerprint, not
@@ -126,11 +140,29 @@ public struct AnalysisBuilder: Sendable {
             fingerprint = h
             count = bytes.count
         }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(fingerprint &+ UInt64(count)) }
     }
 
     struct ScanTracking: Sendable {
+        var adapter: AdapterIndex
+        /// The session's index in `result.scans`.
+        var index: Int
         var seen: Set<ReportKey> = []
-        var devices: Set<DeviceKey> = []
+        /// Devices that reported in the session, and which (bit i: `result.devices[i]`).
+        var devices = 0
+        var deviceBits: [UInt64] = []
+
+        /// Marks device `index` as seen in the session; true the first time.
+        mutating func noteDevice(_ index: Int) -> Bool {
+            let word = index >> 6
+            let bit = UInt64(1) << UInt64(index & 63)
+            if word >= deviceBits.count { deviceBits += repeatElement(0, count: word - deviceBits.count + 1) }
+            if deviceBits[word] & bit != 0 { return false }
+            deviceBits[word] |= bit
+            devices += 1
+            return true
+        }
         /// Set when the stop command was sent and succeeded: reports count until its Command Complete.
         var closed = false
     }
@@ -196,43 +228,68 @@ public struct AnalysisBuilder: Sendable {
 
     // MARK: Health
 
+    // Updates `result.capture` in place (a copy of CaptureInfo per frame would copy its arrays
+    // and strings).
     private mutating func noteHealth(_ frame: DecodedFrame, at: FrameTime) {
         let record = frame.record
-        var info = result.capture
-        info.frames += 1
-        if info.firstTimestamp == nil { info.firstTimestamp = record.timestamp }
-        info.lastTimestamp = record.timestamp
+        let timestamp = record.timestamp
+        result.capture.frames += 1
+        if result.capture.firstTimestamp == nil { result.capture.firstTimestamp = timestamp }
+        result.capture.lastTimestamp = timestamp
         if record.isTruncated {
-            info.health.truncatedRecords += 1
-            if record.kind == .acl { info.health.truncatedACL += 1 }
+            result.capture.health.truncatedRecords += 1
+            if record.kind == .acl { result.capture.health.truncatedACL += 1 }
         }
-        info.health.drops = max(info.health.drops, record.drops)
-        if !frame.allMalformations.isEmpty { info.health.malformedFrames += 1 }
+        if record.drops > result.capture.health.drops { result.capture.health.drops = record.drops }
+        if !frame.malformed.isEmpty || Self.upperLayerMalformed(frame.pdus) { result.capture.health.malformedFrames += 1 }
         switch record.kind {
-        case .unknownH4, .unknownMonitor, .unknownPacketLogger: info.health.unknownRecords += 1
+        case .unknownH4, .unknownMonitor, .unknownPacketLogger: result.capture.health.unknownRecords += 1
         default: break
         }
-        if let previous = previousTimestamp[record.adapter] {
-            let delta = record.timestamp.microseconds.subtractingReportingOverflow(previous.microseconds)
+        // The previous timestamp of this adapter: the last record's when it is the same adapter.
+        let previous: Timestamp?
+        if healthAdapter == record.adapter {
+            previous = healthTimestamp
+        } else {
+            if let adapter = healthAdapter { previousTimestamp[adapter] = healthTimestamp }
+            previous = previousTimestamp[record.adapter]
+            healthAdapter = record.adapter
+        }
+        healthTimestamp = timestamp
+        if let previous {
+            let delta = timestamp.microseconds.subtractingReportingOverflow(previous.microseconds)
             let day: Int64 = 86_400_000_000
             let skew: Int64 = 378 * day
             if !delta.overflow, delta.partialValue.magnitude >= UInt64(skew - day), delta.partialValue.magnitude <= UInt64(skew + day) {
-                info.health.epochSkewSuspected = true
-            } else if record.timestamp < previous {
-                info.health.backwardTimestamps += 1
-            } else if !delta.overflow, delta.partialValue >= day, info.health.forwardJumps.count < 10 {
+                result.capture.health.epochSkewSuspected = true
+            } else if timestamp < previous {
+                result.capture.health.backwardTimestamps += 1
+            } else if !delta.overflow, delta.partialValue >= day, result.capture.health.forwardJumps.count < 10 {
                 // A gap of a day or more between consecutive records: PacketLogger writes its
                 // preamble notes with the time they were created, often days before the session.
-                info.health.forwardJumps.append(FrameTime(frame: record.frame, time: record.timestamp))
-                info.health.notes.append(
+                result.capture.health.forwardJumps.append(FrameTime(frame: record.frame, time: timestamp))
+                result.capture.health.notes.append(
                     "timestamps jump forward by \(Self.days(delta.partialValue)) at frame \(record.frame): the \(record.frame - 1) "
                         + "record(s) before it are dated earlier than the rest (PacketLogger writes its notes with the time "
                         + "they were created); times in this report count from frame 1")
             }
         }
-        previousTimestamp[record.adapter] = record.timestamp
-        if !record.timestamp.isPlausible { info.health.implausibleTimestamps += 1 }
-        result.capture = info
+        if !timestamp.isPlausible { result.capture.health.implausibleTimestamps += 1 }
+    }
+
+    /// Whether a PDU has malformations (without building `allMalformations` or copying PDUs).
+    private static func upperLayerMalformed(_ pdus: [DecodedPDU]) -> Bool {
+        pdus.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                switch buffer[i].upper {
+                case .att(let a, _): if !a.malformed.isEmpty { return true }
+                case .smp(let s): if !s.malformed.isEmpty { return true }
+                case .signaling(let s): if !s.malformed.isEmpty { return true }
+                case .other: break
+                }
+            }
+            return false
+        }
     }
 
     /// "8 d 19 h 35 min" for a gap in microseconds.
