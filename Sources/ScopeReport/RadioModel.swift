@@ -39,7 +39,7 @@ public enum RadioModel {
             interval > 0, lifetime >= 0
         else { return nil }
         let events = lifetime / interval
-        let bytes = c.retired?.attAirBytes ?? c.att.reduce(Int64(0)) { $0 + Int64($1.valueLength) + 7 }
+        let bytes = c.attAirBytes
         let perByte: Int64 = (c.phyUpdates.last?.tx == 2) ? 4 : 8
         let (a, o1) = events.multipliedReportingOverflow(by: emptyEventMicros)
         let (b, o2) = bytes.multipliedReportingOverflow(by: perByte)

@@ -390,14 +390,9 @@ public struct ConnectionSummary: Sendable {
         disconnectInitiator = c.disconnectInitiator.rawValue
         attPDUs = c.attCount
         var counts: [String: Int] = [:]
-        if let r = c.retired {
-            for (op, n) in r.attByOpcode { counts[ContractNames.attOpcode(op), default: 0] += n }
-        } else {
-            for e in c.att { counts[ContractNames.attOpcode(e.opcode), default: 0] += 1 }
-        }
+        for (op, n) in c.attByOpcode { counts[ContractNames.attOpcode(op), default: 0] += n }
         attByOpcode = counts.sorted { $0.key < $1.key }.map { (name: $0.key, count: $0.value) }
-        services = c.retired?.services ?? c.gatt.services.count
-        characteristics = c.retired?.characteristics ?? c.gatt.characteristics.count
+        (services, characteristics) = c.gattCounts
         radioEstimate = RadioModel.connection(c, lifetimeMicros: lifetimeMicros)
     }
 }

@@ -43,8 +43,7 @@ public enum RuleEngine {
         var rest = analysis
         if let retired, !retired.isEmpty {
             rest.connections = analysis.connections.filter { $0.retired == nil }
-            let ids = Set(rest.connections.map(\.id))
-            rest.pairings = analysis.pairings.filter { ids.contains($0.connection) }
+            rest.pairings = analysis.pairings(of: rest.connections)
         }
         return RuleRegistry.all.map { type in
             let id = type.id
@@ -115,7 +114,7 @@ public struct RuleAccumulator: Sendable {
         case .violated: part.findings.merge(findings: v.findings, omitted: v.omitted)
         case .passed:
             if !part.passed.contains(v.reason) {
-                if part.passed.count < 20 { part.passed.append(v.reason) } else { part.morePassed += 1 }
+                if part.passed.count < [String].reasonItems { part.passed.append(v.reason) } else { part.morePassed += 1 }
             }
         case .notEvaluated: part.notEvaluated = v.reason
         }

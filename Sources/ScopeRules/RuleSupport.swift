@@ -80,6 +80,17 @@ extension AnalysisResult {
         return found.flatMap { $0.frame < r.request.frame ? $0 : nil }
     }
 
+    /// The first position in `indices` whose element satisfies `isAfter`, which must hold for a
+    /// suffix of `indices` (binary search: range look-ups without a pass over everything).
+    func partitionPoint(_ indices: [Int], _ isAfter: (Int) -> Bool) -> Int {
+        var lo = 0, hi = indices.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if isAfter(indices[mid]) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
     /// Indices of `attempts` per adapter, sorted by request time (stable): range look-ups by time
     /// without a pass over every attempt per session.
     func attemptIndicesByTime() -> [AdapterIndex: [Int]] {

@@ -21,14 +21,19 @@ extension AnalysisBuilder {
                 filterPolicy: c.filterPolicy))
         pendingAttempt[adapter] = result.attempts.count - 1
         result.attempts[result.attempts.count - 1].discoveryTracked = true
-        if !usesList, let found = lastDiscovery[AdapterAddress(adapter: adapter, address: c.peer)] {
-            result.attempts[result.attempts.count - 1].peerDiscovery = PeerDiscovery(
-                scanStartFrame: result.scans[found.session].start.frame, firstReport: found.firstReport)
-        }
+        if !usesList { result.attempts[result.attempts.count - 1].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, before: at) }
         if let s = activeScan[adapter] {
             result.attempts[result.attempts.count - 1].scanReportsAtRequest = result.scans[s].reports
             result.attempts[result.attempts.count - 1].scanStartFrameAtRequest = result.scans[s].start.frame
         }
+    }
+
+    /// The last scan session on `adapter` that reported `peer` before `request`, and its first
+    /// report of it there.
+    func peerDiscovery(_ peer: BDAddr, adapter: AdapterIndex, before request: FrameTime) -> PeerDiscovery? {
+        guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)], found.firstReport.frame < request.frame
+        else { return nil }
+        return PeerDiscovery(scanStartFrame: result.scans[found.session].start.frame, firstReport: found.firstReport)
     }
 
     mutating func finishAttempts() {
@@ -74,11 +79,8 @@ extension AnalysisBuilder {
             connection.request = result.attempts[i].request
             result.attempts[i].connection = id
             // Filter accept list: the peer is known only now; where it was found before the request.
-            if result.attempts[i].peer == nil, let found = lastDiscovery[AdapterAddress(adapter: adapter, address: c.peer)],
-                found.firstReport.frame < result.attempts[i].request.frame
-            {
-                result.attempts[i].peerDiscovery = PeerDiscovery(
-                    scanStartFrame: result.scans[found.session].start.frame, firstReport: found.firstReport)
+            if result.attempts[i].peer == nil {
+                result.attempts[i].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, before: result.attempts[i].request)
             }
         }
         result.connections.append(connection)

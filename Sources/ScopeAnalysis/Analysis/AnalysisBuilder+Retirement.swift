@@ -30,8 +30,7 @@ extension AnalysisBuilder {
     public mutating func retireClosedConnections() -> AnalysisResult {
         var part = AnalysisResult(capture: result.capture)
         part.connections = closedWithDetail.map { result.connections[$0] }
-        let ids = Set(part.connections.map(\.id))
-        part.pairings = result.pairings.filter { ids.contains($0.connection) }
+        part.pairings = result.pairings(of: part.connections)
         for i in closedWithDetail { result.connections[i].retireDetail() }
         closedWithDetail = []
         closedDetailEvents = 0

@@ -85,11 +85,13 @@ extension AnalysisBuilder {
         // collections each time (quadratic on long scans).
         let key = ReportKey(address: address, type: addressType, eventType: isLegacy ? eventType : eventType & ~UInt16(0x60), data: payload)
         let (isDuplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
-        Self.noteReport(
-            address: address, at: at, isDuplicate: isDuplicate, newDevice: newDevice, devicesSeen: devicesSeen, in: &result.scans[s])
+        Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &result.scans[s])
         if isDuplicate { duplicates += 1 }
-        let seenAt = AdapterAddress(adapter: adapter, address: address)
-        if lastDiscovery[seenAt]?.session != s { lastDiscovery[seenAt] = Discovery(session: s, firstReport: at) }
+        // Only a device's first report in the session can change where its address was found.
+        if newDevice {
+            let seenAt = AdapterAddress(adapter: adapter, address: address)
+            if lastDiscovery[seenAt]?.session != s { lastDiscovery[seenAt] = Discovery(session: s, firstReport: at) }
+        }
     }
 
     /// Whether `key` was already reported in the session, whether the device reports in it for
@@ -100,9 +102,7 @@ extension AnalysisBuilder {
         return (isDuplicate, newDevice, tracking.devices)
     }
 
-    private static func noteReport(
-        address: BDAddr, at: FrameTime, isDuplicate: Bool, newDevice: Bool, devicesSeen: Int, in scan: inout ScanSession
-    ) {
+    private static func noteReport(at: FrameTime, isDuplicate: Bool, devicesSeen: Int, in scan: inout ScanSession) {
         scan.reports += 1
         if scan.firstReport == nil { scan.firstReport = at }
         scan.lastReport = at

@@ -32,6 +32,12 @@ public struct AnalysisResult: Sendable {
 
     public init(capture: CaptureInfo) { self.capture = capture }
 
+    /// The pairings that took place on `connections`.
+    public func pairings(of connections: [Connection]) -> [Pairing] {
+        let ids = Set(connections.map(\.id))
+        return pairings.filter { ids.contains($0.connection) }
+    }
+
     /// Frame 1's timestamp: the origin of every relative time in reports.
     public var origin: Timestamp { capture.firstTimestamp ?? Timestamp(microseconds: 0) }
 }

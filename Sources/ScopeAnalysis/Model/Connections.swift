@@ -130,18 +130,29 @@ public struct Connection: Sendable {
     /// ATT PDUs of the connection (held or retired).
     public var attCount: Int { retired?.attPDUs ?? att.count }
 
+    /// ATT PDUs per opcode (held or retired).
+    public var attByOpcode: [UInt8: Int] {
+        if let retired { return retired.attByOpcode }
+        var byOpcode: [UInt8: Int] = [:]
+        for e in att { byOpcode[e.opcode, default: 0] += 1 }
+        return byOpcode
+    }
+
+    /// Σ (value length + 7) over the ATT PDUs (held or retired): the radio-time model's data bytes.
+    public var attAirBytes: Int64 { retired?.attAirBytes ?? att.reduce(Int64(0)) { $0 + Int64($1.valueLength) + 7 } }
+
+    /// GATT services and characteristics learned (held or retired).
+    public var gattCounts: (services: Int, characteristics: Int) {
+        retired.map { ($0.services, $0.characteristics) } ?? (gatt.services.count, gatt.characteristics.count)
+    }
+
     /// Drops the ATT detail, keeping the counts in `retired`.
     public mutating func retireDetail() {
         guard retired == nil else { return }
-        var byOpcode: [UInt8: Int] = [:]
-        var bytes: Int64 = 0
-        for e in att {
-            byOpcode[e.opcode, default: 0] += 1
-            bytes += Int64(e.valueLength) + 7
-        }
+        let counts = gattCounts
         retired = RetiredDetail(
-            attPDUs: att.count, attByOpcode: byOpcode, attAirBytes: bytes, services: gatt.services.count,
-            characteristics: gatt.characteristics.count)
+            attPDUs: att.count, attByOpcode: attByOpcode, attAirBytes: attAirBytes, services: counts.services,
+            characteristics: counts.characteristics)
         att = []
         gatt = GATTDatabase()
         cccdWrites = []

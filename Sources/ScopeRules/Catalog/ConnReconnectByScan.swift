@@ -40,19 +40,10 @@ public struct ConnReconnectByScan: Rule {
         }
         var scansByAdapter: [AdapterIndex: [Int]] = [:]
         for i in analysis.scans.indices { scansByAdapter[analysis.scans[i].adapter, default: []].append(i) }
-        /// First position in `indices` whose frame is after `frame` (frames ascend along `indices`).
-        func firstAfter(_ frame: FrameNumber, _ indices: [Int], _ frameOf: (Int) -> FrameNumber) -> Int {
-            var lo = 0, hi = indices.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if frameOf(indices[mid]) <= frame { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
         for c in analysis.connections {
             guard let peer = c.peerIdentity ?? c.peer, let ended = c.disconnect else { continue }
             let candidates = attemptsByPeer[PeerKey(peer: peer, adapter: c.id.adapter)] ?? []
-            let next = candidates[firstAfter(ended.frame, candidates) { analysis.attempts[$0].request.frame}...]
+            let next = candidates[analysis.partitionPoint(candidates) { analysis.attempts[$0].request.frame > ended.frame }...]
                 .lazy.map { analysis.attempts[$0] }
             guard let first = next.first else { continue }
             // "request(s)": the retries up to the one that connected.
@@ -73,7 +64,7 @@ public struct ConnReconnectByScan: Rule {
                 return "frame \(a.request.frame) (\(outcome))"
             }.joined(separator: ", ")
             let adapterScans = scansByAdapter[c.id.adapter] ?? []
-            let scans = adapterScans[firstAfter(ended.frame, adapterScans) { analysis.scans[$0].start.frame }...]
+            let scans = adapterScans[analysis.partitionPoint(adapterScans) { analysis.scans[$0].start.frame > ended.frame }...]
                 .lazy.map { analysis.scans[$0] }.prefix { $0.start.frame < first.request.frame }
             if let scan = scans.first {
                 let found: FrameTime?

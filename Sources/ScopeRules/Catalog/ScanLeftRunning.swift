@@ -40,11 +40,7 @@ public struct ScanLeftRunning: Rule {
             summaries.append("frame \(s.start.frame): \(Text.seconds(s.durationMicros))")
             // Requests on the adapter between the start and the end, in capture order.
             let sorted = byTime[s.adapter] ?? []
-            var lo = 0, hi = sorted.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if analysis.attempts[sorted[mid]].request.time < s.start.time { lo = mid + 1 } else { hi = mid }
-            }
+            var lo = analysis.partitionPoint(sorted) { analysis.attempts[$0].request.time >= s.start.time }
             var inside: [Int] = []
             while lo < sorted.count, analysis.attempts[sorted[lo]].request.time <= endAt.time {
                 inside.append(sorted[lo])
