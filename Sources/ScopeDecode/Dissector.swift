@@ -129,6 +129,13 @@ public struct Dissector: Sendable {
                 return (.vendorDebugACL(packet.header), [], packet.malformed)
             }
         }
+        // The usual case, a whole PDU in one fragment, without the reassembler's step value.
+        if let (header, pdu) = reassembler.completeSingleFragment(
+            adapter: record.adapter, direction: record.direction, frame: record.frame, record.payload)
+        {
+            let decoded = decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame)
+            return (.acl(header), [decoded], [])
+        }
         let step = reassembler.consume(
             adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,
             capturedTruncated: record.isTruncated)
