@@ -151,7 +151,9 @@ public struct Dissector: Sendable {
         return (.acl(step.header), pdus, step.malformed)
     }
 
-    private mutating func decodeUpper(_ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber) -> DecodedPDU {
+    private mutating func decodeUpper(
+        _ pdu: consuming L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber
+    ) -> DecodedPDU {
         var basicModeATT = false
         var bearer = pdu.cid
         if pdu.cid >= ChannelID.firstDynamic,
@@ -180,7 +182,7 @@ public struct Dissector: Sendable {
     }
 
     private mutating func decodeATT(
-        _ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber, bearer: UInt16
+        _ pdu: consuming L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber, bearer: UInt16
     ) -> DecodedPDU {
         let att = ATTPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
         let key = cachedConnection(HandleKey(adapter: adapter, handle: pdu.handle))
