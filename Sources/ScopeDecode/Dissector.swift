@@ -129,6 +129,13 @@ public struct Dissector: Sendable {
                 return (.vendorDebugACL(packet.header), [], packet.malformed)
             }
         }
+        // The usual case, a whole PDU in one fragment, without the reassembler's step value.
+        if let (header, pdu) = reassembler.completeSingleFragment(
+            adapter: record.adapter, direction: record.direction, frame: record.frame, record.payload)
+        {
+            let decoded = decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame)
+            return (.acl(header), [decoded], [])
+        }
         let step = reassembler.consume(
             adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,
             capturedTruncated: record.isTruncated)
@@ -144,7 +151,9 @@ public struct Dissector: Sendable {
         return (.acl(step.header), pdus, step.malformed)
     }
 
-    private mutating func decodeUpper(_ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber) -> DecodedPDU {
+    private mutating func decodeUpper(
+        _ pdu: consuming L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber
+    ) -> DecodedPDU {
         var basicModeATT = false
         var bearer = pdu.cid
         if pdu.cid >= ChannelID.firstDynamic,
@@ -173,7 +182,7 @@ public struct Dissector: Sendable {
     }
 
     private mutating func decodeATT(
-        _ pdu: L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber, bearer: UInt16
+        _ pdu: consuming L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber, bearer: UInt16
     ) -> DecodedPDU {
         let att = ATTPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
         let key = cachedConnection(HandleKey(adapter: adapter, handle: pdu.handle))

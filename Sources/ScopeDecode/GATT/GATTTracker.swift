@@ -452,6 +452,10 @@ public struct GATTTracker: Sendable {
 /// A set of ``GATTTracker``s keyed by connection, for a dissector that sees every connection.
 public struct GATTTrackerSet: Sendable {
     public private(set) var trackers: [GATTConnectionKey: GATTTracker] = [:]
+    /// Where the last connection's tracker is in ``trackers`` (ATT traffic comes in runs on
+    /// one connection). An index stays valid while no tracker is added or removed (updating
+    /// one in place does not move it): both places that do so set or forget it.
+    private var last: (connection: GATTConnectionKey, index: Dictionary<GATTConnectionKey, GATTTracker>.Index)?
 
     public init() {}
 
@@ -460,8 +464,19 @@ public struct GATTTrackerSet: Sendable {
         _ pdu: ATTPDU, connection: GATTConnectionKey, direction: Direction, frame: FrameNumber,
         cid: UInt16 = ChannelID.att.rawValue
     ) -> GATTAnnotation? {
-        trackers[connection, default: GATTTracker(connection: connection)].observe(
-            pdu, direction: direction, frame: frame, cid: cid)
+        let index: Dictionary<GATTConnectionKey, GATTTracker>.Index
+        if let last, last.connection == connection {
+            index = last.index
+        } else {
+            if let found = trackers.index(forKey: connection) {
+                index = found
+            } else {
+                trackers[connection] = GATTTracker(connection: connection)
+                index = trackers.index(forKey: connection)!
+            }
+            last = (connection, index)
+        }
+        return trackers.values[index].observe(pdu, direction: direction, frame: frame, cid: cid)
     }
 
     public subscript(connection: GATTConnectionKey) -> GATTTracker? { trackers[connection] }
@@ -469,6 +484,7 @@ public struct GATTTrackerSet: Sendable {
     /// Drops a connection's state (after its Disconnection Complete, once reports are built).
     @discardableResult
     public mutating func remove(_ connection: GATTConnectionKey) -> GATTTracker? {
-        trackers.removeValue(forKey: connection)
+        last = nil
+        return trackers.removeValue(forKey: connection)
     }
 }

@@ -203,8 +203,8 @@ public struct L2CAPReassembler: Sendable {
     public mutating func consume(
         adapter: AdapterIndex, direction: Direction, frame: FrameNumber, payload: [UInt8], capturedTruncated: Bool
     ) -> ACLStep {
-        if let step = completeSingleFragment(adapter: adapter, direction: direction, frame: frame, payload) {
-            return step
+        if let (header, pdu) = completeSingleFragment(adapter: adapter, direction: direction, frame: frame, payload) {
+            return ACLStep(header: header, completed: [pdu])
         }
         let packet = ACLPacket.decode(payload, captureTruncated: capturedTruncated)
         guard let header = packet.header else {
@@ -281,10 +281,11 @@ public struct L2CAPReassembler: Sendable {
     /// The common case without intermediate copies: a start fragment whose ACL length is
     /// exactly the bytes present and which holds exactly one basic-frame PDU, on a stream with
     /// nothing pending. Nil for everything else (``consume`` then takes the general path, which
-    /// gives the same result for this case).
-    private func completeSingleFragment(
+    /// gives the same result for this case). It changes no state, so the dissector asks it
+    /// first and calls ``consume`` only when it says nil (sparing the step's array).
+    func completeSingleFragment(
         adapter: AdapterIndex, direction: Direction, frame: FrameNumber, _ payload: [UInt8]
-    ) -> ACLStep? {
+    ) -> (ACLHeader, L2CAPPDU)? {
         let headers = ACLHeader.size + L2CAPPDU.basicHeaderSize
         guard payload.count >= headers else { return nil }
         let word = UInt16(payload[0]) | UInt16(payload[1]) << 8
@@ -304,7 +305,7 @@ public struct L2CAPReassembler: Sendable {
             adapter: adapter, handle: header.handle, direction: direction,
             cid: UInt16(payload[6]) | UInt16(payload[7]) << 8, payload: Array(payload[headers...]),
             fragments: [frame], completedIn: frame)
-        return ACLStep(header: header, completed: [pdu])
+        return (header, pdu)
     }
 
     /// Forgets every incomplete PDU of `handle` on `adapter` (both directions), so a handle reused
