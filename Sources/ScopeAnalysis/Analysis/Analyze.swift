@@ -8,9 +8,10 @@ extension AnalysisBuilder {
     /// timestamp warnings) are recorded in `capture.health`. `resolvePrivateAddresses` resolves
     /// resolvable private addresses with the IRKs the capture distributes.
     ///
-    /// With more than one CPU free, reading and decoding run on a second thread that hands
-    /// batches of decoded frames to this one (at most ``FramePipeline/batchesInFlight`` batches
-    /// exist, so memory stays bounded); the result is the same as the single-thread loop's.
+    /// With two CPUs for this analysis, reading and decoding run on two more threads that hand
+    /// batches of records and decoded frames along to this one (``FramePipeline``: at most
+    /// ``FramePipeline/batchesInFlight`` batches of each kind exist, so memory stays bounded);
+    /// the result is the same as the single-thread loop's.
     public static func analyze(path: String, resolvePrivateAddresses: Bool = true) throws -> AnalysisResult {
         try analyze(path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: nil)
     }
@@ -22,7 +23,7 @@ extension AnalysisBuilder {
         builder.resolvePrivateAddressesEnabled = resolvePrivateAddresses
         let running = AnalysisLoad.shared.enter()
         defer { AnalysisLoad.shared.leave() }
-        // One pipeline uses two threads: only when this analysis has two CPUs to itself
+        // The pipeline keeps about two CPUs busy: only when this analysis has two to itself
         // (`analyze a b c` already runs one file per core).
         if pipelined ?? (ProcessInfo.processInfo.activeProcessorCount >= 2 * running) {
             FramePipeline.run(reader: reader, into: &builder)
