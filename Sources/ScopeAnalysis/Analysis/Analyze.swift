@@ -8,9 +8,10 @@ extension AnalysisBuilder {
     /// timestamp warnings) are recorded in `capture.health`. `resolvePrivateAddresses` resolves
     /// resolvable private addresses with the IRKs the capture distributes.
     ///
-    /// With more than one CPU free, reading and decoding run on a second thread that hands
-    /// batches of decoded frames to this one (at most ``FramePipeline/batchesInFlight`` batches
-    /// exist, so memory stays bounded); the result is the same as the single-thread loop's.
+    /// With two CPUs for this analysis, reading and decoding run on two more threads that hand
+    /// batches of records and decoded frames along to this one (``FramePipeline``: at most
+    /// ``FramePipeline/batchesInFlight`` batches of each kind exist, so memory stays bounded);
+    /// the result is the same as the single-thread loop's.
     ///
     /// `retire`, when given, receives batches of closed connections with their ATT detail as the
     /// analysis goes (see `retireClosedConnections()`); the result then keeps only their counts.
@@ -32,7 +33,7 @@ extension AnalysisBuilder {
         builder.retirement = retirement
         let running = AnalysisLoad.shared.enter()
         defer { AnalysisLoad.shared.leave() }
-        // One pipeline uses two threads: only when this analysis has two CPUs to itself
+        // The pipeline keeps about two CPUs busy: only when this analysis has two to itself
         // (`analyze a b c` already runs one file per core).
         if pipelined ?? (ProcessInfo.processInfo.activeProcessorCount >= 2 * running) {
             FramePipeline.run(reader: reader, into: &builder, retire: retire)
@@ -75,19 +76,49 @@ final class AnalysisLoad: @unchecked Sendable {
 /// Reading, decoding and analysis on three threads (reader thread → decoder thread → the
 /// caller's): records and decoded frames travel in batches through bounded queues; emptied
 /// batches go back to the stage that fills them, so at most ``batchesInFlight`` batches of each
-/// kind exist. The consumer frees the frames.
+/// kind exist. Items are moved into a batch and out of it, never copied; the consumer frees the
+/// frames (as the single-thread loop does).
 enum FramePipeline {
     /// Small enough that a batch is still in cache when the next stage reads it.
     static let batchSize = 512
     static let batchesInFlight = 4
 
-    /// Items in file order, and the reader diagnostics drained between them:
-    /// `diagnostics[k].before` items of this batch come before `diagnostics[k].items`.
-    struct Batch<Item: Sendable>: Sendable {
-        var items: [Item] = []
+    /// Up to ``batchSize`` items in file order, and the reader diagnostics drained between them:
+    /// `diagnostics[k].before` items of this batch come before `diagnostics[k].items`. Owned by
+    /// one thread at a time (handed over through a ``Channel``).
+    final class Batch<Item: Sendable>: @unchecked Sendable {
+        private let storage = UnsafeMutablePointer<Item>.allocate(capacity: FramePipeline.batchSize)
+        /// Items `taken..<count` are initialised.
+        private(set) var count = 0
+        private var taken = 0
         var diagnostics: [(before: Int, items: [Diagnostic])] = []
         /// The stage's last batch.
         var isLast = false
+
+        deinit {
+            (storage + taken).deinitialize(count: count - taken)
+            storage.deallocate()
+        }
+
+        var isFull: Bool { count == FramePipeline.batchSize }
+
+        func append(_ item: consuming Item) {
+            (storage + count).initialize(to: item)
+            count += 1
+        }
+
+        /// Moves the items out in order, then leaves the batch empty.
+        func drain(_ body: (Int, consuming Item) -> Void) {
+            while taken < count {
+                let i = taken
+                taken += 1
+                body(i, (storage + i).move())
+            }
+            count = 0
+            taken = 0
+            diagnostics.removeAll()
+            isLast = false
+        }
     }
 
     /// The reader, handed over once to the reader thread (CaptureReader is not Sendable).
@@ -97,11 +128,17 @@ enum FramePipeline {
     }
 
     /// A bounded queue of batches between two threads, with the emptied batches' way back.
+    /// A waiting side is woken when two batches are ready for it (or the last one), not for
+    /// each batch: fewer sleeps and wake-ups. With four batches this cannot deadlock: the
+    /// producer only waits with three or more batches queued, and the consumer only waits while
+    /// the producer can still get a batch to fill.
     final class Channel<Item: Sendable>: @unchecked Sendable {
         private let condition = NSCondition()
         private var full: [Batch<Item>] = []
         private var free: [Batch<Item>] = []
         private var allocated = 0
+        private var producerWaits = false
+        private var consumerWaits = false
 
         /// Producer: an empty batch to fill (waits while all batches are in flight).
         func emptyBatch() -> Batch<Item> {
@@ -110,19 +147,19 @@ enum FramePipeline {
             while free.isEmpty {
                 if allocated < FramePipeline.batchesInFlight {
                     allocated += 1
-                    var batch = Batch<Item>()
-                    batch.items.reserveCapacity(FramePipeline.batchSize)
-                    return batch
+                    return Batch<Item>()
                 }
+                producerWaits = true
                 condition.wait()
             }
+            producerWaits = false
             return free.removeLast()
         }
 
         func send(_ batch: Batch<Item>) {
             condition.lock()
             full.append(batch)
-            condition.signal()
+            if consumerWaits, full.count >= 2 || batch.isLast { condition.signal() }
             condition.unlock()
         }
 
@@ -130,7 +167,11 @@ enum FramePipeline {
         func receive() -> Batch<Item> {
             condition.lock()
             defer { condition.unlock() }
-            while full.isEmpty { condition.wait() }
+            while full.isEmpty {
+                consumerWaits = true
+                condition.wait()
+            }
+            consumerWaits = false
             return full.removeFirst()
         }
 
@@ -138,7 +179,7 @@ enum FramePipeline {
         func recycle(_ batch: Batch<Item>) {
             condition.lock()
             free.append(batch)
-            condition.signal()
+            if producerWaits, free.count >= 2 { condition.signal() }
             condition.unlock()
         }
     }
@@ -156,26 +197,23 @@ enum FramePipeline {
         start { read(box, into: records) }
         start { decode(records, into: frames) }
         while true {
-            var batch = frames.receive()
+            let batch = frames.receive()
+            let diagnostics = batch.diagnostics
+            let isLast = batch.isLast
             var next = 0
-            batch.items.withUnsafeBufferPointer { items in
-                // Borrowed from the buffer: no copy of each frame.
-                for i in items.indices {
-                    while next < batch.diagnostics.count, batch.diagnostics[next].before == i {
-                        builder.noteReaderDiagnostics(batch.diagnostics[next].items)
-                        next += 1
-                    }
-                    builder.consume(items[i])
-                    if let retire, builder.hasRetirableConnections { retire(builder.retireClosedConnections()) }
+            batch.drain { i, frame in
+                while next < diagnostics.count, diagnostics[next].before == i {
+                    builder.noteReaderDiagnostics(diagnostics[next].items)
+                    next += 1
                 }
+                builder.consume(frame)
+                if let retire, builder.hasRetirableConnections { retire(builder.retireClosedConnections()) }
             }
-            while next < batch.diagnostics.count {
-                builder.noteReaderDiagnostics(batch.diagnostics[next].items)
+            while next < diagnostics.count {
+                builder.noteReaderDiagnostics(diagnostics[next].items)
                 next += 1
             }
-            if batch.isLast { break }
-            batch.items.removeAll(keepingCapacity: true)
-            batch.diagnostics.removeAll()
+            if isLast { break }
             frames.recycle(batch)
         }
     }
@@ -184,16 +222,16 @@ enum FramePipeline {
         var reader = box.reader
         var batch = channel.emptyBatch()
         while let record = reader.next() {
-            batch.items.append(record)
+            batch.append(record)
             if reader.diagnostics.count >= 500 {
-                batch.diagnostics.append((batch.items.count, reader.drainDiagnostics()))
+                batch.diagnostics.append((batch.count, reader.drainDiagnostics()))
             }
-            if batch.items.count == batchSize {
+            if batch.isFull {
                 channel.send(batch)
                 batch = channel.emptyBatch()
             }
         }
-        batch.diagnostics.append((batch.items.count, reader.drainDiagnostics()))
+        batch.diagnostics.append((batch.count, reader.drainDiagnostics()))
         batch.isLast = true
         channel.send(batch)
     }
@@ -201,21 +239,18 @@ enum FramePipeline {
     private static func decode(_ input: Channel<CaptureRecord>, into output: Channel<DecodedFrame>) {
         var dissector = Dissector()
         while true {
-            var records = input.receive()
-            var frames = output.emptyBatch()
-            records.items.withUnsafeBufferPointer { items in
-                for i in items.indices { frames.items.append(dissector.decode(items[i])) }
-            }
+            let records = input.receive()
+            let frames = output.emptyBatch()
             frames.diagnostics = records.diagnostics
-            frames.isLast = records.isLast
-            if records.isLast {
+            let isLast = records.isLast
+            records.drain { _, record in frames.append(dissector.decode(record)) }
+            frames.isLast = isLast
+            if isLast {
                 _ = dissector.finish()
                 output.send(frames)
                 return
             }
             output.send(frames)
-            records.items.removeAll(keepingCapacity: true)
-            records.diagnostics.removeAll()
             input.recycle(records)
         }
     }
