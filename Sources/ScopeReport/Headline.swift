@@ -92,6 +92,19 @@ public struct Headline: Sendable {
             // Analysis results record where the peer was found; hand-built ones carry report logs
             // or per-session maps.
             let tracked = attempt.discoveryTracked
+            if tracked, let d = attempt.peerDiscovery, let s = d.scan {
+                // The session as the analysis recorded it for this request.
+                let spent = max(0, s.until.microseconds &- s.start.time.microseconds)
+                cost.scanStartFrame = s.start.frame
+                cost.scanToRequestMicros = request.microseconds &- s.start.time.microseconds
+                cost.dutyCycle = s.phys.reduce(0) { $0 + $1.dutyCycle }
+                cost.radioOnMicros = RadioModel.scan(durationMicros: spent, phys: s.phys)
+                cost.reportsUntilRequest = s.reportsUntilRequest
+                cost.firstReportFrame = d.firstReport.frame
+                cost.firstReportToRequestMicros = request.microseconds &- d.firstReport.time.microseconds
+                discovery.append(cost)
+                continue
+            }
             let foundIndex = tracked ? attempt.peerDiscovery.flatMap { scanByStart[$0.scanStartFrame] } : scans.indices.last { i in
                 guard scans[i].adapter == attempt.adapter, scans[i].start.time <= request else { return false }
                 if !scans[i].reportLog.isEmpty {
@@ -134,14 +147,16 @@ public struct Headline: Sendable {
             discovery.append(cost)
         }
 
-        let scanMicros = a.scans.reduce(Int64(0)) { $0 &+ max(0, $1.durationMicros) }
-        let reports = a.scans.reduce(0) { $0 + $1.reports }
-        let dups = a.scans.reduce(0) { $0 + $1.duplicates }
+        // Every session, retired ones included.
+        let totals = a.scanTotals
+        let scanMicros = totals.durationMicros
+        let reports = totals.reports
+        let dups = totals.duplicates
         duplicates = Duplicates(
-            sessions: a.scans.count, sessionsWithFilterOff: a.scans.reduce(0) { $0 + ($1.filterDuplicates == 0 ? 1 : 0) },
+            sessions: totals.sessions, sessionsWithFilterOff: totals.sessionsWithFilterOff,
             reports: reports, duplicates: dups, ratio: reports == 0 ? 0 : Double(dups) / Double(reports),
             perSecond: scanMicros > 0 ? Double(dups) * 1_000_000 / Double(scanMicros) : nil,
-            eventBytes: a.scans.reduce(0) { $0 + $1.duplicateEventBytes }, scanMicros: scanMicros)
+            eventBytes: totals.duplicateEventBytes, scanMicros: scanMicros)
 
         connectionTiming = connections.map {
             ConnectionTiming(
@@ -170,7 +185,7 @@ public struct Headline: Sendable {
                    estimated: false, explanation: "the device's first advertising report → connection request, mean"),
             Figure(key: "scan_ms", value: Double(scanMicros), unit: .ms, estimated: false,
                    explanation: "total time scanning was enabled"),
-            Figure(key: "scan_radio_on_ms", value: Double(a.scans.reduce(Int64(0)) { $0 &+ $1.radioOnMicros }), unit: .ms,
+            Figure(key: "scan_radio_on_ms", value: Double(totals.radioOnMicros), unit: .ms,
                    estimated: true, explanation: "total scan radio-on time (duration × window/interval per PHY)"),
             Figure(key: "reports", value: Double(reports), unit: .count, estimated: false,
                    explanation: "advertising reports received while scanning"),

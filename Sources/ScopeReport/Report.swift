@@ -68,7 +68,7 @@ public struct Report: Sendable {
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
         var headline = Headline(analysis: a, connections: allConnections, rel: rel)
         self.totals = Totals(
-            scans: a.scans.count, devices: a.devices.count, attempts: a.attempts.count, connections: a.connections.count,
+            scans: a.scans.count + a.retiredScans.totals.sessions, devices: a.devices.count, attempts: a.attempts.count, connections: a.connections.count,
             pairings: a.pairings.count, discovery: headline.discovery.count, connectionTiming: headline.connectionTiming.count,
             advertisingData: a.advertising?.dataCommands.count ?? 0, advertisingSets: a.advertising?.spans.count ?? 0)
         if headline.discovery.count > limit { headline.discovery = Array(headline.discovery.prefix(limit)) }

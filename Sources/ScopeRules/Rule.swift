@@ -20,7 +20,8 @@ public protocol Rule: Sendable {
     static var defaultThresholds: [String: ThresholdValue] { get }
 
     /// `.connection`: the rule judges each connection from its ATT detail alone, so it can run on
-    /// batches of closed connections while a long capture is analysed (`RuleAccumulator`).
+    /// batches of closed connections while a long capture is analysed (`RuleAccumulator`);
+    /// `.scan`: likewise each scan session, with the requests made while it ran.
     static var scope: RuleScope { get }
 
     init()
@@ -33,6 +34,8 @@ public enum RuleScope: Sendable {
     case capture
     /// One connection at a time (its ATT detail, encryption changes and pairings).
     case connection
+    /// One scan session at a time, with the connection requests made while it ran.
+    case scan
 }
 
 extension Rule {

@@ -1,3 +1,4 @@
+import ScopeCore
 import ScopeAnalysis
 
 /// Every rule, in the stable order of RULES.md's table. Explicit on purpose: no registration
@@ -55,6 +56,9 @@ public enum RuleEngine {
                 verdict = type.init().evaluate(rest, config: config)
                 // ATT analysis found incomplete by the end: nothing judged on the way stands.
                 if analysis.attIncompleteReason == nil { verdict = retired.merged(verdict) }
+            } else if type.scope == .scan, let retired, !retired.isEmpty {
+                let from = analysis.retiredScans.starts.values.compactMap { $0.first?.frame }.min()
+                verdict = retired.merged(type.init().evaluate(analysis, config: config), retiredFrom: from ?? 0)
             } else {
                 verdict = type.init().evaluate(analysis, config: config)
             }
@@ -100,11 +104,16 @@ public struct RuleAccumulator: Sendable {
 
     public var isEmpty: Bool { batches == 0 }
 
-    /// Judges a batch of retired connections with every enabled connection rule.
+    /// Judges a batch of retired connections with every enabled connection rule, and a batch of
+    /// retired scan sessions with every enabled scan rule.
     public mutating func absorb(_ batch: AnalysisResult) {
         batches += 1
-        for type in RuleRegistry.all where type.scope == .connection && config.isEnabled(type.id) {
-            add(type.init().evaluate(batch, config: config))
+        for type in RuleRegistry.all where config.isEnabled(type.id) {
+            switch type.scope {
+            case .connection where !batch.connections.isEmpty, .scan where !batch.scans.isEmpty:
+                add(type.init().evaluate(batch, config: config))
+            default: break
+            }
         }
     }
 
@@ -121,12 +130,27 @@ public struct RuleAccumulator: Sendable {
         parts[v.rule] = part
     }
 
-    /// `last` (the verdict on the connections still held at the end) merged with the batches:
-    /// violated when any part found something, else passed when any part passed, else not
-    /// evaluated.
-    func merged(_ last: RuleVerdict) -> RuleVerdict {
+    /// `last` (the verdict on the connections or sessions still held at the end) merged with the
+    /// batches: violated when any part found something, else passed when any part passed, else
+    /// not evaluated. `retiredFrom` (scan rules): the first frame of the retired items — `last`
+    /// judged the items before it and those after the retired ones, so its findings before that
+    /// frame come first, then the batches', then its others (capture order, which decides which
+    /// findings are listed beyond `FindingList.limit`); a passing `last`, whose reason counts
+    /// every session, stands when no batch found anything.
+    func merged(_ last: RuleVerdict, retiredFrom: FrameNumber? = nil) -> RuleVerdict {
         var acc = self
-        acc.add(last)
+        if let retiredFrom {
+            let batches = parts[last.rule] ?? Part()
+            if last.status == .passed, batches.findings.isEmpty { return last }
+            if last.status != .violated { acc.add(last) }
+            var list = FindingList()
+            list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) < retiredFrom }, omitted: [:])
+            list.merge(findings: batches.findings.kept, omitted: batches.findings.omitted)
+            list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) >= retiredFrom }, omitted: last.omitted)
+            acc.parts[last.rule, default: Part()].findings = list
+        } else {
+            acc.add(last)
+        }
         guard let part = acc.parts[last.rule] else { return last }
         if !part.findings.isEmpty {
             return RuleVerdict(

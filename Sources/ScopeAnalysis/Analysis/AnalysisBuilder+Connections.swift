@@ -19,21 +19,35 @@ extension AnalysisBuilder {
             ConnectionAttempt(
                 adapter: adapter, request: at, api: api, peer: usesList ? nil : c.peer, peerAddressType: usesList ? nil : c.peerAddressType,
                 filterPolicy: c.filterPolicy))
-        pendingAttempt[adapter] = result.attempts.count - 1
-        result.attempts[result.attempts.count - 1].discoveryTracked = true
-        if !usesList { result.attempts[result.attempts.count - 1].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, before: at) }
+        let i = result.attempts.count - 1
+        pendingAttempt[adapter] = i
+        result.attempts[i].discoveryTracked = true
         if let s = activeScan[adapter] {
-            result.attempts[result.attempts.count - 1].scanReportsAtRequest = result.scans[s].reports
-            result.attempts[result.attempts.count - 1].scanStartFrameAtRequest = result.scans[s].start.frame
+            result.attempts[i].scanReportsAtRequest = result.scans[s].reports
+            result.attempts[i].scanStartFrameAtRequest = result.scans[s].start.frame
         }
+        if !usesList { result.attempts[i].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, for: result.attempts[i]) }
     }
 
-    /// The last scan session on `adapter` that reported `peer` before `request`, and its first
-    /// report of it there.
-    func peerDiscovery(_ peer: BDAddr, adapter: AdapterIndex, before request: FrameTime) -> PeerDiscovery? {
-        guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)], found.firstReport.frame < request.frame
+    /// The last scan session on `adapter` that reported `peer` before `attempt`'s request, its
+    /// first report of it there, and the session as far as the request goes.
+    func peerDiscovery(_ peer: BDAddr, adapter: AdapterIndex, for attempt: ConnectionAttempt) -> PeerDiscovery? {
+        guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)],
+            found.firstReport.frame < attempt.request.frame
         else { return nil }
-        return PeerDiscovery(scanStartFrame: result.scans[found.session].start.frame, firstReport: found.firstReport)
+        let session = found.retired ?? scanSession(startingAt: found.scanStart)
+        return PeerDiscovery(
+            scanStartFrame: found.scanStart, firstReport: found.firstReport, scan: session.map { DiscoveryScan($0, for: attempt) })
+    }
+
+    /// The session in `result.scans` that started at `frame` (sessions are in start order).
+    func scanSession(startingAt frame: FrameNumber) -> ScanSession? {
+        var lo = 0, hi = result.scans.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if result.scans[mid].start.frame < frame { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < result.scans.count && result.scans[lo].start.frame == frame ? result.scans[lo] : nil
     }
 
     mutating func finishAttempts() {
@@ -80,7 +94,7 @@ extension AnalysisBuilder {
             result.attempts[i].connection = id
             // Filter accept list: the peer is known only now; where it was found before the request.
             if result.attempts[i].peer == nil {
-                result.attempts[i].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, before: result.attempts[i].request)
+                result.attempts[i].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, for: result.attempts[i])
             }
         }
         result.connections.append(connection)

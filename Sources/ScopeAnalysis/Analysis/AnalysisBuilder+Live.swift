@@ -17,7 +17,7 @@ extension AnalysisBuilder {
     public var liveView: LiveView {
         LiveView(
             frames: result.capture.frames, scanningAdapters: activeScan.keys.sorted(),
-            reports: result.scans.reduce(0) { $0 + $1.reports }, devices: result.devices.count,
+            reports: result.scanTotals.reports, devices: result.devices.count,
             openConnections: openConnections.count, connections: result.connections.count,
             pairings: result.pairings.count, advertising: !openSpans.isEmpty)
     }

@@ -1,9 +1,11 @@
 import ScopeCore
 
 /// Flat memory on long captures: the ATT detail of closed connections (every ATT PDU, the GATT
-/// database, CCCD writes) is what grows with a capture. The driver of the analysis hands it, a
-/// batch of closed connections at a time, to the rules that judge it (`RuleAccumulator` in
-/// ScopeRules) and the connections keep only their counts (`Connection.retired`).
+/// database, CCCD writes) and the scan sessions are what grows with a capture. The driver of the
+/// analysis hands them, a batch at a time, to the rules that can judge part of a capture
+/// (`RuleAccumulator` in ScopeRules): connections then keep only their counts
+/// (`Connection.retired`), scan sessions after the first `keptScans` leave `result.scans` and only
+/// their sums and start frames stay (`AnalysisResult.retiredScans`).
 ///
 /// Captures below the thresholds never retire anything: their analysis is exactly what
 /// `finish()` would give without retirement.
@@ -13,27 +15,80 @@ extension AnalysisBuilder {
         public var attPDUs: Int
         /// …or once this many closed connections hold their detail.
         public var connections: Int
-        public init(attPDUs: Int = 50_000, connections: Int = 256) {
+        /// Retire closed scan sessions this many at a time…
+        public var scans: Int
+        /// …except the first ones, which stay for the reports' lists (`Report.listLimit`).
+        public var keptScans: Int
+        public init(attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000) {
             self.attPDUs = attPDUs
             self.connections = connections
+            self.scans = scans
+            self.keptScans = keptScans
         }
     }
 
-    /// True when closed connections should be handed over now.
-    public var hasRetirableConnections: Bool {
+    /// True when closed connections or scan sessions should be handed over now.
+    public var hasRetirable: Bool { hasRetirableConnections || hasRetirableScans }
+
+    var hasRetirableConnections: Bool {
         !closedWithDetail.isEmpty
             && (closedDetailEvents >= retirement.attPDUs || closedWithDetail.count >= retirement.connections)
     }
 
-    /// The closed connections still holding their ATT detail (and their pairings), as a partial
-    /// result for the connection rules; the connections then keep only their counts.
-    public mutating func retireClosedConnections() -> AnalysisResult {
+    var hasRetirableScans: Bool { !closedScans.isEmpty && closedScans.count >= retirement.scans }
+
+    /// A partial result for the rules that can judge part of a capture (`RuleScope`): the closed
+    /// connections still holding their ATT detail (and their pairings), when due, and the closed
+    /// scan sessions, when due, with the connection requests made from their start on. The
+    /// connections then keep only their counts; the sessions leave `result.scans` and only their
+    /// sums and start frames stay (`AnalysisResult.retiredScans`).
+    public mutating func retireClosed() -> AnalysisResult {
         var part = AnalysisResult(capture: result.capture)
-        part.connections = closedWithDetail.map { result.connections[$0] }
-        part.pairings = result.pairings(of: part.connections)
-        for i in closedWithDetail { result.connections[i].retireDetail() }
-        closedWithDetail = []
-        closedDetailEvents = 0
+        if hasRetirableConnections {
+            part.connections = closedWithDetail.map { result.connections[$0] }
+            part.pairings = result.pairings(of: part.connections)
+            for i in closedWithDetail { result.connections[i].retireDetail() }
+            closedWithDetail = []
+            closedDetailEvents = 0
+        }
+        if hasRetirableScans { retireClosedScans(into: &part) }
         return part
+    }
+
+    private mutating func retireClosedScans(into part: inout AnalysisResult) {
+        let positions = closedScans.sorted()
+        closedScans = []
+        guard let low = positions.first else { return }
+        part.scans = positions.map { result.scans[$0] }
+        // ScanLeftRunning looks for requests inside each session: every request from the
+        // earliest start on (attempts are in frame order).
+        let firstStart = part.scans.map(\.start.frame).min() ?? 0
+        var lo = 0, hi = result.attempts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if result.attempts[mid].request.frame < firstStart { lo = mid + 1 } else { hi = mid }
+        }
+        part.attempts = Array(result.attempts[lo...])
+        var byStart: [FrameNumber: ScanSession] = [:]
+        for s in part.scans {
+            result.retiredScans.add(s)
+            byStart[s.start.frame] = s
+        }
+        // Discoveries in these sessions keep the session for later requests (one per advertiser).
+        for i in lastDiscovery.values.indices where lastDiscovery.values[i].retired == nil {
+            if let s = byStart[lastDiscovery.values[i].scanStart] { lastDiscovery.values[i].retired = s }
+        }
+        // The sessions still held after `low` move down; the running ones' positions follow.
+        let removed = Set(positions)
+        var moved: [Int: Int] = [:]
+        var keep: [ScanSession] = []
+        for p in low..<result.scans.count where !removed.contains(p) {
+            moved[p] = low + keep.count
+            keep.append(result.scans[p])
+        }
+        result.scans.removeSubrange(low...)
+        result.scans.append(contentsOf: keep)
+        for (adapter, p) in activeScan { activeScan[adapter] = moved[p] ?? p }
+        for i in scanState.indices { scanState[i].index = moved[scanState[i].index] ?? scanState[i].index }
     }
 }

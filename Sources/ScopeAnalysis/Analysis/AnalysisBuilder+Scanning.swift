@@ -27,6 +27,7 @@ extension AnalysisBuilder {
             result.scans[index].stillRunningAtEnd = false
             scanState.removeAll { $0.index == index }
             foldDensity(index)
+            if index >= retirement.keptScans { closedScans.append(index) }
         }
     }
 
@@ -90,7 +91,8 @@ extension AnalysisBuilder {
         // Only a device's first report in the session can change where its address was found.
         if newDevice {
             let seenAt = AdapterAddress(adapter: adapter, address: address)
-            if lastDiscovery[seenAt]?.session != s { lastDiscovery[seenAt] = Discovery(session: s, firstReport: at) }
+            let start = result.scans[s].start.frame
+            if lastDiscovery[seenAt]?.scanStart != start { lastDiscovery[seenAt] = Discovery(scanStart: start, firstReport: at) }
         }
     }
 

@@ -57,7 +57,10 @@ public struct AnalysisBuilder: Sendable {
     /// Closed connections still holding their ATT detail, and their ATT PDUs.
     var closedWithDetail: [Int] = []
     var closedDetailEvents = 0
-    /// When closed connections are handed over (`retireClosedConnections`).
+    /// Positions in `result.scans` of closed sessions that may be retired (every session after
+    /// the first `retirement.keptScans`).
+    var closedScans: [Int] = []
+    /// When closed connections and scan sessions are handed over (`retireClosed()`).
     public var retirement = Retirement()
 
     // Pairing.
@@ -87,8 +90,12 @@ public struct AnalysisBuilder: Sendable {
     }
 
     struct Discovery: Sendable {
-        var session: Int
+        /// The session's start frame (its identity: positions in `result.scans` change when
+        /// sessions retire).
+        var scanStart: FrameNumber
         var firstReport: FrameTime
+        /// The session, once it has been retired from `result.scans`.
+        var retired: ScanSession?
     }
 
     struct DeviceKey: Hashable, Sendable {

@@ -13,8 +13,9 @@ extension AnalysisBuilder {
     /// ``FramePipeline/batchesInFlight`` batches of each kind exist, so memory stays bounded);
     /// the result is the same as the single-thread loop's.
     ///
-    /// `retire`, when given, receives batches of closed connections with their ATT detail as the
-    /// analysis goes (see `retireClosedConnections()`); the result then keeps only their counts.
+    /// `retire`, when given, receives batches of closed connections with their ATT detail and of
+    /// closed scan sessions as the analysis goes (see `retireClosed()`); the result then keeps
+    /// only their counts.
     public static func analyze(
         path: String, resolvePrivateAddresses: Bool = true, retirement: Retirement = Retirement(),
         retire: ((AnalysisResult) -> Void)? = nil
@@ -42,7 +43,7 @@ extension AnalysisBuilder {
             var dissector = Dissector()
             while let record = reader.next() {
                 builder.consume(dissector.decode(record))
-                if let retire, builder.hasRetirableConnections { retire(builder.retireClosedConnections()) }
+                if let retire, builder.hasRetirable { retire(builder.retireClosed()) }
                 if reader.diagnostics.count >= 500 { builder.noteReaderDiagnostics(reader.drainDiagnostics()) }
             }
             builder.noteReaderDiagnostics(reader.drainDiagnostics())
@@ -207,7 +208,7 @@ enum FramePipeline {
                     next += 1
                 }
                 builder.consume(frame)
-                if let retire, builder.hasRetirableConnections { retire(builder.retireClosedConnections()) }
+                if let retire, builder.hasRetirable { retire(builder.retireClosed()) }
             }
             while next < diagnostics.count {
                 builder.noteReaderDiagnostics(diagnostics[next].items)

@@ -27,6 +27,9 @@ public struct AnalysisResult: Sendable {
     /// (every session after the first `foldDensityAfterSessions`), per adapter: at most
     /// `capturedDensityBuckets` buckets over the whole capture.
     public var foldedScanDensity: [AdapterIndex: ReportDensity] = [:]
+    /// Scan sessions judged on the way and dropped (long captures only: the first
+    /// `AnalysisBuilder.Retirement.keptScans` sessions always stay in `scans`).
+    public var retiredScans = RetiredScans()
     public static let foldDensityAfterSessions = 256
     public static let capturedDensityBuckets = 1000
 
@@ -36,6 +39,19 @@ public struct AnalysisResult: Sendable {
     public func pairings(of connections: [Connection]) -> [Pairing] {
         let ids = Set(connections.map(\.id))
         return pairings.filter { ids.contains($0.connection) }
+    }
+
+    /// Sums over every scan session, retired ones included.
+    public var scanTotals: ScanTotals {
+        scans.reduce(into: retiredScans.totals) { $0.add($1) }
+    }
+
+    /// Start frames of every scan session on `adapter` (retired ones included), in capture order.
+    public func scanStarts(adapter: AdapterIndex) -> [FrameTime] {
+        let retired = retiredScans.starts[adapter] ?? []
+        let listed = scans.lazy.filter { $0.adapter == adapter }.map(\.start)
+        guard !retired.isEmpty else { return Array(listed) }
+        return (retired + listed).sorted { $0.frame < $1.frame }
     }
 
     /// Frame 1's timestamp: the origin of every relative time in reports.

@@ -52,9 +52,53 @@ public struct ConnectionAttempt: Sendable {
 public struct PeerDiscovery: Sendable, Hashable {
     public var scanStartFrame: FrameNumber
     public var firstReport: FrameTime
-    public init(scanStartFrame: FrameNumber, firstReport: FrameTime) {
+    /// That session as far as the request is concerned, recorded by the analysis when it notes
+    /// the discovery (the session itself may be handed to the rules and dropped before the end
+    /// of a long capture); nil in hand-built results.
+    public var scan: DiscoveryScan?
+    public init(scanStartFrame: FrameNumber, firstReport: FrameTime, scan: DiscoveryScan? = nil) {
         self.scanStartFrame = scanStartFrame
         self.firstReport = firstReport
+        self.scan = scan
+    }
+}
+
+/// The scan session that found a connection request's peer, up to the request: what discovery
+/// cost needs of it.
+public struct DiscoveryScan: Sendable, Hashable {
+    public var start: FrameTime
+    /// The request, or the session's stop when it stopped before the request.
+    public var until: Timestamp
+    public var phys: [ScanPHY]
+    /// Advertising reports the session counted before the request; nil when that cannot be told
+    /// (the session went on reporting after the request and no count was taken at the request).
+    public var reportsUntilRequest: Int?
+
+    public init(start: FrameTime, until: Timestamp, phys: [ScanPHY], reportsUntilRequest: Int?) {
+        self.start = start
+        self.until = until
+        self.phys = phys
+        self.reportsUntilRequest = reportsUntilRequest
+    }
+
+    /// `session` as it stands (or stood) for `attempt`'s request. Exact whenever it is taken at
+    /// or after the request: a session still running then cannot have stopped before it, and its
+    /// count at the request is on the attempt. (Taken at the end of a capture whose last
+    /// timestamp went back before the request, a running session's end would cut `until` short;
+    /// taken on the way, it cannot.)
+    public init(_ session: ScanSession, for attempt: ConnectionAttempt) {
+        let request = attempt.request.time
+        start = session.start
+        // A session without a stop is still running: it ran at least until the request.
+        until = session.stop.map { min(request, $0.time) } ?? request
+        phys = session.phys
+        if session.reports > 0, let n = attempt.scanReportsAtRequest, attempt.scanStartFrameAtRequest == session.start.frame {
+            reportsUntilRequest = n
+        } else if let last = session.lastReport, last.time <= request {
+            reportsUntilRequest = session.reports
+        } else {
+            reportsUntilRequest = nil
+        }
     }
 }
 

@@ -63,6 +63,58 @@ public struct ScanSession: Sendable {
     public var radioOnMicros: Int64 { ScanPHY.radioOnMicros(durationMicros: durationMicros, phys: phys) }
 }
 
+/// Sums over scan sessions: what the headline figures need of every session.
+public struct ScanTotals: Sendable, Hashable {
+    public var sessions = 0
+    public var sessionsWithFilterOff = 0
+    public var reports = 0
+    public var duplicates = 0
+    public var duplicateEventBytes = 0
+    /// Σ max(0, duration).
+    public var durationMicros: Int64 = 0
+    /// Σ estimated radio-on time.
+    public var radioOnMicros: Int64 = 0
+
+    public init() {}
+
+    public mutating func add(_ s: ScanSession) {
+        sessions += 1
+        if s.filterDuplicates == 0 { sessionsWithFilterOff += 1 }
+        reports += s.reports
+        duplicates += s.duplicates
+        duplicateEventBytes += s.duplicateEventBytes
+        durationMicros = durationMicros &+ max(0, s.durationMicros)
+        radioOnMicros = radioOnMicros &+ s.radioOnMicros
+    }
+
+    public static func + (a: ScanTotals, b: ScanTotals) -> ScanTotals {
+        var t = a
+        t.sessions += b.sessions
+        t.sessionsWithFilterOff += b.sessionsWithFilterOff
+        t.reports += b.reports
+        t.duplicates += b.duplicates
+        t.duplicateEventBytes += b.duplicateEventBytes
+        t.durationMicros = t.durationMicros &+ b.durationMicros
+        t.radioOnMicros = t.radioOnMicros &+ b.radioOnMicros
+        return t
+    }
+}
+
+/// What stays of the scan sessions a long capture hands to the scan rules on the way
+/// (`AnalysisBuilder.retireClosed()`): their sums, and where each started (16 bytes a session,
+/// for `conn.reconnect-by-scan`).
+public struct RetiredScans: Sendable {
+    public var totals = ScanTotals()
+    /// Start of every retired session, per adapter, in capture order.
+    public var starts: [AdapterIndex: [FrameTime]] = [:]
+    public init() {}
+
+    public mutating func add(_ s: ScanSession) {
+        totals.add(s)
+        starts[s.adapter, default: []].append(s.start)
+    }
+}
+
 public struct ScanPHY: Sendable, Hashable {
     /// "1M", "Coded".
     public var phy: String

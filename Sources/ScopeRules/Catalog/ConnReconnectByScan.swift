@@ -38,8 +38,8 @@ public struct ConnReconnectByScan: Rule {
             guard let p = analysis.attempts[i].peerIdentity ?? analysis.attempts[i].peer else { continue }
             attemptsByPeer[PeerKey(peer: p, adapter: analysis.attempts[i].adapter), default: []].append(i)
         }
-        var scansByAdapter: [AdapterIndex: [Int]] = [:]
-        for i in analysis.scans.indices { scansByAdapter[analysis.scans[i].adapter, default: []].append(i) }
+        // Session starts per adapter, retired sessions included.
+        var startsByAdapter: [AdapterIndex: [FrameTime]] = [:]
         for c in analysis.connections {
             guard let peer = c.peerIdentity ?? c.peer, let ended = c.disconnect else { continue }
             let candidates = attemptsByPeer[PeerKey(peer: peer, adapter: c.id.adapter)] ?? []
@@ -63,10 +63,15 @@ public struct ConnReconnectByScan: Rule {
                 }
                 return "frame \(a.request.frame) (\(outcome))"
             }.joined(separator: ", ")
-            let adapterScans = scansByAdapter[c.id.adapter] ?? []
-            let scans = adapterScans[analysis.partitionPoint(adapterScans) { analysis.scans[$0].start.frame > ended.frame }...]
-                .lazy.map { analysis.scans[$0] }.prefix { $0.start.frame < first.request.frame }
-            if let scan = scans.first {
+            if startsByAdapter[c.id.adapter] == nil { startsByAdapter[c.id.adapter] = analysis.scanStarts(adapter: c.id.adapter) }
+            let starts = startsByAdapter[c.id.adapter] ?? []
+            var lo = 0, hi = starts.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if starts[mid].frame > ended.frame { hi = mid } else { lo = mid + 1 }
+            }
+            if lo < starts.count, starts[lo].frame < first.request.frame {
+                let scanStart = starts[lo]
                 let found: FrameTime?
                 if first.discoveryTracked {
                     // Where the analysis saw the peer last before the request, when in one of these scans.
@@ -74,17 +79,18 @@ public struct ConnReconnectByScan: Rule {
                         d.scanStartFrame > ended.frame && d.firstReport.frame < first.request.frame ? d.firstReport : nil
                     }
                 } else {
-                    found = scans.compactMap { $0.firstReportByDevice[peer] }.first { $0.frame < first.request.frame }
+                    found = analysis.scans.lazy.filter { $0.adapter == c.id.adapter && $0.start.frame > ended.frame && $0.start.frame < first.request.frame }
+                        .compactMap { $0.firstReportByDevice[peer] }.first { $0.frame < first.request.frame }
                 }
                 let foundText = found.map { ", found it again (frame \($0.frame))" } ?? ""
                 findings.append(
                     finding(
                         subject: "reconnection to \(peer)",
                         shows:
-                            "after the connection to \(peer) ended (frame \(ended.frame)) the host started a scan (frame \(scan.start.frame))\(foundText) and then requested the connection to it: request(s) \(requestsText)",
+                            "after the connection to \(peer) ended (frame \(ended.frame)) the host started a scan (frame \(scanStart.frame))\(foundText) and then requested the connection to it: request(s) \(requestsText)",
                         cause:
                             "Usually the app scans again to find a peripheral it already knows instead of retrievePeripherals(withIdentifiers:) and connect(_:options:), which reconnects without a scan (Android: getRemoteDevice(address) and connectGatt with autoConnect=true; BlueZ: Device1.Connect)",
-                        evidence: [ended.frame, scan.start.frame, found?.frame] + group.map(\.request.frame),
+                        evidence: [ended.frame, scanStart.frame, found?.frame] + group.map(\.request.frame),
                         fix: "Keep the peripheral identifier and reconnect to it directly; scan only when that fails."))
             } else {
                 notes.append(

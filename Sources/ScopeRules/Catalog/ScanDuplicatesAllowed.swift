@@ -19,6 +19,7 @@ public struct ScanDuplicatesAllowed: Rule {
     public static let defaultSeverity = Severity.warning
     public static let summary = "A scan asks for duplicate advertising reports"
     public static let defaultThresholds: [String: ThresholdValue] = ["duplicate_ratio": .number(0.5)]
+    public static let scope = RuleScope.scan
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
@@ -38,7 +39,7 @@ public struct ScanDuplicatesAllowed: Rule {
                     evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
                     fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads."))
         }
-        let n = analysis.scans.count
+        let n = analysis.scans.count + analysis.retiredScans.totals.sessions
         return verdict(findings, passReason: "all \(n) scan session(s) enabled with Filter_Duplicates on")
     }
 }

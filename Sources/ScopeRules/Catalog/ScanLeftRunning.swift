@@ -21,6 +21,7 @@ public struct ScanLeftRunning: Rule {
     public static let defaultThresholds: [String: ThresholdValue] = [
         "without_connection_request_s": .number(30), "after_connection_request_s": .number(2),
     ]
+    public static let scope = RuleScope.scan
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
