@@ -35,7 +35,7 @@ extension AnalysisBuilder {
         guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)],
             found.firstReport.frame < attempt.request.frame
         else { return nil }
-        let session = found.retired ?? scanSession(startingAt: found.scanStart)
+        let session = scanSession(startingAt: found.scanStart) ?? retiredDiscoveryScans[found.scanStart]
         return PeerDiscovery(
             scanStartFrame: found.scanStart, firstReport: found.firstReport, scan: session.map { DiscoveryScan($0, for: attempt) })
     }

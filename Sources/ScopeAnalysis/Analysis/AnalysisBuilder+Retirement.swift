@@ -69,15 +69,16 @@ extension AnalysisBuilder {
             if result.attempts[mid].request.frame < firstStart { lo = mid + 1 } else { hi = mid }
         }
         part.attempts = Array(result.attempts[lo...])
-        var byStart: [FrameNumber: ScanSession] = [:]
-        for s in part.scans {
-            result.retiredScans.add(s)
-            byStart[s.start.frame] = s
+        for s in part.scans { result.retiredScans.add(s) }
+        // Sessions where an advertiser was last found stay for later requests to it (at most one
+        // per advertiser); the others go.
+        let retiredStarts = Set(part.scans.map(\.start.frame))
+        var pointedAt = Set<FrameNumber>()
+        for d in lastDiscovery.values where retiredStarts.contains(d.scanStart) || retiredDiscoveryScans[d.scanStart] != nil {
+            pointedAt.insert(d.scanStart)
         }
-        // Discoveries in these sessions keep the session for later requests (one per advertiser).
-        for i in lastDiscovery.values.indices where lastDiscovery.values[i].retired == nil {
-            if let s = byStart[lastDiscovery.values[i].scanStart] { lastDiscovery.values[i].retired = s }
-        }
+        retiredDiscoveryScans = retiredDiscoveryScans.filter { pointedAt.contains($0.key) }
+        for s in part.scans where pointedAt.contains(s.start.frame) { retiredDiscoveryScans[s.start.frame] = s }
         // The sessions still held after `low` move down; the running ones' positions follow.
         let removed = Set(positions)
         var moved: [Int: Int] = [:]

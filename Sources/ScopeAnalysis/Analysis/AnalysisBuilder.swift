@@ -44,6 +44,9 @@ public struct AnalysisBuilder: Sendable {
     /// Per advertiser and adapter: the last scan session that reported it and its first report
     /// there (per-device state; connection requests record it as `peerDiscovery`).
     var lastDiscovery: [AdapterAddress: Discovery] = [:]
+    /// Retired sessions some `lastDiscovery` still points at, by start frame (at most one per
+    /// advertiser; the others are dropped at each retirement).
+    var retiredDiscoveryScans: [FrameNumber: ScanSession] = [:]
     /// Extended report fragments waiting for their last part.
     var fragments: [FragmentKey: [UInt8]] = [:]
 
@@ -94,8 +97,6 @@ public struct AnalysisBuilder: Sendable {
         /// sessions retire).
         var scanStart: FrameNumber
         var firstReport: FrameTime
-        /// The session, once it has been retired from `result.scans`.
-        var retired: ScanSession?
     }
 
     struct DeviceKey: Hashable, Sendable {
