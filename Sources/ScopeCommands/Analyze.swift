@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ScopeAnalysis
 import ScopeCore
 import ScopeReport
@@ -141,16 +144,48 @@ public struct Analyze: ParsableCommand {
         let multi = MultiReport(reports: reports, failures: failures)
         let color = format == .text && output == nil && !noColor && isTerminal
             && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        let text = multi.render(format, color: color)
         if let output {
-            do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {
+            do { try Self.write(multi, format: format, toFile: output) } catch {
                 console.err("hciscope analyze: cannot write \(output): \(error.localizedDescription)")
                 return 2
             }
         } else {
-            console.out(text)
+            multi.render(format, color: color) { console.out($0) }
         }
         return ExitPolicy.status(multi, failOn: failOn)
+    }
+}
+
+extension Analyze {
+    /// Writes the report to a temporary file beside `path`, in pieces, then renames it: a reader
+    /// never sees half a report, and a long one is never one string in memory.
+    static func write(_ multi: MultiReport, format: ReportFormat, toFile path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            let folder = url.deletingLastPathComponent().path
+            throw CocoaError(
+                FileManager.default.fileExists(atPath: folder) ? .fileWriteNoPermission : .fileNoSuchFile,
+                userInfo: [NSFilePathErrorKey: folder])
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: temporary)
+            var failure: Error?
+            multi.render(format, color: false) { piece in
+                guard failure == nil else { return }
+                do { try handle.write(contentsOf: Data(piece.utf8)) } catch { failure = error }
+            }
+            try handle.close()
+            if let failure { throw failure }
+            // rename(2) replaces an existing file atomically.
+            guard rename(temporary.path, path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
     }
 }
 

@@ -71,7 +71,25 @@ public struct Headline: Sendable {
     public var connectionTiming: [ConnectionTiming] = []
     public var figures: [Figure] = []
 
-    init(analysis a: AnalysisResult, connections: [ConnectionSummary], rel: (Timestamp) -> Int64) {
+    /// Discovery costs and connection timings counted (the lists keep the first `listLimit`).
+    public var discoveryTotal = 0
+    public var connectionTimingTotal = 0
+
+    /// Mean of the values present, summed as they come: long captures keep no list of them.
+    struct Mean {
+        var sum: Int64 = 0
+        var count = 0
+        mutating func add(_ v: Int64?) {
+            guard let v else { return }
+            sum = sum &+ v
+            count += 1
+        }
+        var value: Double? { count == 0 ? nil : Double(sum) / Double(count) }
+    }
+
+    /// `connections`: the summary of every connection, in order; `listLimit`: how many discovery
+    /// costs and connection timings the lists keep (the figures count all).
+    init(analysis a: AnalysisResult, connections: some Sequence<ConnectionSummary>, listLimit: Int, rel: (Timestamp) -> Int64) {
         // Discovery cost, per connection attempt that connected.
         // Index-based look-ups throughout: iterating the sessions or connections would copy each
         // one (with its report log / ATT list) per attempt — quadratic on long captures.
@@ -81,6 +99,20 @@ public struct Headline: Sendable {
         for i in a.devices.indices where deviceIndex[a.devices[i].address] == nil { deviceIndex[a.devices[i].address] = i }
         var scanByStart: [FrameNumber: Int] = [:]
         for i in a.scans.indices { scanByStart[a.scans[i].start.frame] = i }
+        var discoveryMs = Mean(), discoveryRadio = Mean(), firstReportToRequest = Mean()
+        var discoveryReports: Int?
+        var discoveryList: [DiscoveryCost] = []
+        var discoveryCount = 0
+        func note(_ cost: DiscoveryCost) {
+            discoveryCount += 1
+            if discoveryList.count < listLimit { discoveryList.append(cost) }
+            if cost.scanStartFrame != nil {
+                discoveryMs.add(cost.scanToRequestMicros)
+                discoveryRadio.add(cost.radioOnMicros)
+                if let n = cost.reportsUntilRequest { discoveryReports = (discoveryReports ?? 0) + n }
+            }
+            firstReportToRequest.add(cost.firstReportToRequestMicros)
+        }
         for attempt in a.attempts where attempt.outcome == .connected {
             let conn = attempt.connection.flatMap { connectionIndex[$0] }.map { a.connections[$0] }
             guard let peer = attempt.peer ?? conn?.peer else { continue }
@@ -102,7 +134,7 @@ public struct Headline: Sendable {
                 cost.reportsUntilRequest = s.reportsUntilRequest
                 cost.firstReportFrame = d.firstReport.frame
                 cost.firstReportToRequestMicros = request.microseconds &- d.firstReport.time.microseconds
-                discovery.append(cost)
+                note(cost)
                 continue
             }
             let foundIndex = tracked ? attempt.peerDiscovery.flatMap { scanByStart[$0.scanStartFrame] } : scans.indices.last { i in
@@ -144,7 +176,7 @@ public struct Headline: Sendable {
                 cost.firstReportFrame = d.first.frame
                 cost.firstReportToRequestMicros = request.microseconds &- d.first.time.microseconds
             }
-            discovery.append(cost)
+            note(cost)
         }
 
         // Every session, retired ones included.
@@ -158,30 +190,33 @@ public struct Headline: Sendable {
             perSecond: scanMicros > 0 ? Double(dups) * 1_000_000 / Double(scanMicros) : nil,
             eventBytes: totals.duplicateEventBytes, scanMicros: scanMicros)
 
-        connectionTiming = connections.map {
-            ConnectionTiming(
-                connection: $0.id, peer: $0.peer, setupMicros: $0.setupMicros, firstATTMicros: $0.firstATTMicros,
-                discoveryMicros: $0.discoveryMicros, firstDataMicros: $0.firstDataMicros, lifetimeMicros: $0.lifetimeMicros,
-                idleTailMicros: $0.idleTailMicros)
+        discovery = discoveryList
+        discoveryTotal = discoveryCount
+        var setup = Mean(), firstATT = Mean(), gattDiscovery = Mean(), firstData = Mean(), idleTail = Mean()
+        for c in connections {
+            connectionTimingTotal += 1
+            if connectionTiming.count < listLimit {
+                connectionTiming.append(
+                    ConnectionTiming(
+                        connection: c.id, peer: c.peer, setupMicros: c.setupMicros, firstATTMicros: c.firstATTMicros,
+                        discoveryMicros: c.discoveryMicros, firstDataMicros: c.firstDataMicros, lifetimeMicros: c.lifetimeMicros,
+                        idleTailMicros: c.idleTailMicros))
+            }
+            setup.add(c.setupMicros)
+            firstATT.add(c.firstATTMicros)
+            gattDiscovery.add(c.discoveryMicros)
+            firstData.add(c.firstDataMicros)
+            idleTail.add(c.idleTailMicros)
         }
 
-        func mean(_ xs: [Int64?]) -> Double? {
-            let v = xs.compactMap { $0 }
-            return v.isEmpty ? nil : Double(v.reduce(0, &+)) / Double(v.count)
-        }
-        func sum(_ xs: [Int?]) -> Double? {
-            let v = xs.compactMap { $0 }
-            return v.isEmpty ? nil : Double(v.reduce(0, +))
-        }
-        let scanned = discovery.filter { $0.scanStartFrame != nil }
         figures = [
-            Figure(key: "discovery_ms", value: mean(scanned.map(\.scanToRequestMicros)), unit: .ms, estimated: false,
+            Figure(key: "discovery_ms", value: discoveryMs.value, unit: .ms, estimated: false,
                    explanation: "scan start → connection request, mean over the devices connected to"),
-            Figure(key: "discovery_reports", value: sum(scanned.map(\.reportsUntilRequest)), unit: .count, estimated: false,
+            Figure(key: "discovery_reports", value: discoveryReports.map(Double.init), unit: .count, estimated: false,
                    explanation: "advertising reports the host processed before those connection requests"),
-            Figure(key: "discovery_radio_on_ms", value: mean(scanned.map(\.radioOnMicros)), unit: .ms, estimated: true,
+            Figure(key: "discovery_radio_on_ms", value: discoveryRadio.value, unit: .ms, estimated: true,
                    explanation: "scan radio-on time until the request (duration × window/interval), mean"),
-            Figure(key: "first_report_to_request_ms", value: mean(discovery.map(\.firstReportToRequestMicros)), unit: .ms,
+            Figure(key: "first_report_to_request_ms", value: firstReportToRequest.value, unit: .ms,
                    estimated: false, explanation: "the device's first advertising report → connection request, mean"),
             Figure(key: "scan_ms", value: Double(scanMicros), unit: .ms, estimated: false,
                    explanation: "total time scanning was enabled"),
@@ -195,15 +230,15 @@ public struct Headline: Sendable {
                    explanation: "duplicate reports / all reports"),
             Figure(key: "duplicate_event_bytes", value: Double(duplicates.eventBytes), unit: .bytes, estimated: false,
                    explanation: "HCI event bytes spent on duplicate reports"),
-            Figure(key: "setup_ms", value: mean(connections.map(\.setupMicros)), unit: .ms, estimated: false,
+            Figure(key: "setup_ms", value: setup.value, unit: .ms, estimated: false,
                    explanation: "connection request → connection complete, mean"),
-            Figure(key: "first_att_ms", value: mean(connections.map(\.firstATTMicros)), unit: .ms, estimated: false,
+            Figure(key: "first_att_ms", value: firstATT.value, unit: .ms, estimated: false,
                    explanation: "connection complete → first ATT PDU, mean"),
-            Figure(key: "gatt_discovery_ms", value: mean(connections.map(\.discoveryMicros)), unit: .ms, estimated: false,
+            Figure(key: "gatt_discovery_ms", value: gattDiscovery.value, unit: .ms, estimated: false,
                    explanation: "connection complete → end of GATT discovery, mean"),
-            Figure(key: "first_data_ms", value: mean(connections.map(\.firstDataMicros)), unit: .ms, estimated: false,
+            Figure(key: "first_data_ms", value: firstData.value, unit: .ms, estimated: false,
                    explanation: "connection complete → first read response or notification with a value, mean"),
-            Figure(key: "idle_tail_ms", value: mean(connections.map(\.idleTailMicros)), unit: .ms, estimated: false,
+            Figure(key: "idle_tail_ms", value: idleTail.value, unit: .ms, estimated: false,
                    explanation: "last ACL payload → disconnection (or end of capture), mean"),
         ]
     }

@@ -41,12 +41,27 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// Two-space indented, one key per line, trailing newline.
     public func rendered() -> String {
         var out = ""
-        write(into: &out, indent: 0)
+        var whole = ""
+        write(into: &out, indent: 0, flush: Int.max) { whole += $0 }
         out += "\n"
-        return out
+        return whole + out
     }
 
-    private func write(into out: inout String, indent: Int) {
+    /// The rendering of `rendered()`, handed to `sink` in pieces of about `chunk` bytes: a long
+    /// report is never one string in memory.
+    public func write(chunk: Int = 1 << 16, to sink: (String) -> Void) {
+        var out = ""
+        out.reserveCapacity(chunk + 4096)
+        write(into: &out, indent: 0, flush: chunk, sink: sink)
+        out += "\n"
+        sink(out)
+    }
+
+    private func write(into out: inout String, indent: Int, flush: Int, sink: (String) -> Void) {
+        if out.utf8.count >= flush {
+            sink(out)
+            out.removeAll(keepingCapacity: true)
+        }
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -63,7 +78,7 @@ public indirect enum JSONValue: Sendable, Equatable {
                 out += "["
                 for (i, item) in items.enumerated() {
                     if i > 0 { out += ", " }
-                    item.write(into: &out, indent: indent)
+                    item.write(into: &out, indent: indent, flush: flush, sink: sink)
                 }
                 out += "]"
                 return
@@ -71,7 +86,7 @@ public indirect enum JSONValue: Sendable, Equatable {
             out += "[\n"
             for (i, item) in items.enumerated() {
                 out += String(repeating: "  ", count: indent + 1)
-                item.write(into: &out, indent: indent + 1)
+                item.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
                 out += i + 1 < items.count ? ",\n" : "\n"
             }
             out += String(repeating: "  ", count: indent) + "]"
@@ -85,7 +100,7 @@ public indirect enum JSONValue: Sendable, Equatable {
                 out += String(repeating: "  ", count: indent + 1)
                 JSONWriter.appendString(k, to: &out)
                 out += ": "
-                v.write(into: &out, indent: indent + 1)
+                v.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
                 out += i + 1 < pairs.count ? ",\n" : "\n"
             }
             out += String(repeating: "  ", count: indent) + "}"

@@ -88,6 +88,15 @@ public struct MultiReport: Sendable {
     public func junit() -> String { JUnitReporter.render(reports) }
     public func html() -> String { HTMLReporter.render(reports) }
 
+    /// As `render(_:color:)`, handed to `sink` in pieces (JSON is written as it is rendered).
+    public func render(_ format: ReportFormat, color: Bool, to sink: (String) -> Void) {
+        if format == .json {
+            json().write(to: sink)
+        } else {
+            sink(render(format, color: color))
+        }
+    }
+
     /// Renders in one of the formats of `--format`.
     public func render(_ format: ReportFormat, color: Bool) -> String {
         switch format {

@@ -62,17 +62,16 @@ public struct Report: Sendable {
         self.devices = a.devices.prefix(limit).map { DeviceSummary($0, rel: rel) }
         self.attempts = a.attempts.prefix(limit).map { AttemptSummary($0, rel: rel) }
         let endTime = a.capture.lastTimestamp ?? origin
-        let allConnections = a.connections.map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
-        self.connections = Array(allConnections.prefix(limit))
+        // Summaries built as they are needed: a long capture's connections are not all listed.
+        let summaries = a.connections.lazy.map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
+        self.connections = Array(summaries.prefix(limit))
         self.pairings = a.pairings.prefix(limit).map { PairingSummary($0, rel: rel) }
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
-        var headline = Headline(analysis: a, connections: allConnections, rel: rel)
+        let headline = Headline(analysis: a, connections: summaries, listLimit: limit, rel: rel)
         self.totals = Totals(
             scans: a.scans.count + a.retiredScans.totals.sessions, devices: a.devices.count, attempts: a.attempts.count, connections: a.connections.count,
-            pairings: a.pairings.count, discovery: headline.discovery.count, connectionTiming: headline.connectionTiming.count,
+            pairings: a.pairings.count, discovery: headline.discoveryTotal, connectionTiming: headline.connectionTimingTotal,
             advertisingData: a.advertising?.dataCommands.count ?? 0, advertisingSets: a.advertising?.spans.count ?? 0)
-        if headline.discovery.count > limit { headline.discovery = Array(headline.discovery.prefix(limit)) }
-        if headline.connectionTiming.count > limit { headline.connectionTiming = Array(headline.connectionTiming.prefix(limit)) }
         self.headline = headline
         self.findings = verdicts.flatMap(\.findings).sorted(by: Report.findingOrder)
         self.rules = verdicts.sorted { $0.rule < $1.rule }

@@ -1,0 +1,16 @@
+import ScopeReport
+import Testing
+
+/// JSON reports are written in pieces (`JSONValue.write(chunk:to:)`): the pieces make exactly
+/// the one-string rendering, whatever the piece size.
+@Suite struct JSONChunkingTests {
+    @Test(arguments: [1, 7, 300, 1 << 16])
+    func piecesMakeTheRendering(chunk: Int) {
+        let report = ReportFixtures.centralReport()
+        let value = JSONReporter.value(report)
+        var pieces: [String] = []
+        value.write(chunk: chunk) { pieces.append($0) }
+        #expect(pieces.joined() == value.rendered())
+        if chunk == 1 { #expect(pieces.count > 100) }
+    }
+}
