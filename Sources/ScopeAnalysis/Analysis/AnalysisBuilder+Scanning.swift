@@ -76,22 +76,29 @@ extension AnalysisBuilder {
         counted += 1
         // The payload's fingerprint once, for the device's and the session's sets.
         let payload = Payload(bytes: data)
-        let device = noteDevice(
-            address: address, addressType: addressType, rssi: report.pointee.rssi, connectable: report.pointee.isConnectable,
-            data: data, payload: payload, at: at)
-        guard let slot else { return }
-        let s = scanState[slot].index
-        // Mutate in place: copying the session or its tracking per report would copy their
-        // collections each time (quadratic on long scans).
-        let key = ReportKey(address: address, type: addressType, eventType: isLegacy ? eventType : eventType & ~UInt16(0x60), data: payload)
-        let (isDuplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
-        Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &result.scans[s])
-        if isDuplicate { duplicates += 1 }
-        // Only a device's first report in the session can change where its address was found.
-        if newDevice {
-            let seenAt = AdapterAddress(adapter: adapter, address: address)
-            if lastDiscovery[seenAt]?.session != s { lastDiscovery[seenAt] = Discovery(session: s, firstReport: at) }
+        let device = indexOfDevice(address: address, addressType: addressType, at: at)
+        var isDuplicate = false
+        if let slot {
+            let s = scanState[slot].index
+            // Mutate in place: copying the session or its tracking per report would copy their
+            // collections each time (quadratic on long scans).
+            let key = ReportKey(address: address, type: addressType, eventType: isLegacy ? eventType : eventType & ~UInt16(0x60), data: payload)
+            let (duplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
+            isDuplicate = duplicate
+            Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &result.scans[s])
+            if isDuplicate { duplicates += 1 }
+            // Only a device's first report in the session can change where its address was found.
+            if newDevice {
+                let seenAt = AdapterAddress(adapter: adapter, address: address)
+                if lastDiscovery[seenAt]?.session != s { lastDiscovery[seenAt] = Discovery(session: s, firstReport: at) }
+            }
         }
+        // A duplicate in the session (same advertiser, event type and data) was counted for the
+        // device already: its payload is known, no need to look it up again.
+        let newPayload = !isDuplicate && devicePayloads[device].insert(payload).inserted
+        Self.update(
+            &result.devices[device], rssi: report.pointee.rssi, connectable: report.pointee.isConnectable, data: data,
+            newPayload: newPayload, at: at)
     }
 
     /// Whether `key` was already reported in the session, whether the device reports in it for
@@ -114,22 +121,14 @@ extension AnalysisBuilder {
         }
     }
 
-    /// Counts the report for its device; returns the device's index in `result.devices`.
-    private mutating func noteDevice(
-        address: BDAddr, addressType: UInt8, rssi: Int8, connectable: Bool, data: [UInt8], payload: Payload, at: FrameTime
-    ) -> Int {
+    /// The device's index in `result.devices`, added on its first report.
+    private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
         let key = DeviceKey(address: address, type: addressType)
-        let index: Int
-        if let i = deviceIndex[key] {
-            index = i
-        } else {
-            result.devices.append(Device(address: address, addressType: addressType, first: at))
-            index = result.devices.count - 1
-            deviceIndex[key] = index
-            devicePayloads.append([])
-        }
-        let newPayload = devicePayloads[index].insert(payload).inserted
-        Self.update(&result.devices[index], rssi: rssi, connectable: connectable, data: data, newPayload: newPayload, at: at)
+        if let i = deviceIndex[key] { return i }
+        result.devices.append(Device(address: address, addressType: addressType, first: at))
+        let index = result.devices.count - 1
+        deviceIndex[key] = index
+        devicePayloads.append([])
         return index
     }
 
