@@ -71,7 +71,7 @@ extension AnalysisBuilder {
                 fragments[fragmentKey, default: []] += data
                 return
             }
-            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) { data = earlier + data }
+            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) { data = (earlier + data)[...] }
         }
         counted += 1
         // The payload's fingerprint once, for the device's and the session's sets.
@@ -133,7 +133,9 @@ extension AnalysisBuilder {
     }
 
     /// In place: copying the device out and back would copy its strings and arrays.
-    private static func update(_ device: inout Device, rssi: Int8, connectable: Bool, data: [UInt8], newPayload: Bool, at: FrameTime) {
+    private static func update(
+        _ device: inout Device, rssi: Int8, connectable: Bool, data: ArraySlice<UInt8>, newPayload: Bool, at: FrameTime
+    ) {
         device.reports += 1
         device.last = at
         if rssi != 127 {
@@ -143,7 +145,7 @@ extension AnalysisBuilder {
         if connectable { device.connectable = true }
         if newPayload {
             device.distinctPayloads += 1
-            let ad = ADParser.parse(data, baseOffset: 0)
+            let ad = ADParser.parse(Array(data), baseOffset: 0)
             if let name = ad.localName { device.name = name }
             for uuid in ad.serviceUUIDs {
                 let s = uuidString(uuid)

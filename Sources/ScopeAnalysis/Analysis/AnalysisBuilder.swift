@@ -131,7 +131,7 @@ public struct AnalysisBuilder: Sendable {
     struct Payload: Hashable, Sendable {
         var fingerprint: UInt64
         var count: Int
-        init(bytes: [UInt8]) {
+        init(bytes: ArraySlice<UInt8>) {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             for b in bytes {
                 h ^= UInt64(b)
