@@ -4,11 +4,97 @@ import ScopeDecode
 extension AnalysisBuilder {
     /// Per-connection GATT client state used to rebuild the database.
     struct GATTState: Sendable {
-        /// Outstanding request per client direction (the side that sent it).
-        var requests: [Direction: ATTPDU] = [:]
-        var requestFrames: [Direction: FrameTime] = [:]
+        /// The outstanding discovery request per client direction (the side that sent it). Any
+        /// other request clears the slot: a response answers only the latest request, and only
+        /// an answered discovery request teaches the database anything.
+        private var sentRequest: ATTPDU?
+        private var receivedRequest: ATTPDU?
+        private var unknownRequest: ATTPDU?
         /// Exchange MTU: client's and server's Rx MTU.
         var clientMTU: Int?
+
+        subscript(request direction: Direction) -> ATTPDU? {
+            get {
+                switch direction {
+                case .sent: return sentRequest
+                case .received: return receivedRequest
+                case .unknown: return unknownRequest
+                }
+            }
+            set {
+                switch direction {
+                case .sent: sentRequest = newValue
+                case .received: receivedRequest = newValue
+                case .unknown: unknownRequest = newValue
+                }
+            }
+        }
+    }
+
+    /// What the ATT analysis reads from one PDU and its GATT annotation, as plain values.
+    ///
+    /// Taken from the decoded frame in place (`borrowing`): binding the PDU and its annotation
+    /// out of the frame would copy them (retaining and releasing every array and string they
+    /// hold, for every PDU). The PDU itself is copied only when it is kept: a discovery request
+    /// (until its response) and the responses that discovery learns from.
+    struct ATTFacts {
+        var opcode: ATTOpcode
+        /// The PDU's own handle (`ATTPDU.handle`).
+        var handle: UInt16?
+        /// The handle a response refers to, from its request (`GATTAnnotation.inferredHandle`).
+        var inferredHandle: UInt16? = nil
+        var valueLength: Int
+        /// The first two value bytes, little-endian, when there are two (a CCCD value).
+        var valueLE16: UInt16?
+        var errorCode: UInt8?
+        var requestOpcodeInError: ATTOpcode?
+        /// Exchange MTU Request/Response: the Rx MTU.
+        var mtu: UInt16?
+        var discovery: GATTDatabase.DiscoveryProcedure.Kind?
+        var range: ATTHandleRange?
+        var requestFrame: FrameNumber?
+        var effectiveMTU: Int?
+        /// The tracker recognised a Client Characteristic Configuration value.
+        var hasClientConfiguration = false
+        /// The PDU, for discovery requests and for responses carrying discovery results.
+        var kept: ATTPDU?
+
+        /// nil unless `upper` is ATT.
+        init?(_ upper: borrowing DecodedPDU.Upper) {
+            switch upper {
+            case .att(let pdu, let note):
+                self.init(pdu)
+                switch note {
+                case .some(let note):
+                    inferredHandle = note.inferredHandle
+                    requestFrame = note.requestFrame
+                    effectiveMTU = note.effectiveMTU
+                    hasClientConfiguration = note.clientConfiguration != nil
+                case .none:
+                    break
+                }
+            default:
+                return nil
+            }
+        }
+
+        private init(_ pdu: borrowing ATTPDU) {
+            opcode = pdu.opcode
+            handle = pdu.handle
+            valueLength = pdu.value.count
+            valueLE16 = pdu.value.count >= 2 ? UInt16(pdu.value[0]) | UInt16(pdu.value[1]) << 8 : nil
+            errorCode = pdu.errorCode
+            requestOpcodeInError = pdu.requestOpcodeInError
+            mtu = pdu.mtu
+            discovery = AnalysisBuilder.discoveryKind(pdu)
+            range = pdu.range
+            switch pdu.parameters {
+            case .attributeDataList, .findByTypeValueResponse, .findInformationResponse:
+                kept = copy pdu
+            default:
+                kept = discovery != nil ? copy pdu : nil
+            }
+        }
     }
 
     // MARK: Attempts
@@ -157,85 +243,76 @@ extension AnalysisBuilder {
         let i = connectionIndex(key, at: at)
         if header.dataLength > 0 { result.connections[i].lastPayload = at }
         let direction = frame.record.direction
-        for pdu in frame.pdus {
-            switch pdu.upper {
-            case .att(let att, let note):
-                self.att(att, note: note, connection: i, direction: direction, at: at)
-            case .smp(let smp):
+        for p in frame.pdus.indices {
+            if let facts = ATTFacts(frame.pdus[p].upper) {
+                // In place: a copy of the connection or its GATT state left behind would share
+                // their buffers, and every append (one ATT event per PDU) would then copy the
+                // whole list — quadratic on long connections.
+                Self.att(facts, connection: &result.connections[i], state: &gattState[i, default: GATTState()], direction: direction, at: at)
+            } else if case .smp(let smp) = frame.pdus[p].upper {
                 self.smp(smp, connection: i, direction: direction, at: at)
-            case .signaling, .other:
-                break
             }
         }
     }
 
     // MARK: ATT / GATT
 
-    private mutating func att(_ pdu: ATTPDU, note: GATTAnnotation?, connection i: Int, direction: Direction, at: FrameTime) {
-        // Take the connection and its GATT state out while working on them: a copy left behind
-        // would share their buffers, and every append (one ATT event per PDU) would then copy the
-        // whole list — quadratic on long connections.
-        var c = Connection(id: result.connections[i].id, role: .unknown)
-        swap(&c, &result.connections[i])
-        var state = gattState.removeValue(forKey: i) ?? GATTState()
+    private static func att(_ pdu: ATTFacts, connection c: inout Connection, state: inout GATTState, direction: Direction, at: FrameTime) {
         let kind = pdu.opcode.kind
         if c.firstATT == nil { c.firstATT = at }
         if kind == .request || kind == .command {
             if direction == .sent { c.localIsGATTClient = true } else if direction == .received { c.remoteIsGATTClient = true }
         }
-        // The request a response answers: outstanding on the opposite direction.
+        // The discovery request a response answers: outstanding on the opposite direction.
         let clientDirection: Direction = direction == .sent ? .received : .sent
         var request: ATTPDU?
         if kind == .response {
-            request = state.requests.removeValue(forKey: clientDirection)
-            state.requestFrames[clientDirection] = nil
+            request = state[request: clientDirection]
+            state[request: clientDirection] = nil
         }
         let event = ATTEvent(
-            at: at, direction: direction, opcode: pdu.opcode.rawValue, handle: pdu.handle ?? note?.inferredHandle,
-            valueLength: pdu.value.count, errorCode: pdu.errorCode, requestOpcodeInError: pdu.requestOpcodeInError?.rawValue,
-            requestFrame: note?.requestFrame, mtu: c.mtu)
+            at: at, direction: direction, opcode: pdu.opcode.rawValue, handle: pdu.handle ?? pdu.inferredHandle,
+            valueLength: pdu.valueLength, errorCode: pdu.errorCode, requestOpcodeInError: pdu.requestOpcodeInError?.rawValue,
+            requestFrame: pdu.requestFrame, mtu: c.mtu)
         c.att.append(event)
 
         switch kind {
         case .request:
-            state.requests[direction] = pdu
-            state.requestFrames[direction] = at
+            state[request: direction] = pdu.discovery != nil ? pdu.kept : nil
             if pdu.opcode == .exchangeMTURequest, let m = pdu.mtu {
                 state.clientMTU = Int(m)
                 c.mtuExchanges.append(at)
             }
-            if let procedure = Self.discoveryKind(pdu), let range = pdu.range {
+            if let procedure = pdu.discovery, let range = pdu.range {
                 c.gatt.discoveryProcedures.append(
                     GATTDatabase.DiscoveryProcedure(
                         kind: procedure, request: at, startHandle: range.start, endHandle: range.end,
                         client: direction == .sent ? .local : direction == .received ? .remote : .unknown))
             }
-            cccdWrite(pdu, note: note, connection: &c, direction: direction, at: at)
+            cccdWrite(pdu, connection: &c, direction: direction, at: at)
         case .command:
-            cccdWrite(pdu, note: note, connection: &c, direction: direction, at: at)
+            cccdWrite(pdu, connection: &c, direction: direction, at: at)
         case .response:
             if pdu.opcode == .exchangeMTUResponse {
                 c.mtuExchanges.append(at)
-                if let effective = note?.effectiveMTU {
+                if let effective = pdu.effectiveMTU {
                     c.mtu = effective
                 } else if let server = pdu.mtu {
                     c.mtu = max(23, min(Int(server), state.clientMTU ?? Int(server)))
                 }
             }
-            if pdu.opcode == .readResponse || pdu.opcode == .readBlobResponse, !pdu.value.isEmpty, c.firstData == nil {
+            if pdu.opcode == .readResponse || pdu.opcode == .readBlobResponse, pdu.valueLength > 0, c.firstData == nil {
                 c.firstData = at
             }
-            if let request, Self.discoveryKind(request) != nil {
+            if let request {
                 c.discoveryEnd = at
-                learn(pdu, request: request, database: &c.gatt, at: at)
+                if let response = pdu.kept { learn(response, request: request, database: &c.gatt, at: at) }
             }
         case .notification, .indication:
-            if c.firstData == nil, !pdu.value.isEmpty || pdu.opcode == .multipleHandleValueNotification { c.firstData = at }
+            if c.firstData == nil, pdu.valueLength > 0 || pdu.opcode == .multipleHandleValueNotification { c.firstData = at }
         default:
             break
         }
-        result.connections[i] = c
-        gattState[i] = state
     }
 
     static func discoveryKind(_ pdu: ATTPDU) -> GATTDatabase.DiscoveryProcedure.Kind? {
@@ -258,7 +335,7 @@ extension AnalysisBuilder {
         }
     }
 
-    private func learn(_ pdu: ATTPDU, request: ATTPDU, database db: inout GATTDatabase, at: FrameTime) {
+    private static func learn(_ pdu: ATTPDU, request: ATTPDU, database db: inout GATTDatabase, at: FrameTime) {
         switch pdu.parameters {
         case .attributeDataList(_, let entries) where request.opcode == .readByGroupTypeRequest:
             let primary = request.attributeType?.uuid16 == 0x2800
@@ -304,12 +381,11 @@ extension AnalysisBuilder {
         }
     }
 
-    private func cccdWrite(_ pdu: ATTPDU, note: GATTAnnotation?, connection c: inout Connection, direction: Direction, at: FrameTime) {
+    private static func cccdWrite(_ pdu: ATTFacts, connection c: inout Connection, direction: Direction, at: FrameTime) {
         guard pdu.opcode == .writeRequest || pdu.opcode == .writeCommand, let handle = pdu.handle else { return }
         let known = c.gatt.descriptors.first { $0.handle == handle }
-        let isCCCD = note?.clientConfiguration != nil || known?.uuid == "2902"
-        guard isCCCD, pdu.value.count >= 2 else { return }
-        let value = UInt16(pdu.value[0]) | UInt16(pdu.value[1]) << 8
+        let isCCCD = pdu.hasClientConfiguration || known?.uuid == "2902"
+        guard isCCCD, let value = pdu.valueLE16 else { return }
         let owner = known?.characteristicValueHandle ?? c.gatt.characteristics.last { $0.valueHandle < handle }?.valueHandle
         c.cccdWrites.append(CCCDWrite(at: at, direction: direction, handle: handle, characteristicValueHandle: owner, value: value))
     }

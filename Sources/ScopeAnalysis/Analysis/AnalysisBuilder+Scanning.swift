@@ -72,28 +72,35 @@ extension AnalysisBuilder {
                 fragments[fragmentKey, default: []] += data
                 return
             }
-            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) { data = earlier + data }
+            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) { data = (earlier + data)[...] }
         }
         counted += 1
         // The payload's fingerprint once, for the device's and the session's sets.
         let payload = Payload(bytes: data)
-        let device = noteDevice(
-            address: address, addressType: addressType, rssi: report.pointee.rssi, connectable: report.pointee.isConnectable,
-            data: data, payload: payload, at: at)
-        guard let slot else { return }
-        let s = scanState[slot].index
-        // Mutate in place: copying the session or its tracking per report would copy their
-        // collections each time (quadratic on long scans).
-        let key = ReportKey(address: address, type: addressType, eventType: isLegacy ? eventType : eventType & ~UInt16(0x60), data: payload)
-        let (isDuplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
-        Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &result.scans[s])
-        if isDuplicate { duplicates += 1 }
-        // Only a device's first report in the session can change where its address was found.
-        if newDevice {
-            let seenAt = AdapterAddress(adapter: adapter, address: address)
-            let start = result.scans[s].start.frame
-            if lastDiscovery[seenAt]?.scanStart != start { lastDiscovery[seenAt] = Discovery(scanStart: start, firstReport: at) }
+        let device = indexOfDevice(address: address, addressType: addressType, at: at)
+        var isDuplicate = false
+        if let slot {
+            let s = scanState[slot].index
+            // Mutate in place: copying the session or its tracking per report would copy their
+            // collections each time (quadratic on long scans).
+            let key = ReportKey(address: address, type: addressType, eventType: isLegacy ? eventType : eventType & ~UInt16(0x60), data: payload)
+            let (duplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
+            isDuplicate = duplicate
+            Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &result.scans[s])
+            if isDuplicate { duplicates += 1 }
+            // Only a device's first report in the session can change where its address was found.
+            if newDevice {
+                let seenAt = AdapterAddress(adapter: adapter, address: address)
+                let start = result.scans[s].start.frame
+                if lastDiscovery[seenAt]?.scanStart != start { lastDiscovery[seenAt] = Discovery(scanStart: start, firstReport: at) }
+            }
         }
+        // A duplicate in the session (same advertiser, event type and data) was counted for the
+        // device already: its payload is known, no need to look it up again.
+        let newPayload = !isDuplicate && devicePayloads[device].insert(payload).inserted
+        Self.update(
+            &result.devices[device], rssi: report.pointee.rssi, connectable: report.pointee.isConnectable, data: data,
+            newPayload: newPayload, at: at)
     }
 
     /// Whether `key` was already reported in the session, whether the device reports in it for
@@ -116,27 +123,21 @@ extension AnalysisBuilder {
         }
     }
 
-    /// Counts the report for its device; returns the device's index in `result.devices`.
-    private mutating func noteDevice(
-        address: BDAddr, addressType: UInt8, rssi: Int8, connectable: Bool, data: [UInt8], payload: Payload, at: FrameTime
-    ) -> Int {
+    /// The device's index in `result.devices`, added on its first report.
+    private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
         let key = DeviceKey(address: address, type: addressType)
-        let index: Int
-        if let i = deviceIndex[key] {
-            index = i
-        } else {
-            result.devices.append(Device(address: address, addressType: addressType, first: at))
-            index = result.devices.count - 1
-            deviceIndex[key] = index
-            devicePayloads.append([])
-        }
-        let newPayload = devicePayloads[index].insert(payload).inserted
-        Self.update(&result.devices[index], rssi: rssi, connectable: connectable, data: data, newPayload: newPayload, at: at)
+        if let i = deviceIndex[key] { return i }
+        result.devices.append(Device(address: address, addressType: addressType, first: at))
+        let index = result.devices.count - 1
+        deviceIndex[key] = index
+        devicePayloads.append([])
         return index
     }
 
     /// In place: copying the device out and back would copy its strings and arrays.
-    private static func update(_ device: inout Device, rssi: Int8, connectable: Bool, data: [UInt8], newPayload: Bool, at: FrameTime) {
+    private static func update(
+        _ device: inout Device, rssi: Int8, connectable: Bool, data: ArraySlice<UInt8>, newPayload: Bool, at: FrameTime
+    ) {
         device.reports += 1
         device.last = at
         if rssi != 127 {
@@ -146,7 +147,7 @@ extension AnalysisBuilder {
         if connectable { device.connectable = true }
         if newPayload {
             device.distinctPayloads += 1
-            let ad = ADParser.parse(data, baseOffset: 0)
+            let ad = ADParser.parse(Array(data), baseOffset: 0)
             if let name = ad.localName { device.name = name }
             for uuid in ad.serviceUUIDs {
                 let s = uuidString(uuid)

@@ -139,7 +139,7 @@ public struct AnalysisBuilder: Sendable {
     struct Payload: Hashable, Sendable {
         var fingerprint: UInt64
         var count: Int
-        init(bytes: [UInt8]) {
+        init(bytes: ArraySlice<UInt8>) {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             for b in bytes {
                 h ^= UInt64(b)
@@ -285,18 +285,20 @@ public struct AnalysisBuilder: Sendable {
         if !timestamp.isPlausible { result.capture.health.implausibleTimestamps += 1 }
     }
 
-    /// Whether a PDU has malformations (without building `allMalformations` or copying PDUs).
+    /// Whether a PDU has malformations (without building `allMalformations`).
     private static func upperLayerMalformed(_ pdus: [DecodedPDU]) -> Bool {
-        pdus.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices {
-                switch buffer[i].upper {
-                case .att(let a, _): if !a.malformed.isEmpty { return true }
-                case .smp(let s): if !s.malformed.isEmpty { return true }
-                case .signaling(let s): if !s.malformed.isEmpty { return true }
-                case .other: break
-                }
-            }
-            return false
+        for i in pdus.indices where isMalformed(pdus[i].upper) { return true }
+        return false
+    }
+
+    /// Reads the PDU in place (`borrowing`): a `switch` binding an array element's payload
+    /// copies it — the ATT PDU with its annotation, every array and string retained and released.
+    private static func isMalformed(_ upper: borrowing DecodedPDU.Upper) -> Bool {
+        switch upper {
+        case .att(let a, _): return !a.malformed.isEmpty
+        case .smp(let s): return !s.malformed.isEmpty
+        case .signaling(let s): return !s.malformed.isEmpty
+        case .other: return false
         }
     }
 

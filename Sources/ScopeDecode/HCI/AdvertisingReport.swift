@@ -27,8 +27,9 @@ public struct AdvertisingReport: Sendable, Hashable {
     /// Directed and extended reports: the address the advertisement was directed to.
     public var directAddressType: UInt8?
     public var directAddress: BDAddr?
-    /// Advertising or scan response data (empty for directed reports).
-    public var data: [UInt8]
+    /// Advertising or scan response data (empty for directed reports). A slice of the event's
+    /// parameters, sharing their storage (indices are not zero-based).
+    public var data: ArraySlice<UInt8>
     /// Offset of `data[0]` in the record payload.
     public var dataOffset: Int
 
@@ -36,7 +37,7 @@ public struct AdvertisingReport: Sendable, Hashable {
         eventType: UInt16, isLegacyEvent: Bool, addressType: UInt8, address: BDAddr, rssi: Int8,
         txPower: Int8? = nil, primaryPHY: UInt8? = nil, secondaryPHY: UInt8? = nil, sid: UInt8? = nil,
         periodicInterval: UInt16? = nil, directAddressType: UInt8? = nil, directAddress: BDAddr? = nil,
-        data: [UInt8] = [], dataOffset: Int = 0
+        data: ArraySlice<UInt8> = [], dataOffset: Int = 0
     ) {
         self.eventType = eventType
         self.isLegacyEvent = isLegacyEvent
@@ -97,7 +98,7 @@ public struct AdvertisingReport: Sendable, Hashable {
     }
 
     /// The AD structures in ``data``; malformations carry record-payload offsets.
-    public var ad: ADParseResult { ADParser.parse(data, baseOffset: dataOffset) }
+    public var ad: ADParseResult { ADParser.parse(Array(data), baseOffset: dataOffset) }
 
     /// "ADV_IND", "SCAN_RSP", … for legacy reports and for extended reports of legacy PDUs;
     /// otherwise the set bits ("Connectable, Scannable") and the data status.
@@ -147,7 +148,7 @@ extension AdvertisingReport {
     /// parameters after the subevent code (starting with Num_Reports) and sit at `baseOffset`
     /// in the record payload. Reports decoded before an error are kept; a report cut short is
     /// dropped and a malformation names where; bytes after the last report are reported as
-    /// trailing.
+    /// trailing. Each report's ``data`` is a slice of `bytes`, not a copy.
     public static func decode(
         subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int
     ) -> (reports: [AdvertisingReport], malformed: [Malformation]) {
@@ -204,7 +205,8 @@ extension AdvertisingReport {
             length = Int(try r.readU8())
         }
         let dataOffset = r.offset
-        let data = try r.readBytes(length)
+        let data = r.unreadBytes.prefix(length)
+        try r.skip(length)
         let rssi = try r.readI8()
         return AdvertisingReport(
             eventType: UInt16(eventType), isLegacyEvent: true, addressType: addressType, address: address,
@@ -242,7 +244,8 @@ extension AdvertisingReport {
             }
         let length = Int(r.uncheckedU8())
         let dataOffset = r.offset
-        let data = try r.readBytes(length)
+        let data = r.unreadBytes.prefix(length)
+        try r.skip(length)
         return AdvertisingReport(
             eventType: eventType, isLegacyEvent: false, addressType: addressType, address: address, rssi: rssi,
             txPower: txPower, primaryPHY: primary, secondaryPHY: secondary, sid: sid, periodicInterval: interval,
@@ -264,7 +267,8 @@ extension AdvertisingReport {
         let direct = try r.readAddress()
         let length = Int(try r.readU8())
         let dataOffset = r.offset
-        let data = try r.readBytes(length)
+        let data = r.unreadBytes.prefix(length)
+        try r.skip(length)
         return AdvertisingReport(
             eventType: eventType, isLegacyEvent: false, addressType: addressType, address: address, rssi: rssi,
             txPower: txPower, primaryPHY: primary, secondaryPHY: secondary, sid: sid, periodicInterval: interval,
