@@ -18,8 +18,10 @@ FILES_JOBS=${FILES_JOBS:-0}
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "bench: /usr/bin/time is missing (apt install time)" >&2; exit 2; }
 
-swift build -c release --product hciscope >&2
-BIN=$(swift build -c release --show-bin-path)/hciscope
+# The binary as shipped: the Swift runtime and Foundation linked in (smaller resident set, no
+# /opt/swift libraries needed at run time).
+swift build -c release --static-swift-stdlib --product hciscope >&2
+BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)/hciscope
 
 # measure LABEL FRAMES CMD... : runs CMD (stdout to /dev/null), prints one row, remembers the time.
 declare -A WALL RSS

@@ -186,7 +186,7 @@ def main():
         print("conformance: tshark not installed; SKIPPED", file=sys.stderr)
         return 0
     if not os.path.exists(args.hciscope):
-        print(f"conformance: {args.hciscope} not found (build it first: swift build -c release)", file=sys.stderr)
+        print(f"conformance: {args.hciscope} not found (build it first: swift build -c release --static-swift-stdlib)", file=sys.stderr)
         return 2
     files = args.files or corpus_files(args.corpus)
     if not files:

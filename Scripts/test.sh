@@ -4,7 +4,8 @@
 # Corpus tests read ../shared/captures beside the checkout and skip loudly when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product hciscope
+# The binary as shipped (Swift runtime and Foundation linked in statically).
+swift build -c release --static-swift-stdlib --product hciscope
 swift test
 if command -v tshark >/dev/null && command -v python3 >/dev/null; then
     python3 Scripts/conformance.py --hciscope .build/release/hciscope
