@@ -21,12 +21,25 @@ enum ATTOp {
         0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0xD2,
     ]
     static let writes: Set<UInt8> = [writeRequest, writeCommand, signedWriteCommand, prepareWriteRequest]
+
+    /// `clientOriginated.contains(op)` without hashing (rules ask it of every PDU).
+    @inline(__always) static func isClientOriginated(_ op: UInt8) -> Bool {
+        switch op {
+        case 0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0xD2: return true
+        default: return false
+        }
+    }
+
+    /// `writes.contains(op)` without hashing.
+    @inline(__always) static func isWrite(_ op: UInt8) -> Bool {
+        op == writeRequest || op == writeCommand || op == signedWriteCommand || op == prepareWriteRequest
+    }
 }
 
 extension ATTEvent {
     /// The side acting as GATT client for this PDU.
     var clientSide: Side {
-        let fromClient = ATTOp.clientOriginated.contains(opcode)
+        let fromClient = ATTOp.isClientOriginated(opcode)
         switch direction {
         case .sent: return fromClient ? .local : .remote
         case .received: return fromClient ? .remote : .local
@@ -144,19 +157,41 @@ struct GATTUsage: Sendable {
 
     init(_ c: Connection) {
         let discoveryFrames = Set(c.gatt.discoveryProcedures.map(\.request.frame))
-        let cccdByFrame = Dictionary(c.cccdWrites.map { ($0.at.frame, $0) }, uniquingKeysWith: { a, _ in a })
+        // The CCCD write of each frame (the first), sorted by frame: looked up for every write
+        // by binary search.
+        let cccds = c.cccdWrites.indices.sorted { (c.cccdWrites[$0].at.frame, $0) < (c.cccdWrites[$1].at.frame, $1) }
+            .map { c.cccdWrites[$0] }
+        func cccdWrite(at frame: FrameNumber) -> CCCDWrite? {
+            var lo = 0, hi = cccds.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if cccds[mid].at.frame < frame { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < cccds.count && cccds[lo].at.frame == frame ? cccds[lo] : nil
+        }
         var sweepFrames = Set<FrameNumber>()
+
+        // The client-originated PDUs of each client side, in order (one pass over the PDUs).
+        var local: [ATTEvent] = [], remote: [ATTEvent] = []
+        if !discoveryFrames.isEmpty {
+            for e in c.att where ATTOp.isClientOriginated(e.opcode) {
+                switch e.clientSide {
+                case .local: local.append(e)
+                case .remote: remote.append(e)
+                case .unknown: break
+                }
+            }
+        }
 
         // Sweeps: per client side, the run of Read Requests right after a discovery request,
         // each handle at most once, covering every readable characteristic known so far
         // (outside GAP/GATT), at least two.
-        for side in [Side.local, .remote] {
-            let requests = c.att.filter { ATTOp.clientOriginated.contains($0.opcode) && $0.clientSide == side }
+        for requests in [local, remote] {
             var i = 0
             while i < requests.count {
                 defer { i += 1 }
-                guard discoveryFrames.contains(requests[i].at.frame), i + 1 < requests.count,
-                    requests[i + 1].opcode == ATTOp.readRequest
+                guard i + 1 < requests.count, requests[i + 1].opcode == ATTOp.readRequest,
+                    discoveryFrames.contains(requests[i].at.frame)
                 else { continue }
                 var run: [ATTEvent] = []
                 var seen = Set<UInt16>()
@@ -179,13 +214,16 @@ struct GATTUsage: Sendable {
             }
         }
 
+        uses.reserveCapacity(c.att.count)
         for e in c.att {
             guard let h = e.handle else { continue }
             switch e.opcode {
             case ATTOp.readRequest, ATTOp.readBlobRequest:
-                if !sweepFrames.contains(e.at.frame) { uses.append(GATTUse(handle: h, at: e.at, kind: "read", client: e.clientSide)) }
-            case _ where ATTOp.writes.contains(e.opcode):
-                if let w = cccdByFrame[e.at.frame] {
+                if sweepFrames.isEmpty || !sweepFrames.contains(e.at.frame) {
+                    uses.append(GATTUse(handle: h, at: e.at, kind: "read", client: e.clientSide))
+                }
+            case _ where ATTOp.isWrite(e.opcode):
+                if let w = cccdWrite(at: e.at.frame) {
                     let value = w.characteristicValueHandle ?? h
                     uses.append(GATTUse(handle: value, at: e.at, kind: "subscribed (CCCD write)", client: e.clientSide))
                 } else {
@@ -204,6 +242,11 @@ struct GATTUsage: Sendable {
     /// Uses of attributes inside the service (CCCD and value handles lie in its range).
     func uses(in service: GATTDatabase.Service) -> [GATTUse] {
         uses.filter { service.start <= $0.handle && $0.handle <= service.end }
+    }
+
+    /// The first of `uses(in: service)`.
+    func firstUse(in service: GATTDatabase.Service) -> GATTUse? {
+        uses.first { service.start <= $0.handle && $0.handle <= service.end }
     }
 }
 

@@ -45,8 +45,7 @@ public struct GATTDiscoverAllCharacteristics: Rule {
                     "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
                     + (descs > 0 ? ", \(descs) descriptor discovery request\(descs == 1 ? "" : "s")" : "")
                     + " from frame \(first.request.frame))"
-                let uses = usage.uses(in: s)
-                if let use = uses.first {
+                if let use = usage.firstUse(in: s) {
                     usedNotes.append("\(what): \(use.text)")
                     continue
                 }

@@ -46,9 +46,9 @@ public struct GATTDiscoverAllServices: Rule {
             let client = all.first?.client ?? .unknown
             let usage = GATTUsage(c)
             let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
-            let used = counted.filter { !usage.uses(in: $0).isEmpty }
+            let used = counted.compactMap { s in usage.firstUse(in: s).map { (service: s, use: $0) } }
             let frames = all.map(\.request.frame)
-            let usedText = used.map { s in "\(Text.uuid(s.uuid)): \(usage.uses(in: s)[0].text)" }.joined(separator: ", ")
+            let usedText = used.map { "\(Text.uuid($0.service.uuid)): \($0.use.text)" }.joined(separator: ", ")
             let head =
                 "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
                 + (used.isEmpty ? "" : " (\(usedText))")
