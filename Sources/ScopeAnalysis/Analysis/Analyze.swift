@@ -52,21 +52,22 @@ extension AnalysisBuilder {
     }
 }
 
-/// How many `analyze` calls are running in this process.
-final class AnalysisLoad: @unchecked Sendable {
-    static let shared = AnalysisLoad()
+/// How many `analyze` calls (and rule evaluations, `RuleEngine`) are running in this process:
+/// each takes a second thread only when there are two CPUs per running one.
+public final class AnalysisLoad: @unchecked Sendable {
+    public static let shared = AnalysisLoad()
     private let lock = NSLock()
     private var count = 0
 
     /// Counts one more running analysis; returns how many run now, this one included.
-    func enter() -> Int {
+    public func enter() -> Int {
         lock.lock()
         defer { lock.unlock() }
         count += 1
         return count
     }
 
-    func leave() {
+    public func leave() {
         lock.lock()
         count -= 1
         lock.unlock()

@@ -11,7 +11,7 @@ import ScopeCore
 /// Usual cause: `discoverCharacteristics(nil, for:)` and `discoverDescriptors(for:)` on every
 /// service, often followed by reading every value (Android: iterating `getServices()` and
 /// `readCharacteristic` on each). Fix: pass the characteristic UUIDs you use, only for services you use.
-public struct GATTDiscoverAllCharacteristics: Rule {
+public struct GATTDiscoverAllCharacteristics: FactsRule {
     public static let id = "gatt.discover-all-characteristics"
     public static let guidance = 3
     public static let defaultSeverity = Severity.info
@@ -22,9 +22,9 @@ public struct GATTDiscoverAllCharacteristics: Rule {
     ]
     public init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let conns = analysis.connections.filter { c in
-            c.gatt.discoveryProcedures.contains { $0.kind == .characteristics || $0.kind == .descriptors }
+    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        let conns = analysis.connections.indices.filter { i in
+            analysis.connections[i].gatt.discoveryProcedures.contains { $0.kind == .characteristics || $0.kind == .descriptors }
         }
         guard !conns.isEmpty else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
@@ -32,8 +32,9 @@ public struct GATTDiscoverAllCharacteristics: Rule {
         }
         var findings = FindingList()
         var usedNotes: [String] = []
-        for c in conns {
-            let usage = GATTUsage(c)
+        for i in conns {
+            let c = analysis.connections[i]
+            let usage = facts.usage(analysis, i)
             let procs = c.gatt.discoveryProcedures.filter { $0.kind == .characteristics || $0.kind == .descriptors }
             for s in c.gatt.services where !s.isGAPOrGATT {
                 let inService = procs.filter { s.start <= $0.startHandle && $0.startHandle <= s.end }

@@ -12,7 +12,7 @@ import ScopeCore
 /// Usual cause: `discoverServices(nil)` (Android: `BluetoothGatt.discoverServices()`, which always
 /// discovers everything — prefer caching; BlueZ discovers the whole database itself). Fix: pass the
 /// service UUIDs you use to `discoverServices(_:)`.
-public struct GATTDiscoverAllServices: Rule {
+public struct GATTDiscoverAllServices: FactsRule {
     public static let id = "gatt.discover-all-services"
     public static let guidance = 3
     public static let defaultSeverity = Severity.warning
@@ -23,9 +23,9 @@ public struct GATTDiscoverAllServices: Rule {
     ]
     public init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let conns = analysis.connections.filter { c in
-            c.gatt.discoveryProcedures.contains { $0.kind == .allPrimaryServices || $0.kind == .primaryServiceByUUID }
+    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        let conns = analysis.connections.indices.filter { i in
+            analysis.connections[i].gatt.discoveryProcedures.contains { $0.kind == .allPrimaryServices || $0.kind == .primaryServiceByUUID }
         }
         guard !conns.isEmpty else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
@@ -34,7 +34,8 @@ public struct GATTDiscoverAllServices: Rule {
         let fraction = number("used_fraction", config)
         var findings = FindingList()
         var notes: [String] = []
-        for c in conns {
+        for i in conns {
+            let c = analysis.connections[i]
             let all = c.gatt.discoveryProcedures.filter { $0.kind == .allPrimaryServices }
             let fullRange = all.contains { $0.startHandle == 0x0001 && $0.endHandle == 0xFFFF }
             guard fullRange else {
@@ -44,7 +45,7 @@ public struct GATTDiscoverAllServices: Rule {
                 continue
             }
             let client = all.first?.client ?? .unknown
-            let usage = GATTUsage(c)
+            let usage = facts.usage(analysis, i)
             let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
             let used = counted.compactMap { s in usage.firstUse(in: s).map { (service: s, use: $0) } }
             let frames = all.map(\.request.frame)
