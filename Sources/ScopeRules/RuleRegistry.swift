@@ -97,8 +97,7 @@ public enum RuleEngine {
     }
 
     static func evaluate(_ type: any Rule.Type, _ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        if let rule = type.init() as? any FactsRule { return rule.evaluate(analysis, config: config, facts: facts) }
-        return type.init().evaluate(analysis, config: config)
+        type.init().evaluate(analysis, config: config, facts: facts)
     }
 
     /// `(0..<count).map(body)` on the calling thread and one more: each takes the next index not

@@ -252,15 +252,16 @@ struct GATTUsage: Sendable {
 }
 
 /// What several rules derive from the same connections (the GATT uses of each), worked out once
-/// per evaluation and shared by them. Belongs to one `AnalysisResult`: connections are named by
-/// their index in its `connections`. Thread-safe (`RuleEngine` may run rules concurrently); a
-/// connection's uses are worked out under the lock, so a rule asking for them while another
-/// works them out waits for them instead of doing the work again.
-final class RuleFacts: @unchecked Sendable {
+/// per evaluation and shared by them (`Rule.evaluate(_:config:facts:)`). Belongs to one
+/// `AnalysisResult`: connections are named by their index in its `connections`. Thread-safe
+/// (`RuleEngine` may run rules concurrently); a connection's uses are worked out under the lock,
+/// so a rule asking for them while another works them out waits for them instead of doing the
+/// work again.
+public final class RuleFacts: @unchecked Sendable {
     private let lock = NSLock()
     private var usage: [Int: GATTUsage] = [:]
 
-    init() {}
+    public init() {}
 
     /// `GATTUsage(analysis.connections[index])`.
     func usage(_ analysis: AnalysisResult, _ index: Int) -> GATTUsage {
@@ -270,17 +271,6 @@ final class RuleFacts: @unchecked Sendable {
         let u = GATTUsage(analysis.connections[index])
         usage[index] = u
         return u
-    }
-}
-
-/// A rule that uses `RuleFacts`: `RuleEngine` passes the evaluation's shared ones.
-protocol FactsRule: Rule {
-    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict
-}
-
-extension FactsRule {
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
     }
 }
 

@@ -56,22 +56,25 @@ public struct ATTSmallWrites: Rule {
                 groups[last].writes.append(e)
             }
             for (_, ws) in groups.map({ (text: $0.target.text, writes: $0.writes) }).sorted(by: { $0.text < $1.text }) {
-                var runs: [[ATTEvent]] = []
-                var run: [ATTEvent] = []
-                for w in ws {
-                    if w.valueLength > maxBytes {
-                        if !run.isEmpty { runs.append(run) }
-                        run = []
-                        continue
+                // Runs of consecutive small writes (ranges of `ws`), each within maxGap of the previous.
+                var runs: [Range<Int>] = []
+                var start: Int?
+                for i in ws.indices {
+                    if ws[i].valueLength > maxBytes {
+                        if let s = start { runs.append(s..<i) }
+                        start = nil
+                    } else if let s = start {
+                        if ws[i].at.time.microseconds - ws[i - 1].at.time.microseconds > maxGap {
+                            runs.append(s..<i)
+                            start = i
+                        }
+                    } else {
+                        start = i
                     }
-                    if let prev = run.last, w.at.time.microseconds - prev.at.time.microseconds > maxGap {
-                        runs.append(run)
-                        run = []
-                    }
-                    run.append(w)
                 }
-                if !run.isEmpty { runs.append(run) }
-                for r in runs {
+                if let s = start { runs.append(s..<ws.count) }
+                for range in runs {
+                    let r = ws[range]
                     longest = max(longest, r.count)
                     guard r.count >= minWrites, let first = r.first, let last = r.last, let handle = first.handle else { continue }
                     let exchanged = c.mtuExchanges.contains { $0.frame < first.at.frame }

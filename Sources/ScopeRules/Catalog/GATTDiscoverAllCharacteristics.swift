@@ -11,7 +11,7 @@ import ScopeCore
 /// Usual cause: `discoverCharacteristics(nil, for:)` and `discoverDescriptors(for:)` on every
 /// service, often followed by reading every value (Android: iterating `getServices()` and
 /// `readCharacteristic` on each). Fix: pass the characteristic UUIDs you use, only for services you use.
-public struct GATTDiscoverAllCharacteristics: FactsRule {
+public struct GATTDiscoverAllCharacteristics: Rule {
     public static let id = "gatt.discover-all-characteristics"
     public static let guidance = 3
     public static let defaultSeverity = Severity.info
@@ -22,7 +22,11 @@ public struct GATTDiscoverAllCharacteristics: FactsRule {
     ]
     public init() {}
 
-    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let conns = analysis.connections.indices.filter { i in
             analysis.connections[i].gatt.discoveryProcedures.contains { $0.kind == .characteristics || $0.kind == .descriptors }
         }

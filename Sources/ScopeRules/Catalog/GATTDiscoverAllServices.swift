@@ -12,7 +12,7 @@ import ScopeCore
 /// Usual cause: `discoverServices(nil)` (Android: `BluetoothGatt.discoverServices()`, which always
 /// discovers everything — prefer caching; BlueZ discovers the whole database itself). Fix: pass the
 /// service UUIDs you use to `discoverServices(_:)`.
-public struct GATTDiscoverAllServices: FactsRule {
+public struct GATTDiscoverAllServices: Rule {
     public static let id = "gatt.discover-all-services"
     public static let guidance = 3
     public static let defaultSeverity = Severity.warning
@@ -23,7 +23,11 @@ public struct GATTDiscoverAllServices: FactsRule {
     ]
     public init() {}
 
-    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let conns = analysis.connections.indices.filter { i in
             analysis.connections[i].gatt.discoveryProcedures.contains { $0.kind == .allPrimaryServices || $0.kind == .primaryServiceByUUID }
         }
