@@ -50,13 +50,25 @@ extension ATTEvent {
 }
 
 enum Text {
-    /// "30.000 s".
+    /// "30.000 s": `String(format: "%.3f s", (Double(micros) / 1000).rounded() / 1000)`, written
+    /// out with integers (String(format:) costs about 12 k instructions a call, and rules write
+    /// thousands of these).
     static func seconds(_ micros: Int64) -> String {
-        let ms = (Double(micros) / 1000).rounded() / 1000
-        return String(format: "%.3f s", ms)
+        let ms = (Double(micros) / 1000).rounded()
+        guard ms.magnitude < 1e15 else { return String(format: "%.3f s", ms / 1000) }
+        return thousandths(negative: ms.sign == .minus, UInt64(ms.magnitude)) + " s"
     }
-    /// "200.552 ms".
-    static func millis(_ micros: Int64) -> String { String(format: "%.3f ms", Double(micros) / 1000) }
+    /// "200.552 ms": `String(format: "%.3f ms", Double(micros) / 1000)`, with integers.
+    static func millis(_ micros: Int64) -> String {
+        guard micros.magnitude < 1 << 50 else { return String(format: "%.3f ms", Double(micros) / 1000) }
+        return thousandths(negative: micros < 0, micros.magnitude) + " ms"
+    }
+    /// `value` / 1000 with three decimals ("-0.005").
+    private static func thousandths(negative: Bool, _ value: UInt64) -> String {
+        let fraction = value % 1000
+        let digits = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return (negative ? "-" : "") + "\(value / 1000)." + digits
+    }
     static func hex2(_ v: UInt8) -> String { Hex.prefixed(v, digits: 2) }
     static func hex4(_ v: UInt16) -> String { Hex.prefixed(v, digits: 4) }
     static func side(_ s: Side) -> String { s == .remote ? "remote" : (s == .local ? "local" : "unknown") }

@@ -51,3 +51,22 @@ struct ConcurrentRulesTests {
         }
     }
 }
+
+/// `Text.seconds` and `Text.millis` write with integers what `String(format: "%.3f …")` wrote.
+@Suite struct RuleTextTests {
+    @Test func secondsAndMillisMatchPrintfFormatting() {
+        var values: [Int64] = [0, 1, -1, 499, 500, 501, -499, -500, -501, 999, 1000, 1499, 1500, -1500, 2500, 30_000_000,
+                               123_456_789, -123_456_789, 86_400_000_000, Int64(1) << 52, -(Int64(1) << 52), .max, .min]
+        var x: Int64 = 1
+        for _ in 0..<2000 {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            values.append(x % 10_000_000_000)
+            values.append((x >> 20) % 100_000)
+            values.append(x)
+        }
+        for v in values {
+            #expect(Text.seconds(v) == String(format: "%.3f s", (Double(v) / 1000).rounded() / 1000), "\(v)")
+            #expect(Text.millis(v) == String(format: "%.3f ms", Double(v) / 1000), "\(v)")
+        }
+    }
+}
