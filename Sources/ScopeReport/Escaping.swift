@@ -52,7 +52,10 @@ public enum Escaping {
     public static func terminal(_ s: String) -> String {
         // Almost every line is printable ASCII/UTF-8 already: hand it back without rebuilding it.
         // (0xC2 leads the C1 controls U+0080–U+009F, and a few printable characters: slow path.)
-        if s.utf8.allSatisfy({ ($0 >= 0x20 && $0 != 0x7F && $0 != 0xC2) || $0 == 0x0A || $0 == 0x09 }) { return s }
+        // (Over the contiguous bytes when the string has them: iterating the UTF-8 view costs
+        // several times more.)
+        func plain(_ b: UInt8) -> Bool { (b >= 0x20 && b != 0x7F && b != 0xC2) || b == 0x0A || b == 0x09 }
+        if s.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(plain) }) ?? s.utf8.allSatisfy(plain) { return s }
         var out = ""
         for scalar in s.unicodeScalars {
             if scalar == "\n" || scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80...0x9F).contains(scalar.value)) {

@@ -26,6 +26,10 @@ public protocol Rule: Sendable {
 
     init()
     func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict
+    /// As `evaluate(_:config:)`, with what other rules of the same evaluation derive from the
+    /// same analysis (`RuleEngine` shares one `facts` between them). Rules that use no facts keep
+    /// the default, which ignores them.
+    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict
 }
 
 /// What a rule needs to see at once.
@@ -41,6 +45,10 @@ public enum RuleScope: Sendable {
 extension Rule {
     public static var defaultThresholds: [String: ThresholdValue] { [:] }
     public static var scope: RuleScope { .capture }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        evaluate(analysis, config: config)
+    }
 
     func notEvaluated(_ reason: String) -> RuleVerdict {
         RuleVerdict(rule: Self.id, status: .notEvaluated, reason: reason)

@@ -1,3 +1,4 @@
+import Foundation
 import ScopeCore
 import ScopeAnalysis
 
@@ -39,28 +40,44 @@ public enum RuleEngine {
 
     /// As `evaluate(_:config:)`, merging what `retired` judged of the connections the analysis
     /// retired on the way (their detail is gone from `analysis`).
+    ///
+    /// With two CPUs for it (as for the analysis pipeline: `AnalysisLoad`), the rules run on two
+    /// threads, each taking the next rule not yet taken; the verdicts are the same, in registry
+    /// order.
     public static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, retired: RuleAccumulator?) -> [RuleVerdict] {
+        evaluate(analysis, config: config, retired: retired, concurrent: nil)
+    }
+
+    /// `concurrent`: nil decides by the CPUs available; true/false force it (tests compare both).
+    static func evaluate(
+        _ analysis: AnalysisResult, config: RuleConfiguration, retired: RuleAccumulator?, concurrent: Bool?
+    ) -> [RuleVerdict] {
         // The connection rules see only the connections still holding their detail.
         var rest = analysis
-        if let retired, !retired.isEmpty {
+        let someRetired = retired.map { !$0.isEmpty } ?? false
+        if someRetired {
             rest.connections = analysis.connections.filter { $0.retired == nil }
             rest.pairings = analysis.pairings(of: rest.connections)
         }
-        return RuleRegistry.all.map { type in
+        let connectionRules = rest
+        // What several rules derive, worked out once (one set per analysis they see).
+        let facts = RuleFacts(), connectionFacts = someRetired ? RuleFacts() : facts
+        @Sendable func verdict(_ index: Int) -> RuleVerdict {
+            let type = RuleRegistry.all[index]
             let id = type.id
             if !config.isEnabled(id) {
                 return RuleVerdict(rule: id, status: .notEvaluated, reason: "disabled in the configuration")
             }
             var verdict: RuleVerdict
-            if type.scope == .connection, let retired, !retired.isEmpty {
-                verdict = type.init().evaluate(rest, config: config)
+            if type.scope == .connection, let retired, someRetired {
+                verdict = evaluate(type, connectionRules, config: config, facts: connectionFacts)
                 // ATT analysis found incomplete by the end: nothing judged on the way stands.
                 if analysis.attIncompleteReason == nil { verdict = retired.merged(verdict) }
-            } else if type.scope == .scan, let retired, !retired.isEmpty {
+            } else if type.scope == .scan, let retired, someRetired {
                 let from = analysis.retiredScans.starts.values.compactMap { $0.first?.frame }.min()
-                verdict = retired.merged(type.init().evaluate(analysis, config: config), retiredFrom: from ?? 0)
+                verdict = retired.merged(evaluate(type, analysis, config: config, facts: facts), retiredFrom: from ?? 0)
             } else {
-                verdict = type.init().evaluate(analysis, config: config)
+                verdict = evaluate(type, analysis, config: config, facts: facts)
             }
             if let severity = config.severityOverrides[id] {
                 verdict.findings = verdict.findings.map {
@@ -73,6 +90,34 @@ public enum RuleEngine {
             }
             return verdict
         }
+        let count = RuleRegistry.all.count
+        if concurrent == false { return (0..<count).map(verdict) }
+        let running = AnalysisLoad.shared.enter()
+        defer { AnalysisLoad.shared.leave() }
+        if concurrent ?? (ProcessInfo.processInfo.activeProcessorCount >= 2 * running) {
+            return twoThreadMap(count: count, verdict)
+        }
+        return (0..<count).map(verdict)
+    }
+
+    static func evaluate(_ type: any Rule.Type, _ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        type.init().evaluate(analysis, config: config, facts: facts)
+    }
+
+    /// `(0..<count).map(body)` on the calling thread and one more: each takes the next index not
+    /// yet taken.
+    static func twoThreadMap<T: Sendable>(count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        let work = TwoThreadWork<T>(count)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            work.run(body)
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        work.run(body)
+        done.wait()
+        return work.results.compactMap { $0 }
     }
 
     /// All findings of the verdicts, most severe first, then by first evidence frame.
@@ -80,6 +125,28 @@ public enum RuleEngine {
         verdicts.flatMap(\.findings).sorted {
             if $0.severity != $1.severity { return $0.severity > $1.severity }
             return ($0.evidence.first ?? 0) < ($1.evidence.first ?? 0)
+        }
+    }
+}
+
+/// The indices and results of `RuleEngine.twoThreadMap` (shared under the lock).
+private final class TwoThreadWork<T: Sendable>: @unchecked Sendable {
+    let lock = NSLock()
+    var next = 0
+    var results: [T?]
+    init(_ count: Int) { results = Array(repeating: nil, count: count) }
+
+    func run(_ body: (Int) -> T) {
+        while true {
+            lock.lock()
+            let i = next
+            next += 1
+            lock.unlock()
+            guard i < results.count else { return }
+            let result = body(i)
+            lock.lock()
+            results[i] = result
+            lock.unlock()
         }
     }
 }
@@ -108,10 +175,11 @@ public struct RuleAccumulator: Sendable {
     /// retired scan sessions with every enabled scan rule.
     public mutating func absorb(_ batch: AnalysisResult) {
         batches += 1
+        let facts = RuleFacts()
         for type in RuleRegistry.all where config.isEnabled(type.id) {
             switch type.scope {
             case .connection where !batch.connections.isEmpty, .scan where !batch.scans.isEmpty:
-                add(type.init().evaluate(batch, config: config))
+                add(RuleEngine.evaluate(type, batch, config: config, facts: facts))
             default: break
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import ScopeAnalysis
 import ScopeCore
 
@@ -21,12 +22,25 @@ enum ATTOp {
         0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0xD2,
     ]
     static let writes: Set<UInt8> = [writeRequest, writeCommand, signedWriteCommand, prepareWriteRequest]
+
+    /// `clientOriginated.contains(op)` without hashing (rules ask it of every PDU).
+    @inline(__always) static func isClientOriginated(_ op: UInt8) -> Bool {
+        switch op {
+        case 0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0xD2: return true
+        default: return false
+        }
+    }
+
+    /// `writes.contains(op)` without hashing.
+    @inline(__always) static func isWrite(_ op: UInt8) -> Bool {
+        op == writeRequest || op == writeCommand || op == signedWriteCommand || op == prepareWriteRequest
+    }
 }
 
 extension ATTEvent {
     /// The side acting as GATT client for this PDU.
     var clientSide: Side {
-        let fromClient = ATTOp.clientOriginated.contains(opcode)
+        let fromClient = ATTOp.isClientOriginated(opcode)
         switch direction {
         case .sent: return fromClient ? .local : .remote
         case .received: return fromClient ? .remote : .local
@@ -36,13 +50,25 @@ extension ATTEvent {
 }
 
 enum Text {
-    /// "30.000 s".
+    /// "30.000 s": `String(format: "%.3f s", (Double(micros) / 1000).rounded() / 1000)`, written
+    /// out with integers (String(format:) costs about 12 k instructions a call, and rules write
+    /// thousands of these).
     static func seconds(_ micros: Int64) -> String {
-        let ms = (Double(micros) / 1000).rounded() / 1000
-        return String(format: "%.3f s", ms)
+        let ms = (Double(micros) / 1000).rounded()
+        guard ms.magnitude < 1e15 else { return String(format: "%.3f s", ms / 1000) }
+        return thousandths(negative: ms.sign == .minus, UInt64(ms.magnitude)) + " s"
     }
-    /// "200.552 ms".
-    static func millis(_ micros: Int64) -> String { String(format: "%.3f ms", Double(micros) / 1000) }
+    /// "200.552 ms": `String(format: "%.3f ms", Double(micros) / 1000)`, with integers.
+    static func millis(_ micros: Int64) -> String {
+        guard micros.magnitude < 1 << 50 else { return String(format: "%.3f ms", Double(micros) / 1000) }
+        return thousandths(negative: micros < 0, micros.magnitude) + " ms"
+    }
+    /// `value` / 1000 with three decimals ("-0.005").
+    private static func thousandths(negative: Bool, _ value: UInt64) -> String {
+        let fraction = value % 1000
+        let digits = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return (negative ? "-" : "") + "\(value / 1000)." + digits
+    }
     static func hex2(_ v: UInt8) -> String { Hex.prefixed(v, digits: 2) }
     static func hex4(_ v: UInt16) -> String { Hex.prefixed(v, digits: 4) }
     static func side(_ s: Side) -> String { s == .remote ? "remote" : (s == .local ? "local" : "unknown") }
@@ -144,19 +170,41 @@ struct GATTUsage: Sendable {
 
     init(_ c: Connection) {
         let discoveryFrames = Set(c.gatt.discoveryProcedures.map(\.request.frame))
-        let cccdByFrame = Dictionary(c.cccdWrites.map { ($0.at.frame, $0) }, uniquingKeysWith: { a, _ in a })
+        // The CCCD write of each frame (the first), sorted by frame: looked up for every write
+        // by binary search.
+        let cccds = c.cccdWrites.indices.sorted { (c.cccdWrites[$0].at.frame, $0) < (c.cccdWrites[$1].at.frame, $1) }
+            .map { c.cccdWrites[$0] }
+        func cccdWrite(at frame: FrameNumber) -> CCCDWrite? {
+            var lo = 0, hi = cccds.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if cccds[mid].at.frame < frame { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < cccds.count && cccds[lo].at.frame == frame ? cccds[lo] : nil
+        }
         var sweepFrames = Set<FrameNumber>()
+
+        // The client-originated PDUs of each client side, in order (one pass over the PDUs).
+        var local: [ATTEvent] = [], remote: [ATTEvent] = []
+        if !discoveryFrames.isEmpty {
+            for e in c.att where ATTOp.isClientOriginated(e.opcode) {
+                switch e.clientSide {
+                case .local: local.append(e)
+                case .remote: remote.append(e)
+                case .unknown: break
+                }
+            }
+        }
 
         // Sweeps: per client side, the run of Read Requests right after a discovery request,
         // each handle at most once, covering every readable characteristic known so far
         // (outside GAP/GATT), at least two.
-        for side in [Side.local, .remote] {
-            let requests = c.att.filter { ATTOp.clientOriginated.contains($0.opcode) && $0.clientSide == side }
+        for requests in [local, remote] {
             var i = 0
             while i < requests.count {
                 defer { i += 1 }
-                guard discoveryFrames.contains(requests[i].at.frame), i + 1 < requests.count,
-                    requests[i + 1].opcode == ATTOp.readRequest
+                guard i + 1 < requests.count, requests[i + 1].opcode == ATTOp.readRequest,
+                    discoveryFrames.contains(requests[i].at.frame)
                 else { continue }
                 var run: [ATTEvent] = []
                 var seen = Set<UInt16>()
@@ -179,13 +227,16 @@ struct GATTUsage: Sendable {
             }
         }
 
+        uses.reserveCapacity(c.att.count)
         for e in c.att {
             guard let h = e.handle else { continue }
             switch e.opcode {
             case ATTOp.readRequest, ATTOp.readBlobRequest:
-                if !sweepFrames.contains(e.at.frame) { uses.append(GATTUse(handle: h, at: e.at, kind: "read", client: e.clientSide)) }
-            case _ where ATTOp.writes.contains(e.opcode):
-                if let w = cccdByFrame[e.at.frame] {
+                if sweepFrames.isEmpty || !sweepFrames.contains(e.at.frame) {
+                    uses.append(GATTUse(handle: h, at: e.at, kind: "read", client: e.clientSide))
+                }
+            case _ where ATTOp.isWrite(e.opcode):
+                if let w = cccdWrite(at: e.at.frame) {
                     let value = w.characteristicValueHandle ?? h
                     uses.append(GATTUse(handle: value, at: e.at, kind: "subscribed (CCCD write)", client: e.clientSide))
                 } else {
@@ -204,6 +255,34 @@ struct GATTUsage: Sendable {
     /// Uses of attributes inside the service (CCCD and value handles lie in its range).
     func uses(in service: GATTDatabase.Service) -> [GATTUse] {
         uses.filter { service.start <= $0.handle && $0.handle <= service.end }
+    }
+
+    /// The first of `uses(in: service)`.
+    func firstUse(in service: GATTDatabase.Service) -> GATTUse? {
+        uses.first { service.start <= $0.handle && $0.handle <= service.end }
+    }
+}
+
+/// What several rules derive from the same connections (the GATT uses of each), worked out once
+/// per evaluation and shared by them (`Rule.evaluate(_:config:facts:)`). Belongs to one
+/// `AnalysisResult`: connections are named by their index in its `connections`. Thread-safe
+/// (`RuleEngine` may run rules concurrently); a connection's uses are worked out under the lock,
+/// so a rule asking for them while another works them out waits for them instead of doing the
+/// work again.
+public final class RuleFacts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var usage: [Int: GATTUsage] = [:]
+
+    public init() {}
+
+    /// `GATTUsage(analysis.connections[index])`.
+    func usage(_ analysis: AnalysisResult, _ index: Int) -> GATTUsage {
+        lock.lock()
+        defer { lock.unlock() }
+        if let u = usage[index] { return u }
+        let u = GATTUsage(analysis.connections[index])
+        usage[index] = u
+        return u
     }
 }
 

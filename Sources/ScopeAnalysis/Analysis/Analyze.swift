@@ -53,21 +53,22 @@ extension AnalysisBuilder {
     }
 }
 
-/// How many `analyze` calls are running in this process.
-final class AnalysisLoad: @unchecked Sendable {
-    static let shared = AnalysisLoad()
+/// How many `analyze` calls (and rule evaluations, `RuleEngine`) are running in this process:
+/// each takes a second thread only when there are two CPUs per running one.
+public final class AnalysisLoad: @unchecked Sendable {
+    public static let shared = AnalysisLoad()
     private let lock = NSLock()
     private var count = 0
 
     /// Counts one more running analysis; returns how many run now, this one included.
-    func enter() -> Int {
+    public func enter() -> Int {
         lock.lock()
         defer { lock.unlock() }
         count += 1
         return count
     }
 
-    func leave() {
+    public func leave() {
         lock.lock()
         count -= 1
         lock.unlock()
@@ -77,8 +78,9 @@ final class AnalysisLoad: @unchecked Sendable {
 /// Reading, decoding and analysis on three threads (reader thread → decoder thread → the
 /// caller's): records and decoded frames travel in batches through bounded queues; emptied
 /// batches go back to the stage that fills them, so at most ``batchesInFlight`` batches of each
-/// kind exist. Items are moved into a batch and out of it, never copied; the consumer frees the
-/// frames (as the single-thread loop does).
+/// kind exist. Items are moved into a batch, never copied. The analysis reads the decoded frames
+/// in place and the decoder thread frees them when it reuses the batch: freeing a frame costs
+/// about half as much as analysing it, and the analysis thread is the one that sets the pace.
 enum FramePipeline {
     /// Small enough that a batch is still in cache when the next stage reads it.
     static let batchSize = 512
@@ -115,6 +117,22 @@ enum FramePipeline {
                 taken += 1
                 body(i, (storage + i).move())
             }
+            removeAll()
+        }
+
+        /// Lends the items in order; they stay in the batch until ``removeAll()``. (Each item is
+        /// moved out and back in: lent straight from the storage, it would be copied.)
+        func forEach(_ body: (Int, borrowing Item) -> Void) {
+            for i in taken..<count {
+                let item = (storage + i).move()
+                body(i, item)
+                (storage + i).initialize(to: item)
+            }
+        }
+
+        /// Frees the items still in the batch and leaves it empty.
+        func removeAll() {
+            (storage + taken).deinitialize(count: count - taken)
             count = 0
             taken = 0
             diagnostics.removeAll()
@@ -141,20 +159,24 @@ enum FramePipeline {
         private var producerWaits = false
         private var consumerWaits = false
 
-        /// Producer: an empty batch to fill (waits while all batches are in flight).
+        /// Producer: an empty batch to fill (waits while all batches are in flight). Items the
+        /// consumer left in a recycled batch are freed here, on the producer's thread.
         func emptyBatch() -> Batch<Item> {
             condition.lock()
-            defer { condition.unlock() }
             while free.isEmpty {
                 if allocated < FramePipeline.batchesInFlight {
                     allocated += 1
+                    condition.unlock()
                     return Batch<Item>()
                 }
                 producerWaits = true
                 condition.wait()
             }
             producerWaits = false
-            return free.removeLast()
+            let batch = free.removeLast()
+            condition.unlock()
+            batch.removeAll()
+            return batch
         }
 
         func send(_ batch: Batch<Item>) {
@@ -176,7 +198,7 @@ enum FramePipeline {
             return full.removeFirst()
         }
 
-        /// Consumer: gives an emptied batch back.
+        /// Consumer: gives a batch back (emptied, or with items for the producer to free).
         func recycle(_ batch: Batch<Item>) {
             condition.lock()
             free.append(batch)
@@ -202,7 +224,7 @@ enum FramePipeline {
             let diagnostics = batch.diagnostics
             let isLast = batch.isLast
             var next = 0
-            batch.drain { i, frame in
+            batch.forEach { i, frame in
                 while next < diagnostics.count, diagnostics[next].before == i {
                     builder.noteReaderDiagnostics(diagnostics[next].items)
                     next += 1

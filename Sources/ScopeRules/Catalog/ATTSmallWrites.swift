@@ -24,8 +24,8 @@ public struct ATTSmallWrites: Rule {
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let kinds: Set<UInt8> = [ATTOp.writeRequest, ATTOp.writeCommand]
-        let hasWrites = analysis.connections.contains { $0.att.contains { kinds.contains($0.opcode) } }
+        func counts(_ e: ATTEvent) -> Bool { e.opcode == ATTOp.writeRequest || e.opcode == ATTOp.writeCommand }
+        let hasWrites = analysis.connections.contains { $0.att.contains(where: counts) }
         guard hasWrites else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no ATT Write Request / Write Command in this capture")
@@ -36,26 +36,45 @@ public struct ATTSmallWrites: Rule {
         var findings = FindingList()
         var longest = 0
         for c in analysis.connections {
-            let writes = c.att.filter { kinds.contains($0.opcode) && $0.handle != nil }
-            let byKey = Dictionary(grouping: writes) { "\($0.clientSide.rawValue)/\($0.handle ?? 0)" }
-            for key in byKey.keys.sorted() {
-                guard let ws = byKey[key] else { continue }
-                var runs: [[ATTEvent]] = []
-                var run: [ATTEvent] = []
-                for w in ws {
-                    if w.valueLength > maxBytes {
-                        if !run.isEmpty { runs.append(run) }
-                        run = []
-                        continue
+            // The writes per client side and handle, in the order of their "side/handle" texts.
+            // (Consecutive writes usually share a target: the last group is tried first.)
+            var groups: [(target: WriteTarget, writes: [ATTEvent])] = []
+            var groupOf: [WriteTarget: Int] = [:]
+            var last = -1
+            for e in c.att where counts(e) {
+                guard let handle = e.handle else { continue }
+                let target = WriteTarget(side: e.clientSide, handle: handle)
+                if last < 0 || groups[last].target != target {
+                    if let g = groupOf[target] {
+                        last = g
+                    } else {
+                        last = groups.count
+                        groupOf[target] = last
+                        groups.append((target, []))
                     }
-                    if let prev = run.last, w.at.time.microseconds - prev.at.time.microseconds > maxGap {
-                        runs.append(run)
-                        run = []
-                    }
-                    run.append(w)
                 }
-                if !run.isEmpty { runs.append(run) }
-                for r in runs {
+                groups[last].writes.append(e)
+            }
+            for (_, ws) in groups.map({ (text: $0.target.text, writes: $0.writes) }).sorted(by: { $0.text < $1.text }) {
+                // Runs of consecutive small writes (ranges of `ws`), each within maxGap of the previous.
+                var runs: [Range<Int>] = []
+                var start: Int?
+                for i in ws.indices {
+                    if ws[i].valueLength > maxBytes {
+                        if let s = start { runs.append(s..<i) }
+                        start = nil
+                    } else if let s = start {
+                        if ws[i].at.time.microseconds - ws[i - 1].at.time.microseconds > maxGap {
+                            runs.append(s..<i)
+                            start = i
+                        }
+                    } else {
+                        start = i
+                    }
+                }
+                if let s = start { runs.append(s..<ws.count) }
+                for range in runs {
+                    let r = ws[range]
                     longest = max(longest, r.count)
                     guard r.count >= minWrites, let first = r.first, let last = r.last, let handle = first.handle else { continue }
                     let exchanged = c.mtuExchanges.contains { $0.frame < first.at.frame }
@@ -86,4 +105,11 @@ public struct ATTSmallWrites: Rule {
                 "no handle received \(minWrites) or more writes of at most \(maxBytes) bytes each within \(Text.seconds(maxGap)) of the previous one (longest such run: \(longest))"
         )
     }
+}
+
+/// The writer and target of a write (grouping without building a text key per write).
+private struct WriteTarget: Hashable {
+    var side: Side
+    var handle: UInt16
+    var text: String { "\(side.rawValue)/\(handle)" }
 }

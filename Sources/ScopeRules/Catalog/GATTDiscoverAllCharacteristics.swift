@@ -23,8 +23,12 @@ public struct GATTDiscoverAllCharacteristics: Rule {
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let conns = analysis.connections.filter { c in
-            c.gatt.discoveryProcedures.contains { $0.kind == .characteristics || $0.kind == .descriptors }
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        let conns = analysis.connections.indices.filter { i in
+            analysis.connections[i].gatt.discoveryProcedures.contains { $0.kind == .characteristics || $0.kind == .descriptors }
         }
         guard !conns.isEmpty else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
@@ -32,8 +36,9 @@ public struct GATTDiscoverAllCharacteristics: Rule {
         }
         var findings = FindingList()
         var usedNotes: [String] = []
-        for c in conns {
-            let usage = GATTUsage(c)
+        for i in conns {
+            let c = analysis.connections[i]
+            let usage = facts.usage(analysis, i)
             let procs = c.gatt.discoveryProcedures.filter { $0.kind == .characteristics || $0.kind == .descriptors }
             for s in c.gatt.services where !s.isGAPOrGATT {
                 let inService = procs.filter { s.start <= $0.startHandle && $0.startHandle <= s.end }
@@ -45,8 +50,7 @@ public struct GATTDiscoverAllCharacteristics: Rule {
                     "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
                     + (descs > 0 ? ", \(descs) descriptor discovery request\(descs == 1 ? "" : "s")" : "")
                     + " from frame \(first.request.frame))"
-                let uses = usage.uses(in: s)
-                if let use = uses.first {
+                if let use = usage.firstUse(in: s) {
                     usedNotes.append("\(what): \(use.text)")
                     continue
                 }

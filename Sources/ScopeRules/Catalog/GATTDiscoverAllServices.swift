@@ -24,8 +24,12 @@ public struct GATTDiscoverAllServices: Rule {
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let conns = analysis.connections.filter { c in
-            c.gatt.discoveryProcedures.contains { $0.kind == .allPrimaryServices || $0.kind == .primaryServiceByUUID }
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        let conns = analysis.connections.indices.filter { i in
+            analysis.connections[i].gatt.discoveryProcedures.contains { $0.kind == .allPrimaryServices || $0.kind == .primaryServiceByUUID }
         }
         guard !conns.isEmpty else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
@@ -34,7 +38,8 @@ public struct GATTDiscoverAllServices: Rule {
         let fraction = number("used_fraction", config)
         var findings = FindingList()
         var notes: [String] = []
-        for c in conns {
+        for i in conns {
+            let c = analysis.connections[i]
             let all = c.gatt.discoveryProcedures.filter { $0.kind == .allPrimaryServices }
             let fullRange = all.contains { $0.startHandle == 0x0001 && $0.endHandle == 0xFFFF }
             guard fullRange else {
@@ -44,11 +49,11 @@ public struct GATTDiscoverAllServices: Rule {
                 continue
             }
             let client = all.first?.client ?? .unknown
-            let usage = GATTUsage(c)
+            let usage = facts.usage(analysis, i)
             let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
-            let used = counted.filter { !usage.uses(in: $0).isEmpty }
+            let used = counted.compactMap { s in usage.firstUse(in: s).map { (service: s, use: $0) } }
             let frames = all.map(\.request.frame)
-            let usedText = used.map { s in "\(Text.uuid(s.uuid)): \(usage.uses(in: s)[0].text)" }.joined(separator: ", ")
+            let usedText = used.map { "\(Text.uuid($0.service.uuid)): \($0.use.text)" }.joined(separator: ", ")
             let head =
                 "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
                 + (used.isEmpty ? "" : " (\(usedText))")
