@@ -388,9 +388,14 @@ public struct ConnectionSummary: Sendable {
         disconnectReason = c.disconnectReason.map(ContractNames.hciStatus)
         disconnectInitiator = c.disconnectInitiator.rawValue
         attPDUs = c.attCount
-        var counts: [String: Int] = [:]
-        for (op, n) in c.attByOpcode { counts[ContractNames.attOpcode(op), default: 0] += n }
-        attByOpcode = counts.sorted { $0.key < $1.key }.map { (name: $0.key, count: $0.value) }
+        // By name (opcodes of one name summed), without a String-keyed dictionary per connection.
+        let named = c.attByOpcode.map { (name: ContractNames.attOpcode($0.key), count: $0.value) }.sorted { $0.name < $1.name }
+        var byName: [(name: String, count: Int)] = []
+        byName.reserveCapacity(named.count)
+        for item in named {
+            if let last = byName.last, last.name == item.name { byName[byName.count - 1].count += item.count } else { byName.append(item) }
+        }
+        attByOpcode = byName
         (services, characteristics) = c.gattCounts
         radioEstimate = RadioModel.connection(c, lifetimeMicros: lifetimeMicros)
     }

@@ -95,6 +95,32 @@ public struct FindingList: Sendable, Hashable {
         }
     }
 
+    /// As `append(make())` for a finding of `severity`, building it only when it is kept: rules
+    /// that judge thousands of sessions or connections skip the messages of those only counted.
+    public mutating func append(_ severity: Severity, _ make: () -> Finding) {
+        let rank = severity.rank
+        if keptBySeverity[rank] < Self.limit {
+            let f = make()
+            assert(f.severity == severity, "FindingList.append: finding of another severity")
+            append(f)
+        } else {
+            omitted[severity, default: 0] += 1
+        }
+    }
+
+    /// Whether the next finding of `severity` would be kept (not only counted).
+    public func keeps(_ severity: Severity) -> Bool { keptBySeverity[severity.rank] < Self.limit }
+
+    /// An empty list that keeps only as many findings per severity as a list already holding
+    /// `kept` still would (`RuleAccumulator`: a batch's findings beyond those are only counted
+    /// when merged, so the batch need not build them).
+    init(alreadyKept kept: [Int]) {
+        keptBySeverity = kept
+    }
+
+    /// Findings kept, per severity rank.
+    var keptCounts: [Int] { keptBySeverity }
+
     /// Adds the findings and omitted counts of another part of the same rule's evaluation.
     public mutating func merge(findings: [Finding], omitted more: [Severity: Int]) {
         for f in findings { append(f) }

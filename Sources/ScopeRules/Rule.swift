@@ -78,6 +78,17 @@ extension Rule {
             message: shows + ". " + cause, evidence: Array(Set(evidence.compactMap { $0 })), recommendation: fix)
     }
 
+    /// `list.append(finding(...))`, building the finding only when `list` keeps it (rules that
+    /// may report every session or connection: the rest are only counted).
+    func append(
+        to list: inout FindingList, _ severity: Severity? = nil, subject: @autoclosure () -> String,
+        shows: @autoclosure () -> String, cause: String, evidence: @autoclosure () -> [FrameNumber?], fix: String? = nil
+    ) {
+        list.append(severity ?? Self.defaultSeverity) {
+            finding(severity, subject: subject(), shows: shows(), cause: cause, evidence: evidence(), fix: fix)
+        }
+    }
+
     /// A numeric threshold (config value, else the rule's default).
     func number(_ key: String, _ config: RuleConfiguration) -> Double {
         config.threshold(rule: Self.id, key: key)?.number ?? Self.defaultThresholds[key]?.number ?? 0

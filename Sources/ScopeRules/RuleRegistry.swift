@@ -179,6 +179,8 @@ public struct RuleAccumulator: Sendable {
         for type in RuleRegistry.all where config.isEnabled(type.id) {
             switch type.scope {
             case .connection where !batch.connections.isEmpty, .scan where !batch.scans.isEmpty:
+                // Findings beyond what the merged batches keep already are only counted.
+                if let kept = parts[type.id]?.findings.keptCounts { facts.setAlreadyKept(kept, rule: type.id) }
                 add(RuleEngine.evaluate(type, batch, config: config, facts: facts))
             default: break
             }

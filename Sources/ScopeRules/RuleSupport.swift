@@ -273,7 +273,25 @@ public final class RuleFacts: @unchecked Sendable {
     private let lock = NSLock()
     private var usage: [Int: GATTUsage] = [:]
 
+    /// Per rule id: the findings per severity (rank) that the batches merged so far keep
+    /// (`RuleAccumulator.absorb`), so a batch builds only those that will still be listed.
+    private var alreadyKept: [String: [Int]] = [:]
+
     public init() {}
+
+    /// A rule's empty finding list for this evaluation: one that keeps only what merging it
+    /// into the batches judged before will keep (`FindingList(alreadyKept:)`).
+    func findingList(_ rule: String) -> FindingList {
+        lock.lock()
+        defer { lock.unlock() }
+        return alreadyKept[rule].map { FindingList(alreadyKept: $0) } ?? FindingList()
+    }
+
+    func setAlreadyKept(_ kept: [Int], rule: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        alreadyKept[rule] = kept
+    }
 
     /// `GATTUsage(analysis.connections[index])`.
     func usage(_ analysis: AnalysisResult, _ index: Int) -> GATTUsage {
@@ -292,6 +310,23 @@ func median(_ values: [Int64]) -> Int64? {
     let s = values.sorted()
     let mid = s.count / 2
     return s.count % 2 == 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+}
+
+/// The items of a verdict's reason as `[String].joinedBounded` shows them, holding only the
+/// first `reasonItems` (the rest are counted, not written).
+struct BoundedItems {
+    private(set) var items: [String] = []
+    private(set) var more = 0
+
+    mutating func append(_ item: @autoclosure () -> String) {
+        if items.count < [String].reasonItems { items.append(item()) } else { more += 1 }
+    }
+
+    /// `allItems.joinedBounded(separator:)`.
+    func joined(separator: String) -> String {
+        guard more > 0 else { return items.joined(separator: separator) }
+        return items.joined(separator: separator) + separator + "… and \(items.count + more - [String].reasonItems) more"
+    }
 }
 
 extension Array where Element == String {

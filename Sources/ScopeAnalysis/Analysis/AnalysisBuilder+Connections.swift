@@ -340,14 +340,14 @@ extension AnalysisBuilder {
         case .attributeDataList(_, let entries) where request.opcode == .readByGroupTypeRequest:
             let primary = request.attributeType?.uuid16 == 0x2800
             for e in entries {
-                guard let end = e.endGroupHandle, let uuid = BluetoothUUID(littleEndian: e.value), e.value.count != 4 else { continue }
+                guard let end = e.endGroupHandle, let uuid = Self.wireUUID(e.value[...]), e.value.count != 4 else { continue }
                 db.services.removeAll { $0.start == e.handle }
                 db.services.append(
                     GATTDatabase.Service(start: e.handle, end: end, uuid: Self.uuidString(uuid), name: uuid.name, isPrimary: primary, learned: at))
             }
         case .findByTypeValueResponse(let ranges):
             guard case .findByTypeValueRequest(_, _, let value) = request.parameters,
-                let uuid = BluetoothUUID(littleEndian: value), value.count != 4
+                let uuid = Self.wireUUID(value[...]), value.count != 4
             else { return }
             for r in ranges {
                 db.services.removeAll { $0.start == r.start }
@@ -356,7 +356,7 @@ extension AnalysisBuilder {
             }
         case .attributeDataList(_, let entries) where request.attributeType?.uuid16 == 0x2803:
             for e in entries {
-                guard e.value.count >= 5, let uuid = BluetoothUUID(littleEndian: e.value.dropFirst(3)) else { continue }
+                guard e.value.count >= 5, let uuid = Self.wireUUID(e.value.dropFirst(3)) else { continue }
                 let valueHandle = UInt16(e.value[1]) | UInt16(e.value[2]) << 8
                 db.characteristics.removeAll { $0.declarationHandle == e.handle }
                 let service = db.services.first { $0.start <= e.handle && e.handle <= $0.end }?.start

@@ -177,8 +177,12 @@ public struct Connection: Sendable {
     /// ATT PDUs per opcode (held or retired).
     public var attByOpcode: [UInt8: Int] {
         if let retired { return retired.attByOpcode }
+        // Counted in an array, not by hashing every PDU's opcode (retirement asks this of every
+        // closed connection).
+        var counts = [Int](repeating: 0, count: 256)
+        for e in att { counts[Int(e.opcode)] += 1 }
         var byOpcode: [UInt8: Int] = [:]
-        for e in att { byOpcode[e.opcode, default: 0] += 1 }
+        for (op, n) in counts.enumerated() where n > 0 { byOpcode[UInt8(op)] = n }
         return byOpcode
     }
 

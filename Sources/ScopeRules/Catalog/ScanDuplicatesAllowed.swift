@@ -23,21 +23,24 @@ public struct ScanDuplicatesAllowed: Rule {
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
         let limit = number("duplicate_ratio", config)
-        var findings = FindingList()
+        var findings = facts.findingList(Self.id)
         for s in analysis.scans where s.filterDuplicates == 0 {
             let high = s.duplicateRatio > limit
             let endFrame = (s.stop ?? s.lastReport ?? s.end).frame
-            findings.append(
-                finding(
-                    high ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
-                    shows:
-                        "scan at frame \(s.start.frame) with Filter_Duplicates=0: \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
-                    cause:
-                        "Usually scanForPeripherals(withServices:options:) with CBCentralManagerScanOptionAllowDuplicatesKey set to true; on Android the stack turns the controller filter off for its own batching, so the setting is the stack's while the duplicates are still real",
-                    evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
-                    fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads."))
+            append(
+                to: &findings, high ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
+                shows:
+                    "scan at frame \(s.start.frame) with Filter_Duplicates=0: \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
+                cause:
+                    "Usually scanForPeripherals(withServices:options:) with CBCentralManagerScanOptionAllowDuplicatesKey set to true; on Android the stack turns the controller filter off for its own batching, so the setting is the stack's while the duplicates are still real",
+                evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
+                fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads.")
         }
         let n = analysis.scans.count + analysis.retiredScans.totals.sessions
         return verdict(findings, passReason: "all \(n) scan session(s) enabled with Filter_Duplicates on")

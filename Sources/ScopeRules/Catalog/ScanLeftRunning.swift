@@ -25,6 +25,10 @@ public struct ScanLeftRunning: Rule {
     public init() {}
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         guard !analysis.scans.isEmpty else {
             return notEvaluated(
                 "no scan session (LE Set Scan Enable / LE Set Extended Scan Enable = 1 with a successful Command Complete) in this capture"
@@ -32,12 +36,15 @@ public struct ScanLeftRunning: Rule {
         }
         let idle = micros("without_connection_request_s", config)
         let after = micros("after_connection_request_s", config)
-        var findings = FindingList()
-        var summaries: [String] = []
+        var findings = facts.findingList(Self.id)
+        var summaries = BoundedItems()
         let byTime = analysis.attemptIndicesByTime()
         for s in analysis.scans {
             let endAt = s.stop ?? s.end
-            let endText = s.stop != nil ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
+            let stopped = s.stop != nil
+            func endText() -> String {
+                stopped ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
+            }
             summaries.append("frame \(s.start.frame): \(Text.seconds(s.durationMicros))")
             // Requests on the adapter between the start and the end, in capture order.
             let sorted = byTime[s.adapter] ?? []
@@ -48,19 +55,17 @@ public struct ScanLeftRunning: Rule {
                 lo += 1
             }
             let requests = inside.sorted().map { analysis.attempts[$0] }
-            let subject = "scan session at frame \(s.start.frame)"
             if s.durationMicros > idle,
                 !requests.contains(where: { $0.request.time.microseconds - s.start.time.microseconds <= idle })
             {
-                findings.append(
-                    finding(
-                        subject: subject,
-                        shows:
-                            "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(endText), \(Text.seconds(s.durationMicros)) after it started)",
-                        cause:
-                            "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
-                        evidence: [s.start.frame, endAt.frame],
-                        fix: "Stop scanning once the peripheral is found, and bound every scan with a timer."))
+                append(
+                    to: &findings, subject: "scan session at frame \(s.start.frame)",
+                    shows:
+                        "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(endText()), \(Text.seconds(s.durationMicros)) after it started)",
+                    cause:
+                        "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
+                    evidence: [s.start.frame, endAt.frame],
+                    fix: "Stop scanning once the peripheral is found, and bound every scan with a timer.")
                 continue
             }
             for r in requests {
@@ -69,22 +74,21 @@ public struct ScanLeftRunning: Rule {
                 }
                 let lingering = endAt.time.microseconds - r.request.time.microseconds
                 guard lingering > after else { continue }
-                findings.append(
-                    finding(
-                        subject: subject,
-                        shows:
-                            "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(peer) (reported in frame \(reported.frame)) at frame \(r.request.frame), and \(endText), \(Text.seconds(lingering)) after it",
-                        cause:
-                            "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
-                        evidence: [s.start.frame, reported.frame, r.request.frame, endAt.frame],
-                        fix: "Call stopScan() as soon as the wanted peripheral is discovered."))
+                append(
+                    to: &findings, subject: "scan session at frame \(s.start.frame)",
+                    shows:
+                        "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(peer) (reported in frame \(reported.frame)) at frame \(r.request.frame), and \(endText()), \(Text.seconds(lingering)) after it",
+                    cause:
+                        "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
+                    evidence: [s.start.frame, reported.frame, r.request.frame, endAt.frame],
+                    fix: "Call stopScan() as soon as the wanted peripheral is discovered.")
                 break
             }
         }
         return verdict(
             findings,
             passReason:
-                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(summaries.joinedBounded(separator: ", ")))"
+                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(summaries.joined(separator: ", ")))"
         )
     }
 }
