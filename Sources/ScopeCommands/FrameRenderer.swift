@@ -103,7 +103,7 @@ enum FrameSummary {
             case .signaling(let sig): children = sig.fields
             case .other: children = [Field("Data", Hex.string(p.pdu.payload, separator: " "))]
             }
-            let frames = p.pdu.fragments.count > 1 ? " reassembled from frames " + p.pdu.fragments.map(String.init).joined(separator: ",") : ""
+            let frames = p.pdu.isReassembled ? " reassembled from frames " + p.pdu.fragments.map(String.init).joined(separator: ",") : ""
             out.append(Field("L2CAP", "CID \(Hex.prefixed(p.pdu.cid, digits: 4)) len \(p.pdu.payload.count)\(frames)", children: [Field(pduSummary(p), "", children: children)]))
         }
         return out
@@ -166,7 +166,7 @@ enum FrameJSONRenderer {
         }
         if let p = frame.pdus.first {
             w.field("l2cap_cid", int: p.pdu.cid)
-            if p.pdu.fragments.count > 1 {
+            if p.pdu.isReassembled {
                 w.beginArray("fragments")
                 for f in p.pdu.fragments { w.element(f) }
                 w.endArray()

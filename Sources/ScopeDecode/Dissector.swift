@@ -171,13 +171,14 @@ public struct Dissector: Sendable {
         case _ where basicModeATT:
             return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame, bearer: bearer)
         case ChannelID.smp.rawValue, ChannelID.bredrSMP.rawValue:
-            return DecodedPDU(pdu: pdu, upper: .smp(SMPPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)))
+            let smp = SMPPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
+            return DecodedPDU(pdu: pdu, upper: .smp(smp), hasMalformations: !smp.malformed.isEmpty)
         case ChannelID.leSignaling.rawValue, ChannelID.signaling.rawValue:
             let signaling = SignalingPDU.decode(pdu.payload, channel: ChannelID(pdu.cid), baseOffset: pdu.payloadOffset)
             channels.observe(signaling, adapter: adapter, handle: pdu.handle, direction: direction, frame: frame)
-            return DecodedPDU(pdu: pdu, upper: .signaling(signaling))
+            return DecodedPDU(pdu: pdu, upper: .signaling(signaling), hasMalformations: !signaling.malformed.isEmpty)
         default:
-            return DecodedPDU(pdu: pdu, upper: .other)
+            return DecodedPDU(pdu: pdu, upper: .other, hasMalformations: false)
         }
     }
 
@@ -187,7 +188,8 @@ public struct Dissector: Sendable {
         let att = ATTPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
         let key = cachedConnection(HandleKey(adapter: adapter, handle: pdu.handle))
         let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: bearer)
-        return DecodedPDU(pdu: pdu, upper: .att(att, annotation))
+        let malformed = !att.malformed.isEmpty
+        return DecodedPDU(pdu: pdu, upper: .att(att, annotation), hasMalformations: malformed)
     }
 }
 
@@ -246,9 +248,23 @@ public struct DecodedPDU: Sendable {
     }
 
     public var pdu: L2CAPPDU
-    public var upper: Upper
+    public var upper: Upper {
+        didSet { hasMalformations = !Self.malformed(upper).isEmpty }
+    }
+    /// Whether ``malformed`` is non-empty, worked out when ``upper`` is set: reading it does not
+    /// copy the upper-layer PDU (binding an enum payload in a `switch` copies it, with every
+    /// array and string in it retained and released).
+    public private(set) var hasMalformations: Bool
 
-    public var malformed: [Malformation] {
+    init(pdu: L2CAPPDU, upper: Upper, hasMalformations: Bool) {
+        self.pdu = pdu
+        self.upper = upper
+        self.hasMalformations = hasMalformations
+    }
+
+    public var malformed: [Malformation] { Self.malformed(upper) }
+
+    private static func malformed(_ upper: Upper) -> [Malformation] {
         switch upper {
         case .att(let a, _): return a.malformed
         case .smp(let s): return s.malformed

@@ -85,6 +85,13 @@ struct CoreValueTests {
         #expect(Hex.bytes("0") == nil)
         #expect(Hex.bytes("zz") == nil)
         #expect(Hex.prefixed(0x1A, digits: 4) == "0x001a")
+        #expect(Hex.prefixed(0x12345, digits: 2) == "0x12345")
+        #expect(Hex.prefixed(0, digits: 0) == "0x0")
+        #expect(Hex.prefixed(UInt64.max, digits: 18) == "0x00ffffffffffffffff")
+        #expect(Hex.prefixed(-26, digits: 4) == "0x0-1a")
+        #expect(Hex.string([0x0A, 0xFF, 0x00], separator: " ") == "0a ff 00")
+        #expect(Hex.string([0x01, 0x02], separator: ", ") == "01, 02")
+        #expect(Hex.string([UInt8]()) == "")
         #expect(Hex.dump(Array(0..<20)).count == 2)
     }
 

@@ -23,7 +23,8 @@ struct HCIEventTests {
         #expect(e.numHCICommandPackets == 2)
         #expect(e.status == 0x00)
         #expect(e.statusCode == .success)
-        #expect(e.returnParameters == Fixtures.hex("00 0a c6 df 0a 5d 00 22 d9"))
+        #expect(Array(e.returnParameters) == Fixtures.hex("00 0a c6 df 0a 5d 00 22 d9"))
+        #expect(e.returnParameters.startIndex == HCIEvent.parametersOffset + 3)
         #expect(e.handle == nil)
         #expect(e.malformed.isEmpty)
         let f = e.fields

@@ -49,7 +49,7 @@ struct L2CAPReassemblerTests {
         #expect(pdu.direction == .received)
         #expect(pdu.fragments == [11, 15])
         #expect(pdu.completedIn == 15)
-        #expect(pdu.payload == Self.reassembledPayload)
+        #expect(Array(pdu.payload) == Self.reassembledPayload)
         #expect(pdu.declaredLength == 27)
         #expect(pdu.isReassembled)
         #expect(pdu.payloadOffset == 4)
@@ -119,7 +119,7 @@ struct L2CAPReassemblerTests {
         let s = r.consume(
             adapter: 0, direction: .received, frame: 15, payload: Fixtures.hex("a0 13 06 00 53 06 0d 0a ee ff"),
             capturedTruncated: false)
-        #expect(s.completed.first?.payload == Self.reassembledPayload)
+        #expect(s.completed.first.map { Array($0.payload) } == Self.reassembledPayload)
         #expect(
             s.malformed == [
                 Malformation(
@@ -134,7 +134,7 @@ struct L2CAPReassemblerTests {
             adapter: 0, direction: .sent, frame: 296,
             payload: Fixtures.hex("02 00 10 00 06 00 05 00 13 01 02 00 00 00 01 02 03 04 05 06"),
             capturedTruncated: false)
-        #expect(s2.completed.first?.payload == Fixtures.hex("13 01 02 00 00 00"))
+        #expect(s2.completed.first.map { Array($0.payload) } == Fixtures.hex("13 01 02 00 00 00"))
         #expect(
             s2.malformed.map(\.message) == [
                 "L2CAP overrun: 6 bytes beyond the L2CAP length 6 (CID 0x0005): 01 02 03 04 05 06"
@@ -199,7 +199,7 @@ struct L2CAPReassemblerTests {
         #expect(s.malformed == [Malformation(layer: .acl, offset: 14, message: "truncated capture (14 of 73 bytes)")])
         #expect(s.completed.count == 1)
         let pdu = s.completed[0]
-        #expect(pdu.payload == Array(Self.publicKey[8..<14]))
+        #expect(Array(pdu.payload) == Array(Self.publicKey[8..<14]))
         #expect(pdu.declaredLength == 65)
         #expect(pdu.missingBytes == 59)
         #expect(pdu.isCaptureTruncated)
@@ -216,7 +216,7 @@ struct L2CAPReassemblerTests {
         let s = r.consume(
             adapter: 0, direction: .received, frame: 15, payload: Self.continuation, capturedTruncated: false)
         #expect(s.completed.count == 1)
-        #expect(s.completed.first?.payload == Fixtures.hex("1b 1b"))
+        #expect(s.completed.first.map { Array($0.payload) } == Fixtures.hex("1b 1b"))
         #expect(s.completed.first?.missingBytes == 25)
         #expect(s.completed.first?.isCaptureTruncated == true)
     }
@@ -275,7 +275,7 @@ struct L2CAPReassemblerTests {
             offset += n
         }
         #expect(completed.count == 1)
-        #expect(completed.first?.payload == Array(Self.publicKey[8...]))
+        #expect(completed.first.map { Array($0.payload) } == Array(Self.publicKey[8...]))
         #expect(completed.first?.fragments == Array(1...frame))
     }
 

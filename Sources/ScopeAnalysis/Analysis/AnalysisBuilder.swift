@@ -249,7 +249,7 @@ public struct AnalysisBuilder: Sendable {
             if record.kind == .acl { result.capture.health.truncatedACL += 1 }
         }
         if record.drops > result.capture.health.drops { result.capture.health.drops = record.drops }
-        if !frame.malformed.isEmpty || Self.upperLayerMalformed(frame.pdus) { result.capture.health.malformedFrames += 1 }
+        if !frame.malformed.isEmpty || frame.pdus.contains(where: \.hasMalformations) { result.capture.health.malformedFrames += 1 }
         switch record.kind {
         case .unknownH4, .unknownMonitor, .unknownPacketLogger: result.capture.health.unknownRecords += 1
         default: break
@@ -283,23 +283,6 @@ public struct AnalysisBuilder: Sendable {
             }
         }
         if !timestamp.isPlausible { result.capture.health.implausibleTimestamps += 1 }
-    }
-
-    /// Whether a PDU has malformations (without building `allMalformations`).
-    private static func upperLayerMalformed(_ pdus: [DecodedPDU]) -> Bool {
-        for i in pdus.indices where isMalformed(pdus[i].upper) { return true }
-        return false
-    }
-
-    /// Reads the PDU in place (`borrowing`): a `switch` binding an array element's payload
-    /// copies it — the ATT PDU with its annotation, every array and string retained and released.
-    private static func isMalformed(_ upper: borrowing DecodedPDU.Upper) -> Bool {
-        switch upper {
-        case .att(let a, _): return !a.malformed.isEmpty
-        case .smp(let s): return !s.malformed.isEmpty
-        case .signaling(let s): return !s.malformed.isEmpty
-        case .other: return false
-        }
     }
 
     /// "8 d 19 h 35 min" for a gap in microseconds.

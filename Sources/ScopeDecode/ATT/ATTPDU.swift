@@ -191,15 +191,19 @@ public struct ATTPDU: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - bytes: the PDU, opcode first.
-    ///   - baseOffset: offset of `bytes[0]` for malformation offsets (``L2CAPPDU/payloadOffset``).
+    ///   - baseOffset: offset of the first byte of `bytes` for malformation offsets (``L2CAPPDU/payloadOffset``).
     ///
     /// Never traps. Too few bytes for a fixed part, trailing bytes after fixed-size PDUs,
     /// list entries that don't divide evenly, bad UUID sizes and bad formats become
     /// malformations; everything read before the problem is kept (e.g. the handle of a
     /// truncated Error Response).
-    public static func decode(_ bytes: [UInt8], baseOffset: Int) -> ATTPDU {
+    public static func decode(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> ATTPDU {
         var d = Decoder(bytes: bytes, baseOffset: baseOffset)
         return d.run()
+    }
+
+    public static func decode(_ bytes: [UInt8], baseOffset: Int) -> ATTPDU {
+        decode(bytes[...], baseOffset: baseOffset)
     }
 
     /// The decoding state: the PDU under construction and a reader. Every step writes into
@@ -207,9 +211,9 @@ public struct ATTPDU: Sendable, Hashable {
     struct Decoder {
         var pdu: ATTPDU
         var reader: ByteReader
-        let bytes: [UInt8]
+        let bytes: ArraySlice<UInt8>
 
-        init(bytes: [UInt8], baseOffset: Int) {
+        init(bytes: ArraySlice<UInt8>, baseOffset: Int) {
             self.bytes = bytes
             self.reader = ByteReader(bytes, layer: .att, baseOffset: baseOffset)
             self.pdu = ATTPDU(opcode: ATTOpcode(0), baseOffset: baseOffset, length: bytes.count)

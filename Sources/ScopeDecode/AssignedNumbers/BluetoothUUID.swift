@@ -169,9 +169,21 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// The full 128-bit form, lowercase: "0000180d-0000-1000-8000-00805f9b34fb".
     public var uuidString: String {
-        let b = bigEndianBytes
-        return Hex.string(b[0..<4]) + "-" + Hex.string(b[4..<6]) + "-" + Hex.string(b[6..<8]) + "-"
-            + Hex.string(b[8..<10]) + "-" + Hex.string(b[10..<16])
+        // The 32 digits of `high` then `low`, most significant first, with a dash before digits
+        // 8, 12, 16 and 20; written as UTF-8 in one allocation.
+        String(unsafeUninitializedCapacity: 36) { out in
+            var i = 0
+            for n in 0..<32 {
+                if n == 8 || n == 12 || n == 16 || n == 20 {
+                    out[i] = 0x2D  // "-"
+                    i += 1
+                }
+                let word = n < 16 ? high : low
+                out[i] = Hex.digit(UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (n % 16))) & 0x0F)
+                i += 1
+            }
+            return i
+        }
     }
 
     /// The form it was written in: "0x180d", "0x0000fe8f", or the 128-bit string.

@@ -43,7 +43,8 @@ public struct HCICommand: Sendable, Hashable {
             return HCICommand(opcode: HCIOpcode(rawValue: opcode), parameterLength: 0, parameters: [], malformed: [m])
         }
         let opcode = HCIOpcode(rawValue: UInt16(payload[0]) | UInt16(payload[1]) << 8)
-        let (length, parameters, headerIssues) = HCIPacketBody.split(payload, headerSize: 3)
+        let (length, bytes, headerIssues) = HCIPacketBody.split(payload, headerSize: 3)
+        let parameters = HCIPacketBody.copy(bytes)
         var command = HCICommand(opcode: opcode, parameterLength: length, parameters: parameters, malformed: headerIssues)
         if headerIssues.isEmpty, let layout = layouts[opcode.rawValue]?.parameters {
             let issues = ParamLayout.validate(layout, parameters[...], baseOffset: parametersOffset)
@@ -90,26 +91,30 @@ public struct HCICommand: Sendable, Hashable {
 /// Shared header/body handling for command and event packets.
 enum HCIPacketBody {
     /// Splits `payload` after a header whose last byte is Parameter_Total_Length. Returns the
-    /// stated length, the parameter bytes present (at most that many) and any mismatch.
-    static func split(_ payload: [UInt8], headerSize: Int) -> (Int, [UInt8], [Malformation]) {
+    /// stated length, the parameter bytes present (at most that many: a slice of `payload`,
+    /// sharing its storage, whose indices are payload indices) and any mismatch.
+    static func split(_ payload: [UInt8], headerSize: Int) -> (Int, ArraySlice<UInt8>, [Malformation]) {
         let stated = Int(payload[headerSize - 1])
         let available = payload.count - headerSize
         if available < stated {
             let m = Malformation(
                 layer: .hci, offset: payload.count,
                 message: "truncated: parameter total length \(stated), \(available) byte\(available == 1 ? "" : "s") present")
-            return (stated, Array(payload[headerSize...]), [m])
+            return (stated, payload[headerSize...], [m])
         }
         if available > stated {
             let extra = available - stated
             let m = Malformation(
                 layer: .hci, offset: headerSize + stated,
                 message: "\(extra) trailing byte\(extra == 1 ? "" : "s") after parameter total length \(stated)")
-            return (stated, Array(payload[headerSize..<(headerSize + stated)]), [m])
+            return (stated, payload[headerSize..<(headerSize + stated)], [m])
         }
-        // The usual case; copied through a buffer pointer (cheaper than converting a slice).
-        let parameters = payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[headerSize...])) }
-        return (stated, parameters, [])
+        return (stated, payload[headerSize...], [])
+    }
+
+    /// `bytes` as a new array, copied through a buffer pointer (cheaper than converting a slice).
+    static func copy(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        bytes.isEmpty ? [] : bytes.withUnsafeBufferPointer { Array($0) }
     }
 
     /// `head` followed by "Name: value" for each named top-level field present.

@@ -20,8 +20,9 @@ public struct HCIEvent: Sendable, Hashable {
     public var code: HCIEventCode
     /// Parameter_Total_Length as stated in the header.
     public var parameterLength: Int
-    /// The parameter bytes actually present (at most `parameterLength`).
-    public var parameters: [UInt8]
+    /// The event as decoded: the record payload (header, then parameters), shared with the
+    /// record rather than copied; ``parameters`` is a view of it.
+    public var packet: [UInt8]
     /// LE Meta events: the subevent code.
     public var subevent: LESubevent?
     /// Command Complete/Status: the opcode they answer.
@@ -31,8 +32,6 @@ public struct HCIEvent: Sendable, Hashable {
     public var status: UInt8?
     /// Command Complete/Status: how many commands the host may now send.
     public var numHCICommandPackets: UInt8?
-    /// Command Complete: the return parameters (empty otherwise).
-    public var returnParameters: [UInt8]
     /// The connection handle for events about one connection (Disconnection Complete,
     /// (Enhanced) Connection Complete, Encryption Change, LE Connection Update Complete, PHY
     /// Update, Data Length Change, LTK Request, Read Remote Features, …; and Command Complete
@@ -42,26 +41,52 @@ public struct HCIEvent: Sendable, Hashable {
     public var advertisingReports: [AdvertisingReport]
     public var malformed: [Malformation]
 
-    /// Offset of `parameters[0]` in the record payload.
+    /// Offset of the first parameter byte in the record payload.
     public static let parametersOffset = 2
 
+    /// An event with these parameters (its ``packet`` is the header followed by them).
     public init(
         code: HCIEventCode, parameterLength: Int, parameters: [UInt8], subevent: LESubevent? = nil,
         commandOpcode: HCIOpcode? = nil, status: UInt8? = nil, numHCICommandPackets: UInt8? = nil,
-        returnParameters: [UInt8] = [], handle: UInt16? = nil, advertisingReports: [AdvertisingReport] = [],
-        malformed: [Malformation] = []
+        handle: UInt16? = nil, advertisingReports: [AdvertisingReport] = [], malformed: [Malformation] = []
+    ) {
+        self.init(
+            code: code, parameterLength: parameterLength,
+            packet: [code.rawValue, UInt8(truncatingIfNeeded: parameterLength)] + parameters, subevent: subevent,
+            commandOpcode: commandOpcode, status: status, numHCICommandPackets: numHCICommandPackets, handle: handle,
+            advertisingReports: advertisingReports, malformed: malformed)
+    }
+
+    init(
+        code: HCIEventCode, parameterLength: Int, packet: [UInt8], subevent: LESubevent? = nil,
+        commandOpcode: HCIOpcode? = nil, status: UInt8? = nil, numHCICommandPackets: UInt8? = nil,
+        handle: UInt16? = nil, advertisingReports: [AdvertisingReport] = [], malformed: [Malformation] = []
     ) {
         self.code = code
         self.parameterLength = parameterLength
-        self.parameters = parameters
+        self.packet = packet
         self.subevent = subevent
         self.commandOpcode = commandOpcode
         self.status = status
         self.numHCICommandPackets = numHCICommandPackets
-        self.returnParameters = returnParameters
         self.handle = handle
         self.advertisingReports = advertisingReports
         self.malformed = malformed
+    }
+
+    /// The parameter bytes actually present (at most ``parameterLength``): a slice of
+    /// ``packet``, so its indices are packet indices — the first parameter is at
+    /// `parametersOffset`, not 0. Read it through `first`, `dropFirst`, offsets from `startIndex`
+    /// or a ``ByteReader``.
+    public var parameters: ArraySlice<UInt8> {
+        let start = min(Self.parametersOffset, packet.count)
+        return packet[start..<max(start, min(packet.count, Self.parametersOffset + parameterLength))]
+    }
+
+    /// Command Complete: the return parameters, after Num_HCI_Command_Packets and the opcode
+    /// (empty otherwise). A slice of ``parameters``, indexed like it (not from 0).
+    public var returnParameters: ArraySlice<UInt8> {
+        code == .commandComplete && parameters.count >= 3 ? parameters.dropFirst(3) : []
     }
 
     /// `status` as an error code.
@@ -80,20 +105,20 @@ public struct HCIEvent: Sendable, Hashable {
         guard payload.count >= 2 else {
             let m = Malformation(
                 layer: .hci, offset: 0, message: "truncated event header: needed 2 bytes, \(payload.count) available")
-            self.init(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, parameters: [], malformed: [m])
+            self.init(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, packet: payload, malformed: [m])
             return
         }
         let (length, params, headerIssues) = HCIPacketBody.split(payload, headerSize: 2)
         self.init(
-            code: HCIEventCode(rawValue: payload[0]), parameterLength: length, parameters: params, malformed: headerIssues)
+            code: HCIEventCode(rawValue: payload[0]), parameterLength: length, packet: payload, malformed: headerIssues)
         let complete = headerIssues.isEmpty
         switch code {
-        case .commandComplete: decodeCommandComplete(validate: complete)
-        case .commandStatus: decodeCommandStatus(validate: complete)
-        case .leMeta: decodeLEMeta(validate: complete)
+        case .commandComplete: decodeCommandComplete(params, validate: complete)
+        case .commandStatus: decodeCommandStatus(params, validate: complete)
+        case .leMeta: decodeLEMeta(params, validate: complete)
         default:
             guard let layout = Self.layoutByCode[Int(code.rawValue)] else { break }
-            apply(layout, params[...], baseOffset: Self.parametersOffset, validate: complete)
+            apply(layout, params, baseOffset: Self.parametersOffset, validate: complete)
         }
     }
 
@@ -114,7 +139,8 @@ public struct HCIEvent: Sendable, Hashable {
     }
 
     /// Command Complete (§7.7.14): Num_HCI_Command_Packets, Command_Opcode, return parameters.
-    private mutating func decodeCommandComplete(validate: Bool) {
+    /// (The decoders below are given ``parameters``, worked out once.)
+    private mutating func decodeCommandComplete(_ parameters: ArraySlice<UInt8>, validate: Bool) {
         guard parameters.count >= 3 else {
             if let first = parameters.first { numHCICommandPackets = first }
             if validate {
@@ -125,13 +151,13 @@ public struct HCIEvent: Sendable, Hashable {
             }
             return
         }
-        numHCICommandPackets = parameters[0]
-        let opcode = HCIOpcode(rawValue: UInt16(parameters[1]) | UInt16(parameters[2]) << 8)
+        let start = parameters.startIndex
+        numHCICommandPackets = parameters[start]
+        let opcode = HCIOpcode(rawValue: UInt16(parameters[start + 1]) | UInt16(parameters[start + 2]) << 8)
         commandOpcode = opcode
-        returnParameters = Array(parameters[3...])
-        status = returnParameters.first
+        let bytes = parameters.dropFirst(3)
+        status = bytes.first
         guard let returns = HCICommand.layouts[opcode.rawValue]?.returns else { return }
-        let bytes = returnParameters[...]
         if let offset = ParamLayout.handleOffset(returns), let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
         if validate, !Self.isStatusOnlyFailure(returns, bytes) {
             let issues = ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
@@ -149,18 +175,18 @@ public struct HCIEvent: Sendable, Hashable {
     ]
 
     /// Command Status (§7.7.15): Status, Num_HCI_Command_Packets, Command_Opcode.
-    private mutating func decodeCommandStatus(validate: Bool) {
+    private mutating func decodeCommandStatus(_ parameters: ArraySlice<UInt8>, validate: Bool) {
         status = parameters.first
-        if parameters.count >= 2 { numHCICommandPackets = parameters[1] }
-        if let op = Self.le16(parameters[...], at: 2) { commandOpcode = HCIOpcode(rawValue: op) }
+        if parameters.count >= 2 { numHCICommandPackets = parameters[parameters.startIndex + 1] }
+        if let op = Self.le16(parameters, at: 2) { commandOpcode = HCIOpcode(rawValue: op) }
         if validate {
-            let issues = ParamLayout.validate(Self.commandStatusLayout, parameters[...], baseOffset: Self.parametersOffset)
+            let issues = ParamLayout.validate(Self.commandStatusLayout, parameters, baseOffset: Self.parametersOffset)
             if !issues.isEmpty { malformed += issues }
         }
     }
 
     /// LE Meta (§7.7.65): subevent code, then the subevent's parameters.
-    private mutating func decodeLEMeta(validate: Bool) {
+    private mutating func decodeLEMeta(_ parameters: ArraySlice<UInt8>, validate: Bool) {
         guard let first = parameters.first else {
             if validate {
                 malformed.append(
@@ -171,7 +197,7 @@ public struct HCIEvent: Sendable, Hashable {
         }
         let sub = LESubevent(rawValue: first)
         subevent = sub
-        let bytes = parameters[1...]
+        let bytes = parameters.dropFirst()
         let offset = Self.parametersOffset + 1
         switch sub {
         case .advertisingReport, .directedAdvertisingReport, .extendedAdvertisingReport:
@@ -195,7 +221,7 @@ extension HCIEvent {
             return (layout, parameters.dropFirst(), Self.parametersOffset + 1)
         }
         if code != .leMeta, code != .commandComplete, code != .commandStatus, let layout = Self.layouts[code.rawValue] {
-            return (layout, parameters[...], Self.parametersOffset)
+            return (layout, parameters, Self.parametersOffset)
         }
         return nil
     }
@@ -240,7 +266,7 @@ extension HCIEvent {
         case .commandComplete:
             out += commandCompleteFields
         case .commandStatus:
-            out += ParamLayout.decode(Self.commandStatusLayout, parameters[...], baseOffset: Self.parametersOffset).fields
+            out += ParamLayout.decode(Self.commandStatusLayout, parameters, baseOffset: Self.parametersOffset).fields
         case .leMeta:
             if let sub = subevent {
                 out.append(Field("Subevent Code", sub.description))
@@ -266,7 +292,7 @@ extension HCIEvent {
         if let n = numHCICommandPackets { out.append(Field("Num HCI Command Packets", "\(n)")) }
         guard let op = commandOpcode else { return out }
         out.append(Field("Command Opcode", op.description))
-        let bytes = returnParameters[...]
+        let bytes = returnParameters
         let offset = Self.parametersOffset + 3
         if let returns = HCICommand.layouts[op.rawValue]?.returns {
             let layout = Self.isStatusOnlyFailure(returns, bytes) ? [ParamField.status] : returns
@@ -286,7 +312,7 @@ extension HCIEvent {
     public var addresses: [BDAddr] {
         if !advertisingReports.isEmpty { return advertisingReports.map(\.address).filter { $0.value != 0 } }
         if code == .commandComplete, let op = commandOpcode, let returns = HCICommand.layouts[op.rawValue]?.returns {
-            return ParamLayout.peerAddresses(returns, returnParameters[...])
+            return ParamLayout.peerAddresses(returns, returnParameters)
         }
         guard let (layout, bytes, _) = layoutAndBytes else { return [] }
         return ParamLayout.peerAddresses(layout.parameters, bytes)

@@ -13,9 +13,12 @@ public struct L2CAPPDU: Sendable, Hashable {
     /// Destination channel ID from the basic header.
     public var cid: UInt16
     /// The information payload: at most `declaredLength` bytes; fewer when bytes are missing.
-    public var payload: [UInt8]
-    /// Frame numbers of the ACL packets that carried this PDU, in order (start first).
-    public var fragments: [FrameNumber]
+    /// A slice of the bytes it came in (the record payload of a single fragment, the
+    /// reassembled PDU otherwise), not a copy: its indices do not start at 0.
+    public var payload: ArraySlice<UInt8>
+    /// Frame numbers of the ACL packets before the one that completed this PDU, in order
+    /// (empty for a PDU in one fragment, which then needs no array).
+    public var earlierFragments: [FrameNumber]
     /// The frame whose fragment completed the PDU (the last of `fragments`).
     public var completedIn: FrameNumber
     /// The Length field of the basic header.
@@ -27,9 +30,21 @@ public struct L2CAPPDU: Sendable, Hashable {
     /// should present their truncation as a capture limit.
     public var isCaptureTruncated: Bool
 
+    /// `fragments` are the frames that carried the PDU, the last being `completedIn`.
     public init(
-        adapter: AdapterIndex, handle: UInt16, direction: Direction, cid: UInt16, payload: [UInt8],
+        adapter: AdapterIndex, handle: UInt16, direction: Direction, cid: UInt16, payload: ArraySlice<UInt8>,
         fragments: [FrameNumber], completedIn: FrameNumber, declaredLength: Int? = nil, missingBytes: Int = 0,
+        isCaptureTruncated: Bool = false
+    ) {
+        self.init(
+            adapter: adapter, handle: handle, direction: direction, cid: cid, payload: payload,
+            earlierFragments: Array(fragments.dropLast()), completedIn: completedIn, declaredLength: declaredLength,
+            missingBytes: missingBytes, isCaptureTruncated: isCaptureTruncated)
+    }
+
+    init(
+        adapter: AdapterIndex, handle: UInt16, direction: Direction, cid: UInt16, payload: ArraySlice<UInt8>,
+        earlierFragments: [FrameNumber], completedIn: FrameNumber, declaredLength: Int? = nil, missingBytes: Int = 0,
         isCaptureTruncated: Bool = false
     ) {
         self.adapter = adapter
@@ -37,7 +52,7 @@ public struct L2CAPPDU: Sendable, Hashable {
         self.direction = direction
         self.cid = cid
         self.payload = payload
-        self.fragments = fragments
+        self.earlierFragments = earlierFragments
         self.completedIn = completedIn
         self.declaredLength = declaredLength ?? payload.count
         self.missingBytes = missingBytes
@@ -48,8 +63,11 @@ public struct L2CAPPDU: Sendable, Hashable {
     public static let basicHeaderSize = 4
 
     public var channel: ChannelID { ChannelID(cid) }
+    /// Frame numbers of the ACL packets that carried this PDU, in order (start first; the last
+    /// is `completedIn`). Built when asked for.
+    public var fragments: [FrameNumber] { earlierFragments + [completedIn] }
     /// True when the PDU spanned more than one ACL packet.
-    public var isReassembled: Bool { fragments.count > 1 }
+    public var isReassembled: Bool { !earlierFragments.isEmpty }
     /// True when some payload bytes are missing (see `missingBytes`).
     public var isIncomplete: Bool { missingBytes > 0 }
 
@@ -231,8 +249,8 @@ public struct L2CAPReassembler: Sendable {
                 step.completed.append(
                     L2CAPPDU(
                         adapter: adapter, handle: header.handle, direction: direction,
-                        cid: UInt16(d[2]) | UInt16(d[3]) << 8, payload: Array(d[L2CAPPDU.basicHeaderSize...]),
-                        fragments: [frame], completedIn: frame))
+                        cid: UInt16(d[2]) | UInt16(d[3]) << 8, payload: d[L2CAPPDU.basicHeaderSize...],
+                        earlierFragments: [], completedIn: frame))
                 return step
             }
             partial = Partial(frames: [frame], bytes: [], total: 0, missing: 0, captureTruncated: false)
@@ -268,12 +286,12 @@ public struct L2CAPReassembler: Sendable {
                         + (extraSeen.isEmpty ? "" : ": " + L2CAPReassembler.hexExcerpt(extraSeen))))
         }
         let end = min(partial.bytes.count, expected)
-        let payloadBytes = end > L2CAPPDU.basicHeaderSize ? Array(partial.bytes[L2CAPPDU.basicHeaderSize..<end]) : []
+        let payloadBytes = end > L2CAPPDU.basicHeaderSize ? partial.bytes[L2CAPPDU.basicHeaderSize..<end] : []
         let declared = expected - L2CAPPDU.basicHeaderSize
         step.completed.append(
             L2CAPPDU(
                 adapter: adapter, handle: header.handle, direction: direction, cid: cid, payload: payloadBytes,
-                fragments: partial.frames, completedIn: frame, declaredLength: declared,
+                earlierFragments: Array(partial.frames.dropLast()), completedIn: frame, declaredLength: declared,
                 missingBytes: declared - payloadBytes.count, isCaptureTruncated: partial.captureTruncated))
         return step
     }
@@ -303,8 +321,8 @@ public struct L2CAPReassembler: Sendable {
         }
         let pdu = L2CAPPDU(
             adapter: adapter, handle: header.handle, direction: direction,
-            cid: UInt16(payload[6]) | UInt16(payload[7]) << 8, payload: Array(payload[headers...]),
-            fragments: [frame], completedIn: frame)
+            cid: UInt16(payload[6]) | UInt16(payload[7]) << 8, payload: payload[headers...],
+            earlierFragments: [], completedIn: frame)
         return (header, pdu)
     }
 

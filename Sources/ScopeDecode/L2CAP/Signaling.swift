@@ -126,12 +126,16 @@ public struct SignalingPDU: Sendable, Hashable {
     ///   - bytes: the L2CAP payload (after the basic header).
     ///   - channel: `.leSignaling` (0x0005) or `.signaling` (0x0001); any other channel is
     ///     decoded with BR/EDR rules.
-    ///   - baseOffset: offset of `bytes[0]` (see ``L2CAPPDU/payloadOffset``).
+    ///   - baseOffset: offset of the first byte of `bytes` (see ``L2CAPPDU/payloadOffset``).
     ///
     /// Commands shorter than their Length field, fixed-size commands with the wrong length,
     /// identifier 0x00, codes not allowed on the channel and bytes after the single LE command
     /// are reported; every complete command is kept.
     public static func decode(_ bytes: [UInt8], channel: ChannelID, baseOffset: Int) -> SignalingPDU {
+        decode(bytes[...], channel: channel, baseOffset: baseOffset)
+    }
+
+    public static func decode(_ bytes: ArraySlice<UInt8>, channel: ChannelID, baseOffset: Int) -> SignalingPDU {
         let isLE = channel == .leSignaling
         var reader = ByteReader(bytes, layer: .signaling, baseOffset: baseOffset)
         var commands: [SignalingCommand] = []

@@ -98,8 +98,12 @@ public struct SMPPDU: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - bytes: the L2CAP payload, code first.
-    ///   - baseOffset: offset of `bytes[0]` (``L2CAPPDU/payloadOffset``).
+    ///   - baseOffset: offset of the first byte of `bytes` (``L2CAPPDU/payloadOffset``).
     public static func decode(_ bytes: [UInt8], baseOffset: Int) -> SMPPDU {
+        decode(bytes[...], baseOffset: baseOffset)
+    }
+
+    public static func decode(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> SMPPDU {
         var reader = ByteReader(bytes, layer: .smp, baseOffset: baseOffset)
         guard let raw = try? reader.readU8() else {
             return SMPPDU(
@@ -126,7 +130,7 @@ public struct SMPPDU: Sendable, Hashable {
         }
         // From here the size is checked, so the reads below cannot fail; `try?` keeps the
         // compiler and the no-trap rule both satisfied.
-        var r = ByteReader(Array(bytes[1..<size]), layer: .smp, baseOffset: baseOffset + 1)
+        var r = ByteReader(bytes.dropFirst().prefix(size - 1), layer: .smp, baseOffset: baseOffset + 1)
         let p: SMPParameters?
         switch raw {
         case 0x01, 0x02:
