@@ -177,13 +177,17 @@ public struct Connection: Sendable {
     /// ATT PDUs per opcode (held or retired).
     public var attByOpcode: [UInt8: Int] {
         if let retired { return retired.attByOpcode }
-        // Counted in an array, not by hashing every PDU's opcode (retirement asks this of every
-        // closed connection).
+        var byOpcode: [UInt8: Int] = [:]
+        for c in opcodeCounts() { byOpcode[c.opcode] = Int(c.count) }
+        return byOpcode
+    }
+
+    /// Counted in an array, not by hashing every PDU's opcode (retirement asks this of every
+    /// closed connection).
+    private func opcodeCounts() -> [RetiredDetail.OpcodeCount] {
         var counts = [Int](repeating: 0, count: 256)
         for e in att { counts[Int(e.opcode)] += 1 }
-        var byOpcode: [UInt8: Int] = [:]
-        for (op, n) in counts.enumerated() where n > 0 { byOpcode[UInt8(op)] = n }
-        return byOpcode
+        return counts.indices.filter { counts[$0] > 0 }.map { RetiredDetail.OpcodeCount(opcode: UInt8($0), count: UInt32(clamping: counts[$0])) }
     }
 
     /// Σ (value length + 7) over the ATT PDUs (held or retired): the radio-time model's data bytes.
@@ -199,7 +203,7 @@ public struct Connection: Sendable {
         guard retired == nil else { return }
         let counts = gattCounts
         retired = RetiredDetail(
-            attPDUs: att.count, attByOpcode: attByOpcode, attAirBytes: attAirBytes, services: counts.services,
+            attPDUs: att.count, opcodeCounts: opcodeCounts(), attAirBytes: attAirBytes, services: counts.services,
             characteristics: counts.characteristics)
         att = []
         gatt = GATTDatabase()
@@ -210,7 +214,17 @@ public struct Connection: Sendable {
 /// What a connection keeps of its ATT detail once retired (see `Connection.retired`).
 public struct RetiredDetail: Sendable, Hashable {
     public var attPDUs: Int
-    public var attByOpcode: [UInt8: Int]
+    /// ATT PDUs per opcode, in opcode order: a short array, not a dictionary (a retired
+    /// connection is kept for the rest of the analysis, and a small dictionary costs several
+    /// hundred bytes).
+    public var opcodeCounts: [OpcodeCount]
+    public struct OpcodeCount: Sendable, Hashable {
+        public var opcode: UInt8
+        public var count: UInt32
+    }
+    public var attByOpcode: [UInt8: Int] {
+        Dictionary(uniqueKeysWithValues: opcodeCounts.map { ($0.opcode, Int($0.count)) })
+    }
     /// Σ (value length + 7) over the ATT PDUs: the data bytes of the radio-time model.
     public var attAirBytes: Int64
     public var services: Int
