@@ -231,48 +231,37 @@ extension AdvertisingReport {
     /// Advertising_SID u8, TX_Power i8, RSSI i8, Periodic_Advertising_Interval u16,
     /// Direct_Address_Type u8, Direct_Address 6, Data_Length u8, Data (§7.7.65.13).
     static func extended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        // The fixed part before Data is 24 bytes (23 of fields, then Data_Length): read it from
-        // memory after one check when it is all there (the checked path below reports where a
-        // short report ends).
-        guard r.remaining >= 24 else { return try extendedChecked(&r) }
-        let (eventType, addressType, address, primary, secondary, sid, txPower, rssi, interval, directType, direct) =
-            r.withUncheckedBytes(23) { b in
+        let fixed: (
+            eventType: UInt16, addressType: UInt8, address: BDAddr, primary: UInt8, secondary: UInt8, sid: UInt8,
+            txPower: Int8, rssi: Int8, interval: UInt16, directType: UInt8, direct: BDAddr
+        )
+        let length: Int
+        if r.remaining >= 24 {
+            // The fixed part before Data is 24 bytes (23 of fields, then Data_Length): read from
+            // memory after one check when it is all there.
+            fixed = r.withUncheckedBytes(23) { b in
                 (
                     b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
                     Int8(bitPattern: b[13]), b.le16(at: 14), b[16], b.address(at: 17)
                 )
             }
-        let length = Int(r.uncheckedU8())
+            length = Int(r.uncheckedU8())
+        } else {
+            // Field by field: a short report's error names the field and offset where it ends.
+            fixed = (
+                try r.readLE16(), try r.readU8(), try r.readAddress(), try r.readU8(), try r.readU8(), try r.readU8(),
+                try r.readI8(), try r.readI8(), try r.readLE16(), try r.readU8(), try r.readAddress()
+            )
+            length = Int(try r.readU8())
+        }
         let dataOffset = r.offset
         let data = r.unreadBytes.prefix(length)
         try r.skip(length)
         return AdvertisingReport(
-            eventType: eventType, isLegacyEvent: false, addressType: addressType, address: address, rssi: rssi,
-            txPower: txPower, primaryPHY: primary, secondaryPHY: secondary, sid: sid, periodicInterval: interval,
-            directAddressType: directType, directAddress: direct, data: data, dataOffset: dataOffset)
-    }
-
-    /// ``extended(_:)`` field by field, for a report shorter than its fixed part.
-    static func extendedChecked(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let eventType = try r.readLE16()
-        let addressType = try r.readU8()
-        let address = try r.readAddress()
-        let primary = try r.readU8()
-        let secondary = try r.readU8()
-        let sid = try r.readU8()
-        let txPower = try r.readI8()
-        let rssi = try r.readI8()
-        let interval = try r.readLE16()
-        let directType = try r.readU8()
-        let direct = try r.readAddress()
-        let length = Int(try r.readU8())
-        let dataOffset = r.offset
-        let data = r.unreadBytes.prefix(length)
-        try r.skip(length)
-        return AdvertisingReport(
-            eventType: eventType, isLegacyEvent: false, addressType: addressType, address: address, rssi: rssi,
-            txPower: txPower, primaryPHY: primary, secondaryPHY: secondary, sid: sid, periodicInterval: interval,
-            directAddressType: directType, directAddress: direct, data: data, dataOffset: dataOffset)
+            eventType: fixed.eventType, isLegacyEvent: false, addressType: fixed.addressType, address: fixed.address,
+            rssi: fixed.rssi, txPower: fixed.txPower, primaryPHY: fixed.primary, secondaryPHY: fixed.secondary, sid: fixed.sid,
+            periodicInterval: fixed.interval, directAddressType: fixed.directType, directAddress: fixed.direct, data: data,
+            dataOffset: dataOffset)
     }
 }
 
