@@ -69,7 +69,7 @@ public struct Report: Sendable {
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
         let headline = Headline(analysis: a, connections: summaries, listLimit: limit, rel: rel)
         self.totals = Totals(
-            scans: a.scans.count + a.retiredScans.totals.sessions, devices: a.devices.count, attempts: a.attempts.count, connections: a.connections.count,
+            scans: a.scanTotals.sessions, devices: a.devices.count, attempts: a.attempts.count, connections: a.connections.count,
             pairings: a.pairings.count, discovery: headline.discoveryTotal, connectionTiming: headline.connectionTimingTotal,
             advertisingData: a.advertising?.dataCommands.count ?? 0, advertisingSets: a.advertising?.spans.count ?? 0)
         self.headline = headline

@@ -151,8 +151,9 @@ private final class TwoThreadWork<T: Sendable>: @unchecked Sendable {
     }
 }
 
-/// The verdicts of the connection rules (`RuleScope.connection`) on the batches of closed
-/// connections the analysis retires as it goes (`AnalysisBuilder.retireClosedConnections()`),
+/// The verdicts of the connection and scan rules (`RuleScope.connection`, `.scan`) on the batches
+/// of closed connections and scan sessions the analysis retires as it goes
+/// (`AnalysisBuilder.retireClosed()`),
 /// merged in bounded memory: findings as a `FindingList`, at most 20 distinct pass reasons.
 public struct RuleAccumulator: Sendable {
     struct Part: Sendable {

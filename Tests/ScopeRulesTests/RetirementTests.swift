@@ -6,7 +6,7 @@ import ScopeTestSupport
 import Testing
 
 /// Flat memory on long captures: closed connections are judged in batches and keep only their
-/// counts (`AnalysisBuilder.retireClosedConnections`, `RuleAccumulator`). Retiring at every
+/// counts (`AnalysisBuilder.retireClosed()`, `RuleAccumulator`). Retiring at every
 /// disconnection must give the verdicts of judging everything at the end, on every corpus capture.
 @Suite("Connection retirement")
 struct RetirementTests {

@@ -31,11 +31,6 @@ extension AnalysisBuilder {
         }
     }
 
-    func scanIndex(adapter: AdapterIndex, at: FrameTime) -> Int? {
-        if let i = activeScan[adapter] { return i }
-        return nil
-    }
-
     mutating func advertisingReports(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {
         // The running session on this adapter (as `activeScan[adapter]`).
         let slot = scanState.firstIndex { $0.adapter == adapter }

@@ -86,18 +86,6 @@ public struct ScanTotals: Sendable, Hashable {
         durationMicros = durationMicros &+ max(0, s.durationMicros)
         radioOnMicros = radioOnMicros &+ s.radioOnMicros
     }
-
-    public static func + (a: ScanTotals, b: ScanTotals) -> ScanTotals {
-        var t = a
-        t.sessions += b.sessions
-        t.sessionsWithFilterOff += b.sessionsWithFilterOff
-        t.reports += b.reports
-        t.duplicates += b.duplicates
-        t.duplicateEventBytes += b.duplicateEventBytes
-        t.durationMicros = t.durationMicros &+ b.durationMicros
-        t.radioOnMicros = t.radioOnMicros &+ b.radioOnMicros
-        return t
-    }
 }
 
 /// What stays of the scan sessions a long capture hands to the scan rules on the way

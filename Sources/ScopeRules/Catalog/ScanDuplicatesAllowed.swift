@@ -42,7 +42,7 @@ public struct ScanDuplicatesAllowed: Rule {
                 evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
                 fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads.")
         }
-        let n = analysis.scans.count + analysis.retiredScans.totals.sessions
+        let n = analysis.scanTotals.sessions
         return verdict(findings, passReason: "all \(n) scan session(s) enabled with Filter_Duplicates on")
     }
 }
