@@ -3,11 +3,13 @@
 #   Scripts/setup.sh            build needs: libpcap-dev, libbluetooth-dev, pkg-config
 #   Scripts/setup.sh --test     also the reference decoders and tools the test suite compares with:
 #                               tshark, bluez (btmon), python3, chromium (HTML screenshot test),
+#                               what building BlueZ 5.87's btmon needs (Scripts/build-btmon.sh:
+#                               curl, build-essential, libglib2.0-dev, libdbus-1-dev),
 #                               and PyPI bumble (capture --h4-proxy end-to-end test) when pip exists
 set -euo pipefail
 packages=(libpcap-dev libbluetooth-dev pkg-config)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(tshark bluez python3 chromium)
+    packages+=(tshark bluez python3 chromium curl build-essential libglib2.0-dev libdbus-1-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: unit and corpus tests, the tshark conformance check, and (in CI, or with
-# KERNEL_LAB=1) the live-capture proof on a real kernel under qemu.
+# The whole test suite: unit and corpus tests, the conformance checks against tshark and BlueZ
+# 5.87's btmon (built from source by Scripts/build-btmon.sh; skipped loudly when it cannot be
+# built), and (in CI, or with KERNEL_LAB=1) the live-capture proof on a real kernel under qemu.
 # Corpus tests read ../shared/captures beside the checkout and skip loudly when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +12,11 @@ if command -v tshark >/dev/null && command -v python3 >/dev/null; then
     python3 Scripts/conformance.py --hciscope .build/release/hciscope
 else
     echo "test.sh: tshark or python3 missing: conformance check SKIPPED" >&2
+fi
+if command -v python3 >/dev/null && btmon=$(bash Scripts/build-btmon.sh); then
+    python3 Scripts/btmon-conformance.py --btmon "$btmon" --hciscope .build/release/hciscope
+else
+    echo "test.sh: BlueZ 5.87's btmon could not be built (see above): btmon conformance check SKIPPED" >&2
 fi
 # Short libFuzzer pass over every reader and decoder (FUZZ_SECONDS each, default 20; FUZZ=0 skips):
 # a crash fails the run and leaves its input in .build/fuzz/crashes/.
