@@ -12,14 +12,31 @@ import ScopeDecode
 ///
 /// Definitions follow RULES.md ("Metrics" and "Metric boundaries").
 public struct AnalysisBuilder: Sendable {
+    // The keys looked up per frame hash one word with `fastHash` rather than SipHash (see there).
+
     struct HandleKey: Hashable, Sendable {
         var adapter: AdapterIndex
         var handle: UInt16
+
+        func hash(into hasher: inout Hasher) { hasher.combine(UInt32(adapter) << 16 | UInt32(handle)) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(adapter) << 16 | UInt64(handle), seed: seed) }
     }
 
     struct CommandKey: Hashable, Sendable {
         var adapter: AdapterIndex
         var opcode: UInt16
+
+        func hash(into hasher: inout Hasher) { hasher.combine(UInt32(adapter) << 16 | UInt32(opcode)) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(adapter) << 16 | UInt64(opcode), seed: seed) }
+    }
+
+    /// A connection's index in `result.connections`, as a key (an `Int` key would hash with SipHash).
+    struct ConnectionSlot: Hashable, Sendable {
+        var index: Int
+        init(_ index: Int) { self.index = index }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(index) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(truncatingIfNeeded: index), seed: seed) }
     }
 
     struct PendingCommand: Sendable {
@@ -54,7 +71,7 @@ public struct AnalysisBuilder: Sendable {
     var pendingAttempt: [AdapterIndex: Int] = [:]
     var openConnections: [HandleKey: Int] = [:]
     var generations: [HandleKey: Int] = [:]
-    var gattState: [Int: GATTState] = [:]
+    var gattState: [ConnectionSlot: GATTState] = [:]
     var handlesWithoutSetup: Set<UInt16> = []
 
     /// Closed connections still holding their ATT detail, and their ATT PDUs.
@@ -90,6 +107,9 @@ public struct AnalysisBuilder: Sendable {
     struct AdapterAddress: Hashable, Sendable {
         var adapter: AdapterIndex
         var address: BDAddr
+
+        func hash(into hasher: inout Hasher) { hasher.combine(address.value | UInt64(adapter) << 48) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(address.value | UInt64(adapter) << 48, seed: seed) }
     }
 
     struct Discovery: Sendable {
@@ -248,12 +268,13 @@ public struct AnalysisBuilder: Sendable {
         result.capture.frames += 1
         if result.capture.firstTimestamp == nil { result.capture.firstTimestamp = timestamp }
         result.capture.lastTimestamp = timestamp
-        if record.isTruncated {
+        // (`record.isTruncated`, inlined: a call into ScopeCore per frame.)
+        if record.payload.count < record.originalLength {
             result.capture.health.truncatedRecords += 1
             if record.kind == .acl { result.capture.health.truncatedACL += 1 }
         }
         if record.drops > result.capture.health.drops { result.capture.health.drops = record.drops }
-        if !frame.malformed.isEmpty || frame.pdus.contains(where: \.hasMalformations) { result.capture.health.malformedFrames += 1 }
+        if !frame.malformed.isEmpty || Self.anyMalformedPDU(frame.pdus) { result.capture.health.malformedFrames += 1 }
         switch record.kind {
         case .unknownH4, .unknownMonitor, .unknownPacketLogger: result.capture.health.unknownRecords += 1
         default: break
@@ -287,6 +308,14 @@ public struct AnalysisBuilder: Sendable {
             }
         }
         if !timestamp.isPlausible { result.capture.health.implausibleTimestamps += 1 }
+    }
+
+    /// Whether a PDU has malformations, reading the flag in place (`contains(where:)` copies every
+    /// PDU, with its arrays and strings, to hand it to the closure).
+    @inline(__always)
+    private static func anyMalformedPDU(_ pdus: [DecodedPDU]) -> Bool {
+        for p in pdus.indices where pdus[p].hasMalformations { return true }
+        return false
     }
 
     /// "8 d 19 h 35 min" for a gap in microseconds.
