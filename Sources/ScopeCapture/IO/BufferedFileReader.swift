@@ -234,6 +234,7 @@ public final class BufferedFileReader {
     public func windowBytes() -> [UInt8] { bytes(at: 0, count: tail - head) }
 
     /// Drops `n` bytes (at most what is available) from the front of the window.
+    @inline(__always)
     public func consume(_ n: Int) {
         let k = min(max(n, 0), tail - head)
         head += k
