@@ -33,10 +33,12 @@ extension AnalysisBuilder {
 
     /// What the ATT analysis reads from one PDU and its GATT annotation, as plain values.
     ///
-    /// Taken from the decoded frame in place (`borrowing`): binding the PDU and its annotation
-    /// out of the frame would copy them (retaining and releasing every array and string they
-    /// hold, for every PDU). The PDU itself is copied only when it is kept: a discovery request
-    /// (until its response) and the responses that discovery learns from.
+    /// Taken from the decoded frame in place (`borrowing`, everything inlined, only plain fields
+    /// read): binding the PDU or its annotation out of the frame as a whole — to pass it to a
+    /// function or to a getter in ScopeDecode — copies it, retaining and releasing every array
+    /// and string it holds, for every PDU. The PDU itself is copied only when it is kept
+    /// (``keepsPDU``, see ``keptPDU(_:)``): a discovery request (until its response) and the
+    /// responses that discovery learns from.
     struct ATTFacts {
         var opcode: ATTOpcode
         /// The PDU's own handle (`ATTPDU.handle`).
@@ -49,50 +51,78 @@ extension AnalysisBuilder {
         var errorCode: UInt8?
         var requestOpcodeInError: ATTOpcode?
         /// Exchange MTU Request/Response: the Rx MTU.
-        var mtu: UInt16?
-        var discovery: GATTDatabase.DiscoveryProcedure.Kind?
-        var range: ATTHandleRange?
-        var requestFrame: FrameNumber?
-        var effectiveMTU: Int?
+        var mtu: UInt16? = nil
+        var discovery: GATTDatabase.DiscoveryProcedure.Kind? = nil
+        var range: ATTHandleRange? = nil
+        var requestFrame: FrameNumber? = nil
+        var effectiveMTU: Int? = nil
         /// The tracker recognised a Client Characteristic Configuration value.
         var hasClientConfiguration = false
-        /// The PDU, for discovery requests and for responses carrying discovery results.
-        var kept: ATTPDU?
+        /// A response carrying discovery results (which the database may learn from).
+        var hasDiscoveryResults = false
+        /// `ATTPDU.attributeType`: of a Read By (Group) Type request, of a Find By Type Value request.
+        var typedRangeType: BluetoothUUID? = nil
+        var findByTypeValueType: UInt16? = nil
 
-        /// nil unless `upper` is ATT.
+        /// The PDU is needed whole: a discovery request, or a response carrying discovery results.
+        var keepsPDU: Bool { hasDiscoveryResults || discovery != nil }
+
+        /// nil unless `upper` is ATT. Call ``classify()`` next, in a statement of its own.
+        ///
+        /// While the PDU is looked at, only its stored fields are read: plain values and no calls
+        /// (reading one of `ATTOpcode`'s constants is a call into ScopeDecode). Reading the PDU
+        /// from the frame makes a temporary copy that lasts to the end of the statement; the
+        /// compiler drops it only when nothing in that statement could write to the frame.
+        @inline(__always)
         init?(_ upper: borrowing DecodedPDU.Upper) {
+            // (A `switch`: `guard case` would consume the borrowed value.)
             switch upper {
             case .att(let pdu, let note):
-                self.init(pdu)
-                switch note {
-                case .some(let note):
+                opcode = pdu.opcode
+                handle = pdu.handle
+                valueLength = pdu.value.count
+                valueLE16 = pdu.value.count >= 2 ? UInt16(pdu.value[0]) | UInt16(pdu.value[1]) << 8 : nil
+                errorCode = pdu.errorCode
+                requestOpcodeInError = pdu.requestOpcodeInError
+                // `ATTPDU.mtu`, `.range` and `.attributeType`, binding only plain payloads.
+                switch pdu.parameters {
+                case .mtu(let m):
+                    mtu = m
+                case .findInformationRequest(let r):
+                    range = r
+                case .findByTypeValueRequest(let r, let t, _):
+                    range = r
+                    findByTypeValueType = t
+                case .typedRange(let r, let t):
+                    range = r
+                    typedRangeType = t
+                case .attributeDataList, .findByTypeValueResponse, .findInformationResponse:
+                    hasDiscoveryResults = true
+                default:
+                    break
+                }
+                if case .some(let note) = note {
                     inferredHandle = note.inferredHandle
                     requestFrame = note.requestFrame
                     effectiveMTU = note.effectiveMTU
                     hasClientConfiguration = note.clientConfiguration != nil
-                case .none:
-                    break
                 }
             default:
                 return nil
             }
         }
 
-        private init(_ pdu: borrowing ATTPDU) {
-            opcode = pdu.opcode
-            handle = pdu.handle
-            valueLength = pdu.value.count
-            valueLE16 = pdu.value.count >= 2 ? UInt16(pdu.value[0]) | UInt16(pdu.value[1]) << 8 : nil
-            errorCode = pdu.errorCode
-            requestOpcodeInError = pdu.requestOpcodeInError
-            mtu = pdu.mtu
-            discovery = AnalysisBuilder.discoveryKind(pdu)
-            range = pdu.range
-            switch pdu.parameters {
-            case .attributeDataList, .findByTypeValueResponse, .findInformationResponse:
-                kept = copy pdu
-            default:
-                kept = discovery != nil ? copy pdu : nil
+        /// Works out the discovery procedure a request starts.
+        @inline(__always)
+        mutating func classify() {
+            discovery = AnalysisBuilder.discoveryKind(opcode, attributeType16: findByTypeValueType ?? typedRangeType?.uuid16)
+        }
+
+        /// The ATT PDU of `upper`, copied (for ``keepsPDU``).
+        static func keptPDU(_ upper: borrowing DecodedPDU.Upper) -> ATTPDU? {
+            switch upper {
+            case .att(let pdu, _): return copy pdu
+            default: return nil
             }
         }
     }
@@ -186,7 +216,7 @@ extension AnalysisBuilder {
         result.connections.append(connection)
         let index = result.connections.count - 1
         openConnections[key] = index
-        gattState[index] = GATTState()
+        gattState[ConnectionSlot(index)] = GATTState()
         if c.isLE && role == .peripheral { connectionStopsLegacyAdvertising(adapter: adapter, at: at) }
     }
 
@@ -197,7 +227,7 @@ extension AnalysisBuilder {
         result.connections.append(Connection(id: id, role: .unknown))
         let index = result.connections.count - 1
         openConnections[key] = index
-        gattState[index] = GATTState()
+        gattState[ConnectionSlot(index)] = GATTState()
         handlesWithoutSetup.insert(key.handle)
         return index
     }
@@ -214,7 +244,7 @@ extension AnalysisBuilder {
 
     private mutating func closeConnection(_ key: HandleKey) {
         guard let i = openConnections.removeValue(forKey: key) else { return }
-        gattState[i] = nil
+        gattState[ConnectionSlot(i)] = nil
         closedWithDetail.append(i)
         closedDetailEvents += result.connections[i].att.count
         // The ATT list stops growing: give back the spare capacity of its last doubling.
@@ -244,11 +274,15 @@ extension AnalysisBuilder {
         if header.dataLength > 0 { result.connections[i].lastPayload = at }
         let direction = frame.record.direction
         for p in frame.pdus.indices {
-            if let facts = ATTFacts(frame.pdus[p].upper) {
+            if var facts = ATTFacts(frame.pdus[p].upper) {
+                facts.classify()
+                let kept = facts.keepsPDU ? ATTFacts.keptPDU(frame.pdus[p].upper) : nil
                 // In place: a copy of the connection or its GATT state left behind would share
                 // their buffers, and every append (one ATT event per PDU) would then copy the
                 // whole list — quadratic on long connections.
-                Self.att(facts, connection: &result.connections[i], state: &gattState[i, default: GATTState()], direction: direction, at: at)
+                Self.att(
+                    facts, kept: kept, connection: &result.connections[i],
+                    state: &gattState[ConnectionSlot(i), default: GATTState()], direction: direction, at: at)
             } else if case .smp(let smp) = frame.pdus[p].upper {
                 self.smp(smp, connection: i, direction: direction, at: at)
             }
@@ -257,7 +291,9 @@ extension AnalysisBuilder {
 
     // MARK: ATT / GATT
 
-    private static func att(_ pdu: ATTFacts, connection c: inout Connection, state: inout GATTState, direction: Direction, at: FrameTime) {
+    private static func att(
+        _ pdu: ATTFacts, kept: ATTPDU?, connection c: inout Connection, state: inout GATTState, direction: Direction, at: FrameTime
+    ) {
         let kind = pdu.opcode.kind
         if c.firstATT == nil { c.firstATT = at }
         if kind == .request || kind == .command {
@@ -278,7 +314,7 @@ extension AnalysisBuilder {
 
         switch kind {
         case .request:
-            state[request: direction] = pdu.discovery != nil ? pdu.kept : nil
+            state[request: direction] = pdu.discovery != nil ? kept : nil
             if pdu.opcode == .exchangeMTURequest, let m = pdu.mtu {
                 state.clientMTU = Int(m)
                 c.mtuExchanges.append(at)
@@ -306,7 +342,7 @@ extension AnalysisBuilder {
             }
             if let request {
                 c.discoveryEnd = at
-                if let response = pdu.kept { learn(response, request: request, database: &c.gatt, at: at) }
+                if let response = kept { learn(response, request: request, database: &c.gatt, at: at) }
             }
         case .notification, .indication:
             if c.firstData == nil, pdu.valueLength > 0 || pdu.opcode == .multipleHandleValueNotification { c.firstData = at }
@@ -315,15 +351,17 @@ extension AnalysisBuilder {
         }
     }
 
-    static func discoveryKind(_ pdu: ATTPDU) -> GATTDatabase.DiscoveryProcedure.Kind? {
-        switch pdu.opcode {
+    /// The discovery procedure a request starts (`attributeType16`: the 16-bit attribute type of
+    /// a Read By (Group) Type or Find By Type Value request).
+    @inline(__always)
+    static func discoveryKind(_ opcode: ATTOpcode, attributeType16 t: UInt16?) -> GATTDatabase.DiscoveryProcedure.Kind? {
+        switch opcode {
         case .readByGroupTypeRequest:
-            let t = pdu.attributeType?.uuid16
             return t == 0x2800 || t == 0x2801 ? .allPrimaryServices : nil
         case .findByTypeValueRequest:
-            return pdu.attributeType?.uuid16 == 0x2800 ? .primaryServiceByUUID : nil
+            return t == 0x2800 ? .primaryServiceByUUID : nil
         case .readByTypeRequest:
-            switch pdu.attributeType?.uuid16 {
+            switch t {
             case 0x2803: return .characteristics
             case 0x2802: return .includes
             default: return nil

@@ -44,7 +44,7 @@ extension AnalysisBuilder {
             while let record = reader.next() {
                 builder.consume(dissector.decode(record))
                 if let retire, builder.hasRetirable { retire(builder.retireClosed()) }
-                if reader.diagnostics.count >= 500 { builder.noteReaderDiagnostics(reader.drainDiagnostics()) }
+                if reader.diagnosticCount >= 500 { builder.noteReaderDiagnostics(reader.drainDiagnostics()) }
             }
             builder.noteReaderDiagnostics(reader.drainDiagnostics())
             _ = dissector.finish()
@@ -246,7 +246,7 @@ enum FramePipeline {
         var batch = channel.emptyBatch()
         while let record = reader.next() {
             batch.append(record)
-            if reader.diagnostics.count >= 500 {
+            if reader.diagnosticCount >= 500 {
                 batch.diagnostics.append((batch.count, reader.drainDiagnostics()))
             }
             if batch.isFull {

@@ -64,7 +64,25 @@ public struct ReportDensity: Sendable, Hashable {
         for b in other.buckets { add(at: FrameTime(frame: b.first.frame, time: other.start(of: b)), reports: b.reports, duplicates: b.duplicates) }
     }
 
+    @inline(__always)
     mutating func add(at: FrameTime, reports: Int, duplicates: Int) {
+        // Almost every report lands in the last bucket: counted there in place.
+        if let origin, !buckets.isEmpty {
+            let n = buckets.count
+            let offset = max(0, at.time.microseconds &- origin.microseconds)
+            let index = offset / bucketMicros
+            if index < Int64(limit), index <= Int64(buckets[n - 1].index) {
+                buckets.withUnsafeMutableBufferPointer { b in
+                    b[n - 1].reports += reports
+                    b[n - 1].duplicates += duplicates
+                }
+                return
+            }
+        }
+        addInNewBucket(at: at, reports: reports, duplicates: duplicates)
+    }
+
+    private mutating func addInNewBucket(at: FrameTime, reports: Int, duplicates: Int) {
         let origin = self.origin ?? at.time
         self.origin = origin
         // A backwards clock step lands in the first bucket.

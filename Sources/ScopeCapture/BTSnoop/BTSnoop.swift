@@ -54,14 +54,51 @@ struct BTSnoopLayout: FramedLayout {
 
     var name: String { "btsnoop \(datalink)" }
 
+    /// A record header's fields, read with one pointer (the per-record path reads each field
+    /// once, not once per check through the window).
+    struct Header {
+        var original: Int
+        var included: Int
+        var flags: UInt32
+        var drops: UInt32
+        var timestamp: Int64
+
+        @inline(__always) init(_ input: BufferedFileReader, at i: Int) {
+            let p = input.pointer(at: i)
+            original = Int(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
+            included = Int(UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+            flags = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            drops = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+            timestamp = Int64(bitPattern: UInt64(bigEndian: p.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+        }
+    }
+
     func bodyLength(_ input: BufferedFileReader, at i: Int) -> Int { Int(input.be32(at: i + 4)) }
 
     func timestampKey(_ input: BufferedFileReader, at i: Int) -> Int64 { Int64(bitPattern: input.be64(at: i + 16)) }
 
+    /// The common case of ``implausibility(_:at:reference:strict:)`` (not strict) as a plain
+    /// test: true only when that finds nothing. Checked on every record, so no message is built.
+    @inline(__always)
+    func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
+        let h = Header(input, at: i)
+        guard h.included <= maximumBodyLength, h.included <= h.original else { return false }
+        if datalink == 1002 {
+            guard h.included > 0 else { return false }
+            if i + headerLength < input.available {
+                let type = input.byte(at: i + headerLength)
+                guard type >= 1 && type <= 5 else { return false }
+            }
+        }
+        if let reference, Self.isFarApart(h.timestamp, reference) { return false }
+        return true
+    }
+
     func implausibility(_ input: BufferedFileReader, at i: Int, reference: Int64?, strict: Bool) -> String? {
-        let original = Int(input.be32(at: i))
-        let included = Int(input.be32(at: i + 4))
-        let flags = input.be32(at: i + 8)
+        let h = Header(input, at: i)
+        let original = h.original
+        let included = h.included
+        let flags = h.flags
         if included > maximumBodyLength { return "included length \(grouped(included)) is impossible" }
         if included > original {
             return "included length \(grouped(included)) is greater than original length \(grouped(original))"
@@ -82,20 +119,19 @@ struct BTSnoopLayout: FramedLayout {
         default:
             if strict, flags > 3 { return "flags \(Hex.prefixed(flags, digits: 8)) have unknown bits" }
         }
-        if let reference, Self.isFarApart(timestampKey(input, at: i), reference) {
+        if let reference, Self.isFarApart(h.timestamp, reference) {
             return "timestamp more than a year away from the previous record's"
         }
         return nil
     }
 
+    @inline(__always)
     mutating func record(
         _ input: BufferedFileReader, bodyLength included: Int, frame: FrameNumber, offset: Int,
         log: inout DiagnosticLog
     ) -> CaptureRecord? {
-        let original = Int(input.be32(at: 0))
-        let flags = input.be32(at: 8)
-        let drops = input.be32(at: 12)
-        let raw = Int64(bitPattern: input.be64(at: 16))
+        let h = Header(input, at: 0)
+        let raw = h.timestamp
         reference = raw
         let (micros, overflow) = raw.subtractingReportingOverflow(BTSnoop.unixEpochOffset)
         let timestamp: Timestamp
@@ -105,30 +141,22 @@ struct BTSnoopLayout: FramedLayout {
         } else {
             timestamp = Timestamp(microseconds: micros)
         }
-        var originalLength = original
-        if included > original {
+        var originalLength = h.original
+        // Both checks fail on ordinary records: one comparison each.
+        if included > h.original {
             log.error(
                 frame: frame, offset: offset,
-                "included length \(grouped(included)) is greater than original length \(grouped(original)); original length taken as \(grouped(included))")
+                "included length \(grouped(included)) is greater than original length \(grouped(h.original)); original length taken as \(grouped(included))")
             originalLength = included
-        } else if original > maximumBodyLength && included <= maximumBodyLength {
+        } else if h.original > maximumBodyLength && included <= maximumBodyLength {
             log.warning(
                 frame: frame, offset: offset,
-                "original length \(grouped(original)) exceeds the largest \(name) record (\(grouped(maximumBodyLength)) bytes)")
+                "original length \(grouped(h.original)) exceeds the largest \(name) record (\(grouped(maximumBodyLength)) bytes)")
         }
+        let flags = h.flags
         let body = BTSnoop.recordHeaderLength
 
         switch datalink {
-        case 1001:
-            if flags > 3, !warnedFlags {
-                warnedFlags = true
-                log.warning(frame: frame, offset: offset + 8, "unknown flag bits \(Hex.prefixed(flags, digits: 8)) (further ones not reported)")
-            }
-            let received = flags & 1 != 0
-            let kind: RecordKind = flags & 2 != 0 ? (received ? .event : .command) : .acl
-            return CaptureRecord(
-                frame: frame, timestamp: timestamp, direction: received ? .received : .sent, kind: kind,
-                originalLength: originalLength, payload: input.bytes(at: body, count: included), drops: drops)
         case 1002:
             guard included >= 1 else {
                 log.error(frame: frame, offset: offset, "record has no H4 packet type byte (included length 0); not delivered")
@@ -140,15 +168,38 @@ struct BTSnoopLayout: FramedLayout {
             }
             let type = input.byte(at: body)
             return CaptureRecord(
-                frame: frame, timestamp: timestamp, direction: flags & 1 != 0 ? .received : .sent,
-                kind: H4PacketType.kind(for: type), originalLength: max(originalLength - 1, included - 1),
-                payload: input.bytes(at: body + 1, count: included - 1), drops: drops)
+                frame: frame, timestamp: timestamp, adapter: 0, direction: flags & 1 != 0 ? .received : .sent,
+                kind: Self.kind(h4: type), originalLength: max(originalLength - 1, included - 1),
+                payload: input.bytes(at: body + 1, count: included - 1), drops: h.drops)
+        case 1001:
+            if flags > 3, !warnedFlags {
+                warnedFlags = true
+                log.warning(frame: frame, offset: offset + 8, "unknown flag bits \(Hex.prefixed(flags, digits: 8)) (further ones not reported)")
+            }
+            let received = flags & 1 != 0
+            let kind: RecordKind = flags & 2 != 0 ? (received ? .event : .command) : .acl
+            return CaptureRecord(
+                frame: frame, timestamp: timestamp, adapter: 0, direction: received ? .received : .sent, kind: kind,
+                originalLength: originalLength, payload: input.bytes(at: body, count: included), drops: h.drops)
         default:
             let opcode = UInt16(flags & 0xFFFF)
             let (kind, direction) = MonitorOpcode.kind(for: opcode)
             return CaptureRecord(
                 frame: frame, timestamp: timestamp, adapter: AdapterIndex(flags >> 16), direction: direction, kind: kind,
-                originalLength: originalLength, payload: input.bytes(at: body, count: included), drops: drops)
+                originalLength: originalLength, payload: input.bytes(at: body, count: included), drops: h.drops)
+        }
+    }
+
+    /// `H4PacketType.kind(for:)`, here so that it is inlined (it is a call into ScopeCore).
+    @inline(__always)
+    private static func kind(h4 type: UInt8) -> RecordKind {
+        switch type {
+        case 0x01: return .command
+        case 0x02: return .acl
+        case 0x03: return .sco
+        case 0x04: return .event
+        case 0x05: return .iso
+        default: return .unknownH4(type)
         }
     }
 }

@@ -213,6 +213,14 @@ public final class BufferedFileReader {
         return UInt64(bigEndian: storage.loadUnaligned(fromByteOffset: head + i, as: UInt64.self))
     }
 
+    /// The window's bytes from `i` on, for the specialised header readers (btsnoop's fixed
+    /// 24 bytes are read with one pointer instead of one window lookup per field); the caller
+    /// has checked that what it reads is available.
+    @inline(__always) func pointer(at i: Int) -> UnsafeRawPointer {
+        assert(i >= 0 && head + i <= tail, "read outside the window")
+        return UnsafeRawPointer(storage + head + i)
+    }
+
     /// `count` bytes starting `i` bytes into the window, copied out.
     public func bytes(at i: Int, count: Int) -> [UInt8] {
         precondition(i >= 0 && count >= 0 && head + i + count <= tail, "read outside the window")
@@ -226,6 +234,7 @@ public final class BufferedFileReader {
     public func windowBytes() -> [UInt8] { bytes(at: 0, count: tail - head) }
 
     /// Drops `n` bytes (at most what is available) from the front of the window.
+    @inline(__always)
     public func consume(_ n: Int) {
         let k = min(max(n, 0), tail - head)
         head += k

@@ -181,6 +181,9 @@ public struct CaptureReader {
     /// Diagnostics collected since the last drain.
     public var diagnostics: [Diagnostic] { log.stored }
 
+    /// How many diagnostics ``diagnostics`` holds (asked after every record: no array handed out).
+    public var diagnosticCount: Int { log.stored.count }
+
     /// Returns the diagnostics collected so far and forgets them (counts are kept for
     /// ``summary``).
     public mutating func drainDiagnostics() -> [Diagnostic] { log.drain() }
@@ -208,7 +211,21 @@ public struct CaptureReader {
 
     // MARK: Timestamp checks
 
+    @inline(__always)
     private mutating func check(_ t: Timestamp, adapter: AdapterIndex, frame: FrameNumber, offset: Int?) {
+        // The common case, where none of the checks below finds anything: the same adapter as
+        // the last record, a plausible time at most 377 days after its time, no reference time.
+        if adapter == lastAdapter, let previous = lastTimestamp, options.referenceTime == nil, t.isPlausible {
+            let (delta, overflow) = t.microseconds.subtractingReportingOverflow(previous.microseconds)
+            if !overflow, delta >= 0, delta < Self.epochSkew - 86_400_000_000 {
+                lastTimestamp = t
+                return
+            }
+        }
+        checkInDetail(t, adapter: adapter, frame: frame, offset: offset)
+    }
+
+    private mutating func checkInDetail(_ t: Timestamp, adapter: AdapterIndex, frame: FrameNumber, offset: Int?) {
         let previous: Timestamp?
         if adapter == lastAdapter {
             previous = lastTimestamp

@@ -19,6 +19,9 @@ protocol FramedLayout {
     /// (more than a year away is implausible). `strict` adds the checks that only serve to
     /// find a header in the middle of garbage (flags, known types).
     func implausibility(_ input: BufferedFileReader, at i: Int, reference: Int64?, strict: Bool) -> String?
+    /// `implausibility(input, at: i, reference: reference, strict: false) == nil`, as cheaply as
+    /// the layout can tell (asked of every record; the message is built only when it says no).
+    func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool
     /// Why the header at `i` cannot start a record at all, regardless of what follows, or nil.
     func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String?
     /// Builds the record whose header starts at the front of the window and whose body is
@@ -30,6 +33,10 @@ protocol FramedLayout {
 
 extension FramedLayout {
     func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String? { nil }
+
+    func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
+        implausibility(input, at: i, reference: reference, strict: false) == nil
+    }
 
     /// A difference of more than a year between two timestamps in microseconds.
     static func isFarApart(_ a: Int64, _ b: Int64) -> Bool {
@@ -143,7 +150,8 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
                 finished = true
                 return .end
             }
-            if let oddity = layout.implausibility(input, at: 0, reference: layout.reference, strict: false),
+            if !layout.isPlausible(input, at: 0, reference: layout.reference),
+               let oddity = layout.implausibility(input, at: 0, reference: layout.reference, strict: false),
                try !isFramed(total: total)
             {
                 try resynchronise(
@@ -163,7 +171,7 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
         let have = try input.fill(atLeast: total + h)
         if have == total && input.inputEnded { return true }
         guard have >= total + h else { return false }
-        return layout.implausibility(input, at: total, reference: layout.timestampKey(input, at: 0), strict: false) == nil
+        return layout.isPlausible(input, at: total, reference: layout.timestampKey(input, at: 0))
     }
 
     private func deliver(body: Int, frame: FrameNumber, start: Int, log: inout DiagnosticLog) -> SourceStep {

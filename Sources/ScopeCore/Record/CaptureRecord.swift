@@ -29,6 +29,8 @@ public struct CaptureRecord: Sendable, Hashable {
     /// Cumulative drop counter reported by the source (btsnoop), 0 when unknown.
     public var drops: UInt32
 
+    // Inlinable: the capture readers build one per record.
+    @inlinable
     public init(
         frame: FrameNumber, timestamp: Timestamp, adapter: AdapterIndex = 0, direction: Direction,
         kind: RecordKind, originalLength: Int? = nil, payload: [UInt8], drops: UInt32 = 0
