@@ -40,7 +40,7 @@ extension AnalysisBuilder {
             FramePipeline.run(reader: reader, into: &builder, retire: retire)
         } else {
             var reader = reader
-            var dissector = Dissector()
+            var dissector = Dissector(detail: .analysis)
             while let record = reader.next() {
                 builder.consume(dissector.decode(record))
                 if let retire, builder.hasRetirable { retire(builder.retireClosed()) }
@@ -260,7 +260,7 @@ enum FramePipeline {
     }
 
     private static func decode(_ input: Channel<CaptureRecord>, into output: Channel<DecodedFrame>) {
-        var dissector = Dissector()
+        var dissector = Dissector(detail: .analysis)
         while true {
             let records = input.receive()
             let frames = output.emptyBatch()

@@ -141,6 +141,54 @@ public struct AdvertisingReport: Sendable, Hashable {
     }
 }
 
+/// The reports of one advertising-report event, in order. Most events carry one, kept inline:
+/// an array would cost an allocation and a free for every event. Two or more go in an array.
+public struct AdvertisingReports: RandomAccessCollection, Sendable, Hashable {
+    /// The report of a one-report event (then ``multiple`` is empty).
+    private var single: AdvertisingReport?
+    /// The reports of an event with none or several.
+    private var multiple: [AdvertisingReport]
+
+    public init() {
+        single = nil
+        multiple = []
+    }
+
+    public init(_ report: AdvertisingReport) {
+        single = report
+        multiple = []
+    }
+
+    public init(_ reports: [AdvertisingReport]) {
+        if reports.count == 1 {
+            single = reports[0]
+            multiple = []
+        } else {
+            single = nil
+            multiple = reports
+        }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { single == nil ? multiple.count : 1 }
+
+    public subscript(position: Int) -> AdvertisingReport {
+        if let single {
+            precondition(position == 0, "index out of range")
+            return single
+        }
+        return multiple[position]
+    }
+
+    /// Lends the reports as contiguous memory (to read them in place).
+    public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<AdvertisingReport>) throws -> R) rethrows -> R {
+        if let single {
+            return try withUnsafePointer(to: single) { try body(UnsafeBufferPointer(start: $0, count: 1)) }
+        }
+        return try multiple.withUnsafeBufferPointer(body)
+    }
+}
+
 // MARK: - Decoding
 
 extension AdvertisingReport {
@@ -151,7 +199,8 @@ extension AdvertisingReport {
     /// trailing. Each report's ``data`` is a slice of `bytes`, not a copy.
     public static func decode(
         subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int
-    ) -> (reports: [AdvertisingReport], malformed: [Malformation]) {
+    ) -> (reports: AdvertisingReports, malformed: [Malformation]) {
+        if let report = single(subevent: subevent, bytes, baseOffset: baseOffset) { return (AdvertisingReports(report), []) }
         var reader = ByteReader(bytes, layer: .hci, baseOffset: baseOffset)
         var reports: [AdvertisingReport] = []
         var malformed: [Malformation] = []
@@ -159,34 +208,58 @@ extension AdvertisingReport {
         do {
             count = Int(try reader.readU8())
         } catch {
-            return ([], [Malformation(layer: .hci, offset: error.offset, message: "Num Reports: \(error.message)")])
+            return (AdvertisingReports(), [Malformation(layer: .hci, offset: error.offset, message: "Num Reports: \(error.message)")])
         }
+        reports.reserveCapacity(count)
         for index in 0..<count {
             do {
-                let report: AdvertisingReport
                 switch subevent {
-                case .extendedAdvertisingReport: report = try extended(&reader)
-                case .directedAdvertisingReport: report = try directed(&reader)
-                default: report = try legacy(&reader)
-                }
-                if index == 0 {
-                    // Most events carry one report: allocate once, at the right size.
-                    reports = [report]
-                    if count > 1 { reports.reserveCapacity(count) }
-                } else {
-                    reports.append(report)
+                case .extendedAdvertisingReport: reports.append(try extended(&reader))
+                case .directedAdvertisingReport: reports.append(try directed(&reader))
+                default: reports.append(try legacy(&reader))
                 }
             } catch {
                 let message = "report \(index + 1) of \(count): \(error.message)"
                 malformed.append(Malformation(layer: .hci, offset: error.offset, message: message))
-                return (reports, malformed)
+                return (AdvertisingReports(reports), malformed)
             }
         }
         if reader.remaining > 0 {
             let n = reader.remaining
             malformed.append(Malformation(layer: .hci, offset: reader.offset, message: "\(n) trailing byte\(n == 1 ? "" : "s")"))
         }
-        return (reports, malformed)
+        return (AdvertisingReports(reports), malformed)
+    }
+
+    /// The usual event: one legacy or extended report that fills the parameters exactly, read
+    /// from memory after one length check (no reader). Nil for anything else, which the
+    /// field-by-field path decodes and checks.
+    static func single(subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int) -> AdvertisingReport? {
+        guard bytes.first == 1 else { return nil }
+        let start = bytes.startIndex
+        switch subevent {
+        case .extendedAdvertisingReport:
+            // Num_Reports, 23 bytes of fields, Data_Length, Data.
+            guard bytes.count >= 25, bytes.count == 25 + Int(bytes[start + 24]) else { return nil }
+            let f = bytes.withUnsafeBytes { b in extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24])) }
+            return AdvertisingReport(
+                eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
+                rssi: f.rssi, txPower: f.txPower, primaryPHY: f.primary, secondaryPHY: f.secondary, sid: f.sid,
+                periodicInterval: f.interval, directAddressType: f.directType, directAddress: f.direct,
+                data: bytes[(start + 25)...], dataOffset: baseOffset + 25)
+        case .advertisingReport:
+            // Num_Reports, Event_Type, Address_Type, Address, Data_Length, Data, RSSI.
+            guard bytes.count >= 11 else { return nil }
+            let length = Int(bytes[start + 9])
+            guard bytes.count == 11 + length else { return nil }
+            let address = bytes.withUnsafeBytes { b in b.address(at: 3) }
+            return AdvertisingReport(
+                eventType: UInt16(bytes[start + 1]), isLegacyEvent: true, addressType: bytes[start + 2], address: address,
+                rssi: Int8(bitPattern: bytes[start + 10 + length]), data: bytes[(start + 10)..<(start + 10 + length)],
+                dataOffset: baseOffset + 10)
+        default:
+            return nil
+        }
     }
 
     /// Event_Type u8, Address_Type u8, Address 6, Data_Length u8, Data, RSSI i8 (§7.7.65.2).
@@ -231,20 +304,12 @@ extension AdvertisingReport {
     /// Advertising_SID u8, TX_Power i8, RSSI i8, Periodic_Advertising_Interval u16,
     /// Direct_Address_Type u8, Direct_Address 6, Data_Length u8, Data (§7.7.65.13).
     static func extended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let fixed: (
-            eventType: UInt16, addressType: UInt8, address: BDAddr, primary: UInt8, secondary: UInt8, sid: UInt8,
-            txPower: Int8, rssi: Int8, interval: UInt16, directType: UInt8, direct: BDAddr
-        )
+        let fixed: ExtendedFields
         let length: Int
         if r.remaining >= 24 {
             // The fixed part before Data is 24 bytes (23 of fields, then Data_Length): read from
             // memory after one check when it is all there.
-            fixed = r.withUncheckedBytes(23) { b in
-                (
-                    b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
-                    Int8(bitPattern: b[13]), b.le16(at: 14), b[16], b.address(at: 17)
-                )
-            }
+            fixed = r.withUncheckedBytes(23) { b in extendedFields(b) }
             length = Int(r.uncheckedU8())
         } else {
             // Field by field: a short report's error names the field and offset where it ends.
@@ -262,6 +327,21 @@ extension AdvertisingReport {
             rssi: fixed.rssi, txPower: fixed.txPower, primaryPHY: fixed.primary, secondaryPHY: fixed.secondary, sid: fixed.sid,
             periodicInterval: fixed.interval, directAddressType: fixed.directType, directAddress: fixed.direct, data: data,
             dataOffset: dataOffset)
+    }
+
+    /// The 23 bytes of an extended report before Data_Length.
+    typealias ExtendedFields = (
+        eventType: UInt16, addressType: UInt8, address: BDAddr, primary: UInt8, secondary: UInt8, sid: UInt8,
+        txPower: Int8, rssi: Int8, interval: UInt16, directType: UInt8, direct: BDAddr
+    )
+
+    /// Reads ``ExtendedFields`` from 23 bytes in memory.
+    @inline(__always)
+    static func extendedFields(_ b: UnsafeRawBufferPointer) -> ExtendedFields {
+        (
+            b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
+            Int8(bitPattern: b[13]), b.le16(at: 14), b[16], b.address(at: 17)
+        )
     }
 }
 

@@ -38,7 +38,7 @@ public struct HCIEvent: Sendable, Hashable {
     /// of commands whose return parameters name a handle). 12 bits, flag bits masked off.
     public var handle: UInt16?
     /// LE Advertising Report, LE Directed Advertising Report, LE Extended Advertising Report.
-    public var advertisingReports: [AdvertisingReport]
+    public var advertisingReports: AdvertisingReports
     public var malformed: [Malformation]
 
     /// Offset of the first parameter byte in the record payload.
@@ -70,7 +70,7 @@ public struct HCIEvent: Sendable, Hashable {
         self.status = status
         self.numHCICommandPackets = numHCICommandPackets
         self.handle = handle
-        self.advertisingReports = advertisingReports
+        self.advertisingReports = AdvertisingReports(advertisingReports)
         self.malformed = malformed
     }
 
