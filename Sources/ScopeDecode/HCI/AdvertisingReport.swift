@@ -141,51 +141,83 @@ public struct AdvertisingReport: Sendable, Hashable {
     }
 }
 
-/// The reports of one advertising-report event, in order. Most events carry one, kept inline:
-/// an array would cost an allocation and a free for every event. Two or more go in an array.
+/// The reports of one advertising-report event, in order.
+///
+/// Most events carry one report that fills their parameters exactly. Such an event keeps no
+/// array (an allocation and a free per event): its report is read from the event's bytes when
+/// asked for, with one length check (``AdvertisingReport/single(subevent:_:baseOffset:)``). Any
+/// other event's reports were decoded field by field into an array.
 public struct AdvertisingReports: RandomAccessCollection, Sendable, Hashable {
-    /// The report of a one-report event (then ``multiple`` is empty).
-    private var single: AdvertisingReport?
-    /// The reports of an event with none or several.
-    private var multiple: [AdvertisingReport]
+    /// One report filling these subevent parameters (Num_Reports first), read on demand.
+    @usableFromInline let one: OneReport?
+    /// The reports decoded field by field (empty when ``one`` is set).
+    @usableFromInline let decoded: [AdvertisingReport]
+
+    @usableFromInline struct OneReport: Sendable {
+        @usableFromInline let subevent: LESubevent
+        @usableFromInline let bytes: ArraySlice<UInt8>
+        @usableFromInline let baseOffset: Int
+
+        @inlinable init(subevent: LESubevent, bytes: ArraySlice<UInt8>, baseOffset: Int) {
+            self.subevent = subevent
+            self.bytes = bytes
+            self.baseOffset = baseOffset
+        }
+
+        @inlinable var report: AdvertisingReport {
+            // Checked when the event was decoded; the placeholder is never used.
+            AdvertisingReport.single(subevent: subevent, bytes, baseOffset: baseOffset) ?? .placeholder
+        }
+    }
 
     public init() {
-        single = nil
-        multiple = []
+        self.init([])
     }
 
-    public init(_ report: AdvertisingReport) {
-        single = report
-        multiple = []
+    @inlinable @inline(__always) public init(_ reports: [AdvertisingReport]) {
+        one = nil
+        decoded = reports
     }
 
-    public init(_ reports: [AdvertisingReport]) {
-        if reports.count == 1 {
-            single = reports[0]
-            multiple = []
-        } else {
-            single = nil
-            multiple = reports
-        }
+    /// The report of `bytes`, known to satisfy ``AdvertisingReport/isSingle(subevent:_:)``.
+    @inlinable @inline(__always) init(single subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int) {
+        one = OneReport(subevent: subevent, bytes: bytes, baseOffset: baseOffset)
+        decoded = []
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { single == nil ? multiple.count : 1 }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable @inline(__always) public var endIndex: Int { one == nil ? decoded.count : 1 }
 
-    public subscript(position: Int) -> AdvertisingReport {
-        if let single {
+    @inlinable public subscript(position: Int) -> AdvertisingReport {
+        if let one {
             precondition(position == 0, "index out of range")
-            return single
+            return one.report
         }
-        return multiple[position]
+        return decoded[position]
     }
 
-    /// Lends the reports as contiguous memory (to read them in place).
+    /// Lends the reports as contiguous memory, to read them in place.
+    @inlinable
     public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<AdvertisingReport>) throws -> R) rethrows -> R {
-        if let single {
-            return try withUnsafePointer(to: single) { try body(UnsafeBufferPointer(start: $0, count: 1)) }
+        if let one {
+            return try withUnsafePointer(to: one.report) { try body(UnsafeBufferPointer(start: $0, count: 1)) }
         }
-        return try multiple.withUnsafeBufferPointer(body)
+        return try decoded.withUnsafeBufferPointer(body)
+    }
+
+    /// Equal when they hold equal reports, however they are stored.
+    public static func == (a: AdvertisingReports, b: AdvertisingReports) -> Bool { a.elementsEqual(b) }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for r in self { hasher.combine(r) }
+    }
+}
+
+extension AdvertisingReport {
+    /// Stands in where a report is missing (never in decoded output).
+    @usableFromInline static var placeholder: AdvertisingReport {
+        AdvertisingReport(eventType: 0, isLegacyEvent: true, addressType: 0, address: BDAddr(value: 0), rssi: 0)
     }
 }
 
@@ -200,7 +232,15 @@ extension AdvertisingReport {
     public static func decode(
         subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int
     ) -> (reports: AdvertisingReports, malformed: [Malformation]) {
-        if let report = single(subevent: subevent, bytes, baseOffset: baseOffset) { return (AdvertisingReports(report), []) }
+        if isSingle(subevent: subevent, bytes) { return (AdvertisingReports(single: subevent, bytes, baseOffset: baseOffset), []) }
+        let (reports, malformed) = fieldByField(subevent: subevent, bytes, baseOffset: baseOffset)
+        return (AdvertisingReports(reports), malformed)
+    }
+
+    /// ``decode(subevent:_:baseOffset:)`` one field at a time, for any event.
+    static func fieldByField(
+        subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int
+    ) -> (reports: [AdvertisingReport], malformed: [Malformation]) {
         var reader = ByteReader(bytes, layer: .hci, baseOffset: baseOffset)
         var reports: [AdvertisingReport] = []
         var malformed: [Malformation] = []
@@ -208,7 +248,7 @@ extension AdvertisingReport {
         do {
             count = Int(try reader.readU8())
         } catch {
-            return (AdvertisingReports(), [Malformation(layer: .hci, offset: error.offset, message: "Num Reports: \(error.message)")])
+            return ([], [Malformation(layer: .hci, offset: error.offset, message: "Num Reports: \(error.message)")])
         }
         reports.reserveCapacity(count)
         for index in 0..<count {
@@ -221,26 +261,41 @@ extension AdvertisingReport {
             } catch {
                 let message = "report \(index + 1) of \(count): \(error.message)"
                 malformed.append(Malformation(layer: .hci, offset: error.offset, message: message))
-                return (AdvertisingReports(reports), malformed)
+                return (reports, malformed)
             }
         }
         if reader.remaining > 0 {
             let n = reader.remaining
             malformed.append(Malformation(layer: .hci, offset: reader.offset, message: "\(n) trailing byte\(n == 1 ? "" : "s")"))
         }
-        return (AdvertisingReports(reports), malformed)
+        return (reports, malformed)
     }
 
-    /// The usual event: one legacy or extended report that fills the parameters exactly, read
-    /// from memory after one length check (no reader). Nil for anything else, which the
-    /// field-by-field path decodes and checks.
-    static func single(subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int) -> AdvertisingReport? {
-        guard bytes.first == 1 else { return nil }
+    /// True for the usual event: one legacy or extended report that fills the parameters
+    /// exactly (Num_Reports 1, then the report's fixed fields and Data_Length bytes of data).
+    static func isSingle(subevent: LESubevent, _ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.first == 1 else { return false }
         let start = bytes.startIndex
         switch subevent {
         case .extendedAdvertisingReport:
             // Num_Reports, 23 bytes of fields, Data_Length, Data.
-            guard bytes.count >= 25, bytes.count == 25 + Int(bytes[start + 24]) else { return nil }
+            return bytes.count >= 25 && bytes.count == 25 + Int(bytes[start + 24])
+        case .advertisingReport:
+            // Num_Reports, Event_Type, Address_Type, Address, Data_Length, Data, RSSI.
+            return bytes.count >= 11 && bytes.count == 11 + Int(bytes[start + 9])
+        default:
+            return false
+        }
+    }
+
+    /// The report of an event that ``isSingle(subevent:_:)``, read from memory (no reader); nil
+    /// for any other.
+    @usableFromInline
+    static func single(subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int) -> AdvertisingReport? {
+        guard isSingle(subevent: subevent, bytes) else { return nil }
+        let start = bytes.startIndex
+        switch subevent {
+        case .extendedAdvertisingReport:
             let f = bytes.withUnsafeBytes { b in extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24])) }
             return AdvertisingReport(
                 eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
@@ -248,10 +303,7 @@ extension AdvertisingReport {
                 periodicInterval: f.interval, directAddressType: f.directType, directAddress: f.direct,
                 data: bytes[(start + 25)...], dataOffset: baseOffset + 25)
         case .advertisingReport:
-            // Num_Reports, Event_Type, Address_Type, Address, Data_Length, Data, RSSI.
-            guard bytes.count >= 11 else { return nil }
             let length = Int(bytes[start + 9])
-            guard bytes.count == 11 + length else { return nil }
             let address = bytes.withUnsafeBytes { b in b.address(at: 3) }
             return AdvertisingReport(
                 eventType: UInt16(bytes[start + 1]), isLegacyEvent: true, addressType: bytes[start + 2], address: address,
