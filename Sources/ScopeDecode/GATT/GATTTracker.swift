@@ -183,6 +183,18 @@ public struct GATTTracker: Sendable {
         _ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16 = ChannelID.att.rawValue
     ) -> GATTAnnotation? {
         guard let kind = pdu.opcode.kind else { return nil }
+        if !displays {
+            // Most PDUs of a connection are notifications and write commands: for analysis they
+            // teach nothing and get no annotation, except a command writing a CCCD.
+            switch kind {
+            case .notification:
+                return nil
+            case .command:
+                guard pdu.opcode == .writeCommand, let handle = pdu.handle, isClientConfiguration(handle) else { return nil }
+            default:
+                break
+            }
+        }
         var note = GATTAnnotation()
         switch kind {
         case .request, .command:

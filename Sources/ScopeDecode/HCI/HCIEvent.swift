@@ -140,7 +140,7 @@ public struct HCIEvent: Sendable, Hashable {
     private mutating func apply(_ layout: EventLayout, _ bytes: ArraySlice<UInt8>, baseOffset: Int, validate: Bool) {
         if layout.hasStatus, let first = bytes.first { status = first }
         if let offset = layout.handleOffset, let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
-        if validate {
+        if validate, !layout.fitsExactly(bytes) {
             let issues = ParamLayout.validate(layout.parameters, bytes, baseOffset: baseOffset)
             if !issues.isEmpty { malformed += issues }
         }
