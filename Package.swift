@@ -63,7 +63,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ScopeReportTests",
-            dependencies: ["ScopeReport", "ScopeRules", "ScopeAnalysis", "ScopeCore", "ScopeTestSupport"],
+            dependencies: ["ScopeReport", "ScopeRules", "ScopeAnalysis", "ScopeDecode", "ScopeCore", "ScopeTestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(

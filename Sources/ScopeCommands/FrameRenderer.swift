@@ -215,7 +215,7 @@ enum FrameJSONRenderer {
         out += "\n"
     }
 
-    private static func reports(_ reports: [AdvertisingReport], _ w: inout JSONWriter) {
+    private static func reports(_ reports: AdvertisingReports, _ w: inout JSONWriter) {
         w.beginArray("reports")
         for rep in reports {
             w.beginObject()

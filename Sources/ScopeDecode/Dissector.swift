@@ -15,7 +15,7 @@ public struct Dissector: Sendable {
 
     private var reassembler = L2CAPReassembler()
     private var commands = HCICommandTracker()
-    private var gatt = GATTTrackerSet()
+    private var gatt: GATTTrackerSet
     /// Generation of each (adapter, handle): bumped on every successful connection complete.
     private var generations: [HandleKey: Int] = [:]
     /// The last connection looked up in ``generations`` (ATT traffic comes in runs on one
@@ -26,7 +26,11 @@ public struct Dissector: Sendable {
     /// Dynamic channels opened through signaling (PSM and mode by CID and direction).
     private var channels = L2CAPChannelMap()
 
-    public init() {}
+    /// `detail`: ``DecodeDetail/display`` (what `show` prints) unless the frames only feed an
+    /// analysis.
+    public init(detail: DecodeDetail = .display) {
+        gatt = GATTTrackerSet(detail: detail)
+    }
 
     /// The controller-debug handle used by Android controllers (Broadcom/Qualcomm) for vendor
     /// trace data; it is not L2CAP unless a connection event created it.
@@ -191,6 +195,18 @@ public struct Dissector: Sendable {
         let malformed = !att.malformed.isEmpty
         return DecodedPDU(pdu: pdu, upper: .att(att, annotation), hasMalformations: malformed)
     }
+}
+
+/// How much a ``Dissector`` works out beyond the typed essentials.
+public enum DecodeDetail: Sendable, Hashable {
+    /// Everything `show` prints: GATT annotations name handles, list what discovery learned and
+    /// carry display fields.
+    case display
+    /// What `AnalysisBuilder` reads: GATT annotations carry the matching request, the inferred
+    /// handle, CCCD values and the effective MTU only (no names, fields, discovered attributes or
+    /// request handle lists; building them is most of the cost of annotating). Everything else
+    /// is decoded as for display.
+    case analysis
 }
 
 /// One record, decoded as far as its layers allow.

@@ -24,9 +24,10 @@ extension AnalysisBuilder {
     }
 
     /// `pipelined`: nil decides by the CPUs available; true/false force it (tests compare both).
+    /// `detail`: what the single-thread loop's dissector works out (tests compare both).
     static func analyze(
         path: String, resolvePrivateAddresses: Bool, pipelined: Bool?, retirement: Retirement = Retirement(),
-        retire: ((AnalysisResult) -> Void)? = nil
+        detail: DecodeDetail = .analysis, retire: ((AnalysisResult) -> Void)? = nil
     ) throws -> AnalysisResult {
         let reader = try CaptureReader.open(path: path)
         var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
@@ -40,7 +41,7 @@ extension AnalysisBuilder {
             FramePipeline.run(reader: reader, into: &builder, retire: retire)
         } else {
             var reader = reader
-            var dissector = Dissector()
+            var dissector = Dissector(detail: detail)
             while let record = reader.next() {
                 builder.consume(dissector.decode(record))
                 if let retire, builder.hasRetirable { retire(builder.retireClosed()) }
@@ -260,7 +261,7 @@ enum FramePipeline {
     }
 
     private static func decode(_ input: Channel<CaptureRecord>, into output: Channel<DecodedFrame>) {
-        var dissector = Dissector()
+        var dissector = Dissector(detail: .analysis)
         while true {
             let records = input.receive()
             let frames = output.emptyBatch()

@@ -199,7 +199,8 @@ public struct ATTPDU: Sendable, Hashable {
     /// truncated Error Response).
     public static func decode(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> ATTPDU {
         var d = Decoder(bytes: bytes, baseOffset: baseOffset)
-        return d.run()
+        d.run()
+        return d.pdu  // (moved out: the decoder is not used again)
     }
 
     public static func decode(_ bytes: [UInt8], baseOffset: Int) -> ATTPDU {
@@ -232,10 +233,11 @@ public struct ATTPDU: Sendable, Hashable {
             flag("\(n) trailing byte\(n == 1 ? "" : "s") after \(name)")
         }
 
-        mutating func run() -> ATTPDU {
+        /// Decodes into ``pdu``.
+        mutating func run() {
             guard let op = try? reader.readU8() else {
                 flag("empty ATT PDU")
-                return pdu
+                return
             }
             pdu.opcode = ATTOpcode(op)
             do throws(DecodeError) {
@@ -248,7 +250,6 @@ public struct ATTPDU: Sendable, Hashable {
                 }
                 flag("\(name) truncated: \(error.message)", at: error.offset)
             }
-            return pdu
         }
 
         mutating func range() throws(DecodeError) -> ATTHandleRange {

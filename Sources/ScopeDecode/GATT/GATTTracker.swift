@@ -13,8 +13,14 @@ import ScopeCore
 ///
 /// Owned by the dissector, one per (adapter, handle, generation): a new generation gets a new
 /// tracker, which is how a reused handle starts with an empty database.
+///
+/// With ``DecodeDetail/analysis`` the annotations carry only what analysis reads (the matching
+/// request, the inferred handle, CCCD values, the effective MTU): no handle names, fields,
+/// discovered attributes or request handle lists are built. What the tracker learns is the same.
 public struct GATTTracker: Sendable {
     public let connection: GATTConnectionKey
+    /// Whether annotations get the display-only parts (names, fields, discovered attributes).
+    public let detail: DecodeDetail
     /// Everything learned, by handle.
     public private(set) var attributes: [UInt16: GATTAttribute] = [:]
     /// Services in the order they were discovered.
@@ -47,8 +53,24 @@ public struct GATTTracker: Sendable {
     /// Unknown handles are remembered too (as nil), so they cost one lookup, not two.
     var names: [UInt16: String?] = [:]
 
-    public init(connection: GATTConnectionKey) {
+    public init(connection: GATTConnectionKey, detail: DecodeDetail = .display) {
         self.connection = connection
+        self.detail = detail
+    }
+
+    /// Whether annotations are for display (names and fields) rather than for analysis only.
+    var displays: Bool { detail == .display }
+
+    /// ``cachedName(ofHandle:)`` when annotating for display; nil for analysis, which never
+    /// reads names.
+    mutating func displayName(ofHandle handle: UInt16) -> String? {
+        displays ? cachedName(ofHandle: handle) : nil
+    }
+
+    /// Adds a display field to `note`; the field is not even built for analysis. (Fields that
+    /// name handles go through the name cache: `if displays { … handleField(…) }`.)
+    func show(_ field: @autoclosure () -> Field, in note: inout GATTAnnotation) {
+        if displays { note.fields.append(field()) }
     }
 
     /// The attribute at `handle`, if discovery has revealed it.
@@ -161,12 +183,24 @@ public struct GATTTracker: Sendable {
         _ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16 = ChannelID.att.rawValue
     ) -> GATTAnnotation? {
         guard let kind = pdu.opcode.kind else { return nil }
+        if !displays {
+            // Most PDUs of a connection are notifications and write commands: for analysis they
+            // teach nothing and get no annotation, except a command writing a CCCD.
+            switch kind {
+            case .notification:
+                return nil
+            case .command:
+                guard pdu.opcode == .writeCommand, let handle = pdu.handle, isClientConfiguration(handle) else { return nil }
+            default:
+                break
+            }
+        }
         var note = GATTAnnotation()
         switch kind {
         case .request, .command:
             if kind == .request {
                 let key = BearerKey(direction: direction, cid: cid)
-                if let old = requests[key] {
+                if displays, let old = requests[key] {
                     note.fields.append(
                         Field(
                             "Unanswered request",
@@ -183,13 +217,13 @@ public struct GATTTracker: Sendable {
                 setMTU(state, cid: cid)
             }
             if let handle = pdu.handle {
-                note.handleName = cachedName(ofHandle: handle)
+                note.handleName = displayName(ofHandle: handle)
                 if (pdu.opcode == .writeRequest || pdu.opcode == .writeCommand), isClientConfiguration(handle),
                     let v = GATTTracker.le16(pdu.value)
                 {
                     let config = GATTClientConfiguration(rawValue: v)
                     note.clientConfiguration = config
-                    note.fields.append(Field("Client Characteristic Configuration", config.description))
+                    show(Field("Client Characteristic Configuration", config.description), in: &note)
                     if pdu.opcode == .writeCommand { clientConfigurations[handle] = config }
                 }
             }
@@ -197,8 +231,8 @@ public struct GATTTracker: Sendable {
             if kind == .indication {
                 indications[BearerKey(direction: direction, cid: cid)] = Outstanding(pdu: pdu, frame: frame)
             }
-            if let handle = pdu.handle { note.handleName = cachedName(ofHandle: handle) }
-            if case .handleValueList(let list) = pdu.parameters {
+            if let handle = pdu.handle { note.handleName = displayName(ofHandle: handle) }
+            if displays, case .handleValueList(let list) = pdu.parameters {
                 for entry in list { note.fields.append(handleField("Handle", entry.handle)) }
             }
         case .confirmation:
@@ -208,11 +242,11 @@ public struct GATTTracker: Sendable {
                 note.requestOpcode = ind.pdu.opcode
                 if let handle = ind.pdu.handle {
                     note.inferredHandle = handle
-                    note.handleName = cachedName(ofHandle: handle)
-                    note.fields.append(handleField("Handle (from indication in frame \(ind.frame))", handle))
+                    note.handleName = displayName(ofHandle: handle)
+                    if displays { note.fields.append(handleField("Handle (from indication in frame \(ind.frame))", handle)) }
                 }
             } else {
-                note.fields.append(Field("Indication", "none outstanding"))
+                show(Field("Indication", "none outstanding"), in: &note)
             }
         case .response:
             respond(pdu, direction: direction, frame: frame, cid: cid, note: &note)
@@ -230,8 +264,8 @@ public struct GATTTracker: Sendable {
     ) {
         let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
         guard let request = requests[key] else {
-            if let h = pdu.handle { note.handleName = cachedName(ofHandle: h) }
-            note.fields.append(Field("Request", "none outstanding"))
+            if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
+            show(Field("Request", "none outstanding"), in: &note)
             return
         }
         let matches =
@@ -239,22 +273,22 @@ public struct GATTTracker: Sendable {
             ? pdu.requestOpcodeInError == request.pdu.opcode
             : pdu.opcode.answeredRequest == request.pdu.opcode
         guard matches else {
-            if let h = pdu.handle { note.handleName = cachedName(ofHandle: h) }
-            note.fields.append(
+            if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
+            show(
                 Field(
                     "Request",
                     "outstanding \(request.pdu.opcode.name ?? request.pdu.opcode.description) in frame \(request.frame) does not match"
-                ))
+                ), in: &note)
             return
         }
         requests[key] = nil
         let req = request.pdu
         note.requestFrame = request.frame
         note.requestOpcode = req.opcode
-        note.fields.append(Field("Request in frame", String(request.frame)))
+        show(Field("Request in frame", String(request.frame)), in: &note)
 
         if pdu.opcode == .errorResponse {
-            if let h = pdu.handle { note.handleName = cachedName(ofHandle: h) }
+            if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
             return
         }
         switch req.opcode {
@@ -266,15 +300,16 @@ public struct GATTTracker: Sendable {
             state.responseFrame = frame
             setMTU(state, cid: cid)
             note.effectiveMTU = state.effective
-            note.fields.append(
+            show(
                 Field(
                     "Effective ATT_MTU",
-                    "\(state.effective) (client \(state.clientRxMTU.map(String.init) ?? "?"), server \(m))"))
+                    "\(state.effective) (client \(state.clientRxMTU.map(String.init) ?? "?"), server \(m))"),
+                in: &note)
         case .readRequest, .readBlobRequest, .writeRequest:
             guard let h = req.handle else { return }
             note.inferredHandle = h
-            note.handleName = cachedName(ofHandle: h)
-            note.fields.append(handleField("Handle (from request)", h))
+            note.handleName = displayName(ofHandle: h)
+            if displays { note.fields.append(handleField("Handle (from request)", h)) }
             if isClientConfiguration(h) {
                 let v: UInt16?
                 if req.opcode == .writeRequest {
@@ -288,11 +323,11 @@ public struct GATTTracker: Sendable {
                     let config = GATTClientConfiguration(rawValue: v)
                     clientConfigurations[h] = config
                     note.clientConfiguration = config
-                    note.fields.append(Field("Client Characteristic Configuration", config.description))
+                    show(Field("Client Characteristic Configuration", config.description), in: &note)
                 }
             }
         case .readMultipleRequest, .readMultipleVariableRequest:
-            if case .handles(let hs) = req.parameters {
+            if displays, case .handles(let hs) = req.parameters {
                 note.requestHandles = hs
                 for h in hs { note.fields.append(handleField("Handle (from request)", h)) }
             }
@@ -314,7 +349,7 @@ public struct GATTTracker: Sendable {
         names.removeAll(keepingCapacity: true)
         GATTTracker.update(&valueHandles, a.handle, present: a.kind == .characteristicValue)
         GATTTracker.update(&boundaryHandles, a.handle, present: a.kind != .characteristicValue && a.kind != .descriptor)
-        note.discovered.append(a)
+        if displays { note.discovered.append(a) }
     }
 
     mutating func learnServices(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
@@ -335,7 +370,7 @@ public struct GATTTracker: Sendable {
                 GATTAttribute(
                     handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame),
                 note: &note)
-            note.fields.append(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"))
+            show(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"), in: &note)
         }
     }
 
@@ -354,7 +389,7 @@ public struct GATTTracker: Sendable {
                 GATTAttribute(
                     handle: range.start, kind: primary ? .primaryService : .secondaryService, uuid: uuid,
                     learnedIn: frame), note: &note)
-            note.fields.append(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"))
+            show(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"), in: &note)
         }
     }
 
@@ -375,14 +410,14 @@ public struct GATTTracker: Sendable {
                     GATTAttribute(
                         handle: valueHandle, kind: .characteristicValue, uuid: uuid, properties: props,
                         relatedHandle: e.handle, learnedIn: frame), note: &note)
-                note.fields.append(
+                show(
                     Field(
                         "Characteristic", "\(GATTTracker.h(e.handle)): \(uuid)",
                         children: [
                             Field("Properties", "\(Hex.prefixed(props.rawValue, digits: 2)): \(props)"),
                             Field("Value Handle", GATTTracker.h(valueHandle)),
                             Field("UUID", uuid.description),
-                        ]))
+                        ]), in: &note)
             }
         case GATTNames.include?:
             for e in entries {
@@ -394,11 +429,11 @@ public struct GATTTracker: Sendable {
                 remember(
                     GATTAttribute(handle: e.handle, kind: .include, uuid: uuid, relatedHandle: start, learnedIn: frame),
                     note: &note)
-                note.fields.append(
+                show(
                     Field(
                         "Include",
                         "\(GATTTracker.h(e.handle)): \(ATTHandleRange(start: start, end: end))"
-                            + (uuid.map { " \($0)" } ?? "")))
+                            + (uuid.map { " \($0)" } ?? "")), in: &note)
             }
         case GATTNames.primaryService?, GATTNames.secondaryService?:
             break
@@ -410,7 +445,7 @@ public struct GATTTracker: Sendable {
                         GATTAttribute(handle: e.handle, kind: .characteristicValue, uuid: type, learnedIn: frame),
                         note: &note)
                 }
-                note.fields.append(handleField("Value of", e.handle))
+                if displays { note.fields.append(handleField("Value of", e.handle)) }
             }
         }
     }
@@ -444,7 +479,7 @@ public struct GATTTracker: Sendable {
                 continue
             }
             remember(GATTAttribute(handle: e.handle, kind: .descriptor, uuid: e.uuid, learnedIn: frame), note: &note)
-            note.fields.append(handleField("Descriptor", e.handle))
+            if displays { note.fields.append(handleField("Descriptor", e.handle)) }
         }
     }
 }
@@ -452,12 +487,16 @@ public struct GATTTracker: Sendable {
 /// A set of ``GATTTracker``s keyed by connection, for a dissector that sees every connection.
 public struct GATTTrackerSet: Sendable {
     public private(set) var trackers: [GATTConnectionKey: GATTTracker] = [:]
+    /// Given to every tracker the set creates.
+    public let detail: DecodeDetail
     /// Where the last connection's tracker is in ``trackers`` (ATT traffic comes in runs on
     /// one connection). An index stays valid while no tracker is added or removed (updating
     /// one in place does not move it): both places that do so set or forget it.
     private var last: (connection: GATTConnectionKey, index: Dictionary<GATTConnectionKey, GATTTracker>.Index)?
 
-    public init() {}
+    public init(detail: DecodeDetail = .display) {
+        self.detail = detail
+    }
 
     /// Feeds a PDU to the tracker of `connection`, creating it on first use.
     public mutating func observe(
@@ -471,7 +510,7 @@ public struct GATTTrackerSet: Sendable {
             if let found = trackers.index(forKey: connection) {
                 index = found
             } else {
-                trackers[connection] = GATTTracker(connection: connection)
+                trackers[connection] = GATTTracker(connection: connection, detail: detail)
                 index = trackers.index(forKey: connection)!
             }
             last = (connection, index)

@@ -141,6 +141,86 @@ public struct AdvertisingReport: Sendable, Hashable {
     }
 }
 
+/// The reports of one advertising-report event, in order.
+///
+/// Most events carry one report that fills their parameters exactly. Such an event keeps no
+/// array (an allocation and a free per event): its report is read from the event's bytes when
+/// asked for, with one length check (``AdvertisingReport/single(subevent:_:baseOffset:)``). Any
+/// other event's reports were decoded field by field into an array.
+public struct AdvertisingReports: RandomAccessCollection, Sendable, Hashable {
+    /// One report filling these subevent parameters (Num_Reports first), read on demand.
+    @usableFromInline let one: OneReport?
+    /// The reports decoded field by field (empty when ``one`` is set).
+    @usableFromInline let decoded: [AdvertisingReport]
+
+    @usableFromInline struct OneReport: Sendable {
+        @usableFromInline let subevent: LESubevent
+        @usableFromInline let bytes: ArraySlice<UInt8>
+        @usableFromInline let baseOffset: Int
+
+        @inlinable init(subevent: LESubevent, bytes: ArraySlice<UInt8>, baseOffset: Int) {
+            self.subevent = subevent
+            self.bytes = bytes
+            self.baseOffset = baseOffset
+        }
+
+        @inlinable var report: AdvertisingReport {
+            // Checked when the event was decoded; the placeholder is never used.
+            AdvertisingReport.single(subevent: subevent, bytes, baseOffset: baseOffset) ?? .placeholder
+        }
+    }
+
+    public init() {
+        self.init([])
+    }
+
+    @inlinable @inline(__always) public init(_ reports: [AdvertisingReport]) {
+        one = nil
+        decoded = reports
+    }
+
+    /// The report of `bytes`, known to satisfy ``AdvertisingReport/isSingle(subevent:_:)``.
+    @inlinable @inline(__always) init(single subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int) {
+        one = OneReport(subevent: subevent, bytes: bytes, baseOffset: baseOffset)
+        decoded = []
+    }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable @inline(__always) public var endIndex: Int { one == nil ? decoded.count : 1 }
+
+    @inlinable public subscript(position: Int) -> AdvertisingReport {
+        if let one {
+            precondition(position == 0, "index out of range")
+            return one.report
+        }
+        return decoded[position]
+    }
+
+    /// Lends the reports as contiguous memory, to read them in place.
+    @inlinable
+    public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<AdvertisingReport>) throws -> R) rethrows -> R {
+        if let one {
+            return try withUnsafePointer(to: one.report) { try body(UnsafeBufferPointer(start: $0, count: 1)) }
+        }
+        return try decoded.withUnsafeBufferPointer(body)
+    }
+
+    /// Equal when they hold equal reports, however they are stored.
+    public static func == (a: AdvertisingReports, b: AdvertisingReports) -> Bool { a.elementsEqual(b) }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for r in self { hasher.combine(r) }
+    }
+}
+
+extension AdvertisingReport {
+    /// Stands in where a report is missing (never in decoded output).
+    @usableFromInline static var placeholder: AdvertisingReport {
+        AdvertisingReport(eventType: 0, isLegacyEvent: true, addressType: 0, address: BDAddr(value: 0), rssi: 0)
+    }
+}
+
 // MARK: - Decoding
 
 extension AdvertisingReport {
@@ -150,6 +230,15 @@ extension AdvertisingReport {
     /// dropped and a malformation names where; bytes after the last report are reported as
     /// trailing. Each report's ``data`` is a slice of `bytes`, not a copy.
     public static func decode(
+        subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int
+    ) -> (reports: AdvertisingReports, malformed: [Malformation]) {
+        if isSingle(subevent: subevent, bytes) { return (AdvertisingReports(single: subevent, bytes, baseOffset: baseOffset), []) }
+        let (reports, malformed) = fieldByField(subevent: subevent, bytes, baseOffset: baseOffset)
+        return (AdvertisingReports(reports), malformed)
+    }
+
+    /// ``decode(subevent:_:baseOffset:)`` one field at a time, for any event.
+    static func fieldByField(
         subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int
     ) -> (reports: [AdvertisingReport], malformed: [Malformation]) {
         var reader = ByteReader(bytes, layer: .hci, baseOffset: baseOffset)
@@ -161,20 +250,13 @@ extension AdvertisingReport {
         } catch {
             return ([], [Malformation(layer: .hci, offset: error.offset, message: "Num Reports: \(error.message)")])
         }
+        reports.reserveCapacity(count)
         for index in 0..<count {
             do {
-                let report: AdvertisingReport
                 switch subevent {
-                case .extendedAdvertisingReport: report = try extended(&reader)
-                case .directedAdvertisingReport: report = try directed(&reader)
-                default: report = try legacy(&reader)
-                }
-                if index == 0 {
-                    // Most events carry one report: allocate once, at the right size.
-                    reports = [report]
-                    if count > 1 { reports.reserveCapacity(count) }
-                } else {
-                    reports.append(report)
+                case .extendedAdvertisingReport: reports.append(try extended(&reader))
+                case .directedAdvertisingReport: reports.append(try directed(&reader))
+                default: reports.append(try legacy(&reader))
                 }
             } catch {
                 let message = "report \(index + 1) of \(count): \(error.message)"
@@ -187,6 +269,49 @@ extension AdvertisingReport {
             malformed.append(Malformation(layer: .hci, offset: reader.offset, message: "\(n) trailing byte\(n == 1 ? "" : "s")"))
         }
         return (reports, malformed)
+    }
+
+    /// True for the usual event: one legacy or extended report that fills the parameters
+    /// exactly (Num_Reports 1, then the report's fixed fields and Data_Length bytes of data).
+    static func isSingle(subevent: LESubevent, _ bytes: ArraySlice<UInt8>) -> Bool {
+        guard bytes.first == 1 else { return false }
+        let start = bytes.startIndex
+        switch subevent {
+        case .extendedAdvertisingReport:
+            // Num_Reports, 23 bytes of fields, Data_Length, Data.
+            return bytes.count >= 25 && bytes.count == 25 + Int(bytes[start + 24])
+        case .advertisingReport:
+            // Num_Reports, Event_Type, Address_Type, Address, Data_Length, Data, RSSI.
+            return bytes.count >= 11 && bytes.count == 11 + Int(bytes[start + 9])
+        default:
+            return false
+        }
+    }
+
+    /// The report of an event that ``isSingle(subevent:_:)``, read from memory (no reader); nil
+    /// for any other.
+    @usableFromInline
+    static func single(subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int) -> AdvertisingReport? {
+        guard isSingle(subevent: subevent, bytes) else { return nil }
+        let start = bytes.startIndex
+        switch subevent {
+        case .extendedAdvertisingReport:
+            let f = bytes.withUnsafeBytes { b in extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24])) }
+            return AdvertisingReport(
+                eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
+                rssi: f.rssi, txPower: f.txPower, primaryPHY: f.primary, secondaryPHY: f.secondary, sid: f.sid,
+                periodicInterval: f.interval, directAddressType: f.directType, directAddress: f.direct,
+                data: bytes[(start + 25)...], dataOffset: baseOffset + 25)
+        case .advertisingReport:
+            let length = Int(bytes[start + 9])
+            let address = bytes.withUnsafeBytes { b in b.address(at: 3) }
+            return AdvertisingReport(
+                eventType: UInt16(bytes[start + 1]), isLegacyEvent: true, addressType: bytes[start + 2], address: address,
+                rssi: Int8(bitPattern: bytes[start + 10 + length]), data: bytes[(start + 10)..<(start + 10 + length)],
+                dataOffset: baseOffset + 10)
+        default:
+            return nil
+        }
     }
 
     /// Event_Type u8, Address_Type u8, Address 6, Data_Length u8, Data, RSSI i8 (§7.7.65.2).
@@ -231,20 +356,12 @@ extension AdvertisingReport {
     /// Advertising_SID u8, TX_Power i8, RSSI i8, Periodic_Advertising_Interval u16,
     /// Direct_Address_Type u8, Direct_Address 6, Data_Length u8, Data (§7.7.65.13).
     static func extended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let fixed: (
-            eventType: UInt16, addressType: UInt8, address: BDAddr, primary: UInt8, secondary: UInt8, sid: UInt8,
-            txPower: Int8, rssi: Int8, interval: UInt16, directType: UInt8, direct: BDAddr
-        )
+        let fixed: ExtendedFields
         let length: Int
         if r.remaining >= 24 {
             // The fixed part before Data is 24 bytes (23 of fields, then Data_Length): read from
             // memory after one check when it is all there.
-            fixed = r.withUncheckedBytes(23) { b in
-                (
-                    b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
-                    Int8(bitPattern: b[13]), b.le16(at: 14), b[16], b.address(at: 17)
-                )
-            }
+            fixed = r.withUncheckedBytes(23) { b in extendedFields(b) }
             length = Int(r.uncheckedU8())
         } else {
             // Field by field: a short report's error names the field and offset where it ends.
@@ -262,6 +379,21 @@ extension AdvertisingReport {
             rssi: fixed.rssi, txPower: fixed.txPower, primaryPHY: fixed.primary, secondaryPHY: fixed.secondary, sid: fixed.sid,
             periodicInterval: fixed.interval, directAddressType: fixed.directType, directAddress: fixed.direct, data: data,
             dataOffset: dataOffset)
+    }
+
+    /// The 23 bytes of an extended report before Data_Length.
+    typealias ExtendedFields = (
+        eventType: UInt16, addressType: UInt8, address: BDAddr, primary: UInt8, secondary: UInt8, sid: UInt8,
+        txPower: Int8, rssi: Int8, interval: UInt16, directType: UInt8, direct: BDAddr
+    )
+
+    /// Reads ``ExtendedFields`` from 23 bytes in memory.
+    @inline(__always)
+    static func extendedFields(_ b: UnsafeRawBufferPointer) -> ExtendedFields {
+        (
+            b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
+            Int8(bitPattern: b[13]), b.le16(at: 14), b[16], b.address(at: 17)
+        )
     }
 }
 

@@ -8,11 +8,67 @@ struct EventLayout: Sendable {
     /// Offset of the connection handle the event is about (nil: none, or not at a fixed place).
     let handleOffset: Int?
 
+    /// Parameter sizes that certainly fit the layout exactly (validation would find nothing to
+    /// report), worked out once for the common shapes; nil for the others.
+    let exactSize: ExactSize?
+
+    enum ExactSize: Sendable {
+        /// Every parameter has a fixed size: their sum.
+        case fixed(Int)
+        /// Fixed-size parameters, then one array of fixed-size elements whose count is the u8
+        /// at `countAt` among them (Number Of Completed Packets).
+        case counted(fixed: Int, countAt: Int, element: Int)
+    }
+
     init(_ parameters: [ParamField], summary: [String] = []) {
         self.parameters = parameters
         self.summary = summary
         self.hasStatus = ParamLayout.startsWithStatus(parameters)
         self.handleOffset = ParamLayout.handleOffset(parameters)
+        self.exactSize = Self.exactSize(parameters)
+    }
+
+    /// True when `bytes` fit the layout exactly by ``exactSize`` (false: not decided here).
+    func fitsExactly(_ bytes: ArraySlice<UInt8>) -> Bool {
+        switch exactSize {
+        case .fixed(let size)?:
+            return bytes.count == size
+        case .counted(let fixed, let countAt, let element)?:
+            guard bytes.count > countAt else { return false }
+            return bytes.count == fixed + Int(bytes[bytes.startIndex + countAt]) * element
+        case nil:
+            return false
+        }
+    }
+
+    static func isFixed(_ field: ParamField) -> Bool {
+        switch field {
+        case .u8, .u16, .u24, .u32, .u64, .address, .bytes: return true
+        default: return false
+        }
+    }
+
+    static func exactSize(_ parameters: [ParamField]) -> ExactSize? {
+        var offset = 0
+        var counts: [String: Int] = [:]
+        for (index, field) in parameters.enumerated() {
+            if isFixed(field), let size = field.fixedSize {
+                // (The count is the last integer of that name: a wider one is left to the walker.)
+                switch field {
+                case .u8(let name, _): counts[name] = offset
+                case .u16(let name, _), .u24(let name, _), .u32(let name, _), .u64(let name, _): counts[name] = nil
+                default: break
+                }
+                offset += size
+                continue
+            }
+            guard index == parameters.count - 1, case .array(_, .field(let name), let elements) = field,
+                let countAt = counts[name], elements.allSatisfy(isFixed)
+            else { return nil }
+            let element = elements.reduce(0) { $0 + ($1.fixedSize ?? 0) }
+            return .counted(fixed: offset, countAt: countAt, element: element)
+        }
+        return .fixed(offset)
     }
 }
 

@@ -38,7 +38,20 @@ public struct HCIEvent: Sendable, Hashable {
     /// of commands whose return parameters name a handle). 12 bits, flag bits masked off.
     public var handle: UInt16?
     /// LE Advertising Report, LE Directed Advertising Report, LE Extended Advertising Report.
-    public var advertisingReports: [AdvertisingReport]
+    /// (Always inlined: asking whether there are any costs no more than a look at two properties.)
+    @inlinable @inline(__always) public var advertisingReports: AdvertisingReports {
+        guard let subevent = singleReport else { return AdvertisingReports(decodedReports) }
+        // The subevent parameters after the subevent code (decoding checked that they are there).
+        let end = min(packet.count, Self.parametersOffset + parameterLength)
+        let start = min(Self.parametersOffset + 1, end)
+        return AdvertisingReports(single: subevent, packet[start..<end], baseOffset: Self.parametersOffset + 1)
+    }
+    /// The usual advertising report event, one report filling the parameters: its subevent. The
+    /// report is read from ``packet`` when asked for (no array to allocate and free per event;
+    /// see ``AdvertisingReports``).
+    @usableFromInline var singleReport: LESubevent?
+    /// The reports of any other advertising report event.
+    @usableFromInline var decodedReports: [AdvertisingReport]
     public var malformed: [Malformation]
 
     /// Offset of the first parameter byte in the record payload.
@@ -65,12 +78,13 @@ public struct HCIEvent: Sendable, Hashable {
         self.code = code
         self.parameterLength = parameterLength
         self.packet = packet
+        self.singleReport = nil
         self.subevent = subevent
         self.commandOpcode = commandOpcode
         self.status = status
         self.numHCICommandPackets = numHCICommandPackets
         self.handle = handle
-        self.advertisingReports = advertisingReports
+        self.decodedReports = advertisingReports
         self.malformed = malformed
     }
 
@@ -126,7 +140,7 @@ public struct HCIEvent: Sendable, Hashable {
     private mutating func apply(_ layout: EventLayout, _ bytes: ArraySlice<UInt8>, baseOffset: Int, validate: Bool) {
         if layout.hasStatus, let first = bytes.first { status = first }
         if let offset = layout.handleOffset, let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
-        if validate {
+        if validate, !layout.fitsExactly(bytes) {
             let issues = ParamLayout.validate(layout.parameters, bytes, baseOffset: baseOffset)
             if !issues.isEmpty { malformed += issues }
         }
@@ -201,8 +215,12 @@ public struct HCIEvent: Sendable, Hashable {
         let offset = Self.parametersOffset + 1
         switch sub {
         case .advertisingReport, .directedAdvertisingReport, .extendedAdvertisingReport:
-            let (reports, issues) = AdvertisingReport.decode(subevent: sub, bytes, baseOffset: offset)
-            advertisingReports = reports
+            if AdvertisingReport.isSingle(subevent: sub, bytes) {
+                singleReport = sub
+                return
+            }
+            let (reports, issues) = AdvertisingReport.fieldByField(subevent: sub, bytes, baseOffset: offset)
+            decodedReports = reports
             // A packet already known to be cut short reports that once, at the header level.
             if validate, !issues.isEmpty { malformed += issues }
         default:
