@@ -97,6 +97,8 @@ struct FirstByKey<Value: Sendable>: Sendable {
         }
     }
 
+    mutating func addOmitted(_ n: Int) { more += n }
+
     mutating func merge(_ other: FirstByKey) {
         for item in other.items { insert(item.key) { item.value } }
         more += other.more
@@ -114,6 +116,32 @@ struct ItemTally: Sendable {
     var counts: [Int: Int] = [:]
     /// `adv.payload-budget`: payload sizes per command label.
     var sizes: [String: PayloadSizes] = [:]
+    /// `adv.payload-budget`: extended data judged against the controller's maximum length as read
+    /// by the end of the capture: per assembled length (-1: refused by the controller, a finding
+    /// whatever the maximum), the commands, rendered at the end.
+    var extendedData: [Int: FirstByKey<ExtendedData>] = [:]
+    /// `adv.without-need`: spans enabled while a connection was up, judged by the supported
+    /// states as read by the end: per state bit, the findings if it is clear (rendered at the
+    /// end), and the judgement if it is set (or the states were never read).
+    var overlapIfClear: [UInt64: FirstByKey<SpanOverlap>] = [:]
+    var overlapIfSet: [UInt64: ItemTally] = [:]
+
+    struct ExtendedData: Sendable {
+        var command: String
+        var at: FrameNumber
+        var complete: FrameNumber?
+        var length: Int
+        var kindText: String
+        var statusText: String
+    }
+
+    struct SpanOverlap: Sendable {
+        var name: String
+        var start: FrameNumber
+        var enabledWhileConnected: Int64
+        var role: Connection.Role
+        var complete: FrameNumber
+    }
 
     /// Sizes of one label's payloads, and where the label appears in the summary: the commands
     /// up to the first whose size was recorded (`candidates`, each key a place in the summary).
@@ -149,6 +177,15 @@ struct ItemTally: Sendable {
             mine.candidates += s.candidates
             sizes[label] = mine
         }
+        for (k, list) in other.extendedData { extendedData[k, default: FirstByKey(capacity: FindingList.limit)].merge(list) }
+        for (k, list) in other.overlapIfClear { overlapIfClear[k, default: FirstByKey(capacity: FindingList.limit)].merge(list) }
+        for (k, t) in other.overlapIfSet { overlapIfSet[k, default: ItemTally()].merge(t) }
+    }
+
+    /// Adds the findings of `list`, rendered now.
+    mutating func findings<V>(_ list: FirstByKey<V>, _ severity: Severity, _ render: (V) -> Finding) {
+        for item in list.items { findings[severity.rank].insert(item.key) { render(item.value) } }
+        findings[severity.rank].addOmitted(list.more)
     }
 
     /// The findings as one rule run would have listed them.

@@ -45,8 +45,6 @@ public struct AdvPayloadBudget: ItemRule {
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
-        let maxLength = view.advertising?.maxAdvertisingDataLength
-        let maxFrame = view.advertising?.maxAdvertisingDataLengthFrame
         var t = ItemTally()
         // Extended data assembled across fragments, by (handle, kind), for results built by hand
         // (the analysis records `assembledLength`).
@@ -121,18 +119,11 @@ public struct AdvPayloadBudget: ItemRule {
                 pending[key] = soFar
             }
             size(label, k, op == 2 || op == 3 ? soFar : nil)
+            // Judged against the controller's maximum as read by the end (`verdict`).
             let refused = cmd.status == 0x45 || cmd.status == 0x07
-            let tooLong = maxLength.map { soFar > $0 } ?? false
-            if refused || tooLong {
-                t.finding(k, .error) {
-                    let limitText = maxLength.map { ", controller maximum \($0) bytes (frame \(maxFrame ?? 0))" } ?? ""
-                    return finding(
-                        .error, subject: "\(cmd.command) at frame \(cmd.at.frame)",
-                        shows: "\(cmd.command) (frame \(cmd.at.frame)): \(soFar) bytes of extended \(kindText)\(limitText)\(statusText)",
-                        cause: "The advertising set carries more data than this controller accepts (Android: AdvertisingSetParameters with data over BluetoothAdapter.getLeMaximumAdvertisingDataLength())",
-                        evidence: evidence + [maxFrame],
-                        fix: "Check the controller's maximum advertising data length and trim the data.")
-                }
+            t.extendedData[refused ? -1 : soFar, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
+                ItemTally.ExtendedData(
+                    command: cmd.command, at: cmd.at.frame, complete: cmd.complete?.frame, length: soFar, kindText: kindText, statusText: statusText)
             }
         }
         return t
@@ -145,6 +136,21 @@ public struct AdvPayloadBudget: ItemRule {
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
+        // Extended data refused by the controller or longer than its maximum.
+        var all = t
+        let maxLength = end.advertising?.maxAdvertisingDataLength
+        let maxFrame = end.advertising?.maxAdvertisingDataLengthFrame
+        for (length, list) in t.extendedData where length == -1 || maxLength.map({ length > $0 }) ?? false {
+            all.findings(list, .error) { d in
+                let limitText = maxLength.map { ", controller maximum \($0) bytes (frame \(maxFrame ?? 0))" } ?? ""
+                return finding(
+                    .error, subject: "\(d.command) at frame \(d.at)",
+                    shows: "\(d.command) (frame \(d.at)): \(d.length) bytes of extended \(d.kindText)\(limitText)\(d.statusText)",
+                    cause: "The advertising set carries more data than this controller accepts (Android: AdvertisingSetParameters with data over BluetoothAdapter.getLeMaximumAdvertisingDataLength())",
+                    evidence: [d.at, d.complete, maxFrame],
+                    fix: "Check the controller's maximum advertising data length and trim the data.")
+            }
+        }
         // Each label where the summary names it: its commands up to the first with a size.
         var order: [(key: ItemKey, label: String)] = []
         for (label, s) in t.sizes {
@@ -158,7 +164,7 @@ public struct AdvPayloadBudget: ItemRule {
             return "\(s.count) x \(item.label): " + (lo == hi ? "\(lo) bytes" : "\(lo)-\(hi) bytes")
         }.joined(separator: "; ")
         return verdict(
-            t.findingList,
+            all.findingList,
             passReason: "all advertising/scan response payloads within budget: " + summary
                 + (ios ? " (iOS profile: legacy advertising data excluding Flags <= \(iosAdv) bytes, scan response <= \(iosRsp) bytes)" : ""))
     }

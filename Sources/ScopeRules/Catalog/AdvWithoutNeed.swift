@@ -27,8 +27,6 @@ public struct AdvWithoutNeed: ItemRule {
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("connectable_enabled_without_connection_s", config)
         var t = ItemTally()
-        let states = view.advertising?.supportedStates
-        let statesFrame = view.advertising?.supportedStatesFrame
         // Results built by hand: the spans' connections worked out from the connections.
         let conns = view.analysis?.connections ?? []
         for (i, span) in view.spans.enumerated() {
@@ -52,7 +50,7 @@ public struct AdvWithoutNeed: ItemRule {
                     guard let t = conns[i].complete, conns[i].role == .peripheral else { return nil }
                     return t.frame > span.start.frame && t.time.microseconds - span.start.time.microseconds <= limit ? t : nil
                 }.first
-                if states != nil, let ci = conns.indices.first(where: { i in
+                if let ci = conns.indices.first(where: { i in
                     guard let t = conns[i].complete, t.frame < span.start.frame else { return false }
                     return (conns[i].disconnect?.frame ?? Int.max) > span.start.frame
                 }), let complete = conns[ci].complete {
@@ -60,27 +58,10 @@ public struct AdvWithoutNeed: ItemRule {
                         role: conns[ci].role, complete: complete, disconnect: conns[ci].disconnect, ordinal: conns[ci].ordinal)
                 }
             }
-            // 1. Enabled while connected although the controller can't take another connection.
-            if let states, let c = overlapping {
-                let bit: UInt64 = c.role == .central ? 35 : 38
-                if states & (1 << bit) == 0 {
-                    let stillUntil = min((c.disconnect ?? stopAt).time.microseconds, stopAt.time.microseconds)
-                    t.finding(k, Self.defaultSeverity) {
-                        finding(
-                            subject: "advertising enabled at frame \(span.start.frame)",
-                            shows:
-                                "\(name) enabled at frame \(span.start.frame) was enabled \(Text.seconds(stillUntil - span.start.time.microseconds)) while connected in the \(c.role.rawValue) role (connection frame \(c.complete.frame)) although the controller cannot accept another connection: LE Read Supported States (frame \(statesFrame ?? 0)) has bit \(bit) (connectable advertising + \(c.role.rawValue) role) clear",
-                            cause:
-                                "Usually the app restarts startAdvertising(_:) after a central connects (Android: startAdvertising again in onConnectionStateChange; BlueZ: the advertisement stays registered)",
-                            evidence: [statesFrame, c.complete.frame, span.start.frame],
-                            fix: "Stop advertising while connected when the controller can't take a second connection.")
-                    }
-                    continue
-                }
-            }
-            // 2. Left on with no connection arriving within the limit.
+            // 2. (and 1. below) Left on with no connection arriving within the limit.
+            var rest = ItemTally()
             if enabled > limit, arrived == nil {
-                t.finding(k, Self.defaultSeverity) {
+                rest.finding(k, Self.defaultSeverity) {
                     let endText = span.stop == nil ? "still enabled at the last frame" : "stopped at frame \(stopAt.frame)"
                     return finding(
                         subject: "advertising enabled at frame \(span.start.frame)",
@@ -91,12 +72,27 @@ public struct AdvWithoutNeed: ItemRule {
                         evidence: [span.start.frame, stopAt.frame],
                         fix: "Advertise only while a connection is wanted, and stop after a timeout.")
                 }
+            } else {
+                rest.note(0, k) {
+                    "\(name) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
+                        + (arrived.map { ", connection at frame \($0.frame)" } ?? "")
+                }
+            }
+            // 1. Enabled while connected although the controller can't take another connection:
+            // decided by the supported states read by the end (the batches of a long capture are
+            // judged before).
+            guard let c = overlapping else {
+                t.merge(rest)
                 continue
             }
-            t.note(0, k) {
-                "\(name) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
-                    + (arrived.map { ", connection at frame \($0.frame)" } ?? "")
+            let bit: UInt64 = c.role == .central ? 35 : 38
+            let stillUntil = min((c.disconnect ?? stopAt).time.microseconds, stopAt.time.microseconds)
+            t.overlapIfClear[bit, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
+                ItemTally.SpanOverlap(
+                    name: name, start: span.start.frame, enabledWhileConnected: stillUntil - span.start.time.microseconds, role: c.role,
+                    complete: c.complete.frame)
             }
+            t.overlapIfSet[bit, default: ItemTally()].merge(rest)
         }
         return t
     }
@@ -108,6 +104,26 @@ public struct AdvWithoutNeed: ItemRule {
         guard t.count(1) > 0 else {
             return notEvaluated("only non-connectable advertising (beacons) by this host, which is out of scope")
         }
-        return verdict(t.findingList, passReason: t.joined(separator: "; "))
+        var all = t
+        let states = end.advertising?.supportedStates
+        let statesFrame = end.advertising?.supportedStatesFrame
+        for bit: UInt64 in [35, 38] {
+            if let states, states & (1 << bit) == 0 {
+                guard let list = t.overlapIfClear[bit] else { continue }
+                all.findings(list, Self.defaultSeverity) { o in
+                    finding(
+                        subject: "advertising enabled at frame \(o.start)",
+                        shows:
+                            "\(o.name) enabled at frame \(o.start) was enabled \(Text.seconds(o.enabledWhileConnected)) while connected in the \(o.role.rawValue) role (connection frame \(o.complete)) although the controller cannot accept another connection: LE Read Supported States (frame \(statesFrame ?? 0)) has bit \(bit) (connectable advertising + \(o.role.rawValue) role) clear",
+                        cause:
+                            "Usually the app restarts startAdvertising(_:) after a central connects (Android: startAdvertising again in onConnectionStateChange; BlueZ: the advertisement stays registered)",
+                        evidence: [statesFrame, o.complete, o.start],
+                        fix: "Stop advertising while connected when the controller can't take a second connection.")
+                }
+            } else if let rest = t.overlapIfSet[bit] {
+                all.merge(rest)
+            }
+        }
+        return verdict(all.findingList, passReason: all.joined(separator: "; "))
     }
 }
