@@ -1,11 +1,13 @@
 import ScopeCore
 
 /// Flat memory on long captures: the ATT detail of closed connections (every ATT PDU, the GATT
-/// database, CCCD writes) and the scan sessions are what grows with a capture. The driver of the
-/// analysis hands them, a batch at a time, to the rules that can judge part of a capture
-/// (`RuleAccumulator` in ScopeRules): connections then keep only their counts
-/// (`Connection.retired`), scan sessions after the first `keptScans` leave `result.scans` and only
-/// their sums and start frames stay (`AnalysisResult.retiredScans`).
+/// database, CCCD writes), the scan sessions, and the connection requests, connections, pairings
+/// and advertising records are what grows with a capture. The driver of the analysis hands them,
+/// a batch at a time, to the rules that can judge part of a capture (`RuleAccumulator` in
+/// ScopeRules): connections first keep only their counts (`Connection.retired`); scan sessions
+/// after the first `keptScans` leave `result.scans` and only their sums stay
+/// (`AnalysisResult.retiredScans`); settled items after the first `kept` of each list leave too,
+/// and only their counts and headline sums stay (`AnalysisResult.retired`).
 ///
 /// Captures below the thresholds never retire anything: their analysis is exactly what
 /// `finish()` would give without retirement.
@@ -58,7 +60,8 @@ extension AnalysisBuilder {
     /// connections still holding their ATT detail (and their pairings), when due, and the closed
     /// scan sessions, when due, with the connection requests made from their start on. The
     /// connections then keep only their counts; the sessions leave `result.scans` and only their
-    /// sums and start frames stay (`AnalysisResult.retiredScans`).
+    /// sums stay (`AnalysisResult.retiredScans`); settled items leave as `part.leaving`
+    /// (`retireSettledItems`).
     public mutating func retireClosed() -> AnalysisResult {
         var part = AnalysisResult(capture: result.capture)
         if hasRetirableConnections {
