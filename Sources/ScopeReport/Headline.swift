@@ -79,6 +79,11 @@ public struct Headline: Sendable {
     struct Mean {
         var sum: Int64 = 0
         var count = 0
+        /// Starting from the sum of the values of items retired on the way.
+        init(_ retired: SumCount = SumCount()) {
+            sum = retired.sum
+            count = retired.count
+        }
         mutating func add(_ v: Int64?) {
             guard let v else { return }
             sum = sum &+ v
@@ -99,10 +104,13 @@ public struct Headline: Sendable {
         for i in a.devices.indices where deviceIndex[a.devices[i].address] == nil { deviceIndex[a.devices[i].address] = i }
         var scanByStart: [FrameNumber: Int] = [:]
         for i in a.scans.indices { scanByStart[a.scans[i].start.frame] = i }
-        var discoveryMs = Mean(), discoveryRadio = Mean(), firstReportToRequest = Mean()
-        var discoveryReports: Int?
+        // Requests retired on the way are in the sums already.
+        let retired = a.retired.discovery
+        var discoveryMs = Mean(retired.scanToRequest), discoveryRadio = Mean(retired.radioOn)
+        var firstReportToRequest = Mean(retired.firstReportToRequest)
+        var discoveryReports: Int? = retired.reports
         var discoveryList: [DiscoveryCost] = []
-        var discoveryCount = 0
+        var discoveryCount = retired.count
         func note(_ cost: DiscoveryCost) {
             discoveryCount += 1
             if discoveryList.count < listLimit { discoveryList.append(cost) }
@@ -115,7 +123,7 @@ public struct Headline: Sendable {
         }
         for attempt in a.attempts where attempt.outcome == .connected {
             let conn = attempt.connection.flatMap { connectionIndex[$0] }.map { a.connections[$0] }
-            guard let peer = attempt.peer ?? conn?.peer else { continue }
+            guard let peer = attempt.peer ?? conn?.peer ?? attempt.connectionPeer else { continue }
             let device = deviceIndex[peer].map { a.devices[$0] }
             let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
             var cost = DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame)
@@ -192,7 +200,10 @@ public struct Headline: Sendable {
 
         discovery = discoveryList
         discoveryTotal = discoveryCount
-        var setup = Mean(), firstATT = Mean(), gattDiscovery = Mean(), firstData = Mean(), idleTail = Mean()
+        let timing = a.retired.timing
+        var setup = Mean(timing.setup), firstATT = Mean(timing.firstATT), gattDiscovery = Mean(timing.discovery)
+        var firstData = Mean(timing.firstData), idleTail = Mean(timing.idleTail)
+        connectionTimingTotal = timing.count
         for c in connections {
             connectionTimingTotal += 1
             if connectionTiming.count < listLimit {

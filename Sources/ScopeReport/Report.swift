@@ -68,10 +68,14 @@ public struct Report: Sendable {
         self.pairings = a.pairings.prefix(limit).map { PairingSummary($0, rel: rel) }
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
         let headline = Headline(analysis: a, connections: summaries, listLimit: limit, rel: rel)
+        // Items retired on the way count too.
+        let r = a.retired
         self.totals = Totals(
-            scans: a.scanTotals.sessions, devices: a.devices.count, attempts: a.attempts.count, connections: a.connections.count,
-            pairings: a.pairings.count, discovery: headline.discoveryTotal, connectionTiming: headline.connectionTimingTotal,
-            advertisingData: a.advertising?.dataCommands.count ?? 0, advertisingSets: a.advertising?.spans.count ?? 0)
+            scans: a.scanTotals.sessions, devices: a.devices.count, attempts: a.attempts.count + r.attempts,
+            connections: a.connections.count + r.connections, pairings: a.pairings.count + r.pairings,
+            discovery: headline.discoveryTotal, connectionTiming: headline.connectionTimingTotal,
+            advertisingData: (a.advertising?.dataCommands.count ?? 0) + r.advertisingData,
+            advertisingSets: (a.advertising?.spans.count ?? 0) + r.advertisingSpans)
         self.headline = headline
         self.findings = verdicts.flatMap(\.findings).sorted(by: Report.findingOrder)
         self.rules = verdicts.sorted { $0.rule < $1.rule }
@@ -488,6 +492,8 @@ public struct AdvertisingSummary: Sendable {
         }
         let rising = lengths.values.allSatisfy { list in zip(list, list.dropFirst()).allSatisfy { $0.frame <= $1.frame } }
         func dataLength(_ s: AdvertisingSpan) -> Int? {
+            // Recorded by the analysis at the span's start (its commands may be gone by now).
+            if s.connectionsTracked { return s.dataLength }
             guard let list = lengths[s.advertisingHandle] else { return nil }
             guard rising else { return list.last { $0.frame <= s.start.frame }?.length }
             var lo = 0, hi = list.count

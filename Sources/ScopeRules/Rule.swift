@@ -21,7 +21,8 @@ public protocol Rule: Sendable {
 
     /// `.connection`: the rule judges each connection from its ATT detail alone, so it can run on
     /// batches of closed connections while a long capture is analysed (`RuleAccumulator`);
-    /// `.scan`: likewise each scan session, with the requests made while it ran.
+    /// `.scan`: likewise each scan session, with the requests made while it ran; `.items`: each
+    /// request, connection, pairing or advertising record (`ItemRule`).
     static var scope: RuleScope { get }
 
     init()
@@ -40,6 +41,9 @@ public enum RuleScope: Sendable {
     case connection
     /// One scan session at a time, with the connection requests made while it ran.
     case scan
+    /// One connection request, connection (as a link), pairing, reconnection or advertising
+    /// record at a time (`ItemRule`): judged in batches as they leave a long capture's analysis.
+    case items
 }
 
 extension Rule {

@@ -74,8 +74,10 @@ public enum RuleEngine {
                 // ATT analysis found incomplete by the end: nothing judged on the way stands.
                 if analysis.attIncompleteReason == nil { verdict = retired.merged(verdict) }
             } else if type.scope == .scan, let retired, someRetired {
-                let from = analysis.retiredScans.starts.values.compactMap { $0.first?.frame }.min()
+                let from = analysis.retiredScans.firstStart
                 verdict = retired.merged(evaluate(type, analysis, config: config, facts: facts), retiredFrom: from ?? 0)
+            } else if type.scope == .items, let rule = type.init() as? any ItemRule {
+                verdict = rule.evaluate(analysis, config: config, retired: retired?.tallies[id])
             } else {
                 verdict = evaluate(type, analysis, config: config, facts: facts)
             }
@@ -165,6 +167,8 @@ public struct RuleAccumulator: Sendable {
 
     let config: RuleConfiguration
     var parts: [String: Part] = [:]
+    /// The rules of `RuleScope.items`: their tallies of the items retired so far.
+    var tallies: [String: ItemTally] = [:]
     /// Batches absorbed.
     public private(set) var batches = 0
 
@@ -175,10 +179,16 @@ public struct RuleAccumulator: Sendable {
     /// Judges a batch of retired connections with every enabled connection rule, and a batch of
     /// retired scan sessions with every enabled scan rule.
     public mutating func absorb(_ batch: AnalysisResult) {
+        let leaving = batch.leaving.flatMap { $0.isEmpty ? nil : $0 }
+        guard !batch.connections.isEmpty || !batch.scans.isEmpty || leaving != nil else { return }
         batches += 1
         let facts = RuleFacts()
         for type in RuleRegistry.all where config.isEnabled(type.id) {
             switch type.scope {
+            case .items:
+                guard let leaving, let rule = type.init() as? any ItemRule else { break }
+                let t = rule.tally(ItemView(leaving: leaving, of: batch), config: config)
+                tallies[type.id, default: ItemTally()].merge(t)
             case .connection where !batch.connections.isEmpty, .scan where !batch.scans.isEmpty:
                 // Findings beyond what the merged batches keep already are only counted.
                 if let kept = parts[type.id]?.findings.keptCounts { facts.setAlreadyKept(kept, rule: type.id) }
@@ -245,6 +255,11 @@ extension RuleEngine {
         retirement: AnalysisBuilder.Retirement = AnalysisBuilder.Retirement()
     ) throws -> (analysis: AnalysisResult, verdicts: [RuleVerdict]) {
         var retired = RuleAccumulator(config: config)
+        var retirement = retirement
+        // Finished advertising waits for a connection as long as adv.without-need looks.
+        if let window = config.threshold(rule: AdvWithoutNeed.id, key: "connectable_enabled_without_connection_s")?.number {
+            retirement.arrivalWindowMicros = max(retirement.arrivalWindowMicros, Int64((window * 1_000_000).rounded()))
+        }
         let analysis = try AnalysisBuilder.analyze(
             path: path, resolvePrivateAddresses: resolvePrivateAddresses, retirement: retirement
         ) { retired.absorb($0) }

@@ -95,6 +95,60 @@ private func span(_ start: FrameTime, stop: FrameTime?, connectable: Bool = true
         r.advertising?.supportedStates = 0x3FF_FFFF_FFFF
         #expect(rtVerdict(AdvWithoutNeed.self, r).status == .passed)
     }
+
+    /// A long capture judges spans in batches as they leave the analysis, before the end: the
+    /// supported states that decide are still those read by the end of the capture.
+    @Test func withoutNeedBatchesUseTheStatesReadByTheEnd() {
+        var c = rtConnection(role: .peripheral, complete: rt(41, 1500))
+        c.disconnect = rt(60, 23_000)
+        var s = span(rt(44, 2000), stop: rt(58, 22_000))
+        s.connectionsTracked = true
+        s.connectionAtStart = AdvertisingSpan.SpanConnection(role: .peripheral, complete: rt(41, 1500), disconnect: c.disconnect, ordinal: 0)
+        var items = LeavingItems()
+        items.advertisingSpans = [s]
+        let rule = AdvWithoutNeed()
+        for (early, late) in [(UInt64(0x3FF_FFFF_FFFF), 0x3FF_FFFF_FFFF & ~(UInt64(1) << 38)), (0x3FF_FFFF_FFFF & ~(UInt64(1) << 38), 0x3FF_FFFF_FFFF)] {
+            var batch = rtResult(frames: 58, lastMs: 22_000)
+            var then = AdvertisingActivity()
+            then.supportedStates = early
+            then.supportedStatesFrame = 30
+            batch.advertising = then
+            let judged = rule.tally(ItemView(leaving: items, of: batch), config: RuleConfiguration())
+            // The end: the span gone, the states read again.
+            var end = rtResult(frames: 90, lastMs: 40_000)
+            var adv = AdvertisingActivity()
+            adv.supportedStates = late
+            adv.supportedStatesFrame = 80
+            end.advertising = adv
+            var whole = end
+            whole.advertising?.spans = [s]
+            let merged = rule.evaluate(end, config: RuleConfiguration(), retired: judged)
+            let expected = rtVerdict(AdvWithoutNeed.self, whole)
+            #expect(merged == expected)
+            #expect(merged.status == (late & (1 << 38) == 0 ? .violated : .passed))
+        }
+    }
+
+    /// Likewise extended data and the controller's maximum data length.
+    @Test func payloadBudgetBatchesUseTheMaximumReadByTheEnd() {
+        var cmd = dataCommand(31, kind: .advertising, length: 120, legacy: false, handle: 0)
+        cmd.assembledLength = 120
+        var items = LeavingItems()
+        items.advertisingData = [cmd]
+        let rule = AdvPayloadBudget()
+        var batch = rtResult()
+        batch.advertising = AdvertisingActivity()
+        let judged = rule.tally(ItemView(leaving: items, of: batch), config: RuleConfiguration())
+        var end = rtResult()
+        end.advertising = AdvertisingActivity()
+        end.advertising?.maxAdvertisingDataLength = 100
+        end.advertising?.maxAdvertisingDataLengthFrame = 50
+        var whole = end
+        whole.advertising?.dataCommands = [cmd]
+        let merged = rule.evaluate(end, config: RuleConfiguration(), retired: judged)
+        #expect(merged == rtVerdict(AdvPayloadBudget.self, whole))
+        #expect(merged.status == .violated && merged.findings.first?.evidence.contains(50) == true)
+    }
 }
 
 private func pairing(initIO: UInt8, respIO: UInt8, sc: Bool, method: Pairing.Method) -> Pairing {

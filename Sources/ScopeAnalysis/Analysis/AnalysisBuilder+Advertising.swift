@@ -14,6 +14,7 @@ extension AnalysisBuilder {
                     at: at, complete: nil, command: name, advertisingHandle: nil,
                     kind: command.opcode == .leSetAdvertisingData ? .advertising : .scanResponse, legacyPDUs: true, operation: nil,
                     length: d.length, fragmentLength: d.data.count, data: d.data, status: nil))
+            dataCommandAdded()
         default:
             guard let d = HCIFacts.extendedAdvertisingData(p) else { return }
             let legacy = extendedAdvertisingParameters[SetKey(adapter: adapter, handle: d.handle)]?.legacyPDUs ?? false
@@ -22,7 +23,15 @@ extension AnalysisBuilder {
                     at: at, complete: nil, command: name, advertisingHandle: d.handle,
                     kind: command.opcode == .leSetExtendedAdvertisingData ? .advertising : .scanResponse, legacyPDUs: legacy,
                     operation: d.operation, length: d.length, fragmentLength: d.data.count, data: d.data, status: nil))
+            dataCommandAdded()
         }
+    }
+
+    private mutating func dataCommandAdded() {
+        let i = advertising.dataCommands.count - 1
+        advertising.dataCommands[i].ordinal = result.retired.advertisingData + i
+        itemsSinceCheck += 1
+        noteDataCommand(i)
     }
 
     /// A successful (Extended) Advertising Enable: spans start and stop at the command frame.
@@ -38,7 +47,11 @@ extension AnalysisBuilder {
                         advertisingHandle: handle, api: handle == nil ? .legacy : .extended, connectable: params?.connectable ?? true,
                         directed: params?.directed, intervalMicros: params?.intervalMicros, start: at, stop: nil, stoppedBy: "",
                         enabledMicros: 0, connectedWhileEnabledMicros: 0))
-                openSpans[key] = advertising.spans.count - 1
+                let i = advertising.spans.count - 1
+                openSpans[key] = i
+                advertising.spans[i].ordinal = result.retired.advertisingSpans + i
+                itemsSinceCheck += 1
+                noteSpanStarted(i)
             } else {
                 stopSpan(key, at: at, by: "host disabled it")
             }
@@ -79,7 +92,7 @@ extension AnalysisBuilder {
             let span = advertising.spans[s]
             let start = span.start.time.microseconds
             let stop = span.stop?.time.microseconds ?? end?.time.microseconds ?? start
-            var total: Int64 = 0
+            var total = advertising.spans[s].connectedWhileEnabledMicros
             for c in result.connections {
                 guard let complete = c.complete else { continue }
                 let from = max(start, complete.time.microseconds)

@@ -137,12 +137,16 @@ extension AnalysisBuilder {
                 filterPolicy: c.filterPolicy))
         let i = result.attempts.count - 1
         pendingAttempt[adapter] = i
+        result.attempts[i].ordinal = result.retired.attempts + i
+        itemsSinceCheck += 1
         result.attempts[i].discoveryTracked = true
         if let s = activeScan[adapter] {
             result.attempts[i].scanReportsAtRequest = result.scans[s].reports
             result.attempts[i].scanStartFrameAtRequest = result.scans[s].start.frame
         }
         if !usesList { result.attempts[i].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, for: result.attempts[i]) }
+        noteRequestInScan(result.attempts[i])
+        if !usesList { noteRequest(result.attempts[i], peer: c.peer) }
     }
 
     /// The last scan session on `adapter` that reported `peer` before `attempt`'s request, its
@@ -188,6 +192,7 @@ extension AnalysisBuilder {
             } else {
                 result.attempts[i].outcome = .failed
             }
+            if c.status != 0 { noteRequestChanged(i) }
         }
         guard c.status == 0 else { return }
         let key = HandleKey(adapter: adapter, handle: c.handle)
@@ -205,18 +210,24 @@ extension AnalysisBuilder {
             connection.peripheralLatency = Int(c.latency)
             connection.supervisionTimeoutMicros = HCIFacts.timeout(c.timeout)
         }
+        connection.ordinal = result.retired.connections + result.connections.count
         if let i = attemptIndex {
             connection.request = result.attempts[i].request
             result.attempts[i].connection = id
+            result.attempts[i].connectionPeer = c.peer
             // Filter accept list: the peer is known only now; where it was found before the request.
             if result.attempts[i].peer == nil {
                 result.attempts[i].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, for: result.attempts[i])
             }
+            keepForDiscovery(result.attempts[i])
         }
         result.connections.append(connection)
+        itemsSinceCheck += 1
         let index = result.connections.count - 1
+        noteConnectionArrived(connection, at: at)
         openConnections[key] = index
         gattState[ConnectionSlot(index)] = GATTState()
+        if let i = attemptIndex { noteRequestChanged(i) }
         if c.isLE && role == .peripheral { connectionStopsLegacyAdvertising(adapter: adapter, at: at) }
     }
 
@@ -224,7 +235,10 @@ extension AnalysisBuilder {
     mutating func connectionIndex(_ key: HandleKey, at: FrameTime) -> Int {
         if let i = openConnections[key] { return i }
         let id = ConnectionID(adapter: key.adapter, handle: key.handle, generation: generations[key] ?? 0)
-        result.connections.append(Connection(id: id, role: .unknown))
+        var connection = Connection(id: id, role: .unknown)
+        connection.ordinal = result.retired.connections + result.connections.count
+        result.connections.append(connection)
+        itemsSinceCheck += 1
         let index = result.connections.count - 1
         openConnections[key] = index
         gattState[ConnectionSlot(index)] = GATTState()
@@ -239,6 +253,8 @@ extension AnalysisBuilder {
         result.connections[i].disconnect = at
         result.connections[i].disconnectReason = d.reason
         result.connections[i].disconnectInitiator = result.connections[i].disconnectCommand != nil ? .local : .remote
+        noteConnectionEnded(result.connections[i], at: at)
+        noteConnectionDown(result.connections[i], at: at)
         closeConnection(key)
     }
 
@@ -256,6 +272,8 @@ extension AnalysisBuilder {
             // Left incomplete: the link went away before the pairing finished.
         }
         pendingSecurityRequest[i] = nil
+        // Identity keys come over the link: none can follow now.
+        if !pendingIRK.isEmpty { pendingIRK = pendingIRK.filter { $0.key.connection != i } }
     }
 
     mutating func encryption(handle: UInt16, adapter: AdapterIndex, change: EncryptionChange) {

@@ -12,7 +12,11 @@ extension AnalysisBuilder {
         case .identityAddressInformation(let type, let address):
             guard let (irk, learned) = pendingIRK.removeValue(forKey: key) else { return }
             let side: Side = direction == .sent ? .local : direction == .received ? .remote : .unknown
+            // The same identity distributed again (every bonding repeats it) adds nothing.
+            guard !result.identities.contains(where: { $0.address == address && $0.addressType == type && $0.irk == irk && $0.distributedBy == side })
+            else { return }
             result.identities.append(Identity(address: address, addressType: type, irk: irk, distributedBy: side, learned: learned))
+            identityCache = [:]
         default:
             break
         }

@@ -12,7 +12,9 @@ extension AnalysisBuilder {
             var pairing = Pairing(connection: result.connections[i].id, request: at, initiatedBy: side)
             pairing.securityRequest = pendingSecurityRequest.removeValue(forKey: i)
             pairing.initiator = Self.features(f)
+            pairing.ordinal = result.retired.pairings + result.pairings.count
             result.pairings.append(pairing)
+            itemsSinceCheck += 1
             openPairing[i] = result.pairings.count - 1
         case .pairingResponse:
             guard let f = pdu.pairingFeatures, let p = openPairing[i] else { return }

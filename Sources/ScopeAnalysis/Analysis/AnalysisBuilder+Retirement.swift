@@ -1,11 +1,13 @@
 import ScopeCore
 
 /// Flat memory on long captures: the ATT detail of closed connections (every ATT PDU, the GATT
-/// database, CCCD writes) and the scan sessions are what grows with a capture. The driver of the
-/// analysis hands them, a batch at a time, to the rules that can judge part of a capture
-/// (`RuleAccumulator` in ScopeRules): connections then keep only their counts
-/// (`Connection.retired`), scan sessions after the first `keptScans` leave `result.scans` and only
-/// their sums and start frames stay (`AnalysisResult.retiredScans`).
+/// database, CCCD writes), the scan sessions, and the connection requests, connections, pairings
+/// and advertising records are what grows with a capture. The driver of the analysis hands them,
+/// a batch at a time, to the rules that can judge part of a capture (`RuleAccumulator` in
+/// ScopeRules): connections first keep only their counts (`Connection.retired`); scan sessions
+/// after the first `keptScans` leave `result.scans` and only their sums stay
+/// (`AnalysisResult.retiredScans`); settled items after the first `kept` of each list leave too,
+/// and only their counts and headline sums stay (`AnalysisResult.retired`).
 ///
 /// Captures below the thresholds never retire anything: their analysis is exactly what
 /// `finish()` would give without retirement.
@@ -19,16 +21,33 @@ extension AnalysisBuilder {
         public var scans: Int
         /// …except the first ones, which stay for the reports' lists (`Report.listLimit`).
         public var keptScans: Int
-        public init(attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000) {
+        /// Connection requests, connections, pairings and advertising records: the first ones of
+        /// each list stay (the reports list them)…
+        public var kept: Int
+        /// …and the settled ones after them are looked for once this many were created.
+        public var items: Int
+        /// A finished advertising span stays until a peripheral-role connection came after its
+        /// start, or this long after its start (`adv.without-need` looks that far: RuleEngine
+        /// sets it from the rule's threshold).
+        public var arrivalWindowMicros: Int64
+        public init(
+            attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000, kept: Int = 1000, items: Int = 256,
+            arrivalWindowMicros: Int64 = 60_000_000
+        ) {
             self.attPDUs = attPDUs
             self.connections = connections
             self.scans = scans
             self.keptScans = keptScans
+            self.kept = kept
+            self.items = items
+            self.arrivalWindowMicros = arrivalWindowMicros
         }
     }
 
-    /// True when closed connections or scan sessions should be handed over now.
-    public var hasRetirable: Bool { hasRetirableConnections || hasRetirableScans }
+    /// True when closed connections, scan sessions or settled items should be handed over now.
+    public var hasRetirable: Bool { hasRetirableConnections || hasRetirableScans || hasRetirableItems }
+
+    var hasRetirableItems: Bool { itemsSinceCheck >= retirement.items }
 
     var hasRetirableConnections: Bool {
         !closedWithDetail.isEmpty
@@ -41,7 +60,8 @@ extension AnalysisBuilder {
     /// connections still holding their ATT detail (and their pairings), when due, and the closed
     /// scan sessions, when due, with the connection requests made from their start on. The
     /// connections then keep only their counts; the sessions leave `result.scans` and only their
-    /// sums and start frames stay (`AnalysisResult.retiredScans`).
+    /// sums stay (`AnalysisResult.retiredScans`); settled items leave as `part.leaving`
+    /// (`retireSettledItems`).
     public mutating func retireClosed() -> AnalysisResult {
         var part = AnalysisResult(capture: result.capture)
         if hasRetirableConnections {
@@ -52,6 +72,10 @@ extension AnalysisBuilder {
             closedDetailEvents = 0
         }
         if hasRetirableScans { retireClosedScans(into: &part) }
+        if hasRetirableItems {
+            itemsSinceCheck = 0
+            retireSettledItems(into: &part)
+        }
         return part
     }
 
@@ -60,15 +84,6 @@ extension AnalysisBuilder {
         closedScans = []
         guard let low = positions.first else { return }
         part.scans = positions.map { result.scans[$0] }
-        // ScanLeftRunning looks for requests inside each session: every request from the
-        // earliest start on (attempts are in frame order).
-        let firstStart = part.scans.map(\.start.frame).min() ?? 0
-        var lo = 0, hi = result.attempts.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if result.attempts[mid].request.frame < firstStart { lo = mid + 1 } else { hi = mid }
-        }
-        part.attempts = Array(result.attempts[lo...])
         for s in part.scans { result.retiredScans.add(s) }
         // Sessions where an advertiser was last found stay for later requests to it (at most one
         // per advertiser); the others go.
@@ -91,5 +106,166 @@ extension AnalysisBuilder {
         result.scans.append(contentsOf: keep)
         for (adapter, p) in activeScan { activeScan[adapter] = moved[p] ?? p }
         for i in scanState.indices { scanState[i].index = moved[scanState[i].index] ?? scanState[i].index }
+    }
+}
+
+extension AnalysisBuilder {
+    /// Settled items after the first `retirement.kept` of each list leave the result for the
+    /// rules of `RuleScope.items` (`part.leaving`); their counts and headline sums stay in
+    /// `result.retired`. Settled: a connection request answered (or replaced while cancelled), a
+    /// connection closed by a Disconnection Complete with its ATT detail judged (its pairings
+    /// go with it), an advertising data command answered (or replaced), a span stopped that saw
+    /// a peripheral-role connection arrive or started more than `arrivalWindowMicros` ago, and
+    /// every reconnection. Requests still pending stay (a pending request is judged up to the
+    /// last frame), and so do the first `kept` requests that connected (the headline lists them).
+    mutating func retireSettledItems(into part: inout AnalysisResult) {
+        let kept = retirement.kept
+        var leaving = LeavingItems()
+        let now = lastFrame?.time.microseconds ?? 0
+
+        // Connections and their pairings.
+        var connections: [Int] = []
+        var gone = Set<ConnectionID>()
+        for p in kept..<max(kept, result.connections.count) {
+            let c = result.connections[p]
+            guard c.disconnect != nil, c.retired != nil else { continue }
+            connections.append(p)
+            gone.insert(c.id)
+        }
+        var pairings: [Int] = []
+        if !gone.isEmpty {
+            for p in result.pairings.indices where gone.contains(result.pairings[p].connection) {
+                leaving.contextPairings.append(result.pairings[p])
+                if p >= kept { pairings.append(p) }
+            }
+        }
+        // Requests.
+        var attempts: [Int] = []
+        for p in kept..<max(kept, result.attempts.count) {
+            let a = result.attempts[p]
+            guard a.complete != nil || (a.cancel != nil && pendingAttempt[a.adapter] != p) else { continue }
+            if a.outcome == .connected, Self.contains(discoveryKept, a.ordinal) { continue }
+            attempts.append(p)
+        }
+        // Advertising records.
+        var data: [Int] = []
+        for p in kept..<max(kept, advertising.dataCommands.count) {
+            let cmd = advertising.dataCommands[p]
+            if cmd.complete != nil || !pendingCommands.values.contains(where: { $0.at == cmd.at }) { data.append(p) }
+        }
+        var spans: [Int] = []
+        for p in kept..<max(kept, advertising.spans.count) {
+            let s = advertising.spans[p]
+            guard s.stop != nil, s.firstArrival != nil || now &- s.start.time.microseconds > retirement.arrivalWindowMicros else { continue }
+            spans.append(p)
+        }
+        guard !connections.isEmpty || !attempts.isEmpty || !data.isEmpty || !spans.isEmpty || !result.reconnections.isEmpty else {
+            return
+        }
+
+        // What stays of them.
+        let goneSpans = Set(spans)
+        for p in connections {
+            let c = result.connections[p]
+            leaving.connections.append(c)
+            result.retired.timing.add(c, captureEnd: c.disconnect?.time ?? Timestamp(microseconds: now))
+            // Time connected while each span still held was enabled (`finishAdvertising` adds the rest).
+            guard let complete = c.complete, let down = c.disconnect else { continue }
+            for s in advertising.spans.indices where !goneSpans.contains(s) {
+                let span = advertising.spans[s]
+                let from = max(span.start.time.microseconds, complete.time.microseconds)
+                let to = min(span.stop?.time.microseconds ?? down.time.microseconds, down.time.microseconds)
+                if to > from { advertising.spans[s].connectedWhileEnabledMicros += to - from }
+            }
+        }
+        for p in attempts {
+            let a = result.attempts[p]
+            leaving.attempts.append(a)
+            let peer = a.peer ?? a.connectionPeer
+            result.retired.discovery.add(a, peer: peer, deviceFirst: peer.flatMap { p in result.devices.first { $0.address == p }?.first })
+        }
+        leaving.pairings = pairings.map { result.pairings[$0] }
+        leaving.advertisingData = data.map { advertising.dataCommands[$0] }
+        leaving.advertisingSpans = spans.map { advertising.spans[$0] }
+        leaving.reconnections = result.reconnections
+        result.reconnections = []
+        result.retired.connections += connections.count
+        result.retired.attempts += attempts.count
+        result.retired.pairings += pairings.count
+        result.retired.advertisingData += data.count
+        result.retired.advertisingSpans += spans.count
+
+        // Out of the lists; the positions held elsewhere follow.
+        Self.remove(connections, from: &result.connections)
+        Self.remove(attempts, from: &result.attempts)
+        Self.remove(pairings, from: &result.pairings)
+        Self.remove(data, from: &advertising.dataCommands)
+        Self.remove(spans, from: &advertising.spans)
+        if !connections.isEmpty {
+            let moved = { Self.moved($0, removed: connections) }
+            openConnections = openConnections.mapValues(moved)
+            gattState = Dictionary(uniqueKeysWithValues: gattState.map { (ConnectionSlot(moved($0.key.index)), $0.value) })
+            closedWithDetail = closedWithDetail.map(moved)
+            openPairing = Dictionary(uniqueKeysWithValues: openPairing.map { (moved($0.key), $0.value) })
+            pendingSecurityRequest = Dictionary(uniqueKeysWithValues: pendingSecurityRequest.map { (moved($0.key), $0.value) })
+            pendingIRK = Dictionary(uniqueKeysWithValues: pendingIRK.map { (IdentityKey(connection: moved($0.key.connection), direction: $0.key.direction), $0.value) })
+        }
+        if !pairings.isEmpty { openPairing = openPairing.mapValues { Self.moved($0, removed: pairings) } }
+        if !attempts.isEmpty { pendingAttempt = pendingAttempt.mapValues { Self.moved($0, removed: attempts) } }
+        if !spans.isEmpty { openSpans = openSpans.mapValues { Self.moved($0, removed: spans) } }
+
+        var meta = AdvertisingActivity()
+        meta.supportedStates = advertising.supportedStates
+        meta.supportedStatesFrame = advertising.supportedStatesFrame
+        meta.maxAdvertisingDataLength = advertising.maxAdvertisingDataLength
+        meta.maxAdvertisingDataLengthFrame = advertising.maxAdvertisingDataLengthFrame
+        part.advertising = meta
+        part.leaving = leaving
+    }
+
+    /// Keeps `a` for the headline's discovery-cost list when it is among the first `kept` requests
+    /// (in capture order) that connected to a known peer.
+    mutating func keepForDiscovery(_ a: ConnectionAttempt) {
+        guard a.outcome == .connected, a.peer ?? a.connectionPeer != nil else { return }
+        var lo = 0, hi = discoveryKept.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if discoveryKept[mid] < a.ordinal { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < retirement.kept else { return }
+        discoveryKept.insert(a.ordinal, at: lo)
+        if discoveryKept.count > retirement.kept { discoveryKept.removeLast() }
+    }
+
+    static func contains(_ sorted: [Int], _ value: Int) -> Bool {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < sorted.count && sorted[lo] == value
+    }
+
+    /// Removes the elements at `positions` (ascending).
+    static func remove<T>(_ positions: [Int], from list: inout [T]) {
+        guard let first = positions.first else { return }
+        var out: [T] = []
+        out.reserveCapacity(list.count - positions.count)
+        out.append(contentsOf: list[..<first])
+        var next = 0
+        for p in first..<list.count {
+            if next < positions.count, positions[next] == p { next += 1 } else { out.append(list[p]) }
+        }
+        list = out
+    }
+
+    /// Where the element at `position` is once those at `removed` (ascending, not `position`) are gone.
+    static func moved(_ position: Int, removed: [Int]) -> Int {
+        var lo = 0, hi = removed.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if removed[mid] < position { lo = mid + 1 } else { hi = mid }
+        }
+        return position - lo
     }
 }

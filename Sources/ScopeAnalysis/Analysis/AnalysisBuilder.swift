@@ -82,6 +82,27 @@ public struct AnalysisBuilder: Sendable {
     var closedScans: [Int] = []
     /// When closed connections and scan sessions are handed over (`retireClosed()`).
     public var retirement = Retirement()
+    /// Items created since settled ones were last looked for (`hasRetirableItems`).
+    var itemsSinceCheck = 0
+    /// Ordinals of the connection requests kept for the headline's discovery-cost list: the
+    /// first `retirement.kept` that connected to a known peer (sorted).
+    var discoveryKept: [Int] = []
+
+    // Facts recorded on the way (AnalysisBuilder+Items).
+    var reconnect: [PeerOnAdapter: ReconnectPeer] = [:]
+    /// Requests in some `reconnect` entry's list, by ordinal.
+    var requestsWatched: [Int: PeerOnAdapter] = [:]
+    /// Per adapter: peers with a waiting connection that no scan followed yet.
+    var unscannedPeers: [AdapterIndex: Set<PeerOnAdapter>] = [:]
+    var identityCache: [BDAddr: BDAddr?] = [:]
+    /// Spans (ordinals) still waiting for a peripheral-role connection.
+    var spansAwaitingArrival: [Int] = []
+    /// The last connections that went down (for spans whose enable was answered after).
+    var recentCloses: [AdvertisingSpan.SpanConnection] = []
+    /// Extended advertising data assembled so far, per set and kind.
+    var assembling: [DataKey: Int] = [:]
+    /// The last advertising data commands per set.
+    var advertisingData: [UInt8?: [RecentData]] = [:]
 
     // Pairing.
     var openPairing: [Int: Int] = [:]
@@ -271,6 +292,7 @@ public struct AnalysisBuilder: Sendable {
         finishScans(end: end)
         finishAttempts()
         finishAdvertising(end: end)
+        finishReconnections()
         result.capture.health.handlesWithoutSetup = handlesWithoutSetup.sorted()
         if result.capture.health.truncatedACL > 0 {
             result.capture.health.notes.append(
@@ -374,7 +396,10 @@ public struct AnalysisBuilder: Sendable {
         case .leExtendedCreateConnectionV2:
             if let c = HCIFacts.extendedCreateConnection(p, v2: true) { startAttempt(c, api: .extended, adapter: adapter, at: at) }
         case .leCreateConnectionCancel:
-            if let i = pendingAttempt[adapter], result.attempts[i].cancel == nil { result.attempts[i].cancel = at }
+            if let i = pendingAttempt[adapter], result.attempts[i].cancel == nil {
+                result.attempts[i].cancel = at
+                noteRequestChanged(i)
+            }
         case .disconnect:
             if let d = HCIFacts.disconnect(p), let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)],
                 result.connections[i].disconnectCommand == nil
@@ -480,6 +505,7 @@ public struct AnalysisBuilder: Sendable {
                 result.attempts[i].status = status
                 result.attempts[i].outcome = .failed
                 pendingAttempt[adapter] = nil
+                noteRequestChanged(i)
             }
         case .leSetAdvertisingParameters:
             advertisingSeen = true
@@ -493,6 +519,7 @@ public struct AnalysisBuilder: Sendable {
             if let i = advertising.dataCommands.lastIndex(where: { $0.at == pending.at }) {
                 advertising.dataCommands[i].complete = at
                 advertising.dataCommands[i].status = status
+                noteDataCommandAnswered(i)
             }
         case .leSetAdvertisingEnable:
             if status == 0, let enable = p.first { advertisingEnable(enable != 0, handles: [nil], adapter: adapter, at: pending.at) }

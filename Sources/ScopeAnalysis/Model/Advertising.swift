@@ -33,6 +33,13 @@ public struct AdvertisingDataCommand: Sendable, Hashable {
     public var fragmentLength: Int
     public var data: [UInt8]
     public var status: UInt8?
+    /// Extended (non-legacy) data: the set's data assembled so far from its fragments (Operation
+    /// 0 first, 1 intermediate, 2 last, 3 complete), recorded by the analysis; nil in hand-built
+    /// results (`adv.payload-budget` then assembles them itself).
+    public var assembledLength: Int?
+    /// Its place among the capture's data commands (0, 1, …), set by the analysis (see
+    /// `ConnectionAttempt.ordinal`).
+    public var ordinal = 0
 
     public init(
         at: FrameTime, complete: FrameTime?, command: String, advertisingHandle: UInt8?, kind: DataKind, legacyPDUs: Bool,
@@ -65,6 +72,36 @@ public struct AdvertisingSpan: Sendable, Hashable {
     public var stoppedBy: String
     public var enabledMicros: Int64
     public var connectedWhileEnabledMicros: Int64
+    /// Its place among the capture's spans (0, 1, …), set by the analysis (see
+    /// `ConnectionAttempt.ordinal`).
+    public var ordinal = 0
+    /// Set by the analysis: `connectionAtStart`, `firstArrival` and `dataLength` are recorded
+    /// (hand-built results leave it false, and readers work them out from the connections and
+    /// data commands).
+    public var connectionsTracked = false
+    /// The first connection (in capture order) that was up when the span started.
+    public var connectionAtStart: SpanConnection?
+    /// The first connection in the peripheral role completed after the span started.
+    public var firstArrival: FrameTime?
+    /// Length of the last advertising data its set had been given (successfully, or not yet
+    /// answered) at its start.
+    public var dataLength: Int?
+
+    /// A connection up when advertising started, as far as the advertising is concerned.
+    public struct SpanConnection: Sendable, Hashable {
+        public var role: Connection.Role
+        public var complete: FrameTime
+        /// Its disconnection, when it came while the span was enabled.
+        public var disconnect: FrameTime?
+        /// `Connection.ordinal`.
+        public var ordinal: Int
+        public init(role: Connection.Role, complete: FrameTime, disconnect: FrameTime?, ordinal: Int) {
+            self.role = role
+            self.complete = complete
+            self.disconnect = disconnect
+            self.ordinal = ordinal
+        }
+    }
 
     public init(
         advertisingHandle: UInt8?, api: HCIAPI, connectable: Bool, directed: Bool?, intervalMicros: Int64?, start: FrameTime,

@@ -30,6 +30,18 @@ public struct AnalysisResult: Sendable {
     /// Scan sessions judged on the way and dropped (long captures only: the first
     /// `AnalysisBuilder.Retirement.keptScans` sessions always stay in `scans`).
     public var retiredScans = RetiredScans()
+    /// Connections that ended and were followed by a connection request to the same peer, as
+    /// `conn.reconnect-by-scan` judges them (see `Reconnection`); set by the analysis (hand-built
+    /// results leave `reconnectionsTracked` false and the rule works them out itself).
+    public var reconnections: [Reconnection] = []
+    public var reconnectionsTracked = false
+    /// Connection requests, connections, pairings, reconnections and advertising records judged
+    /// on the way and dropped (long captures only: the first `AnalysisBuilder.Retirement.kept` of
+    /// each list stay): their counts and what the headline sums of them.
+    public var retired = RetiredItems()
+    /// In a partial result handed to the rules on the way (`AnalysisBuilder.retireClosed()`):
+    /// the items leaving the result, each judged once, by the rules of `RuleScope.items`.
+    public var leaving: LeavingItems?
     public static let foldDensityAfterSessions = 256
     public static let capturedDensityBuckets = 1000
 
@@ -46,12 +58,9 @@ public struct AnalysisResult: Sendable {
         scans.reduce(into: retiredScans.totals) { $0.add($1) }
     }
 
-    /// Start frames of every scan session on `adapter` (retired ones included), in capture order.
+    /// Start frames of the scan sessions held on `adapter`, in capture order.
     public func scanStarts(adapter: AdapterIndex) -> [FrameTime] {
-        let retired = retiredScans.starts[adapter] ?? []
-        let listed = scans.lazy.filter { $0.adapter == adapter }.map(\.start)
-        guard !retired.isEmpty else { return Array(listed) }
-        return (retired + listed).sorted { $0.frame < $1.frame }
+        scans.filter { $0.adapter == adapter }.map(\.start)
     }
 
     /// Frame 1's timestamp: the origin of every relative time in reports.

@@ -36,6 +36,12 @@ public struct ConnectionAttempt: Sendable {
     /// The last scan session on the adapter that reported the peer before the request (its start
     /// frame) and the peer's first report in that session.
     public var peerDiscovery: PeerDiscovery?
+    /// The peer of the connection it produced (set by the analysis; a request to the filter
+    /// accept list names no peer).
+    public var connectionPeer: BDAddr?
+    /// Its place among the capture's connection requests (0, 1, …), set by the analysis: long
+    /// captures hand requests to the rules in batches, and verdicts keep this order.
+    public var ordinal = 0
 
     public init(adapter: AdapterIndex, request: FrameTime, api: HCIAPI, peer: BDAddr?, peerAddressType: UInt8?, filterPolicy: UInt8) {
         self.adapter = adapter
@@ -165,6 +171,9 @@ public struct Connection: Sendable {
     /// `cccdWrites`) to the rules and dropped it, so that memory stays flat on long captures:
     /// the counts reports still need. nil while the detail is held.
     public var retired: RetiredDetail?
+    /// Its place among the capture's connections (0, 1, …), set by the analysis (see
+    /// `ConnectionAttempt.ordinal`).
+    public var ordinal = 0
 
     public init(id: ConnectionID, role: Role) {
         self.id = id
@@ -277,5 +286,49 @@ public struct EncryptionChange: Sendable, Hashable {
         self.status = status
         self.enabled = enabled
         self.isKeyRefresh = isKeyRefresh
+    }
+}
+
+/// What `conn.reconnect-by-scan` judges of one connection that ended: the next connection
+/// request(s) to the same peer (its identity when an IRK known by then resolves its address) on
+/// the same adapter, and whether a scan started in between. Recorded by the analysis as the
+/// capture goes (`AnalysisResult.reconnections`), so that neither every request nor every scan
+/// start has to be kept; only connections followed by such a request get one.
+public struct Reconnection: Sendable, Hashable {
+    public var connection: ConnectionID
+    /// `Connection.ordinal`: verdicts list reconnections in connection order.
+    public var ordinal: Int
+    public var peer: BDAddr
+    /// The Disconnection Complete.
+    public var ended: FrameTime
+    /// The first scan session started on the adapter after `ended` and before the first request.
+    public var scanStart: FrameTime?
+    /// Where that first request's peer was last found, when in a session started after `ended`.
+    public var found: FrameTime?
+    /// The requests from the first one after `ended` up to the one that connected (all of them
+    /// when none did).
+    public var requests: [Request]
+
+    public struct Request: Sendable, Hashable {
+        public var request: FrameTime
+        public var complete: FrameTime?
+        public var status: UInt8?
+        public var cancel: FrameTime?
+        public init(_ a: ConnectionAttempt) {
+            request = a.request
+            complete = a.complete
+            status = a.status
+            cancel = a.cancel
+        }
+    }
+
+    public init(connection: ConnectionID, ordinal: Int, peer: BDAddr, ended: FrameTime, scanStart: FrameTime?, found: FrameTime?, requests: [Request]) {
+        self.connection = connection
+        self.ordinal = ordinal
+        self.peer = peer
+        self.ended = ended
+        self.scanStart = scanStart
+        self.found = found
+        self.requests = requests
     }
 }

@@ -40,6 +40,26 @@ public struct ScanSession: Sendable {
     public var reportLog: [ScanReportMark] = []
     /// Reports and duplicates per time bucket (at most `ReportDensity.maxBuckets`).
     public var density = ReportDensity()
+    /// Set by the analysis: the connection requests made while the session ran are summed up in
+    /// `firstRequest` and `requestToFoundPeer` (hand-built results leave it false, and readers
+    /// look at `AnalysisResult.attempts`).
+    public var requestsTracked = false
+    /// The earliest connection request on the adapter while the session ran.
+    public var firstRequest: FrameTime?
+    /// The first connection request while the session ran whose peer the session had reported.
+    public var requestToFoundPeer: FoundPeerRequest?
+
+    public struct FoundPeerRequest: Sendable, Hashable {
+        public var request: FrameTime
+        public var peer: BDAddr
+        /// The peer's first report in the session.
+        public var reported: FrameTime
+        public init(request: FrameTime, peer: BDAddr, reported: FrameTime) {
+            self.request = request
+            self.peer = peer
+            self.reported = reported
+        }
+    }
 
     public init(
         adapter: AdapterIndex, start: FrameTime, end: FrameTime, stillRunningAtEnd: Bool, api: HCIAPI, active: Bool,
@@ -89,17 +109,16 @@ public struct ScanTotals: Sendable, Hashable {
 }
 
 /// What stays of the scan sessions a long capture hands to the scan rules on the way
-/// (`AnalysisBuilder.retireClosed()`): their sums, and where each started (16 bytes a session,
-/// for `conn.reconnect-by-scan`).
+/// (`AnalysisBuilder.retireClosed()`): their sums, and where the first of them started.
 public struct RetiredScans: Sendable {
     public var totals = ScanTotals()
-    /// Start of every retired session, per adapter, in capture order.
-    public var starts: [AdapterIndex: [FrameTime]] = [:]
+    /// Start frame of the first retired session.
+    public var firstStart: FrameNumber?
     public init() {}
 
     public mutating func add(_ s: ScanSession) {
         totals.add(s)
-        starts[s.adapter, default: []].append(s.start)
+        firstStart = min(firstStart ?? s.start.frame, s.start.frame)
     }
 }
 

@@ -16,7 +16,7 @@ import ScopeCore
 /// Usual cause: too many service UUIDs, a long local name or manufacturer data in
 /// `startAdvertising(_:)` (Android: `AdvertiseData` over 31 bytes fails with
 /// `ADVERTISE_FAILED_DATA_TOO_LARGE`; BlueZ: `LEAdvertisement1` properties).
-public struct AdvPayloadBudget: Rule {
+public struct AdvPayloadBudget: ItemRule {
     public static let id = "adv.payload-budget"
     public static let guidance = 8
     public static let defaultSeverity = Severity.error
@@ -40,90 +40,131 @@ public struct AdvPayloadBudget: Rule {
         return total
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        guard let adv = analysis.advertising, !adv.dataCommands.isEmpty else {
-            return notEvaluated("no advertising or scan response data set by this host (not an advertiser capture)")
-        }
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let legacyMax = Int(number("legacy_max_bytes", config))
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
-        var findings = FindingList()
-        var sizes: [String: [Int]] = [:]
-        var order: [String] = []
-        // Extended data assembled across fragments, by (handle, kind).
+        var t = ItemTally()
+        // Extended data assembled across fragments, by (handle, kind), for results built by hand
+        // (the analysis records `assembledLength`).
         var pending: [String: Int] = [:]
+        func size(_ label: String, _ k: ItemKey, _ value: Int?) {
+            var s = t.sizes[label] ?? ItemTally.PayloadSizes()
+            // The summary names a label at each command until one records a size.
+            if s.firstSized == nil { s.candidates.append(k) }
+            if let value {
+                s.count += 1
+                s.min = min(s.min, value)
+                s.max = max(s.max, value)
+                if s.firstSized == nil { s.firstSized = k }
+            }
+            t.sizes[label] = s
+        }
 
-        for cmd in adv.dataCommands {
+        for (i, cmd) in view.dataCommands.enumerated() {
+            t.tick(0)
+            let k = key(0, cmd.ordinal, i)
             let kindText = cmd.kind == .advertising ? "advertising data" : "scan response data"
             let label = cmd.command + (cmd.advertisingHandle.map { " (set \($0)\(cmd.legacyPDUs ? ", legacy PDUs" : ""))" } ?? "")
             let evidence = [cmd.at.frame, cmd.complete?.frame]
             let statusText = cmd.status.map { $0 == 0 ? "" : ", rejected by the controller with \(Text.hex2($0)) (frame \(cmd.complete?.frame ?? cmd.at.frame))" } ?? ""
             if cmd.legacyPDUs {
-                if sizes[label] == nil { order.append(label) }
-                sizes[label, default: []].append(cmd.length)
+                size(label, k, cmd.length)
                 if cmd.length > legacyMax {
-                    findings.append(
+                    t.finding(k, .error) {
                         finding(
                             .error, subject: "\(cmd.command) at frame \(cmd.at.frame)",
                             shows: "\(cmd.command) (frame \(cmd.at.frame)): \(cmd.length) bytes of \(kindText) in legacy advertising PDUs, over \(legacyMax)\(statusText)",
                             cause: "Usually too many service UUIDs, a long local name or manufacturer data passed to startAdvertising(_:) (Android: AdvertiseData over 31 bytes fails with ADVERTISE_FAILED_DATA_TOO_LARGE)",
                             evidence: evidence,
-                            fix: "Keep legacy advertising and scan response data within 31 bytes each; move the name to the scan response."))
+                            fix: "Keep legacy advertising and scan response data within 31 bytes each; move the name to the scan response.")
+                    }
                 } else if ios {
                     let payload = cmd.data.prefix(cmd.length)
                     if cmd.kind == .advertising {
                         let counted = cmd.length - Self.flagsBytes(payload)
                         if counted > iosAdv {
-                            findings.append(
+                            t.finding(k, .info) {
                                 finding(
                                     .info, subject: "\(cmd.command) at frame \(cmd.at.frame)",
                                     shows: "\(cmd.command) (frame \(cmd.at.frame)): \(counted) bytes of advertising data besides Flags, over the iOS foreground budget of \(iosAdv) bytes",
                                     cause: "An iOS app in the foreground gets \(iosAdv) bytes of advertising data: service UUIDs that don't fit go to the overflow area, visible only to iOS scanners that ask for them",
                                     evidence: evidence,
-                                    fix: "Advertise one service UUID and a short name."))
+                                    fix: "Advertise one service UUID and a short name.")
+                            }
                         }
                     } else if cmd.length > iosRsp {
-                        findings.append(
+                        t.finding(k, .info) {
                             finding(
                                 .info, subject: "\(cmd.command) at frame \(cmd.at.frame)",
                                 shows: "\(cmd.command) (frame \(cmd.at.frame)): \(cmd.length) bytes of scan response data, over the iOS foreground budget of \(iosRsp) bytes of scan response",
                                 cause: "iOS puts only the local name (CBAdvertisementDataLocalNameKey) in a scan response of \(iosRsp) bytes; a longer name is truncated",
                                 evidence: evidence,
-                                fix: "Use a local name of at most 8 characters."))
+                                fix: "Use a local name of at most 8 characters.")
+                        }
                     }
                 }
                 continue
             }
-            // Extended (non-legacy) data: assemble fragments (Operation 0 first, 1 intermediate,
-            // 2 last, 3 complete, 4 unchanged data).
-            let key = "\(cmd.advertisingHandle ?? 0)/\(cmd.kind.rawValue)"
+            // Extended (non-legacy) data: assembled from fragments (Operation 0 first, 1
+            // intermediate, 2 last, 3 complete, 4 unchanged data).
             let op = cmd.operation ?? 3
-            let soFar = (op == 0 || op == 3) ? cmd.fragmentLength : (pending[key] ?? 0) + cmd.fragmentLength
-            pending[key] = soFar
-            if sizes[label] == nil { order.append(label) }
-            if op == 2 || op == 3 { sizes[label, default: []].append(soFar) }
+            let soFar: Int
+            if let assembled = cmd.assembledLength {
+                soFar = assembled
+            } else {
+                let key = "\(cmd.advertisingHandle ?? 0)/\(cmd.kind.rawValue)"
+                soFar = (op == 0 || op == 3) ? cmd.fragmentLength : (pending[key] ?? 0) + cmd.fragmentLength
+                pending[key] = soFar
+            }
+            size(label, k, op == 2 || op == 3 ? soFar : nil)
+            // Judged against the controller's maximum as read by the end (`verdict`).
             let refused = cmd.status == 0x45 || cmd.status == 0x07
-            let tooLong = adv.maxAdvertisingDataLength.map { soFar > $0 } ?? false
-            if refused || tooLong {
-                let limitText = adv.maxAdvertisingDataLength.map { ", controller maximum \($0) bytes (frame \(adv.maxAdvertisingDataLengthFrame ?? 0))" } ?? ""
-                findings.append(
-                    finding(
-                        .error, subject: "\(cmd.command) at frame \(cmd.at.frame)",
-                        shows: "\(cmd.command) (frame \(cmd.at.frame)): \(soFar) bytes of extended \(kindText)\(limitText)\(statusText)",
-                        cause: "The advertising set carries more data than this controller accepts (Android: AdvertisingSetParameters with data over BluetoothAdapter.getLeMaximumAdvertisingDataLength())",
-                        evidence: evidence + [adv.maxAdvertisingDataLengthFrame],
-                        fix: "Check the controller's maximum advertising data length and trim the data."))
+            t.extendedData[refused ? -1 : soFar, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
+                ItemTally.ExtendedData(
+                    command: cmd.command, at: cmd.at.frame, complete: cmd.complete?.frame, length: soFar, kindText: kindText, statusText: statusText)
             }
         }
-        let summary = order.map { label -> String in
-            let s = sizes[label] ?? []
-            let lo = s.min() ?? 0
-            let hi = s.max() ?? 0
-            return "\(s.count) x \(label): " + (lo == hi ? "\(lo) bytes" : "\(lo)-\(hi) bytes")
+        return t
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else {
+            return notEvaluated("no advertising or scan response data set by this host (not an advertiser capture)")
+        }
+        let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
+        let iosRsp = Int(number("ios_scan_rsp_bytes", config))
+        let ios = config.profile == .ios
+        // Extended data refused by the controller or longer than its maximum.
+        var all = t
+        let maxLength = end.advertising?.maxAdvertisingDataLength
+        let maxFrame = end.advertising?.maxAdvertisingDataLengthFrame
+        for (length, list) in t.extendedData where length == -1 || maxLength.map({ length > $0 }) ?? false {
+            all.findings(list, .error) { d in
+                let limitText = maxLength.map { ", controller maximum \($0) bytes (frame \(maxFrame ?? 0))" } ?? ""
+                return finding(
+                    .error, subject: "\(d.command) at frame \(d.at)",
+                    shows: "\(d.command) (frame \(d.at)): \(d.length) bytes of extended \(d.kindText)\(limitText)\(d.statusText)",
+                    cause: "The advertising set carries more data than this controller accepts (Android: AdvertisingSetParameters with data over BluetoothAdapter.getLeMaximumAdvertisingDataLength())",
+                    evidence: [d.at, d.complete, maxFrame],
+                    fix: "Check the controller's maximum advertising data length and trim the data.")
+            }
+        }
+        // Each label where the summary names it: its commands up to the first with a size.
+        var order: [(key: ItemKey, label: String)] = []
+        for (label, s) in t.sizes {
+            for k in s.candidates where s.firstSized.map({ !($0 < k) }) ?? true { order.append((k, label)) }
+        }
+        order.sort { $0.key < $1.key }
+        let summary = order.map { item -> String in
+            let s = t.sizes[item.label] ?? ItemTally.PayloadSizes()
+            let lo = s.count == 0 ? 0 : s.min
+            let hi = s.count == 0 ? 0 : s.max
+            return "\(s.count) x \(item.label): " + (lo == hi ? "\(lo) bytes" : "\(lo)-\(hi) bytes")
         }.joined(separator: "; ")
         return verdict(
-            findings,
+            all.findingList,
             passReason: "all advertising/scan response payloads within budget: " + summary
                 + (ios ? " (iOS profile: legacy advertising data excluding Flags <= \(iosAdv) bytes, scan response <= \(iosRsp) bytes)" : ""))
     }

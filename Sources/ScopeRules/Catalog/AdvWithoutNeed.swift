@@ -14,7 +14,7 @@ import ScopeCore
 /// central connected (Android: `BluetoothLeAdvertiser.startAdvertising` without `stopAdvertising`;
 /// BlueZ: an `LEAdvertisement1` still registered). Fix: `stopAdvertising()` once connected or
 /// after a timeout.
-public struct AdvWithoutNeed: Rule {
+public struct AdvWithoutNeed: ItemRule {
     public static let id = "adv.without-need"
     public static let guidance = 8
     public static let defaultSeverity = Severity.info
@@ -24,70 +24,106 @@ public struct AdvWithoutNeed: Rule {
     ]
     public init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        guard let adv = analysis.advertising, !adv.spans.isEmpty else {
-            return notEvaluated("no advertising enabled by this host (not an advertiser capture)")
-        }
-        let connectable = adv.spans.filter(\.connectable)
-        guard !connectable.isEmpty else {
-            return notEvaluated("only non-connectable advertising (beacons) by this host, which is out of scope")
-        }
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("connectable_enabled_without_connection_s", config)
-        var findings = FindingList()
-        var notes: [String] = []
-        for span in connectable {
+        var t = ItemTally()
+        // Results built by hand: the spans' connections worked out from the connections.
+        let conns = view.analysis?.connections ?? []
+        for (i, span) in view.spans.enumerated() {
+            t.tick(0)
+            guard span.connectable else { continue }
+            t.tick(1)
+            let k = key(0, span.ordinal, i)
             let name = span.advertisingHandle.map { "connectable advertising set \($0)" } ?? "connectable advertising (\(span.api.rawValue))"
-            let stopAt = span.stop ?? analysis.lastFrame ?? span.start
+            let stopAt = span.stop ?? view.lastFrame ?? span.start
             let enabled = stopAt.time.microseconds - span.start.time.microseconds
-            // Index loops, not `first { }` / `filter { }`: iterating yields a copy of every
-            // connection (with its ATT list), per span — quadratic on long captures.
-            let conns = analysis.connections
-            let arrived = conns.indices.first { i in
-                guard let t = conns[i].complete, conns[i].role == .peripheral else { return false }
-                return t.frame > span.start.frame && t.time.microseconds - span.start.time.microseconds <= limit
-            }
-            // 1. Enabled while connected although the controller can't take another connection.
-            if let states = adv.supportedStates {
-                let overlapping = conns.indices.first { i in
+            // The first peripheral-role connection within the limit, and the first connection up
+            // at the start. Index loops, not `first { }` / `filter { }`: iterating yields a copy of
+            // every connection (with its ATT list), per span — quadratic on long captures.
+            let arrived: FrameTime?
+            var overlapping: AdvertisingSpan.SpanConnection?
+            if span.connectionsTracked {
+                arrived = span.firstArrival.flatMap { $0.time.microseconds - span.start.time.microseconds <= limit ? $0 : nil }
+                overlapping = span.connectionAtStart
+            } else {
+                arrived = conns.indices.lazy.compactMap { i -> FrameTime? in
+                    guard let t = conns[i].complete, conns[i].role == .peripheral else { return nil }
+                    return t.frame > span.start.frame && t.time.microseconds - span.start.time.microseconds <= limit ? t : nil
+                }.first
+                if let ci = conns.indices.first(where: { i in
                     guard let t = conns[i].complete, t.frame < span.start.frame else { return false }
                     return (conns[i].disconnect?.frame ?? Int.max) > span.start.frame
-                }
-                if let ci = overlapping {
-                    let c = conns[ci]
-                    let bit: UInt64 = c.role == .central ? 35 : 38
-                    if states & (1 << bit) == 0 {
-                        let stillUntil = min((c.disconnect ?? stopAt).time.microseconds, stopAt.time.microseconds)
-                        findings.append(
-                            finding(
-                                subject: "advertising enabled at frame \(span.start.frame)",
-                                shows:
-                                    "\(name) enabled at frame \(span.start.frame) was enabled \(Text.seconds(stillUntil - span.start.time.microseconds)) while connected in the \(c.role.rawValue) role (connection frame \(c.complete?.frame ?? 0)) although the controller cannot accept another connection: LE Read Supported States (frame \(adv.supportedStatesFrame ?? 0)) has bit \(bit) (connectable advertising + \(c.role.rawValue) role) clear",
-                                cause:
-                                    "Usually the app restarts startAdvertising(_:) after a central connects (Android: startAdvertising again in onConnectionStateChange; BlueZ: the advertisement stays registered)",
-                                evidence: [adv.supportedStatesFrame, c.complete?.frame, span.start.frame],
-                                fix: "Stop advertising while connected when the controller can't take a second connection."))
-                        continue
-                    }
+                }), let complete = conns[ci].complete {
+                    overlapping = AdvertisingSpan.SpanConnection(
+                        role: conns[ci].role, complete: complete, disconnect: conns[ci].disconnect, ordinal: conns[ci].ordinal)
                 }
             }
-            // 2. Left on with no connection arriving within the limit.
+            // 2. (and 1. below) Left on with no connection arriving within the limit.
+            var rest = ItemTally()
             if enabled > limit, arrived == nil {
-                let endText = span.stop == nil ? "still enabled at the last frame" : "stopped at frame \(stopAt.frame)"
-                findings.append(
-                    finding(
+                rest.finding(k, Self.defaultSeverity) {
+                    let endText = span.stop == nil ? "still enabled at the last frame" : "stopped at frame \(stopAt.frame)"
+                    return finding(
                         subject: "advertising enabled at frame \(span.start.frame)",
                         shows:
                             "\(name) enabled at frame \(span.start.frame) stayed enabled \(Text.seconds(enabled)) with no connection arriving within its first \(Text.seconds(limit)) (\(endText))",
                         cause:
                             "Usually startAdvertising(_:) with no timeout or stopAdvertising() (Android: BluetoothLeAdvertiser.startAdvertising without stopAdvertising or a timeout in AdvertisingSetParameters; BlueZ: a registered LEAdvertisement1 with no Duration/Timeout)",
                         evidence: [span.start.frame, stopAt.frame],
-                        fix: "Advertise only while a connection is wanted, and stop after a timeout."))
+                        fix: "Advertise only while a connection is wanted, and stop after a timeout.")
+                }
+            } else {
+                rest.note(0, k) {
+                    "\(name) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
+                        + (arrived.map { ", connection at frame \($0.frame)" } ?? "")
+                }
+            }
+            // 1. Enabled while connected although the controller can't take another connection:
+            // decided by the supported states read by the end (the batches of a long capture are
+            // judged before).
+            guard let c = overlapping else {
+                t.merge(rest)
                 continue
             }
-            notes.append(
-                "\(name) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
-                    + (arrived.map { ", connection at frame \(conns[$0].complete?.frame ?? 0)" } ?? ""))
+            let bit: UInt64 = c.role == .central ? 35 : 38
+            let stillUntil = min((c.disconnect ?? stopAt).time.microseconds, stopAt.time.microseconds)
+            t.overlapIfClear[bit, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
+                ItemTally.SpanOverlap(
+                    name: name, start: span.start.frame, enabledWhileConnected: stillUntil - span.start.time.microseconds, role: c.role,
+                    complete: c.complete.frame)
+            }
+            t.overlapIfSet[bit, default: ItemTally()].merge(rest)
         }
-        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
+        return t
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else {
+            return notEvaluated("no advertising enabled by this host (not an advertiser capture)")
+        }
+        guard t.count(1) > 0 else {
+            return notEvaluated("only non-connectable advertising (beacons) by this host, which is out of scope")
+        }
+        var all = t
+        let states = end.advertising?.supportedStates
+        let statesFrame = end.advertising?.supportedStatesFrame
+        for bit: UInt64 in [35, 38] {
+            if let states, states & (1 << bit) == 0 {
+                guard let list = t.overlapIfClear[bit] else { continue }
+                all.findings(list, Self.defaultSeverity) { o in
+                    finding(
+                        subject: "advertising enabled at frame \(o.start)",
+                        shows:
+                            "\(o.name) enabled at frame \(o.start) was enabled \(Text.seconds(o.enabledWhileConnected)) while connected in the \(o.role.rawValue) role (connection frame \(o.complete)) although the controller cannot accept another connection: LE Read Supported States (frame \(statesFrame ?? 0)) has bit \(bit) (connectable advertising + \(o.role.rawValue) role) clear",
+                        cause:
+                            "Usually the app restarts startAdvertising(_:) after a central connects (Android: startAdvertising again in onConnectionStateChange; BlueZ: the advertisement stays registered)",
+                        evidence: [statesFrame, o.complete, o.start],
+                        fix: "Stop advertising while connected when the controller can't take a second connection.")
+                }
+            } else if let rest = t.overlapIfSet[bit] {
+                all.merge(rest)
+            }
+        }
+        return verdict(all.findingList, passReason: all.joined(separator: "; "))
     }
 }

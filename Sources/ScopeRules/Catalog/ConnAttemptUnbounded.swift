@@ -11,7 +11,7 @@ import ScopeCore
 /// Usual cause: `connect(_:options:)` with no timer that calls `cancelPeripheralConnection(_:)`
 /// (Android: `connectGatt` with autoConnect=false gives up after ~30 s by itself, with
 /// autoConnect=true never; BlueZ: `Device1.Connect` without a timeout).
-public struct ConnAttemptUnbounded: Rule {
+public struct ConnAttemptUnbounded: ItemRule {
     public static let id = "conn.attempt-unbounded"
     public static let guidance = 7
     public static let defaultSeverity = Severity.warning
@@ -19,14 +19,11 @@ public struct ConnAttemptUnbounded: Rule {
     public static let defaultThresholds: [String: ThresholdValue] = ["pending_s": .number(10)]
     public init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        guard !analysis.attempts.isEmpty else {
-            return notEvaluated("no LE Create Connection / LE Extended Create Connection by this host")
-        }
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("pending_s", config)
-        var findings = FindingList()
-        var notes: [String] = []
-        for a in analysis.attempts {
+        var t = ItemTally()
+        for (i, a) in view.attempts.enumerated() {
+            t.tick(0)
             let peer = a.peer.map { "peer \($0)" } ?? "filter accept list"
             let ends = [a.cancel, a.complete].compactMap { $0 }.sorted()
             let endAt: FrameTime?
@@ -35,29 +32,39 @@ public struct ConnAttemptUnbounded: Rule {
                 endAt = e
                 how = e == a.cancel ? "cancelled at frame \(e.frame)" : "completed at frame \(e.frame)"
             } else {
-                endAt = analysis.lastFrame
-                how = "still pending at the last frame (\(analysis.lastFrame?.frame ?? a.request.frame))"
+                endAt = view.lastFrame
+                how = "still pending at the last frame (\(view.lastFrame?.frame ?? a.request.frame))"
             }
             guard let endAt else { continue }
             let waited = endAt.time.microseconds - a.request.time.microseconds
             let line = "connection request at frame \(a.request.frame) (\(peer)) \(how) after \(Text.seconds(waited))"
+            let k = key(0, a.ordinal, i)
             if waited > limit {
-                findings.append(
+                t.finding(k, Self.defaultSeverity) {
                     finding(
                         subject: "connection request at frame \(a.request.frame)",
                         shows: line + " -> neither completed nor cancelled within \(Text.seconds(limit))",
                         cause:
                             "Usually connect(_:options:) with no timer: Core Bluetooth connection attempts never time out, so the app must call cancelPeripheralConnection(_:) itself (Android: connectGatt(autoConnect=true) waits forever; BlueZ: Device1.Connect without a timeout)",
                         evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, ends.isEmpty ? endAt.frame : nil],
-                        fix: "Start a timer with every connect and cancel the attempt when it fires."))
+                        fix: "Start a timer with every connect and cancel the attempt when it fires.")
+                }
             } else {
-                notes.append(line)
+                t.note(0, k) { line }
             }
         }
+        return t
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else {
+            return notEvaluated("no LE Create Connection / LE Extended Create Connection by this host")
+        }
+        let limit = micros("pending_s", config)
         return verdict(
-            findings,
+            t.findingList,
             passReason:
                 "no connection request went \(Text.seconds(limit)) without being completed or cancelled (a request still pending at the end counts up to the last frame): "
-                + notes.joinedBounded(separator: "; "))
+                + t.joined(separator: "; "))
     }
 }

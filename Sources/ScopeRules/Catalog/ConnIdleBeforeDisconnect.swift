@@ -12,7 +12,7 @@ import ScopeCore
 /// connected "in case" (Android: missing `BluetoothGatt.disconnect()`/`close()`; BlueZ: no
 /// `Disconnect`). A supervision timeout usually means the peer walked away or was powered off
 /// without a clean disconnect.
-public struct ConnIdleBeforeDisconnect: Rule {
+public struct ConnIdleBeforeDisconnect: ItemRule {
     public static let id = "conn.idle-before-disconnect"
     public static let guidance = 5
     public static let defaultSeverity = Severity.warning
@@ -22,61 +22,68 @@ public struct ConnIdleBeforeDisconnect: Rule {
     ]
     public init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        guard !analysis.connections.isEmpty else { return notEvaluated("no connection in this capture") }
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("idle_s", config)
         let timeoutReason = reasonCode(config)
-        var findings = FindingList()
-        var notes: [String] = []
-        var skipped: [String] = []
-        for c in analysis.connections {
+        var t = ItemTally()
+        for (i, c) in view.connections.enumerated() {
+            t.tick(0)
+            let k = key(0, c.ordinal, i)
             let who = "\(c.label) (\(c.role.rawValue), \(c.peerText))"
             if let reason = c.disconnectReason, reason == timeoutReason, let d = c.disconnect {
-                findings.append(
+                t.finding(k, Self.defaultSeverity) {
                     finding(
                         subject: c.label,
                         shows: "\(who) ended by supervision timeout (reason \(Text.hex2(reason)), frame \(d.frame))",
                         cause:
                             "The link was lost rather than closed: the peer went out of range or was switched off, or the app never called cancelPeripheralConnection(_:) (Android: BluetoothGatt.disconnect()) before the peer stopped answering",
                         evidence: [c.lastPayload?.frame, d.frame],
-                        fix: "Disconnect explicitly when done; expect link loss and don't count on it to end connections."))
+                        fix: "Disconnect explicitly when done; expect link loss and don't count on it to end connections.")
+                }
                 continue
             }
             guard let from = c.lastPayload ?? c.complete else {
-                skipped.append("\(c.label): setup not captured and no ACL data")
+                t.note(1, k) { "\(c.label): setup not captured and no ACL data" }
                 continue
             }
-            guard let until = c.disconnect ?? analysis.lastFrame else { continue }
+            guard let until = c.disconnect ?? view.lastFrame else { continue }
             let idle = until.time.microseconds - from.time.microseconds
             if idle > limit {
-                let dataText = c.lastPayload.map { "last ACL data frame \($0.frame)" } ?? "no ACL data since the connection complete at frame \(from.frame)"
-                let endText: String
-                if let d = c.disconnect {
-                    endText = "before the Disconnection Complete (frame \(d.frame)"
-                        + (c.disconnectReason.map { ", reason \(Text.hex2($0))" } ?? "") + ")"
-                } else {
-                    endText = "before the end of the capture (still connected)"
-                }
-                findings.append(
-                    finding(
+                t.finding(k, Self.defaultSeverity) {
+                    let dataText = c.lastPayload.map { "last ACL data frame \($0.frame)" } ?? "no ACL data since the connection complete at frame \(from.frame)"
+                    let endText: String
+                    if let d = c.disconnect {
+                        endText = "before the Disconnection Complete (frame \(d.frame)"
+                            + (c.disconnectReason.map { ", reason \(Text.hex2($0))" } ?? "") + ")"
+                    } else {
+                        endText = "before the end of the capture (still connected)"
+                    }
+                    return finding(
                         subject: c.label,
                         shows: "\(who): \(Text.seconds(idle)) without ACL data (\(dataText)) \(endText)",
                         cause:
                             "Usually the app keeps the peripheral connected after it has what it needs: no cancelPeripheralConnection(_:) (Android: BluetoothGatt.disconnect() and close(); BlueZ: Device1.Disconnect)",
                         evidence: [c.lastPayload?.frame ?? from.frame, c.disconnectCommand?.frame, until.frame],
-                        fix: "Disconnect when the exchange is finished or when notifications stop."))
+                        fix: "Disconnect when the exchange is finished or when notifications stop.")
+                }
             } else {
-                notes.append("\(who): idle tail \(Text.seconds(idle))")
+                t.note(0, k) { "\(who): idle tail \(Text.seconds(idle))" }
             }
         }
-        if findings.isEmpty && notes.isEmpty {
-            return notEvaluated("no connection could be judged: " + skipped.joinedBounded(separator: "; "))
+        return t
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else { return notEvaluated("no connection in this capture") }
+        let findings = t.findingList
+        if findings.isEmpty && t.isEmpty(list: 0) {
+            return notEvaluated("no connection could be judged: " + t.joined(1, separator: "; "))
         }
         return verdict(
             findings,
-            passReason: notes.joinedBounded(separator: "; ")
+            passReason: t.joined(0, separator: "; ")
                 + " (idle tail = last ACL data frame, either direction -> Disconnection Complete, or -> last frame while still connected)"
-                + (skipped.isEmpty ? "" : "; not judged: " + skipped.joinedBounded(separator: "; ")))
+                + (t.isEmpty(list: 1) ? "" : "; not judged: " + t.joined(1, separator: "; ")))
     }
 
     private func reasonCode(_ config: RuleConfiguration) -> UInt8 {

@@ -38,7 +38,7 @@ public struct ScanLeftRunning: Rule {
         let after = micros("after_connection_request_s", config)
         var findings = facts.findingList(Self.id)
         var summaries = BoundedItems()
-        let byTime = analysis.attemptIndicesByTime()
+        let byTime = analysis.scans.allSatisfy(\.requestsTracked) ? [:] : analysis.attemptIndicesByTime()
         for s in analysis.scans {
             let endAt = s.stop ?? s.end
             let stopped = s.stop != nil
@@ -46,6 +46,34 @@ public struct ScanLeftRunning: Rule {
                 stopped ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
             }
             summaries.append("frame \(s.start.frame): \(Text.seconds(s.durationMicros))")
+            if s.requestsTracked {
+                // The analysis noted the requests made while the session ran.
+                if s.durationMicros > idle, !(s.firstRequest.map { $0.time <= endAt.time && $0.time.microseconds - s.start.time.microseconds <= idle } ?? false) {
+                    append(
+                        to: &findings, subject: "scan session at frame \(s.start.frame)",
+                        shows:
+                            "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(endText()), \(Text.seconds(s.durationMicros)) after it started)",
+                        cause:
+                            "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
+                        evidence: [s.start.frame, endAt.frame],
+                        fix: "Stop scanning once the peripheral is found, and bound every scan with a timer.")
+                    continue
+                }
+                if let r = s.requestToFoundPeer, r.request.time <= endAt.time {
+                    let lingering = endAt.time.microseconds - r.request.time.microseconds
+                    if lingering > after {
+                        append(
+                            to: &findings, subject: "scan session at frame \(s.start.frame)",
+                            shows:
+                                "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(r.peer) (reported in frame \(r.reported.frame)) at frame \(r.request.frame), and \(endText()), \(Text.seconds(lingering)) after it",
+                            cause:
+                                "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
+                            evidence: [s.start.frame, r.reported.frame, r.request.frame, endAt.frame],
+                            fix: "Call stopScan() as soon as the wanted peripheral is discovered.")
+                    }
+                }
+                continue
+            }
             // Requests on the adapter between the start and the end, in capture order.
             let sorted = byTime[s.adapter] ?? []
             var lo = analysis.partitionPoint(sorted) { analysis.attempts[$0].request.time >= s.start.time }

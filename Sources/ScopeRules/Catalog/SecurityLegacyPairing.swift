@@ -11,38 +11,43 @@ import ScopeCore
 /// Usual cause: a peripheral firmware (or an old stack) without LE Secure Connections support;
 /// iOS and Android set the SC flag themselves, so the fix is usually on the peripheral (Zephyr:
 /// `CONFIG_BT_SMP_SC_ONLY`; BlueZ: `mgmt` Secure Connections setting).
-public struct SecurityLegacyPairing: Rule {
+public struct SecurityLegacyPairing: ItemRule {
     public static let id = "security.legacy-pairing"
     public static let guidance = 9
     public static let defaultSeverity = Severity.warning
     public static let summary = "Pairing uses LE legacy pairing instead of LE Secure Connections"
     public init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let negotiated = analysis.pairings.filter { $0.response != nil }
-        guard !negotiated.isEmpty else {
-            return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
-        }
-        var findings = FindingList()
-        var notes: [String] = []
-        for p in negotiated {
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+        var t = ItemTally()
+        for (i, p) in view.pairings.enumerated() where p.response != nil {
+            t.tick(0)
+            let k = key(0, p.ordinal, i)
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
             let req = p.initiator?.secureConnections ?? false
             let rsp = p.responder?.secureConnections ?? false
             let flags = "Secure Connections flag: \(req ? "set" : "not set") in the Pairing Request, \(rsp ? "set" : "not set") in the Pairing Response"
             if p.secureConnections || (req && rsp) {
-                notes.append("pairing at frames \(frames): \(flags) -> LE Secure Connections")
+                t.note(0, k) { "pairing at frames \(frames): \(flags) -> LE Secure Connections" }
             } else {
-                findings.append(
+                t.finding(k, Self.defaultSeverity) {
                     finding(
                         subject: "pairing at frame \(p.request.frame)",
                         shows: "pairing at frames \(frames): \(flags) -> LE legacy pairing",
                         cause:
                             "Usually the peripheral's stack or firmware does not offer LE Secure Connections (iOS and Android request it themselves)",
                         evidence: [p.request.frame, p.response?.frame],
-                        fix: "Enable LE Secure Connections on the peripheral (and consider SC-only mode)."))
+                        fix: "Enable LE Secure Connections on the peripheral (and consider SC-only mode).")
+                }
             }
         }
-        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
+        return t
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else {
+            return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
+        }
+        return verdict(t.findingList, passReason: t.joined(separator: "; "))
     }
 }

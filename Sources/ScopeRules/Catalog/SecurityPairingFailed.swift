@@ -10,47 +10,57 @@ import ScopeCore
 /// Usual cause: the user declined or mistyped the passkey, the peripheral does not support
 /// pairing, or one side deleted the bond (iOS: "Forget This Device" / the peripheral erased its
 /// keys; Android: `removeBond`; BlueZ: `RemoveDevice`) so encryption with the old LTK fails.
-public struct SecurityPairingFailed: Rule {
+public struct SecurityPairingFailed: ItemRule {
     public static let id = "security.pairing-failed"
     public static let guidance = 9
     public static let defaultSeverity = Severity.error
     public static let summary = "Pairing or encryption failed"
     public init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let encryptions = analysis.connections.flatMap { c in c.encryptionChanges.map { (c, $0) } }
-        guard !analysis.pairings.isEmpty || !encryptions.isEmpty else {
-            return notEvaluated("no SMP pairing and no encryption in this capture")
-        }
-        var findings = FindingList()
-        var reported = Set<FrameNumber>()
-        for p in analysis.pairings {
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+        var t = ItemTally()
+        for (i, p) in view.pairings.enumerated() {
+            t.tick(0)
             guard let f = p.failed else { continue }
-            reported.insert(f.frame)
             let by = p.failedSentBy.map { $0 == .local ? "sent" : ($0 == .remote ? "received" : "") } ?? ""
-            findings.append(
+            t.finding(key(0, p.ordinal, i), Self.defaultSeverity) {
                 finding(
                     subject: "pairing at frame \(p.request.frame)",
                     shows: "SMP Pairing Failed, reason \(Text.hex2(p.reason ?? 0)) (frame \(f.frame)\(by.isEmpty ? "" : ", \(by)"))",
                     cause:
                         "The user declined or mistyped the passkey, the peripheral does not support pairing, or one side's bond was deleted",
                     evidence: [f.frame],
-                    fix: "Handle pairing errors in the app (peripheral(_:didFailToConnect:) / onBondStateChanged) and ask the user to forget and re-pair."))
+                    fix: "Handle pairing errors in the app (peripheral(_:didFailToConnect:) / onBondStateChanged) and ask the user to forget and re-pair.")
+            }
         }
-        for (c, e) in encryptions where e.status != 0 && !reported.contains(e.at.frame) {
-            findings.append(
-                finding(
-                    subject: c.label,
-                    shows:
-                        "\(e.isKeyRefresh ? "Encryption Key Refresh Complete" : "Encryption Change") with status \(Text.hex2(e.status)) (frame \(e.at.frame)) on \(c.label)",
-                    cause:
-                        "Usually one side lost the bond (status 0x06 PIN or Key Missing): the peripheral erased its keys or the phone forgot the device",
-                    evidence: [e.at.frame],
-                    fix: "Remove the stale bond on both sides and pair again."))
+        // Failed encryption not already reported as a pairing failure (of the same link).
+        let reported = Set(view.connectionPairings.compactMap { $0.failed?.frame })
+        for (i, c) in view.connections.enumerated() {
+            for (j, e) in c.encryptionChanges.enumerated() {
+                t.tick(1)
+                if e.status == 0 { t.tick(2) }
+                guard e.status != 0, !reported.contains(e.at.frame) else { continue }
+                t.finding(key(1, c.ordinal, i, j), Self.defaultSeverity) {
+                    finding(
+                        subject: c.label,
+                        shows:
+                            "\(e.isKeyRefresh ? "Encryption Key Refresh Complete" : "Encryption Change") with status \(Text.hex2(e.status)) (frame \(e.at.frame)) on \(c.label)",
+                        cause:
+                            "Usually one side lost the bond (status 0x06 PIN or Key Missing): the peripheral erased its keys or the phone forgot the device",
+                        evidence: [e.at.frame],
+                        fix: "Remove the stale bond on both sides and pair again.")
+                }
+            }
         }
-        let ok = encryptions.filter { $0.1.status == 0 }.count
+        return t
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 || t.count(1) > 0 else {
+            return notEvaluated("no SMP pairing and no encryption in this capture")
+        }
         return verdict(
-            findings,
-            passReason: "\(analysis.pairings.count) pairing(s), \(ok) successful encryption change(s), no failure")
+            t.findingList,
+            passReason: "\(t.count(0)) pairing(s), \(t.count(2)) successful encryption change(s), no failure")
     }
 }

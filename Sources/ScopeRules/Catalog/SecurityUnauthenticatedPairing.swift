@@ -13,7 +13,7 @@ import ScopeCore
 /// characteristic permissions — use `.readEncryptionRequired`/`.writeEncryptionRequired` with
 /// authentication on the peripheral; Android: `BluetoothGattCharacteristic.PERMISSION_*_ENCRYPTED_MITM`;
 /// BlueZ: `encrypt-authenticated-*` flags).
-public struct SecurityUnauthenticatedPairing: Rule {
+public struct SecurityUnauthenticatedPairing: ItemRule {
     public static let id = "security.unauthenticated-pairing"
     public static let guidance = 9
     public static let defaultSeverity = Severity.info
@@ -41,17 +41,14 @@ public struct SecurityUnauthenticatedPairing: Rule {
         return Int(v) < ioNames.count ? ioNames[Int(v)] : "reserved \(Text.hex2(v))"
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let negotiated = analysis.pairings.filter { $0.response != nil }
-        guard !negotiated.isEmpty else {
-            return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
-        }
-        var findings = FindingList()
-        var notes: [String] = []
-        for p in negotiated {
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+        var t = ItemTally()
+        for (i, p) in view.pairings.enumerated() where p.response != nil {
+            t.tick(0)
+            let k = key(0, p.ordinal, i)
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
             guard let ini = p.initiator, let rsp = p.responder else {
-                notes.append("pairing at frames \(frames): features not decoded")
+                t.note(0, k) { "pairing at frames \(frames): features not decoded" }
                 continue
             }
             let type = p.secureConnections ? "LE Secure Connections" : "LE legacy"
@@ -59,20 +56,28 @@ public struct SecurityUnauthenticatedPairing: Rule {
                 "IO capabilities \(Self.io(ini.ioCapability)) (initiator) / \(Self.io(rsp.ioCapability)) (responder), MITM requested \(ini.mitm ? "True" : "False")/\(rsp.mitm ? "True" : "False"), \(type)"
             let best = Self.bestMethod(initiator: ini.ioCapability, responder: rsp.ioCapability, secureConnections: p.secureConnections)
             if p.method == .justWorks && best != .justWorks {
-                findings.append(
+                t.finding(k, Self.defaultSeverity) {
                     finding(
                         subject: "pairing at frame \(p.request.frame)",
                         shows: "pairing at frames \(frames) used Just Works although the \(caps) allow \(best.rawValue)",
                         cause:
                             "Usually neither side asked for MITM protection: the peripheral's characteristics require encryption but not authentication (iOS: permissions without authentication; Android: PERMISSION_READ_ENCRYPTED instead of PERMISSION_READ_ENCRYPTED_MITM)",
                         evidence: [p.request.frame, p.response?.frame],
-                        fix: "Require authenticated (MITM) pairing for sensitive characteristics."))
+                        fix: "Require authenticated (MITM) pairing for sensitive characteristics.")
+                }
             } else if p.method == .justWorks {
-                notes.append("pairing at frames \(frames): Just Works, and the \(caps) allow nothing better")
+                t.note(0, k) { "pairing at frames \(frames): Just Works, and the \(caps) allow nothing better" }
             } else {
-                notes.append("pairing at frames \(frames): \(p.method.rawValue) (\(caps))")
+                t.note(0, k) { "pairing at frames \(frames): \(p.method.rawValue) (\(caps))" }
             }
         }
-        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
+        return t
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else {
+            return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
+        }
+        return verdict(t.findingList, passReason: t.joined(separator: "; "))
     }
 }

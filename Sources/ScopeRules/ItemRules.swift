@@ -1,0 +1,244 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// The items a rule of `RuleScope.items` judges: what an analysis still holds at the end, or a
+/// batch of items leaving it on the way (`AnalysisResult.leaving`). Each item is in exactly one
+/// view, so the tallies of every view merged are the tally of the whole capture.
+struct ItemView {
+    var attempts: [ConnectionAttempt]
+    var connections: [Connection]
+    var pairings: [Pairing]
+    /// The pairings of `connections` (`pairings` with the ones that stay).
+    var connectionPairings: [Pairing]
+    var reconnections: [Reconnection]
+    var dataCommands: [AdvertisingDataCommand]
+    var spans: [AdvertisingSpan]
+    /// Supported states and maximum data length (as read by then, for a batch).
+    var advertising: AdvertisingActivity?
+    /// The last frame: only the view of the end has one (items still pending there are judged
+    /// up to it; a batch holds settled items only).
+    var lastFrame: FrameTime?
+    /// The whole analysis, for results built by hand (never retired): rules work out there
+    /// what the analysis records on the way.
+    var analysis: AnalysisResult?
+
+    /// What `analysis` holds.
+    init(_ analysis: AnalysisResult) {
+        attempts = analysis.attempts
+        connections = analysis.connections
+        pairings = analysis.pairings
+        connectionPairings = analysis.pairings
+        reconnections = analysis.reconnections
+        dataCommands = analysis.advertising?.dataCommands ?? []
+        spans = analysis.advertising?.spans ?? []
+        advertising = analysis.advertising
+        lastFrame = analysis.lastFrame
+        self.analysis = analysis
+    }
+
+    /// The items leaving the analysis in `batch`.
+    init(leaving items: LeavingItems, of batch: AnalysisResult) {
+        attempts = items.attempts
+        connections = items.connections
+        pairings = items.pairings
+        connectionPairings = items.contextPairings
+        reconnections = items.reconnections
+        dataCommands = items.advertisingData
+        spans = items.advertisingSpans
+        advertising = batch.advertising
+        lastFrame = nil
+        analysis = nil
+    }
+}
+
+/// Where a judged item stands in the capture: findings and reason items are listed in this order
+/// (the order of judging the whole capture at once).
+struct ItemKey: Comparable, Hashable, Sendable {
+    /// The rule's pass over the capture (e.g. pairings first, then encryption changes).
+    var phase: Int
+    /// The item's `ordinal` (its place in the capture's list)…
+    var ordinal: Int
+    /// …its index in the list judged (results built by hand leave every ordinal 0)…
+    var index: Int
+    /// …and a place within the item.
+    var sub = 0
+
+    static func < (a: ItemKey, b: ItemKey) -> Bool {
+        (a.phase, a.ordinal, a.index, a.sub) < (b.phase, b.ordinal, b.index, b.sub)
+    }
+}
+
+/// The first `capacity` values by key, and how many more there were: exact under merging.
+struct FirstByKey<Value: Sendable>: Sendable {
+    private(set) var items: [(key: ItemKey, value: Value)] = []
+    private(set) var more = 0
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    var count: Int { items.count + more }
+    var isEmpty: Bool { count == 0 }
+
+    /// Adds `value` (built only when it is kept).
+    mutating func insert(_ key: ItemKey, _ value: () -> Value) {
+        if items.count == capacity, let last = items.last, !(key < last.key) {
+            more += 1
+            return
+        }
+        var lo = 0, hi = items.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if items[mid].key < key { lo = mid + 1 } else { hi = mid }
+        }
+        items.insert((key, value()), at: lo)
+        if items.count > capacity {
+            items.removeLast()
+            more += 1
+        }
+    }
+
+    mutating func addOmitted(_ n: Int) { more += n }
+
+    mutating func merge(_ other: FirstByKey) {
+        for item in other.items { insert(item.key) { item.value } }
+        more += other.more
+    }
+
+    var values: [Value] { items.map(\.value) }
+}
+
+/// A rule's judgement of some of a capture's items, mergeable: findings (the first
+/// `FindingList.limit` per severity, in capture order, the rest counted), reason items (the first
+/// `reasonItems` per list) and counts.
+struct ItemTally: Sendable {
+    private var findings: [FirstByKey<Finding>] = Severity.allCases.map { _ in FirstByKey(capacity: FindingList.limit) }
+    private var lists: [Int: FirstByKey<String>] = [:]
+    var counts: [Int: Int] = [:]
+    /// `adv.payload-budget`: payload sizes per command label.
+    var sizes: [String: PayloadSizes] = [:]
+    /// `adv.payload-budget`: extended data judged against the controller's maximum length as read
+    /// by the end of the capture: per assembled length (-1: refused by the controller, a finding
+    /// whatever the maximum), the commands, rendered at the end.
+    var extendedData: [Int: FirstByKey<ExtendedData>] = [:]
+    /// `adv.without-need`: spans enabled while a connection was up, judged by the supported
+    /// states as read by the end: per state bit, the findings if it is clear (rendered at the
+    /// end), and the judgement if it is set (or the states were never read).
+    var overlapIfClear: [UInt64: FirstByKey<SpanOverlap>] = [:]
+    var overlapIfSet: [UInt64: ItemTally] = [:]
+
+    struct ExtendedData: Sendable {
+        var command: String
+        var at: FrameNumber
+        var complete: FrameNumber?
+        var length: Int
+        var kindText: String
+        var statusText: String
+    }
+
+    struct SpanOverlap: Sendable {
+        var name: String
+        var start: FrameNumber
+        var enabledWhileConnected: Int64
+        var role: Connection.Role
+        var complete: FrameNumber
+    }
+
+    /// Sizes of one label's payloads, and where the label appears in the summary: the commands
+    /// up to the first whose size was recorded (`candidates`, each key a place in the summary).
+    struct PayloadSizes: Sendable {
+        var count = 0
+        var min = Int.max
+        var max = Int.min
+        var firstSized: ItemKey?
+        var candidates: [ItemKey] = []
+    }
+
+    mutating func finding(_ key: ItemKey, _ severity: Severity, _ make: () -> Finding) {
+        findings[severity.rank].insert(key, make)
+    }
+
+    mutating func note(_ list: Int = 0, _ key: ItemKey, _ text: () -> String) {
+        lists[list, default: FirstByKey(capacity: [String].reasonItems)].insert(key, text)
+    }
+
+    mutating func tick(_ counter: Int, _ n: Int = 1) { counts[counter, default: 0] += n }
+    func count(_ counter: Int) -> Int { counts[counter] ?? 0 }
+
+    mutating func merge(_ other: ItemTally) {
+        for rank in findings.indices { findings[rank].merge(other.findings[rank]) }
+        for (k, list) in other.lists { lists[k, default: FirstByKey(capacity: [String].reasonItems)].merge(list) }
+        for (k, n) in other.counts { counts[k, default: 0] += n }
+        for (label, s) in other.sizes {
+            var mine = sizes[label] ?? PayloadSizes()
+            mine.count += s.count
+            mine.min = Swift.min(mine.min, s.min)
+            mine.max = Swift.max(mine.max, s.max)
+            if let f = s.firstSized, mine.firstSized.map({ f < $0 }) ?? true { mine.firstSized = f }
+            mine.candidates += s.candidates
+            sizes[label] = mine
+        }
+        for (k, list) in other.extendedData { extendedData[k, default: FirstByKey(capacity: FindingList.limit)].merge(list) }
+        for (k, list) in other.overlapIfClear { overlapIfClear[k, default: FirstByKey(capacity: FindingList.limit)].merge(list) }
+        for (k, t) in other.overlapIfSet { overlapIfSet[k, default: ItemTally()].merge(t) }
+    }
+
+    /// Adds the findings of `list`, rendered now.
+    mutating func findings<V>(_ list: FirstByKey<V>, _ severity: Severity, _ render: (V) -> Finding) {
+        for item in list.items { findings[severity.rank].insert(item.key) { render(item.value) } }
+        findings[severity.rank].addOmitted(list.more)
+    }
+
+    /// The findings as one rule run would have listed them.
+    var findingList: FindingList {
+        var list = FindingList()
+        let kept = findings.flatMap(\.items).sorted { $0.key < $1.key }
+        for f in kept { list.append(f.value) }
+        var omitted: [Severity: Int] = [:]
+        for severity in Severity.allCases where findings[severity.rank].more > 0 { omitted[severity] = findings[severity.rank].more }
+        list.merge(findings: [], omitted: omitted)
+        return list
+    }
+
+    func isEmpty(list: Int = 0) -> Bool { lists[list]?.isEmpty ?? true }
+
+    /// `allItems.joinedBounded(separator:)` of a reason list.
+    func joined(_ list: Int = 0, separator: String) -> String {
+        guard let l = lists[list] else { return "" }
+        let items = l.values
+        guard l.more > 0 else { return items.joined(separator: separator) }
+        return items.joined(separator: separator) + separator + "… and \(l.count - [String].reasonItems) more"
+    }
+}
+
+/// A rule of `RuleScope.items`: it judges connection requests, connections (as links: their
+/// lifetime, pairing and encryption), pairings, reconnections and advertising records one at a
+/// time, so batches of them judged on the way and what the analysis holds at the end give the
+/// verdict of the whole capture (`RuleAccumulator`).
+protocol ItemRule: Rule {
+    /// Judges the items of `view`.
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally
+    /// The verdict on every item tallied; `end` is the view of the end (capture-wide facts).
+    func verdict(_ tally: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict
+}
+
+extension ItemRule {
+    public static var scope: RuleScope { .items }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        let view = ItemView(analysis)
+        return verdict(tally(view, config: config), end: view, config: config)
+    }
+
+    /// `evaluate` with the tally of the items retired on the way.
+    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, retired: ItemTally?) -> RuleVerdict {
+        let view = ItemView(analysis)
+        var t = tally(view, config: config)
+        if let retired { t.merge(retired) }
+        return verdict(t, end: view, config: config)
+    }
+
+    /// `key` of item `index` of a list judged (ordinals set by the analysis, else the index).
+    func key(_ phase: Int, _ ordinal: Int, _ index: Int, _ sub: Int = 0) -> ItemKey {
+        ItemKey(phase: phase, ordinal: ordinal, index: index, sub: sub)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import ScopeAnalysis
+import ScopeCore
+import ScopeReport
+import ScopeRules
+import ScopeTestSupport
+import Testing
+
+/// Flat memory on long captures: settled connection requests, closed connections, their
+/// pairings, reconnections and finished advertising records after the first `kept` of each list
+/// are judged in batches by the rules of `RuleScope.items` and leave the result; only their
+/// counts and headline sums stay (`AnalysisResult.retired`). Retiring every item as soon as it is
+/// settled must change no verdict (reason included), finding, headline figure or list total on
+/// any corpus capture.
+@Suite("Item retirement")
+struct ItemRetirementTests {
+    static let everyItem = AnalysisBuilder.Retirement(attPDUs: 0, connections: 1, scans: 1, keptScans: 0, kept: 0, items: 1)
+    /// Two of each list stay at the head: verdicts then merge the head, the batches and what is
+    /// held at the end, in capture order.
+    static let afterTwo = AnalysisBuilder.Retirement(attPDUs: 0, connections: 1, scans: 1, keptScans: 2, kept: 2, items: 1)
+
+    static let itemRules = Set(RuleRegistry.all.filter { $0.scope == .items }.map { $0.id })
+
+    @Test(arguments: [everyItem, afterTwo])
+    func retiringItemsKeepsVerdictsAndHeadlineOverTheCorpus(retirement: AnalysisBuilder.Retirement) throws {
+        let files = Fixtures.corpusFiles()
+        guard !files.isEmpty else { return }
+        var compared = 0
+        var retired = RetiredItems()
+        for url in files {
+            guard let whole = try? AnalysisBuilder.analyze(path: url.path) else { continue }
+            for profile in [RuleConfiguration(), RuleConfiguration(profile: .ios)] {
+                let expected = RuleEngine.evaluate(whole, config: profile)
+                let (analysis, verdicts) = try RuleEngine.analyze(path: url.path, config: profile, retirement: retirement)
+                let name = url.lastPathComponent
+                if profile.profile == nil {
+                    retired.attempts += analysis.retired.attempts
+                    retired.connections += analysis.retired.connections
+                    retired.pairings += analysis.retired.pairings
+                    retired.advertisingData += analysis.retired.advertisingData
+                    retired.advertisingSpans += analysis.retired.advertisingSpans
+                }
+                #expect(analysis.attempts.count + analysis.retired.attempts == whole.attempts.count, "\(name)")
+                #expect(analysis.connections.count + analysis.retired.connections == whole.connections.count, "\(name)")
+                for (v, e) in zip(verdicts, expected) {
+                    #expect(v.status == e.status, "\(name) \(v.rule): \(v.status) \(v.reason) / expected \(e.status) \(e.reason)")
+                    #expect(v.omitted == e.omitted, "\(name) \(v.rule)")
+                    if Self.itemRules.contains(v.rule) {
+                        #expect(v.findings.map(\.subject) == e.findings.map(\.subject), "\(name) \(v.rule)")
+                        #expect(v.findings.map(\.evidence) == e.findings.map(\.evidence), "\(name) \(v.rule)")
+                        #expect(v.findings.map(\.message) == e.findings.map(\.message), "\(name) \(v.rule)")
+                        #expect(v.reason == e.reason, "\(name) \(v.rule)")
+                    } else {
+                        // Connection rules judged at every close merge in close order (RetirementTests).
+                        #expect(Set(v.findings.map(\.message)) == Set(e.findings.map(\.message)), "\(name) \(v.rule)")
+                    }
+                }
+                let tool = ToolInfo(version: "test")
+                let config = ConfigSummary(profile: "ios")
+                let a = JSONReporter.value(Report(analysis: analysis, verdicts: verdicts, tool: tool, config: config, timeline: false))
+                let b = JSONReporter.value(Report(analysis: whole, verdicts: expected, tool: tool, config: config, timeline: false))
+                // Figures count every item; the lists keep the first ones, which stay.
+                #expect(Self.headline(a, keeping: retirement.kept) == Self.headline(b, keeping: retirement.kept), "\(name)")
+                #expect(a["summary"] == b["summary"], "\(name)")
+                #expect(a["not_listed"] == b["not_listed"], "\(name)")
+                compared += 1
+            }
+        }
+        print("item retirement: \(compared) analyses compared, retired \(retired)")
+        #expect(compared > 100 && retired.attempts > 20 && retired.connections > 50 && retired.advertisingSpans > 20)
+    }
+
+    /// The headline with its lists cut to their first `keeping` items.
+    static func headline(_ report: JSONValue, keeping: Int) -> [String: JSONValue] {
+        guard case .object(let fields)? = report["headline"] else { return [:] }
+        var out: [String: JSONValue] = [:]
+        for (k, v) in fields {
+            if case .array(let items) = v { out[k] = .array(Array(items.prefix(keeping))) } else { out[k] = v }
+        }
+        return out
+    }
+
+    /// The first items of each list stay for the reports' lists, whatever retires after them.
+    @Test func theFirstItemsStayForTheReportLists() throws {
+        for url in Fixtures.corpusFiles() {
+            guard let whole = try? AnalysisBuilder.analyze(path: url.path), whole.attempts.count > 3 || whole.connections.count > 3 else { continue }
+            let (analysis, _) = try RuleEngine.analyze(path: url.path, retirement: Self.afterTwo)
+            let name = url.lastPathComponent
+            #expect(analysis.attempts.prefix(2).map(\.request) == whole.attempts.prefix(2).map(\.request), "\(name)")
+            #expect(analysis.connections.prefix(2).map(\.id) == whole.connections.prefix(2).map(\.id), "\(name)")
+            #expect(analysis.pairings.prefix(2).map(\.request) == whole.pairings.prefix(2).map(\.request), "\(name)")
+            #expect(
+                (analysis.advertising?.spans.prefix(2).map(\.start) ?? []) == (whole.advertising?.spans.prefix(2).map(\.start) ?? []),
+                "\(name)")
+        }
+    }
+
+    @Test func smallCapturesRetireNoItemByDefault() throws {
+        for url in Fixtures.corpusFiles() {
+            guard let (analysis, _) = try? RuleEngine.analyze(path: url.path) else { continue }
+            #expect(analysis.retired == RetiredItems(), "\(url.lastPathComponent)")
+        }
+    }
+
+    /// The reconnections the analysis records as it goes are those the rule works out from the
+    /// whole result (results built by hand).
+    @Test func recordedReconnectionsMatchTheWholeResult() throws {
+        var compared = 0
+        for url in Fixtures.corpusFiles() {
+            guard var whole = try? AnalysisBuilder.analyze(path: url.path) else { continue }
+            let recorded = whole.reconnections
+            whole.reconnectionsTracked = false
+            let a = RuleEngine.evaluate(whole).first { $0.rule == ConnReconnectByScan.id }
+            whole.reconnectionsTracked = true
+            let b = RuleEngine.evaluate(whole).first { $0.rule == ConnReconnectByScan.id }
+            #expect(a == b, "\(url.lastPathComponent): \(recorded.count) recorded")
+            compared += recorded.count
+        }
+        print("reconnections compared: \(compared)")
+    }
+}
