@@ -162,9 +162,9 @@ public struct AnalysisBuilder: Sendable {
     struct Payload: Hashable, Sendable {
         var fingerprint: UInt64
         var count: Int
-        init(bytes: ArraySlice<UInt8>) {
+        init(bytes: UnsafeRawBufferPointer) {
             count = bytes.count
-            fingerprint = bytes.withUnsafeBytes { Self.fingerprint($0) }
+            fingerprint = Self.fingerprint(bytes)
         }
 
         /// Eight bytes at a time (one multiply–xorshift round per word, little-endian loads; the
@@ -180,7 +180,12 @@ public struct AnalysisBuilder: Sendable {
                 h = mix(h ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
                 i += 8
             }
-            if i < n {
+            if i < n, n >= 8 {
+                // The last 1–7 bytes as the top of the data's last eight, shifted down: the same
+                // zero-padded word as the byte loop below, in one load.
+                let last = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+                h = mix(h ^ (last >> UInt64(8 * (8 - (n - i)))))
+            } else if i < n {
                 var tail: UInt64 = 0
                 var shift: UInt64 = 0
                 while i < n {
@@ -396,8 +401,10 @@ public struct AnalysisBuilder: Sendable {
             }
             return
         }
-        if !event.advertisingReports.isEmpty {
-            advertisingReports(event, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
+        // Built once (each read of `event.advertisingReports` assembles the view anew).
+        let reports = event.advertisingReports
+        if !reports.isEmpty {
+            advertisingReports(reports, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
             return
         }
         let p = event.parameters
