@@ -88,10 +88,9 @@ extension AnalysisBuilder {
             let s = scanState[slot].index
             // Mutate in place: copying the session or its tracking per report would copy their
             // collections each time (quadratic on long scans).
-            let key = ReportKey(
-                address: address, type: addressType, eventType: report.isLegacyEvent ? eventType : eventType & ~UInt16(0x60),
-                data: payload)
-            let (duplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
+            let reportType = report.isLegacyEvent ? eventType : eventType & ~UInt16(0x60)
+            let (duplicate, newDevice, devicesSeen) = Self.track(
+                device: device, eventType: reportType, payload: payload, in: &scanState[slot])
             isDuplicate = duplicate
             Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &result.scans[s])
             if isDuplicate { duplicates += 1 }
@@ -110,10 +109,12 @@ extension AnalysisBuilder {
             at: at)
     }
 
-    /// Whether `key` was already reported in the session, whether the device reports in it for
-    /// the first time, and how many devices it has seen.
-    private static func track(_ key: ReportKey, device: Int, in tracking: inout ScanTracking) -> (Bool, Bool, Int) {
-        let isDuplicate = !tracking.seen.insert(key).inserted
+    /// Whether the device reported this event type and data already in the session, whether it
+    /// reports in it for the first time, and how many devices the session has seen.
+    private static func track(
+        device: Int, eventType: UInt16, payload: Payload, in tracking: inout ScanTracking
+    ) -> (Bool, Bool, Int) {
+        let isDuplicate = !tracking.seen.insert(device: device, eventType: eventType, payload: payload)
         let newDevice = tracking.noteDevice(device)
         return (isDuplicate, newDevice, tracking.devices)
     }
@@ -132,11 +133,12 @@ extension AnalysisBuilder {
 
     /// The device's index in `result.devices`, added on its first report.
     private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
-        let key = DeviceKey(address: address, type: addressType)
-        if let i = deviceIndex[key] { return i }
+        let key = DeviceTable.key(address: address, type: addressType)
+        let (found, slot) = deviceIndex.find(key)
+        if let found { return found }
         result.devices.append(Device(address: address, addressType: addressType, first: at))
         let index = result.devices.count - 1
-        deviceIndex[key] = index
+        deviceIndex.insert(key, index: index, at: slot)
         devicePayloads.append([])
         return index
     }

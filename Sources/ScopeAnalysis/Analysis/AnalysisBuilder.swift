@@ -55,7 +55,8 @@ public struct AnalysisBuilder: Sendable {
     var activeScan: [AdapterIndex: Int] = [:]
     /// The running sessions' tracking (one per adapter in `activeScan`, a short list: no hashing).
     var scanState: [ScanTracking] = []
-    var deviceIndex: [DeviceKey: Int] = [:]
+    /// Advertiser → index in `result.devices`.
+    var deviceIndex = DeviceTable()
     /// Per device (same index as `result.devices`): its distinct payloads.
     var devicePayloads: [Set<Payload>] = []
     /// Per advertiser and adapter: the last scan session that reported it and its first report
@@ -119,15 +120,6 @@ public struct AnalysisBuilder: Sendable {
         var firstReport: FrameTime
     }
 
-    struct DeviceKey: Hashable, Sendable {
-        var address: BDAddr
-        var type: UInt8
-
-        // One word to hash instead of the address's and the type's.
-        func hash(into hasher: inout Hasher) { hasher.combine(address.value | UInt64(type) << 48) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(address.value | UInt64(type) << 48, seed: seed) }
-    }
-
     struct FragmentKey: Hashable, Sendable {
         var adapter: AdapterIndex
         var address: BDAddr
@@ -141,27 +133,16 @@ public struct AnalysisBuilder: Sendable {
         var handle: UInt8?
     }
 
-    struct ReportKey: Hashable, Sendable {
-        var address: BDAddr
-        var type: UInt8
-        var eventType: UInt16
-        var data: Payload
-
-        // One word to hash (equality still compares every field).
-        var word: UInt64 {
-            let who = address.value | UInt64(type) << 48 | UInt64(truncatingIfNeeded: eventType) << 56
-            return who &* 0x9E37_79B9_7F4A_7C15 ^ data.fingerprint &+ UInt64(data.count)
-        }
-        func hash(into hasher: inout Hasher) { hasher.combine(word) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
-    }
-
     /// Advertising data as a set/dictionary key: its length and a 64-bit fingerprint, not the
     /// bytes (duplicate and distinct-payload sets stay small on long captures). Two payloads of
     /// equal length collide with probability about 2^-64.
     struct Payload: Hashable, Sendable {
         var fingerprint: UInt64
         var count: Int
+        init(fingerprint: UInt64, count: Int) {
+            self.fingerprint = fingerprint
+            self.count = count
+        }
         init(bytes: UnsafeRawBufferPointer) {
             count = bytes.count
             fingerprint = Self.fingerprint(bytes)
@@ -214,7 +195,8 @@ public struct AnalysisBuilder: Sendable {
         var adapter: AdapterIndex
         /// The session's index in `result.scans`.
         var index: Int
-        var seen: Set<ReportKey> = []
+        /// Its distinct reports, to tell duplicates.
+        var seen = SeenReports()
         /// Devices that reported in the session, and which (bit i: `result.devices[i]`).
         var devices = 0
         var deviceBits: [UInt64] = []

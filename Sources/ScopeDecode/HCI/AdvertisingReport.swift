@@ -232,7 +232,7 @@ public struct AdvertisingReportEssentials {
     /// Advertising or scan response data, borrowed (empty for directed reports).
     public let data: UnsafeRawBufferPointer
 
-    @usableFromInline init(
+    @inlinable init(
         eventType: UInt16, isLegacyEvent: Bool, addressType: UInt8, address: BDAddr, rssi: Int8, sid: UInt8,
         data: UnsafeRawBufferPointer
     ) {
@@ -254,8 +254,9 @@ public struct AdvertisingReportEssentials {
 extension AdvertisingReports {
     /// Calls `body` with each report's essentials, in order. A one-report event is read straight
     /// from its bytes (the layout ``AdvertisingReport/single(subevent:_:baseOffset:)`` reads);
-    /// other events' decoded reports lend their fields and data.
-    public func forEachEssentials(_ body: (AdvertisingReportEssentials) -> Void) {
+    /// other events' decoded reports lend their fields and data. (Inlinable: specialised into
+    /// the caller, its closures inlined, instead of two indirect calls per report.)
+    @inlinable public func forEachEssentials(_ body: (AdvertisingReportEssentials) -> Void) {
         guard let one else {
             for r in decoded {
                 r.data.withUnsafeBytes { data in
@@ -461,13 +462,13 @@ extension AdvertisingReport {
     }
 
     /// The 23 bytes of an extended report before Data_Length.
-    typealias ExtendedFields = (
+    @usableFromInline typealias ExtendedFields = (
         eventType: UInt16, addressType: UInt8, address: BDAddr, primary: UInt8, secondary: UInt8, sid: UInt8,
         txPower: Int8, rssi: Int8, interval: UInt16, directType: UInt8, direct: BDAddr
     )
 
     /// Reads ``ExtendedFields`` from 23 bytes in memory.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func extendedFields(_ b: UnsafeRawBufferPointer) -> ExtendedFields {
         (
             b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
@@ -478,12 +479,12 @@ extension AdvertisingReport {
 
 extension UnsafeRawBufferPointer {
     /// A little-endian UInt16 at `i` (within bounds).
-    @inline(__always) fileprivate func le16(at i: Int) -> UInt16 {
+    @inlinable @inline(__always) func le16(at i: Int) -> UInt16 {
         UInt16(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt16.self))
     }
 
     /// A 6-byte little-endian BD_ADDR at `i` (within bounds).
-    @inline(__always) fileprivate func address(at i: Int) -> BDAddr {
+    @inlinable @inline(__always) func address(at i: Int) -> BDAddr {
         let low = UInt64(UInt32(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt32.self)))
         let high = UInt64(UInt16(littleEndian: loadUnaligned(fromByteOffset: i + 4, as: UInt16.self)))
         return BDAddr(value: low | high << 32)
