@@ -33,17 +33,14 @@ extension AnalysisBuilder {
         }
     }
 
-    mutating func advertisingReports(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {
+    mutating func advertisingReports(_ reports: AdvertisingReports, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {
         // The running session on this adapter (as `activeScan[adapter]`).
         let slot = scanState.firstIndex { $0.adapter == adapter }
         var duplicatesInEvent = 0
         var counted = 0
-        event.advertisingReports.withUnsafeBufferPointer { reports in
-            guard let first = reports.baseAddress else { return }
-            // Each report read in place, not copied.
-            for r in 0..<reports.count {
-                advertisingReport(first + r, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicatesInEvent)
-            }
+        // Each report's essentials read in place from the event's bytes (no `AdvertisingReport`).
+        reports.forEachEssentials { report in
+            advertisingReport(report, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicatesInEvent)
         }
         if let slot, duplicatesInEvent > 0, counted > 0 {
             // The event's bytes shared equally among the reports it carried.
@@ -53,24 +50,37 @@ extension AnalysisBuilder {
 
     /// One report; `slot`: the running session's entry in `scanState`.
     private mutating func advertisingReport(
-        _ report: UnsafePointer<AdvertisingReport>, adapter: AdapterIndex, slot: Int?, at: FrameTime, counted: inout Int,
+        _ report: AdvertisingReportEssentials, adapter: AdapterIndex, slot: Int?, at: FrameTime, counted: inout Int,
         duplicates: inout Int
     ) {
-        let address = report.pointee.address
-        let addressType = report.pointee.addressType
-        let isLegacy = report.pointee.isLegacyEvent
-        let eventType = report.pointee.eventType
-        var data = report.pointee.data
-        if !isLegacy {
-            let fragmentKey = FragmentKey(adapter: adapter, address: address, type: addressType, sid: report.pointee.sid)
+        if !report.isLegacyEvent {
+            let fragmentKey = FragmentKey(adapter: adapter, address: report.address, type: report.addressType, sid: report.sid)
             // Extended reports: data status bits 5–6 of Event_Type; 1 = incomplete, more to come.
-            let status = (eventType >> 5) & 0x03
+            let status = (report.eventType >> 5) & 0x03
             if status == 1 {
-                fragments[fragmentKey, default: []] += data
+                fragments[fragmentKey, default: []] += report.data
                 return
             }
-            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) { data = (earlier + data)[...] }
+            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) {
+                (earlier + report.data).withUnsafeBytes { data in
+                    countReport(report, data: data, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicates)
+                }
+                return
+            }
         }
+        countReport(report, data: report.data, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicates)
+    }
+
+    /// A complete report (`data`: its data, or a reassembled extended report's) counted for its
+    /// device and the running session.
+    @inline(__always)
+    private mutating func countReport(
+        _ report: AdvertisingReportEssentials, data: UnsafeRawBufferPointer, adapter: AdapterIndex, slot: Int?, at: FrameTime,
+        counted: inout Int, duplicates: inout Int
+    ) {
+        let address = report.address
+        let addressType = report.addressType
+        let eventType = report.eventType
         counted += 1
         // The payload's fingerprint once, for the device's and the session's sets.
         let payload = Payload(bytes: data)
@@ -80,8 +90,9 @@ extension AnalysisBuilder {
             let s = scanState[slot].index
             // Mutate in place: copying the session or its tracking per report would copy their
             // collections each time (quadratic on long scans).
-            let key = ReportKey(address: address, type: addressType, eventType: isLegacy ? eventType : eventType & ~UInt16(0x60), data: payload)
-            let (duplicate, newDevice, devicesSeen) = Self.track(key, device: device, in: &scanState[slot])
+            let reportType = report.isLegacyEvent ? eventType : eventType & ~UInt16(0x60)
+            let (duplicate, newDevice, devicesSeen) = Self.track(
+                device: device, eventType: reportType, payload: payload, in: &scanState[slot])
             isDuplicate = duplicate
             Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &result.scans[s])
             if isDuplicate { duplicates += 1 }
@@ -96,14 +107,16 @@ extension AnalysisBuilder {
         // device already: its payload is known, no need to look it up again.
         let newPayload = !isDuplicate && devicePayloads[device].insert(payload).inserted
         Self.update(
-            &result.devices[device], rssi: report.pointee.rssi, connectable: report.pointee.isConnectable, data: data,
-            newPayload: newPayload, at: at)
+            &result.devices[device], rssi: report.rssi, connectable: report.isConnectable, data: data, newPayload: newPayload,
+            at: at)
     }
 
-    /// Whether `key` was already reported in the session, whether the device reports in it for
-    /// the first time, and how many devices it has seen.
-    private static func track(_ key: ReportKey, device: Int, in tracking: inout ScanTracking) -> (Bool, Bool, Int) {
-        let isDuplicate = !tracking.seen.insert(key).inserted
+    /// Whether the device reported this event type and data already in the session, whether it
+    /// reports in it for the first time, and how many devices the session has seen.
+    private static func track(
+        device: Int, eventType: UInt16, payload: Payload, in tracking: inout ScanTracking
+    ) -> (Bool, Bool, Int) {
+        let isDuplicate = !tracking.seen.insert(device: device, eventType: eventType, payload: payload)
         let newDevice = tracking.noteDevice(device)
         return (isDuplicate, newDevice, tracking.devices)
     }
@@ -122,18 +135,19 @@ extension AnalysisBuilder {
 
     /// The device's index in `result.devices`, added on its first report.
     private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
-        let key = DeviceKey(address: address, type: addressType)
-        if let i = deviceIndex[key] { return i }
+        let key = DeviceTable.key(address: address, type: addressType)
+        let (found, slot) = deviceIndex.find(key)
+        if let found { return found }
         result.devices.append(Device(address: address, addressType: addressType, first: at))
         let index = result.devices.count - 1
-        deviceIndex[key] = index
+        deviceIndex.insert(key, index: index, at: slot)
         devicePayloads.append([])
         return index
     }
 
     /// In place: copying the device out and back would copy its strings and arrays.
     private static func update(
-        _ device: inout Device, rssi: Int8, connectable: Bool, data: ArraySlice<UInt8>, newPayload: Bool, at: FrameTime
+        _ device: inout Device, rssi: Int8, connectable: Bool, data: UnsafeRawBufferPointer, newPayload: Bool, at: FrameTime
     ) {
         device.reports += 1
         device.last = at
@@ -144,7 +158,7 @@ extension AnalysisBuilder {
         if connectable { device.connectable = true }
         if newPayload {
             device.distinctPayloads += 1
-            let ad = ADParser.parse(Array(data), baseOffset: 0)
+            let ad = ADParser.parse([UInt8](data), baseOffset: 0)
             if let name = ad.localName { device.name = name }
             for uuid in ad.serviceUUIDs {
                 let s = uuidString(uuid)

@@ -55,7 +55,8 @@ public struct AnalysisBuilder: Sendable {
     var activeScan: [AdapterIndex: Int] = [:]
     /// The running sessions' tracking (one per adapter in `activeScan`, a short list: no hashing).
     var scanState: [ScanTracking] = []
-    var deviceIndex: [DeviceKey: Int] = [:]
+    /// Advertiser → index in `result.devices`.
+    var deviceIndex = DeviceTable()
     /// Per device (same index as `result.devices`): its distinct payloads.
     var devicePayloads: [Set<Payload>] = []
     /// Per advertiser and adapter: the last scan session that reported it and its first report
@@ -140,15 +141,6 @@ public struct AnalysisBuilder: Sendable {
         var firstReport: FrameTime
     }
 
-    struct DeviceKey: Hashable, Sendable {
-        var address: BDAddr
-        var type: UInt8
-
-        // One word to hash instead of the address's and the type's.
-        func hash(into hasher: inout Hasher) { hasher.combine(address.value | UInt64(type) << 48) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(address.value | UInt64(type) << 48, seed: seed) }
-    }
-
     struct FragmentKey: Hashable, Sendable {
         var adapter: AdapterIndex
         var address: BDAddr
@@ -162,30 +154,19 @@ public struct AnalysisBuilder: Sendable {
         var handle: UInt8?
     }
 
-    struct ReportKey: Hashable, Sendable {
-        var address: BDAddr
-        var type: UInt8
-        var eventType: UInt16
-        var data: Payload
-
-        // One word to hash (equality still compares every field).
-        var word: UInt64 {
-            let who = address.value | UInt64(type) << 48 | UInt64(truncatingIfNeeded: eventType) << 56
-            return who &* 0x9E37_79B9_7F4A_7C15 ^ data.fingerprint &+ UInt64(data.count)
-        }
-        func hash(into hasher: inout Hasher) { hasher.combine(word) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
-    }
-
     /// Advertising data as a set/dictionary key: its length and a 64-bit fingerprint, not the
     /// bytes (duplicate and distinct-payload sets stay small on long captures). Two payloads of
     /// equal length collide with probability about 2^-64.
     struct Payload: Hashable, Sendable {
         var fingerprint: UInt64
         var count: Int
-        init(bytes: ArraySlice<UInt8>) {
+        init(fingerprint: UInt64, count: Int) {
+            self.fingerprint = fingerprint
+            self.count = count
+        }
+        init(bytes: UnsafeRawBufferPointer) {
             count = bytes.count
-            fingerprint = bytes.withUnsafeBytes { Self.fingerprint($0) }
+            fingerprint = Self.fingerprint(bytes)
         }
 
         /// Eight bytes at a time (one multiply–xorshift round per word, little-endian loads; the
@@ -201,7 +182,12 @@ public struct AnalysisBuilder: Sendable {
                 h = mix(h ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
                 i += 8
             }
-            if i < n {
+            if i < n, n >= 8 {
+                // The last 1–7 bytes as the top of the data's last eight, shifted down: the same
+                // zero-padded word as the byte loop below, in one load.
+                let last = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+                h = mix(h ^ (last >> UInt64(8 * (8 - (n - i)))))
+            } else if i < n {
                 var tail: UInt64 = 0
                 var shift: UInt64 = 0
                 while i < n {
@@ -230,7 +216,8 @@ public struct AnalysisBuilder: Sendable {
         var adapter: AdapterIndex
         /// The session's index in `result.scans`.
         var index: Int
-        var seen: Set<ReportKey> = []
+        /// Its distinct reports, to tell duplicates.
+        var seen = SeenReports()
         /// Devices that reported in the session, and which (bit i: `result.devices[i]`).
         var devices = 0
         var deviceBits: [UInt64] = []
@@ -421,8 +408,10 @@ public struct AnalysisBuilder: Sendable {
             }
             return
         }
-        if !event.advertisingReports.isEmpty {
-            advertisingReports(event, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
+        // Built once (each read of `event.advertisingReports` assembles the view anew).
+        let reports = event.advertisingReports
+        if !reports.isEmpty {
+            advertisingReports(reports, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
             return
         }
         let p = event.parameters

@@ -214,6 +214,86 @@ public struct AdvertisingReports: RandomAccessCollection, Sendable, Hashable {
     }
 }
 
+/// What scan analysis reads of one report — who sent it, how, and its data — without building an
+/// ``AdvertisingReport``: that struct's optionals and slice cost a dozen field copies, a retain and
+/// a release per report, and half the frames of a long scan are reports. The data is borrowed
+/// from the event: valid only inside ``AdvertisingReports/forEachEssentials(_:)``'s closure.
+public struct AdvertisingReportEssentials {
+    /// Event_Type as on the wire (see ``AdvertisingReport/eventType``).
+    public let eventType: UInt16
+    /// True for reports from the legacy (0x02) and directed (0x0B) subevents.
+    public let isLegacyEvent: Bool
+    public let addressType: UInt8
+    public let address: BDAddr
+    /// RSSI in dBm; 127 means not available.
+    public let rssi: Int8
+    /// Extended reports: Advertising SID (0xFF: no ADI field). Meaningless for legacy reports.
+    public let sid: UInt8
+    /// Advertising or scan response data, borrowed (empty for directed reports).
+    public let data: UnsafeRawBufferPointer
+
+    @inlinable init(
+        eventType: UInt16, isLegacyEvent: Bool, addressType: UInt8, address: BDAddr, rssi: Int8, sid: UInt8,
+        data: UnsafeRawBufferPointer
+    ) {
+        self.eventType = eventType
+        self.isLegacyEvent = isLegacyEvent
+        self.addressType = addressType
+        self.address = address
+        self.rssi = rssi
+        self.sid = sid
+        self.data = data
+    }
+
+    /// As ``AdvertisingReport/isConnectable`` (extended: bit 0 of Event_Type).
+    @inlinable public var isConnectable: Bool {
+        isLegacyEvent ? (eventType == 0x00 || eventType == 0x01) : eventType & 0x0001 != 0
+    }
+}
+
+extension AdvertisingReports {
+    /// Calls `body` with each report's essentials, in order. A one-report event is read straight
+    /// from its bytes (the layout ``AdvertisingReport/single(subevent:_:baseOffset:)`` reads);
+    /// other events' decoded reports lend their fields and data. (Inlinable: specialised into
+    /// the caller, its closures inlined, instead of two indirect calls per report.)
+    @inlinable public func forEachEssentials(_ body: (AdvertisingReportEssentials) -> Void) {
+        guard let one else {
+            for r in decoded {
+                r.data.withUnsafeBytes { data in
+                    body(
+                        AdvertisingReportEssentials(
+                            eventType: r.eventType, isLegacyEvent: r.isLegacyEvent, addressType: r.addressType,
+                            address: r.address, rssi: r.rssi, sid: r.sid ?? 0xFF, data: data))
+                }
+            }
+            return
+        }
+        one.bytes.withUnsafeBytes { b in
+            // `isSingle` held when the event was decoded: Num_Reports 1 and the lengths fit. Checked
+            // again (two compares) so that a mismatch can never read out of bounds.
+            switch one.subevent {
+            case .extendedAdvertisingReport:
+                guard b.count >= 25, b.count == 25 + Int(b[24]) else { return }
+                let f = AdvertisingReport.extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24]))
+                body(
+                    AdvertisingReportEssentials(
+                        eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
+                        rssi: f.rssi, sid: f.sid, data: UnsafeRawBufferPointer(rebasing: b[25...])))
+            case .advertisingReport:
+                guard b.count >= 11, b.count == 11 + Int(b[9]) else { return }
+                let length = Int(b[9])
+                body(
+                    AdvertisingReportEssentials(
+                        eventType: UInt16(b[1]), isLegacyEvent: true, addressType: b[2], address: b.address(at: 3),
+                        rssi: Int8(bitPattern: b[10 + length]), sid: 0xFF,
+                        data: UnsafeRawBufferPointer(rebasing: b[10..<(10 + length)])))
+            default:
+                return
+            }
+        }
+    }
+}
+
 extension AdvertisingReport {
     /// Stands in where a report is missing (never in decoded output).
     @usableFromInline static var placeholder: AdvertisingReport {
@@ -382,13 +462,13 @@ extension AdvertisingReport {
     }
 
     /// The 23 bytes of an extended report before Data_Length.
-    typealias ExtendedFields = (
+    @usableFromInline typealias ExtendedFields = (
         eventType: UInt16, addressType: UInt8, address: BDAddr, primary: UInt8, secondary: UInt8, sid: UInt8,
         txPower: Int8, rssi: Int8, interval: UInt16, directType: UInt8, direct: BDAddr
     )
 
     /// Reads ``ExtendedFields`` from 23 bytes in memory.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func extendedFields(_ b: UnsafeRawBufferPointer) -> ExtendedFields {
         (
             b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
@@ -399,12 +479,12 @@ extension AdvertisingReport {
 
 extension UnsafeRawBufferPointer {
     /// A little-endian UInt16 at `i` (within bounds).
-    @inline(__always) fileprivate func le16(at i: Int) -> UInt16 {
+    @inlinable @inline(__always) func le16(at i: Int) -> UInt16 {
         UInt16(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt16.self))
     }
 
     /// A 6-byte little-endian BD_ADDR at `i` (within bounds).
-    @inline(__always) fileprivate func address(at i: Int) -> BDAddr {
+    @inlinable @inline(__always) func address(at i: Int) -> BDAddr {
         let low = UInt64(UInt32(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt32.self)))
         let high = UInt64(UInt16(littleEndian: loadUnaligned(fromByteOffset: i + 4, as: UInt16.self)))
         return BDAddr(value: low | high << 32)

@@ -1,0 +1,105 @@
+import ScopeCore
+
+/// Hash tables for the two lookups made per advertising report (half the frames of a long scan):
+/// the advertiser's device index and the session's duplicate check. Both are open addressing with
+/// linear probing in one flat array of fixed-size entries, at most 3/4 full, hashed with one
+/// `fastHash`: a `Dictionary`/`Set` of a custom key goes through generic hashing, equality and
+/// copy-on-write machinery that cost several times the probe itself. Neither table is ever
+/// iterated, so their order cannot reach any output.
+
+/// An advertiser (address and address type, as one word) → its index in `result.devices`.
+struct DeviceTable: Sendable {
+    /// `key == DeviceTable.empty` marks a free slot (real keys use 56 bits).
+    private struct Entry: Sendable {
+        var key: UInt64
+        var index: Int
+    }
+    private static let empty = UInt64.max
+    private var entries: [Entry] = []
+    private var count = 0
+
+    /// The word of an advertiser: address in the low 48 bits, type above.
+    @inline(__always)
+    static func key(address: BDAddr, type: UInt8) -> UInt64 { address.value | UInt64(type) << 48 }
+
+    /// The index stored for `key`, or else the free slot where ``insert(_:index:at:)`` puts it
+    /// (valid until then: the table grows here, before the probe, never between).
+    @inline(__always)
+    mutating func find(_ key: UInt64) -> (index: Int?, slot: Int) {
+        if count * 4 >= entries.count * 3 { grow() }
+        let mask = entries.count - 1
+        var i = fastHash(key, seed: 0) & mask
+        while true {
+            let k = entries[i].key
+            if k == key { return (entries[i].index, i) }
+            if k == Self.empty { return (nil, i) }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Stores `index` for `key` at the slot ``find(_:)`` returned for it.
+    mutating func insert(_ key: UInt64, index: Int, at slot: Int) {
+        entries[slot] = Entry(key: key, index: index)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let old = entries
+        entries = Array(repeating: Entry(key: Self.empty, index: 0), count: max(64, old.count * 2))
+        let mask = entries.count - 1
+        for e in old where e.key != Self.empty {
+            var i = fastHash(e.key, seed: 0) & mask
+            while entries[i].key != Self.empty { i = (i + 1) & mask }
+            entries[i] = e
+        }
+    }
+}
+
+/// A scan session's distinct reports: advertiser (its device index), event type (data status
+/// bits cleared for extended reports) and data. Equal entries are exactly equal `ReportKey`s of
+/// the set this replaces (the device index stands for address and type one to one).
+struct SeenReports: Sendable {
+    private struct Entry: Sendable {
+        /// Device index << 16 | event type; `SeenReports.empty` marks a free slot.
+        var who: UInt64
+        var payload: AnalysisBuilder.Payload
+    }
+    private static let empty = UInt64.max
+    private var entries: [Entry] = []
+    private var count = 0
+
+    /// Adds the report; false when it was there already (a duplicate).
+    @inline(__always)
+    mutating func insert(device: Int, eventType: UInt16, payload: AnalysisBuilder.Payload) -> Bool {
+        if count * 4 >= entries.count * 3 { grow() }
+        let who = UInt64(device) << 16 | UInt64(eventType)
+        let mask = entries.count - 1
+        var i = Self.slot(who, payload) & mask
+        while true {
+            let w = entries[i].who
+            if w == Self.empty { break }
+            if w == who && entries[i].payload == payload { return false }
+            i = (i + 1) & mask
+        }
+        entries[i] = Entry(who: who, payload: payload)
+        count += 1
+        return true
+    }
+
+    @inline(__always)
+    private static func slot(_ who: UInt64, _ payload: AnalysisBuilder.Payload) -> Int {
+        fastHash(who &* 0x9E37_79B9_7F4A_7C15 ^ payload.fingerprint &+ UInt64(payload.count), seed: 0)
+    }
+
+    private mutating func grow() {
+        let old = entries
+        let free = Entry(who: Self.empty, payload: AnalysisBuilder.Payload(fingerprint: 0, count: 0))
+        entries = Array(repeating: free, count: max(16, old.count * 2))
+        let mask = entries.count - 1
+        for e in old where e.who != Self.empty {
+            var i = Self.slot(e.who, e.payload) & mask
+            while entries[i].who != Self.empty { i = (i + 1) & mask }
+            entries[i] = e
+        }
+    }
+}
