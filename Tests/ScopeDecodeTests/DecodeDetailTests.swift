@@ -119,6 +119,19 @@ import Testing
                 var inPlace: [AdvertisingReport] = []
                 event.advertisingReports.withUnsafeBufferPointer { inPlace = Array($0) }
                 #expect(inPlace == reports)
+                // What the analysis reads (`forEachEssentials`) equals the full decode, field by field.
+                var essentials = 0
+                event.advertisingReports.forEachEssentials { e in
+                    defer { essentials += 1 }
+                    guard essentials < reports.count else { return }
+                    let r = reports[essentials]
+                    #expect(e.eventType == r.eventType && e.isLegacyEvent == r.isLegacyEvent)
+                    #expect(e.addressType == r.addressType && e.address == r.address && e.rssi == r.rssi)
+                    #expect(e.isConnectable == r.isConnectable)
+                    #expect(r.isLegacyEvent || e.sid == (r.sid ?? 0xFF))
+                    #expect(Array(e.data) == Array(r.data))
+                }
+                #expect(essentials == reports.count)
                 if event.singleReport != nil {
                     single += 1
                     #expect(reports.count == 1 && problems.isEmpty)
