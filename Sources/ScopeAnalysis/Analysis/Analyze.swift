@@ -82,6 +82,9 @@ public final class AnalysisLoad: @unchecked Sendable {
 /// kind exist. Items are moved into a batch, never copied. The analysis reads the decoded frames
 /// in place and the decoder thread frees them when it reuses the batch: freeing a frame costs
 /// about half as much as analysing it, and the analysis thread is the one that sets the pace.
+/// The frames' payload arrays are not freed: they go back to the reader with the record
+/// batches (``Batch/spares``), which refills them instead of allocating new ones (glibc's
+/// malloc is slowest when one thread only allocates and another only frees).
 enum FramePipeline {
     /// Small enough that a batch is still in cache when the next stage reads it.
     static let batchSize = 512
