@@ -82,6 +82,9 @@ public final class AnalysisLoad: @unchecked Sendable {
 /// kind exist. Items are moved into a batch, never copied. The analysis reads the decoded frames
 /// in place and the decoder thread frees them when it reuses the batch: freeing a frame costs
 /// about half as much as analysing it, and the analysis thread is the one that sets the pace.
+/// The frames' payload arrays are not freed: they go back to the reader with the record
+/// batches (``Batch/spares``), which refills them instead of allocating new ones (glibc's
+/// malloc is slowest when one thread only allocates and another only frees).
 enum FramePipeline {
     /// Small enough that a batch is still in cache when the next stage reads it.
     static let batchSize = 512
@@ -98,6 +101,9 @@ enum FramePipeline {
         var diagnostics: [(before: Int, items: [Diagnostic])] = []
         /// The stage's last batch.
         var isLast = false
+        /// Record batches on their way back to the reader: the payload arrays of frames the
+        /// decoder thread freed, for the reader to refill (``CaptureReader/reusePayloadBuffers(_:)``).
+        var spares: [[UInt8]] = []
 
         deinit {
             (storage + taken).deinitialize(count: count - taken)
@@ -162,7 +168,8 @@ enum FramePipeline {
 
         /// Producer: an empty batch to fill (waits while all batches are in flight). Items the
         /// consumer left in a recycled batch are freed here, on the producer's thread.
-        func emptyBatch() -> Batch<Item> {
+        /// `empty` empties a recycled batch (the default frees what is left in it).
+        func emptyBatch(emptying empty: (Batch<Item>) -> Void = { $0.removeAll() }) -> Batch<Item> {
             condition.lock()
             while free.isEmpty {
                 if allocated < FramePipeline.batchesInFlight {
@@ -176,7 +183,7 @@ enum FramePipeline {
             producerWaits = false
             let batch = free.removeLast()
             condition.unlock()
-            batch.removeAll()
+            empty(batch)
             return batch
         }
 
@@ -245,6 +252,7 @@ enum FramePipeline {
     private static func read(_ box: ReaderBox, into channel: Channel<CaptureRecord>) {
         var reader = box.reader
         var batch = channel.emptyBatch()
+        reader.reusePayloadBuffers(&batch.spares)
         while let record = reader.next() {
             batch.append(record)
             if reader.diagnosticCount >= 500 {
@@ -253,6 +261,7 @@ enum FramePipeline {
             if batch.isFull {
                 channel.send(batch)
                 batch = channel.emptyBatch()
+                reader.reusePayloadBuffers(&batch.spares)
             }
         }
         batch.diagnostics.append((batch.count, reader.drainDiagnostics()))
@@ -264,7 +273,10 @@ enum FramePipeline {
         var dissector = Dissector(detail: .analysis)
         while true {
             let records = input.receive()
-            let frames = output.emptyBatch()
+            // The frames the analysis is done with are freed here; their payload arrays go back
+            // to the reader with this record batch (allocating on one thread and freeing on
+            // another is what glibc's malloc does slowest).
+            let frames = output.emptyBatch { $0.removeAll(collectingPayloadsInto: &records.spares) }
             frames.diagnostics = records.diagnostics
             let isLast = records.isLast
             records.drain { _, record in frames.append(dissector.decode(record)) }
@@ -277,5 +289,22 @@ enum FramePipeline {
             output.send(frames)
             input.recycle(records)
         }
+    }
+
+    /// Payload arrays larger than this are freed rather than reused (a rare large record must
+    /// not keep its storage in circulation).
+    static let largestReusedPayload = 4096
+}
+
+extension FramePipeline.Batch where Item == DecodedFrame {
+    /// ``removeAll()``, keeping the frames' payload arrays in `payloads` (those with storage
+    /// of at most ``FramePipeline/largestReusedPayload`` bytes). With the rest of each frame
+    /// (slices of the payload included) freed, nothing else normally refers to them.
+    func removeAll(collectingPayloadsInto payloads: inout [[UInt8]]) {
+        for i in taken..<count {
+            let payload = storage[i].record.payload
+            if payload.capacity > 0, payload.capacity <= FramePipeline.largestReusedPayload { payloads.append(payload) }
+        }
+        removeAll()
     }
 }

@@ -170,7 +170,7 @@ struct BTSnoopLayout: FramedLayout {
             return CaptureRecord(
                 frame: frame, timestamp: timestamp, adapter: 0, direction: flags & 1 != 0 ? .received : .sent,
                 kind: Self.kind(h4: type), originalLength: max(originalLength - 1, included - 1),
-                payload: input.bytes(at: body + 1, count: included - 1), drops: h.drops)
+                payload: input.payload(at: body + 1, count: included - 1), drops: h.drops)
         case 1001:
             if flags > 3, !warnedFlags {
                 warnedFlags = true
@@ -180,13 +180,13 @@ struct BTSnoopLayout: FramedLayout {
             let kind: RecordKind = flags & 2 != 0 ? (received ? .event : .command) : .acl
             return CaptureRecord(
                 frame: frame, timestamp: timestamp, adapter: 0, direction: received ? .received : .sent, kind: kind,
-                originalLength: originalLength, payload: input.bytes(at: body, count: included), drops: h.drops)
+                originalLength: originalLength, payload: input.payload(at: body, count: included), drops: h.drops)
         default:
             let opcode = UInt16(flags & 0xFFFF)
             let (kind, direction) = MonitorOpcode.kind(for: opcode)
             return CaptureRecord(
                 frame: frame, timestamp: timestamp, adapter: AdapterIndex(flags >> 16), direction: direction, kind: kind,
-                originalLength: originalLength, payload: input.bytes(at: body, count: included), drops: h.drops)
+                originalLength: originalLength, payload: input.payload(at: body, count: included), drops: h.drops)
         }
     }
 

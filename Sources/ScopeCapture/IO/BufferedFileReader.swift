@@ -230,6 +230,29 @@ public final class BufferedFileReader {
         return Array(UnsafeBufferPointer(start: (storage + head + i).assumingMemoryBound(to: UInt8.self), count: count))
     }
 
+    /// Emptied payload arrays handed back by a consumer (``CaptureReader/reusePayloadBuffers(_:)``)
+    /// for ``payload(at:count:)`` to refill instead of allocating. Empty unless a consumer
+    /// gives some back.
+    /// (Touched on every record, by the one owner: not checked for exclusive access.)
+    @exclusivity(unchecked) var spareBuffers: [[UInt8]] = []
+    /// At most this many spares are kept (the rest are freed).
+    static let maximumSpareBuffers = 4096
+
+    /// ``bytes(at:count:)`` for a record's payload: copied into a spare array when there is
+    /// one (its storage is reused when nothing else still holds it; otherwise copy-on-write
+    /// allocates, as `bytes` would).
+    @inline(__always)
+    func payload(at i: Int, count: Int) -> [UInt8] {
+        guard !spareBuffers.isEmpty else { return bytes(at: i, count: count) }
+        precondition(i >= 0 && count >= 0 && head + i + count <= tail, "read outside the window")
+        var payload = spareBuffers.removeLast()
+        // One call that empties and refills (half the cost of `removeAll(keepingCapacity:)`
+        // then `append(contentsOf:)`).
+        payload.replaceSubrange(
+            0..<payload.count, with: UnsafeBufferPointer(start: (storage + head + i).assumingMemoryBound(to: UInt8.self), count: count))
+        return payload
+    }
+
     /// Everything currently in the window, copied out (used for sniffing).
     public func windowBytes() -> [UInt8] { bytes(at: 0, count: tail - head) }
 

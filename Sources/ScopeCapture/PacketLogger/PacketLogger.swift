@@ -135,6 +135,6 @@ struct PacketLoggerLayout: FramedLayout {
         let (kind, direction) = PacketLogger.kind(for: type)
         return CaptureRecord(
             frame: frame, timestamp: Timestamp(microseconds: Int64(seconds) * 1_000_000 + Int64(micros)),
-            direction: direction, kind: kind, payload: input.bytes(at: PacketLogger.headerLength, count: bodyLength))
+            direction: direction, kind: kind, payload: input.payload(at: PacketLogger.headerLength, count: bodyLength))
     }
 }

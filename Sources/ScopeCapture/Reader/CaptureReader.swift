@@ -178,6 +178,26 @@ public struct CaptureReader {
         return nil
     }
 
+    /// Gives emptied payload arrays back for the next records to reuse (leaves `buffers`
+    /// empty): the reader refills one instead of allocating a new payload. For a consumer on
+    /// another thread, where the allocation and the free would each cost more than the copy.
+    /// Arrays something else still refers to are not overwritten (copy-on-write). A reader
+    /// that does not copy payloads out of its own buffer (pcap, pcapng) drops them, and at most
+    /// 4,096 are kept.
+    public mutating func reusePayloadBuffers(_ buffers: inout [[UInt8]]) {
+        guard let input = source.base.bufferedInput else {
+            buffers.removeAll(keepingCapacity: true)
+            return
+        }
+        if input.spareBuffers.isEmpty, buffers.count <= BufferedFileReader.maximumSpareBuffers {
+            swap(&input.spareBuffers, &buffers)
+        } else {
+            let room = BufferedFileReader.maximumSpareBuffers - input.spareBuffers.count
+            input.spareBuffers.append(contentsOf: buffers.prefix(max(room, 0)))
+        }
+        buffers.removeAll(keepingCapacity: true)
+    }
+
     /// Diagnostics collected since the last drain.
     public var diagnostics: [Diagnostic] { log.stored }
 

@@ -1,0 +1,92 @@
+import Foundation
+import ScopeCapture
+import ScopeCore
+import ScopeTestSupport
+import Testing
+
+/// `CaptureReader.reusePayloadBuffers(_:)`: payload arrays given back are refilled instead of
+/// allocated, and what is delivered does not change (arrays still referenced elsewhere are not
+/// overwritten).
+@Suite struct PayloadReuseTests {
+    /// Every record of `url`, read plainly.
+    static func plainRecords(_ url: URL) throws -> [CaptureRecord] {
+        var reader = try CaptureReader.open(path: url.path)
+        var records: [CaptureRecord] = []
+        while let r = reader.next() { records.append(r) }
+        return records
+    }
+
+    @Test("records read while giving every payload back equal records read plainly", arguments: Corpus.hciFiles)
+    func reuseDeliversTheSameRecords(_ url: URL) throws {
+        let plain = try Self.plainRecords(url)
+        var reader = try CaptureReader.open(path: url.path)
+        var reused: [CaptureRecord] = []
+        var kept: [ArraySlice<UInt8>] = []
+        while let r = reader.next() {
+            reused.append(r)
+            // Give back a copy of every payload (the record still holds it: copy-on-write must
+            // leave it alone), and keep a slice of every third one, as a decoded frame would;
+            // give back as well an array only the reader holds, of varying length, full of
+            // garbage (refilled next, in place).
+            var spares = [r.payload, [UInt8](repeating: 0xEE, count: (r.frame * 7) % 300)]
+            if r.frame % 3 == 0, !r.payload.isEmpty { kept.append(r.payload[1...]) }
+            reader.reusePayloadBuffers(&spares)
+            #expect(spares.isEmpty)
+        }
+        #expect(reused == plain, "\(url.lastPathComponent)")
+        let slices = plain.filter { $0.frame % 3 == 0 && !$0.payload.isEmpty }.map { $0.payload[1...] }
+        #expect(kept.elementsEqual(slices, by: ==), "\(url.lastPathComponent)")
+        if Corpus.hciFiles.isEmpty { print("reuseDeliversTheSameRecords: shared captures absent, skipped") }
+    }
+
+    /// btsnoop and PacketLogger copy each payload out of the reader's buffer: into the array
+    /// given back, when nothing else refers to it and it is large enough.
+    @Test func aGivenBackArrayIsRefilled() throws {
+        var refilled = 0
+        for url in Corpus.hciFiles where !["pcap", "pcapng"].contains(url.pathExtension) {
+            let plain = try Self.plainRecords(url)
+            guard plain.count >= 2 else { continue }
+            var reader = try CaptureReader.open(path: url.path)
+            let first = reader.next()
+            #expect(first == plain[0])
+            var spare: [UInt8] = []
+            spare.reserveCapacity(70_000)
+            let address = spare.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            var spares = [spare]
+            spare = []
+            reader.reusePayloadBuffers(&spares)
+            guard let second = reader.next() else {
+                Issue.record("\(url.lastPathComponent): no second record")
+                continue
+            }
+            #expect(second == plain[1], "\(url.lastPathComponent)")
+            if reader.format.rawValue.hasPrefix("pcap") { continue }
+            #expect(second.payload.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == address, "\(url.lastPathComponent)")
+            refilled += 1
+        }
+        if Corpus.hciFiles.isEmpty {
+            print("aGivenBackArrayIsRefilled: shared captures absent, skipped")
+        } else {
+            #expect(refilled > 0)
+        }
+    }
+
+    /// pcap and pcapng (read by libpcap) drop what they are given.
+    @Test func pcapDropsGivenBackArrays() throws {
+        guard let url = Corpus.hciFiles.first(where: { $0.pathExtension == "pcap" || $0.pathExtension == "pcapng" }) else {
+            print("pcapDropsGivenBackArrays: shared captures absent, skipped")
+            return
+        }
+        let plain = try Self.plainRecords(url)
+        var reader = try CaptureReader.open(path: url.path)
+        var count = 0
+        while let r = reader.next() {
+            #expect(r == plain[count])
+            count += 1
+            var spares: [[UInt8]] = [[1, 2, 3], r.payload]
+            reader.reusePayloadBuffers(&spares)
+            #expect(spares.isEmpty)
+        }
+        #expect(count == plain.count)
+    }
+}
