@@ -49,27 +49,15 @@ public struct ScanLeftRunning: Rule {
             if s.requestsTracked {
                 // The analysis noted the requests made while the session ran.
                 if s.durationMicros > idle, !(s.firstRequest.map { $0.time <= endAt.time && $0.time.microseconds - s.start.time.microseconds <= idle } ?? false) {
-                    append(
-                        to: &findings, subject: "scan session at frame \(s.start.frame)",
-                        shows:
-                            "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(endText()), \(Text.seconds(s.durationMicros)) after it started)",
-                        cause:
-                            "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
-                        evidence: [s.start.frame, endAt.frame],
-                        fix: "Stop scanning once the peripheral is found, and bound every scan with a timer.")
+                    ranWithoutRequest(s, idle: idle, end: endText(), endAt: endAt, into: &findings)
                     continue
                 }
                 if let r = s.requestToFoundPeer, r.request.time <= endAt.time {
                     let lingering = endAt.time.microseconds - r.request.time.microseconds
                     if lingering > after {
-                        append(
-                            to: &findings, subject: "scan session at frame \(s.start.frame)",
-                            shows:
-                                "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(r.peer) (reported in frame \(r.reported.frame)) at frame \(r.request.frame), and \(endText()), \(Text.seconds(lingering)) after it",
-                            cause:
-                                "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
-                            evidence: [s.start.frame, r.reported.frame, r.request.frame, endAt.frame],
-                            fix: "Call stopScan() as soon as the wanted peripheral is discovered.")
+                        stayedAfterRequest(
+                            s, peer: r.peer, reported: r.reported, request: r.request, lingering: lingering, end: endText(),
+                            endAt: endAt, into: &findings)
                     }
                 }
                 continue
@@ -86,14 +74,7 @@ public struct ScanLeftRunning: Rule {
             if s.durationMicros > idle,
                 !requests.contains(where: { $0.request.time.microseconds - s.start.time.microseconds <= idle })
             {
-                append(
-                    to: &findings, subject: "scan session at frame \(s.start.frame)",
-                    shows:
-                        "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(endText()), \(Text.seconds(s.durationMicros)) after it started)",
-                    cause:
-                        "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
-                    evidence: [s.start.frame, endAt.frame],
-                    fix: "Stop scanning once the peripheral is found, and bound every scan with a timer.")
+                ranWithoutRequest(s, idle: idle, end: endText(), endAt: endAt, into: &findings)
                 continue
             }
             for r in requests {
@@ -102,14 +83,9 @@ public struct ScanLeftRunning: Rule {
                 }
                 let lingering = endAt.time.microseconds - r.request.time.microseconds
                 guard lingering > after else { continue }
-                append(
-                    to: &findings, subject: "scan session at frame \(s.start.frame)",
-                    shows:
-                        "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(peer) (reported in frame \(reported.frame)) at frame \(r.request.frame), and \(endText()), \(Text.seconds(lingering)) after it",
-                    cause:
-                        "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
-                    evidence: [s.start.frame, reported.frame, r.request.frame, endAt.frame],
-                    fix: "Call stopScan() as soon as the wanted peripheral is discovered.")
+                stayedAfterRequest(
+                    s, peer: peer, reported: reported, request: r.request, lingering: lingering, end: endText(), endAt: endAt,
+                    into: &findings)
                 break
             }
         }
@@ -118,5 +94,32 @@ public struct ScanLeftRunning: Rule {
             passReason:
                 "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(summaries.joined(separator: ", ")))"
         )
+    }
+
+    /// The session ran longer than `idle` with no connection request in its first `idle`.
+    private func ranWithoutRequest(_ s: ScanSession, idle: Int64, end: String, endAt: FrameTime, into findings: inout FindingList) {
+        append(
+            to: &findings, subject: "scan session at frame \(s.start.frame)",
+            shows:
+                "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(end), \(Text.seconds(s.durationMicros)) after it started)",
+            cause:
+                "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
+            evidence: [s.start.frame, endAt.frame],
+            fix: "Stop scanning once the peripheral is found, and bound every scan with a timer.")
+    }
+
+    /// The session stayed enabled `lingering` µs after a connection request to a peer it reported.
+    private func stayedAfterRequest(
+        _ s: ScanSession, peer: BDAddr, reported: FrameTime, request: FrameTime, lingering: Int64, end: String, endAt: FrameTime,
+        into findings: inout FindingList
+    ) {
+        append(
+            to: &findings, subject: "scan session at frame \(s.start.frame)",
+            shows:
+                "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(peer) (reported in frame \(reported.frame)) at frame \(request.frame), and \(end), \(Text.seconds(lingering)) after it",
+            cause:
+                "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
+            evidence: [s.start.frame, reported.frame, request.frame, endAt.frame],
+            fix: "Call stopScan() as soon as the wanted peripheral is discovered.")
     }
 }
