@@ -37,7 +37,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from conformance import corpus_files, hciscope_frames  # noqa: E402
+from conformance import corpus_files, hciscope_frames, print_totals  # noqa: E402
 
 # A record's first line: direction mark, then the text (frame number, index and time at the end;
 # btmon leaves the number out on some records of monitor files).
@@ -209,13 +209,7 @@ def main():
         for k, v in diffs.items():
             totals[k] += v
     print(f"\n{compared} HCI packets compared")
-    for cls, count in sorted(totals.items()):
-        tag = "explained" if cls in KNOWN else "UNEXPLAINED"
-        print(f"  {cls}: {count} ({tag}{': ' + KNOWN[cls] if cls in KNOWN else ''})")
-        for name, n, mine, th in (examples[cls] if args.verbose else examples[cls][: args.examples]):
-            print(f"      {name} frame {n}: hciscope={mine} btmon={th}")
-        if cls not in KNOWN:
-            unexplained += count
+    unexplained += print_totals(totals, examples, KNOWN, "btmon", None if args.verbose else args.examples)
     return 1 if unexplained else 0
 
 

@@ -234,15 +234,22 @@ def main():
         for k, v in file_diffs.items():
             totals[k] += v
     print(f"\n{compared_frames} frames compared")
-    for cls, count in sorted(totals.items()):
-        tag = "explained" if cls in KNOWN else "UNEXPLAINED"
-        print(f"  {cls}: {count} ({tag}{': ' + KNOWN[cls] if cls in KNOWN else ''})")
-        shown = examples[cls] if args.verbose else examples[cls][: args.examples]
-        for name, n, mine, th in shown:
-            print(f"      {name} frame {n}: hciscope={mine} tshark={th}")
-        if cls not in KNOWN:
-            unexplained += count
+    unexplained += print_totals(totals, examples, KNOWN, "tshark", None if args.verbose else args.examples)
     return 1 if unexplained else 0
+
+
+def print_totals(totals, examples, known, tool, shown):
+    """Prints each disagreement class with its examples (`shown` of them, None: all); returns how
+    many disagreements are of no known class."""
+    unexplained = 0
+    for cls, count in sorted(totals.items()):
+        tag = "explained" if cls in known else "UNEXPLAINED"
+        print(f"  {cls}: {count} ({tag}{': ' + known[cls] if cls in known else ''})")
+        for name, n, mine, th in examples[cls][:shown]:
+            print(f"      {name} frame {n}: hciscope={mine} {tool}={th}")
+        if cls not in known:
+            unexplained += count
+    return unexplained
 
 
 if __name__ == "__main__":
