@@ -105,7 +105,7 @@ extension AnalysisBuilder {
         }
         // A duplicate in the session (same advertiser, event type and data) was counted for the
         // device already: its payload is known, no need to look it up again.
-        let newPayload = !isDuplicate && devicePayloads[device].insert(payload).inserted
+        let newPayload = !isDuplicate && devicePayloads.insert(UInt64(device), payload)
         Self.update(
             &result.devices[device], rssi: report.rssi, connectable: report.isConnectable, data: data, newPayload: newPayload,
             at: at)
@@ -116,7 +116,7 @@ extension AnalysisBuilder {
     private static func track(
         device: Int, eventType: UInt16, payload: Payload, in tracking: inout ScanTracking
     ) -> (Bool, Bool, Int) {
-        let isDuplicate = !tracking.seen.insert(device: device, eventType: eventType, payload: payload)
+        let isDuplicate = !tracking.seen.insert(UInt64(device) << 16 | UInt64(eventType), payload)
         let newDevice = tracking.noteDevice(device)
         return (isDuplicate, newDevice, tracking.devices)
     }
@@ -141,7 +141,6 @@ extension AnalysisBuilder {
         result.devices.append(Device(address: address, addressType: addressType, first: at))
         let index = result.devices.count - 1
         deviceIndex.insert(key, index: index, at: slot)
-        devicePayloads.append([])
         return index
     }
 
