@@ -133,11 +133,17 @@ extension AnalysisBuilder {
         }
     }
 
-    /// The device's index in `result.devices`, added on its first report.
+    /// The device's index in `result.devices`, added on its first report (inlined: a known
+    /// device, almost every report, is one probe).
+    @inline(__always)
     private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
         let key = DeviceTable.key(address: address, type: addressType)
         let (found, slot) = deviceIndex.find(key)
         if let found { return found }
+        return addDevice(key, slot: slot, address: address, addressType: addressType, at: at)
+    }
+
+    private mutating func addDevice(_ key: UInt64, slot: Int, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
         result.devices.append(Device(address: address, addressType: addressType, first: at))
         let index = result.devices.count - 1
         deviceIndex.insert(key, index: index, at: slot)
