@@ -113,6 +113,7 @@ extension AnalysisBuilder {
 
     /// Whether the device reported this event type and data already in the session, whether it
     /// reports in it for the first time, and how many devices the session has seen.
+    @inline(__always)
     private static func track(
         device: Int, eventType: UInt16, payload: Payload, in tracking: inout ScanTracking
     ) -> (Bool, Bool, Int) {
