@@ -105,7 +105,7 @@ extension AnalysisBuilder {
         }
         // A duplicate in the session (same advertiser, event type and data) was counted for the
         // device already: its payload is known, no need to look it up again.
-        let newPayload = !isDuplicate && devicePayloads[device].insert(payload).inserted
+        let newPayload = !isDuplicate && devicePayloads.insert(UInt64(device), payload)
         Self.update(
             &result.devices[device], rssi: report.rssi, connectable: report.isConnectable, data: data, newPayload: newPayload,
             at: at)
@@ -113,10 +113,11 @@ extension AnalysisBuilder {
 
     /// Whether the device reported this event type and data already in the session, whether it
     /// reports in it for the first time, and how many devices the session has seen.
+    @inline(__always)
     private static func track(
         device: Int, eventType: UInt16, payload: Payload, in tracking: inout ScanTracking
     ) -> (Bool, Bool, Int) {
-        let isDuplicate = !tracking.seen.insert(device: device, eventType: eventType, payload: payload)
+        let isDuplicate = !tracking.seen.insert(UInt64(device) << 16 | UInt64(eventType), payload)
         let newDevice = tracking.noteDevice(device)
         return (isDuplicate, newDevice, tracking.devices)
     }
@@ -133,15 +134,20 @@ extension AnalysisBuilder {
         }
     }
 
-    /// The device's index in `result.devices`, added on its first report.
+    /// The device's index in `result.devices`, added on its first report (inlined: a known
+    /// device, almost every report, is one probe).
+    @inline(__always)
     private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
         let key = DeviceTable.key(address: address, type: addressType)
         let (found, slot) = deviceIndex.find(key)
         if let found { return found }
+        return addDevice(key, slot: slot, address: address, addressType: addressType, at: at)
+    }
+
+    private mutating func addDevice(_ key: UInt64, slot: Int, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
         result.devices.append(Device(address: address, addressType: addressType, first: at))
         let index = result.devices.count - 1
         deviceIndex.insert(key, index: index, at: slot)
-        devicePayloads.append([])
         return index
     }
 

@@ -57,8 +57,8 @@ public struct AnalysisBuilder: Sendable {
     var scanState: [ScanTracking] = []
     /// Advertiser → index in `result.devices`.
     var deviceIndex = DeviceTable()
-    /// Per device (same index as `result.devices`): its distinct payloads.
-    var devicePayloads: [Set<Payload>] = []
+    /// The devices' distinct payloads (owner: the device's index in `result.devices`).
+    var devicePayloads = PayloadTable()
     /// Per advertiser and adapter: the last scan session that reported it and its first report
     /// there (per-device state; connection requests record it as `peerDiscovery`).
     var lastDiscovery: [AdapterAddress: Discovery] = [:]
@@ -164,6 +164,7 @@ public struct AnalysisBuilder: Sendable {
             self.fingerprint = fingerprint
             self.count = count
         }
+        @inline(__always)
         init(bytes: UnsafeRawBufferPointer) {
             count = bytes.count
             fingerprint = Self.fingerprint(bytes)
@@ -216,8 +217,8 @@ public struct AnalysisBuilder: Sendable {
         var adapter: AdapterIndex
         /// The session's index in `result.scans`.
         var index: Int
-        /// Its distinct reports, to tell duplicates.
-        var seen = SeenReports()
+        /// Its distinct reports, to tell duplicates (owner: device index << 16 | event type).
+        var seen = PayloadTable()
         /// Devices that reported in the session, and which (bit i: `result.devices[i]`).
         var devices = 0
         var deviceBits: [UInt64] = []

@@ -1,11 +1,11 @@
 import ScopeCore
 
-/// Hash tables for the two lookups made per advertising report (half the frames of a long scan):
-/// the advertiser's device index and the session's duplicate check. Both are open addressing with
-/// linear probing in one flat array of fixed-size entries, at most 3/4 full, hashed with one
-/// `fastHash`: a `Dictionary`/`Set` of a custom key goes through generic hashing, equality and
-/// copy-on-write machinery that cost several times the probe itself. Neither table is ever
-/// iterated, so their order cannot reach any output.
+/// Hash tables for the lookups made per advertising report (half the frames of a long scan):
+/// the advertiser's device index, the session's duplicate check and the device's distinct
+/// payloads. All are open addressing with linear probing in one flat array of fixed-size
+/// entries, at most 3/4 full, hashed with one `fastHash`: a `Dictionary`/`Set` of a custom key
+/// goes through generic hashing, equality and copy-on-write machinery that cost several times
+/// the probe itself. No table is ever iterated, so their order cannot reach any output.
 
 /// An advertiser (address and address type, as one word) → its index in `result.devices`.
 struct DeviceTable: Sendable {
@@ -55,50 +55,51 @@ struct DeviceTable: Sendable {
     }
 }
 
-/// A scan session's distinct reports: advertiser (its device index), event type (data status
-/// bits cleared for extended reports) and data. Equal entries are exactly equal `ReportKey`s of
-/// the set this replaces (the device index stands for address and type one to one).
-struct SeenReports: Sendable {
+/// Distinct payloads per owner, as one set of (owner, payload) pairs. A scan session's distinct
+/// reports: owner = advertiser (its device index) << 16 | event type (data status bits cleared
+/// for extended reports); equal entries are exactly equal `ReportKey`s of the set this replaced
+/// (the device index stands for address and type one to one). The devices' distinct payloads:
+/// owner = device index (one table rather than a `Set<Payload>` per device).
+struct PayloadTable: Sendable {
     private struct Entry: Sendable {
-        /// Device index << 16 | event type; `SeenReports.empty` marks a free slot.
-        var who: UInt64
+        /// `PayloadTable.empty` marks a free slot.
+        var owner: UInt64
         var payload: AnalysisBuilder.Payload
     }
     private static let empty = UInt64.max
     private var entries: [Entry] = []
     private var count = 0
 
-    /// Adds the report; false when it was there already (a duplicate).
+    /// Adds the pair; false when it was there already.
     @inline(__always)
-    mutating func insert(device: Int, eventType: UInt16, payload: AnalysisBuilder.Payload) -> Bool {
+    mutating func insert(_ owner: UInt64, _ payload: AnalysisBuilder.Payload) -> Bool {
         if count * 4 >= entries.count * 3 { grow() }
-        let who = UInt64(device) << 16 | UInt64(eventType)
         let mask = entries.count - 1
-        var i = Self.slot(who, payload) & mask
+        var i = Self.slot(owner, payload) & mask
         while true {
-            let w = entries[i].who
-            if w == Self.empty { break }
-            if w == who && entries[i].payload == payload { return false }
+            let o = entries[i].owner
+            if o == Self.empty { break }
+            if o == owner && entries[i].payload == payload { return false }
             i = (i + 1) & mask
         }
-        entries[i] = Entry(who: who, payload: payload)
+        entries[i] = Entry(owner: owner, payload: payload)
         count += 1
         return true
     }
 
     @inline(__always)
-    private static func slot(_ who: UInt64, _ payload: AnalysisBuilder.Payload) -> Int {
-        fastHash(who &* 0x9E37_79B9_7F4A_7C15 ^ payload.fingerprint &+ UInt64(payload.count), seed: 0)
+    private static func slot(_ owner: UInt64, _ payload: AnalysisBuilder.Payload) -> Int {
+        fastHash(owner &* 0x9E37_79B9_7F4A_7C15 ^ payload.fingerprint &+ UInt64(payload.count), seed: 0)
     }
 
     private mutating func grow() {
         let old = entries
-        let free = Entry(who: Self.empty, payload: AnalysisBuilder.Payload(fingerprint: 0, count: 0))
+        let free = Entry(owner: Self.empty, payload: AnalysisBuilder.Payload(fingerprint: 0, count: 0))
         entries = Array(repeating: free, count: max(16, old.count * 2))
         let mask = entries.count - 1
-        for e in old where e.who != Self.empty {
-            var i = Self.slot(e.who, e.payload) & mask
-            while entries[i].who != Self.empty { i = (i + 1) & mask }
+        for e in old where e.owner != Self.empty {
+            var i = Self.slot(e.owner, e.payload) & mask
+            while entries[i].owner != Self.empty { i = (i + 1) & mask }
             entries[i] = e
         }
     }

@@ -55,6 +55,7 @@ public struct ReportDensity: Sendable, Hashable {
         Timestamp(microseconds: (origin?.microseconds ?? 0) &+ Int64(bucket.index) &* bucketMicros)
     }
 
+    @inline(__always)
     public mutating func add(at: FrameTime, duplicate: Bool) {
         add(at: at, reports: 1, duplicates: duplicate ? 1 : 0)
     }
