@@ -7,6 +7,25 @@ import Testing
 /// from the section lists of Core v5.4 (Vol 4, Part E, §7.1–§7.8 and §7.7; Vol 1, Part F, §1.3).
 @Suite("HCI code tables")
 struct HCITablesTests {
+    /// The indexed command layout lookup answers what the opcode-keyed table does, for every
+    /// opcode.
+    @Test func indexedCommandLayoutsMatchTheTable() {
+        var described = 0
+        for raw in 0...UInt16.max {
+            let keyed = HCICommand.layouts[raw]
+            let indexed = HCICommand.layout(raw)
+            #expect((keyed == nil) == (indexed == nil), "opcode \(raw)")
+            guard let keyed, let indexed else { continue }
+            described += 1
+            #expect(keyed.summary == indexed.summary)
+            #expect(keyed.parameters?.count == indexed.parameters?.count)
+            #expect(keyed.returns?.count == indexed.returns?.count)
+            #expect(HCICommand.parameterLayout(raw)?.count == keyed.parameters?.count)
+            #expect(HCICommand.returnLayout(raw)?.count == keyed.returns?.count)
+        }
+        #expect(described == HCICommand.layouts.count)
+    }
+
     // MARK: Opcodes
 
     /// OCFs per OGF, from the section lists of Core v5.4, Vol 4, Part E, §7.1–§7.8.
