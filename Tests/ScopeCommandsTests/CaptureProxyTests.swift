@@ -125,7 +125,7 @@ struct CaptureProxyTests {
             }
             for pdu in frame.pdus {
                 if case .att(let att, _) = pdu.upper {
-                    if record.direction == .sent { attSent.append(att.opcode.rawValue) } else { attReceived.append((att.opcode.rawValue, att.value)) }
+                    if record.direction == .sent { attSent.append(att.opcode.rawValue) } else { attReceived.append((att.opcode.rawValue, Array(att.value))) }
                 }
             }
         }

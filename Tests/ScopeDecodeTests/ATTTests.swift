@@ -203,7 +203,7 @@ struct ATTTests {
         let part =
             "72 0b aa e9 ec 8c 2c e3 a4 6a 18 66 25 ea 4e 01 00 2a 10 f8 42 21 1b f5 b0 97 34 74 f3 1d 38 c5 1f 6e 60"
         let req = Self.att("16 08 00 6e 00 " + part)
-        #expect(req.parameters == .prepareWrite(handle: 8, offset: 110, value: Fixtures.hex(part)))
+        #expect(req.parameters == .prepareWrite(handle: 8, offset: 110, value: Fixtures.hex(part)[...]))
         #expect(req.handle == 8)
         #expect(req.summary == "Prepare Write Request, Handle: 0x0008, Offset: 110, 35 bytes")
         #expect(Self.att("17 08 00 6e 00 " + part).handle == 8)
@@ -221,7 +221,7 @@ struct ATTTests {
         let ntf = Self.att("1b 1b 00 ed fe 16 ff ff fb ff 00 00 00 00 00 00 00 ff 07")
         #expect(ntf.opcode.kind == .notification)
         #expect(ntf.handle == 0x001B)
-        #expect(ntf.value == Fixtures.hex("ed fe 16 ff ff fb ff 00 00 00 00 00 00 00 ff 07"))
+        #expect(ntf.value == Fixtures.hex("ed fe 16 ff ff fb ff 00 00 00 00 00 00 00 ff 07")[...])
         let ind = Self.att("1d 0c 00 02 40 5c 84 ff 1f 0e cc c0 c6 80 d7 d7 81 20 ae 90 d9 80 07")
         #expect(ind.opcode.kind == .indication)
         #expect(ind.opcode.expectedResponse == .handleValueConfirmation)

@@ -7,6 +7,34 @@ import Testing
 /// from the section lists of Core v5.4 (Vol 4, Part E, §7.1–§7.8 and §7.7; Vol 1, Part F, §1.3).
 @Suite("HCI code tables")
 struct HCITablesTests {
+    /// The indexed command layout lookup answers what the opcode-keyed table does, for every
+    /// opcode.
+    @Test func indexedCommandLayoutsMatchTheTable() {
+        // (Mismatches collected and expected once: an expectation per opcode is slow.)
+        var mismatches: [UInt16] = []
+        var described = 0
+        for raw in 0...UInt16.max {
+            let keyed = HCICommand.layouts[raw]
+            let indexed = HCICommand.layout(raw)
+            if let keyed, let indexed {
+                described += 1
+                if keyed.summary != indexed.summary || keyed.parameters?.count != indexed.parameters?.count
+                    || keyed.returns?.count != indexed.returns?.count
+                    || HCICommand.parameterLayout(raw)?.count != keyed.parameters?.count
+                    || HCICommand.returnLayout(raw)?.count != keyed.returns?.count
+                {
+                    mismatches.append(raw)
+                }
+            } else if keyed != nil || indexed != nil || HCICommand.parameterLayout(raw) != nil
+                || HCICommand.returnLayout(raw) != nil
+            {
+                mismatches.append(raw)
+            }
+        }
+        #expect(mismatches.isEmpty, "opcodes \(mismatches.map { Hex.prefixed($0, digits: 4) })")
+        #expect(described == HCICommand.layouts.count)
+    }
+
     // MARK: Opcodes
 
     /// OCFs per OGF, from the section lists of Core v5.4, Vol 4, Part E, §7.1–§7.8.

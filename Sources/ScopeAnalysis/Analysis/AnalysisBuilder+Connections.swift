@@ -81,7 +81,9 @@ extension AnalysisBuilder {
                 opcode = pdu.opcode
                 handle = pdu.handle
                 valueLength = pdu.value.count
-                valueLE16 = pdu.value.count >= 2 ? UInt16(pdu.value[0]) | UInt16(pdu.value[1]) << 8 : nil
+                // (`value` is a slice of the PDU's bytes: indexed from its startIndex.)
+                let v0 = pdu.value.startIndex
+                valueLE16 = pdu.value.count >= 2 ? UInt16(pdu.value[v0]) | UInt16(pdu.value[v0 + 1]) << 8 : nil
                 errorCode = pdu.errorCode
                 requestOpcodeInError = pdu.requestOpcodeInError
                 // `ATTPDU.mtu`, `.range` and `.attributeType`, binding only plain payloads.

@@ -148,6 +148,13 @@ public struct ByteReader: Sendable {
         return copy(position, end - position)
     }
 
+    /// Everything left, as a slice of the bytes read (no copy; indexed like them, not from 0);
+    /// the reader ends up at its end.
+    @inlinable public mutating func readRestSlice() -> ArraySlice<UInt8> {
+        defer { position = end }
+        return storage[position..<end]
+    }
+
     /// `count` bytes from index `from` (within bounds), copied out through a buffer pointer:
     /// the specialised contiguous copy, cheaper than converting a slice.
     @inlinable func copy(_ from: Int, _ count: Int) -> [UInt8] {

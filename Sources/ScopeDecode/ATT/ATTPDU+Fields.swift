@@ -67,6 +67,10 @@ extension ATTPDU {
     }
 
     static func valueField(_ name: String, _ v: [UInt8]) -> Field {
+        valueField(name, v[...])
+    }
+
+    static func valueField(_ name: String, _ v: ArraySlice<UInt8>) -> Field {
         Field(name, v.isEmpty ? "(empty)" : Hex.string(v, separator: " "))
     }
 

@@ -61,7 +61,7 @@ public enum ATTParameters: Sendable, Hashable {
     /// Find Information Response (§3.4.3.2): format 0x01 = 16-bit UUIDs, 0x02 = 128-bit.
     case findInformationResponse(format: UInt8, entries: [ATTHandleUUID])
     /// Find By Type Value Request (§3.4.3.3): the type is always a 16-bit UUID.
-    case findByTypeValueRequest(range: ATTHandleRange, type: UInt16, value: [UInt8])
+    case findByTypeValueRequest(range: ATTHandleRange, type: UInt16, value: ArraySlice<UInt8>)
     /// Find By Type Value Response (§3.4.3.4): found attribute handle .. group end handle.
     case findByTypeValueResponse(handles: [ATTHandleRange])
     /// Read By Type Request (§3.4.4.1) and Read By Group Type Request (§3.4.4.9).
@@ -71,7 +71,7 @@ public enum ATTParameters: Sendable, Hashable {
     /// Read Request (§3.4.4.3).
     case handle(UInt16)
     /// Read Response, Read Blob Response, Read Multiple Response (set of values) (§3.4.4.4, .6, .8).
-    case value([UInt8])
+    case value(ArraySlice<UInt8>)
     /// Read Blob Request (§3.4.4.5).
     case handleOffset(handle: UInt16, offset: UInt16)
     /// Read Multiple Request (§3.4.4.7) and Read Multiple Variable Request (§3.4.4.11).
@@ -79,12 +79,12 @@ public enum ATTParameters: Sendable, Hashable {
     /// Read Multiple Variable Response (§3.4.4.12). The last value may be cut to fit the MTU.
     case lengthValueList(values: [[UInt8]], lastTruncated: Bool)
     /// Write Request, Write Command, Handle Value Notification/Indication (§3.4.5, §3.4.7).
-    case handleValue(handle: UInt16, value: [UInt8])
+    case handleValue(handle: UInt16, value: ArraySlice<UInt8>)
     /// Signed Write Command (§3.4.5.4): value then the 12-byte authentication signature
     /// (SignCounter LE32 + MAC 8 bytes).
-    case signedWrite(handle: UInt16, value: [UInt8], signature: [UInt8])
+    case signedWrite(handle: UInt16, value: ArraySlice<UInt8>, signature: [UInt8])
     /// Prepare Write Request/Response (§3.4.6.1, §3.4.6.2).
-    case prepareWrite(handle: UInt16, offset: UInt16, value: [UInt8])
+    case prepareWrite(handle: UInt16, offset: UInt16, value: ArraySlice<UInt8>)
     /// Execute Write Request (§3.4.6.3): 0x00 cancel all, 0x01 write all.
     case executeWrite(flags: UInt8)
     /// Multiple Handle Value Notification (§3.4.7.4).
@@ -116,8 +116,10 @@ public struct ATTPDU: Sendable, Hashable {
     public var requestOpcodeInError: ATTOpcode?
     /// Attribute value bytes: the value read, written, notified or indicated, the part value of
     /// Read Blob / Prepare Write, the set of values of Read Multiple Response, the value searched
-    /// by Find By Type Value Request; empty otherwise.
-    public var value: [UInt8]
+    /// by Find By Type Value Request; empty otherwise. A slice of the PDU's bytes (no copy), so
+    /// its indices are those of the bytes decoded, not 0-based: read it through `first`,
+    /// `startIndex` offsets or `Array(value)`.
+    public var value: ArraySlice<UInt8>
     public var parameters: ATTParameters
     public var malformed: [Malformation]
     /// Offset of the opcode byte (see ``L2CAPPDU/payloadOffset``).
@@ -127,7 +129,7 @@ public struct ATTPDU: Sendable, Hashable {
 
     public init(
         opcode: ATTOpcode, handle: UInt16? = nil, errorCode: UInt8? = nil, requestOpcodeInError: ATTOpcode? = nil,
-        value: [UInt8] = [], parameters: ATTParameters = .none, malformed: [Malformation] = [], baseOffset: Int = 0,
+        value: ArraySlice<UInt8> = [], parameters: ATTParameters = .none, malformed: [Malformation] = [], baseOffset: Int = 0,
         length: Int = 0
     ) {
         self.opcode = opcode
@@ -282,7 +284,7 @@ public struct ATTPDU: Sendable, Hashable {
             case 0x06:
                 let r = try range()
                 let type = try reader.readLE16()
-                pdu.value = reader.readRest()
+                pdu.value = reader.readRestSlice()
                 pdu.parameters = .findByTypeValueRequest(range: r, type: type, value: pdu.value)
             case 0x07:
                 var list: [ATTHandleRange] = []
@@ -308,7 +310,7 @@ public struct ATTPDU: Sendable, Hashable {
                 pdu.parameters = .handle(h)
                 expectEnd()
             case 0x0B, 0x0D, 0x0F:
-                pdu.value = reader.readRest()
+                pdu.value = reader.readRestSlice()
                 pdu.parameters = .value(pdu.value)
             case 0x0C:
                 let h = try reader.readLE16()
@@ -325,7 +327,7 @@ public struct ATTPDU: Sendable, Hashable {
             case 0x12, 0x52, 0x1B, 0x1D:
                 let h = try reader.readLE16()
                 pdu.handle = h
-                pdu.value = reader.readRest()
+                pdu.value = reader.readRestSlice()
                 pdu.parameters = .handleValue(handle: h, value: pdu.value)
             case 0xD2:
                 try signedWrite()
@@ -336,7 +338,7 @@ public struct ATTPDU: Sendable, Hashable {
                 let h = try reader.readLE16()
                 pdu.handle = h
                 let offset = try reader.readLE16()
-                pdu.value = reader.readRest()
+                pdu.value = reader.readRestSlice()
                 pdu.parameters = .prepareWrite(handle: h, offset: offset, value: pdu.value)
             case 0x18:
                 let flags = try reader.readU8()
@@ -434,7 +436,7 @@ public struct ATTPDU: Sendable, Hashable {
         mutating func signedWrite() throws(DecodeError) {
             let h = try reader.readLE16()
             pdu.handle = h
-            let rest = reader.readRest()
+            let rest = reader.readRestSlice()
             guard rest.count >= ATTPDU.signatureSize else {
                 pdu.value = rest
                 pdu.parameters = .signedWrite(handle: h, value: rest, signature: [])
@@ -443,8 +445,8 @@ public struct ATTPDU: Sendable, Hashable {
                     at: reader.offset - rest.count)
                 return
             }
-            let split = rest.count - ATTPDU.signatureSize
-            pdu.value = Array(rest[0..<split])
+            let split = rest.endIndex - ATTPDU.signatureSize
+            pdu.value = rest[..<split]
             pdu.parameters = .signedWrite(handle: h, value: pdu.value, signature: Array(rest[split...]))
         }
     }

@@ -167,8 +167,8 @@ public struct GATTTracker: Sendable {
         Field(label, GATTTracker.h(handle) + (cachedName(ofHandle: handle).map { " (\($0))" } ?? ""))
     }
 
-    static func le16(_ v: [UInt8]) -> UInt16? {
-        v.count == 2 ? UInt16(v[0]) | UInt16(v[1]) << 8 : nil
+    static func le16(_ v: ArraySlice<UInt8>) -> UInt16? {
+        v.count == 2 ? UInt16(v[v.startIndex]) | UInt16(v[v.startIndex + 1]) << 8 : nil
     }
 
     /// Feeds one ATT PDU of this connection.

@@ -29,6 +29,52 @@ extension HCICommand {
         return out
     }()
 
+    /// ``layouts`` looked up by index instead of by hashing the opcode (Command Complete and
+    /// every command look one up): the opcode's OCF within its OGF's run of ``flatLayouts``.
+    static func layout(_ opcode: UInt16) -> CommandLayout? {
+        guard let i = flatIndex(opcode) else { return nil }
+        return flatLayouts[i]
+    }
+
+    /// `layout(opcode)?.parameters`, without copying the rest of the layout.
+    static func parameterLayout(_ opcode: UInt16) -> [ParamField]? {
+        guard let i = flatIndex(opcode) else { return nil }
+        return flatLayouts[i]?.parameters
+    }
+
+    /// `layout(opcode)?.returns`, without copying the rest of the layout.
+    static func returnLayout(_ opcode: UInt16) -> [ParamField]? {
+        guard let i = flatIndex(opcode) else { return nil }
+        return flatLayouts[i]?.returns
+    }
+
+    private static func flatIndex(_ opcode: UInt16) -> Int? {
+        let run = layoutRuns[Int(opcode >> 10)]
+        let ocf = Int(opcode & 0x3FF)
+        return ocf < run.count ? run.start + ocf : nil
+    }
+
+    /// For each OGF, where its OCFs start in ``flatLayouts`` and how many there are (0 to the
+    /// largest described OCF).
+    private static let layoutRuns: [(start: Int, count: Int)] = flatTables.runs
+    private static let flatLayouts: [CommandLayout?] = flatTables.layouts
+
+    private static let flatTables: (runs: [(start: Int, count: Int)], layouts: [CommandLayout?]) = {
+        var runs = [(start: Int, count: Int)](repeating: (0, 0), count: 64)
+        for opcode in layouts.keys {
+            let ogf = Int(opcode >> 10)
+            runs[ogf].count = max(runs[ogf].count, Int(opcode & 0x3FF) + 1)
+        }
+        var total = 0
+        for ogf in 0..<64 {
+            runs[ogf].start = total
+            total += runs[ogf].count
+        }
+        var flat = [CommandLayout?](repeating: nil, count: total)
+        for (opcode, layout) in layouts { flat[runs[Int(opcode >> 10)].start + Int(opcode & 0x3FF)] = layout }
+        return (runs, flat)
+    }()
+
     private static let statusOnly: [ParamField] = [.status]
     private static let statusHandle: [ParamField] = [.status, .handle]
     private static let statusAddress: [ParamField] = [.status, .address("BD_ADDR", .peer)]

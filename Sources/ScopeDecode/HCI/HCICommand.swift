@@ -46,7 +46,7 @@ public struct HCICommand: Sendable, Hashable {
         let (length, bytes, headerIssues) = HCIPacketBody.split(payload, headerSize: 3)
         let parameters = HCIPacketBody.copy(bytes)
         var command = HCICommand(opcode: opcode, parameterLength: length, parameters: parameters, malformed: headerIssues)
-        if headerIssues.isEmpty, let layout = layouts[opcode.rawValue]?.parameters {
+        if headerIssues.isEmpty, let layout = Self.parameterLayout(opcode.rawValue) {
             let issues = ParamLayout.validate(layout, parameters[...], baseOffset: parametersOffset)
             if !issues.isEmpty { command.malformed += issues }
         }
@@ -54,7 +54,7 @@ public struct HCICommand: Sendable, Hashable {
     }
 
     /// The command's layout row, if it has one.
-    var layout: CommandLayout? { Self.layouts[opcode.rawValue] }
+    var layout: CommandLayout? { Self.layout(opcode.rawValue) }
 
     /// "LE Set Scan Enable (0x08|0x000c) LE Scan Enable: Enabled (0x01), Filter Duplicates: …".
     public var summary: String {

@@ -171,7 +171,7 @@ public struct HCIEvent: Sendable, Hashable {
         commandOpcode = opcode
         let bytes = parameters.dropFirst(3)
         status = bytes.first
-        guard let returns = HCICommand.layouts[opcode.rawValue]?.returns else { return }
+        guard let returns = HCICommand.returnLayout(opcode.rawValue) else { return }
         if let offset = ParamLayout.handleOffset(returns), let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
         if validate, !Self.isStatusOnlyFailure(returns, bytes) {
             let issues = ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
@@ -312,7 +312,7 @@ extension HCIEvent {
         out.append(Field("Command Opcode", op.description))
         let bytes = returnParameters
         let offset = Self.parametersOffset + 3
-        if let returns = HCICommand.layouts[op.rawValue]?.returns {
+        if let returns = HCICommand.returnLayout(op.rawValue) {
             let layout = Self.isStatusOnlyFailure(returns, bytes) ? [ParamField.status] : returns
             out += ParamLayout.decode(layout, bytes, baseOffset: offset).fields
         } else if op.isVendor || op == .nop {
@@ -329,7 +329,7 @@ extension HCIEvent {
     /// peers, addresses returned by Command Complete (e.g. LE Read Peer Resolvable Address).
     public var addresses: [BDAddr] {
         if !advertisingReports.isEmpty { return advertisingReports.map(\.address).filter { $0.value != 0 } }
-        if code == .commandComplete, let op = commandOpcode, let returns = HCICommand.layouts[op.rawValue]?.returns {
+        if code == .commandComplete, let op = commandOpcode, let returns = HCICommand.returnLayout(op.rawValue) {
             return ParamLayout.peerAddresses(returns, returnParameters)
         }
         guard let (layout, bytes, _) = layoutAndBytes else { return [] }
