@@ -85,11 +85,7 @@ struct FirstByKey<Value: Sendable>: Sendable {
             more += 1
             return
         }
-        var lo = 0, hi = items.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if items[mid].key < key { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = items.partitionPoint { !($0.key < key) }
         items.insert((key, value()), at: lo)
         if items.count > capacity {
             items.removeLast()

@@ -109,12 +109,7 @@ extension AnalysisResult {
     /// The first position in `indices` whose element satisfies `isAfter`, which must hold for a
     /// suffix of `indices` (binary search: range look-ups without a pass over everything).
     func partitionPoint(_ indices: [Int], _ isAfter: (Int) -> Bool) -> Int {
-        var lo = 0, hi = indices.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if isAfter(indices[mid]) { hi = mid } else { lo = mid + 1 }
-        }
-        return lo
+        indices.partitionPoint(where: isAfter)
     }
 
     /// Indices of `attempts` per adapter, sorted by request time (stable): range look-ups by time
@@ -175,11 +170,7 @@ struct GATTUsage: Sendable {
         let cccds = c.cccdWrites.indices.sorted { (c.cccdWrites[$0].at.frame, $0) < (c.cccdWrites[$1].at.frame, $1) }
             .map { c.cccdWrites[$0] }
         func cccdWrite(at frame: FrameNumber) -> CCCDWrite? {
-            var lo = 0, hi = cccds.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if cccds[mid].at.frame < frame { lo = mid + 1 } else { hi = mid }
-            }
+            let lo = cccds.partitionPoint { $0.at.frame >= frame }
             return lo < cccds.count && cccds[lo].at.frame == frame ? cccds[lo] : nil
         }
         var sweepFrames = Set<FrameNumber>()

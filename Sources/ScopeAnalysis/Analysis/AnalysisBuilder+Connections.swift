@@ -164,11 +164,7 @@ extension AnalysisBuilder {
 
     /// The session in `result.scans` that started at `frame` (sessions are in start order).
     func scanSession(startingAt frame: FrameNumber) -> ScanSession? {
-        var lo = 0, hi = result.scans.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if result.scans[mid].start.frame < frame { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = result.scans.partitionPoint { $0.start.frame >= frame }
         return lo < result.scans.count && result.scans[lo].start.frame == frame ? result.scans[lo] : nil
     }
 

@@ -230,11 +230,7 @@ extension AnalysisBuilder {
 
     /// Position in `advertising.spans` of the span with `ordinal` (spans are in ordinal order).
     func position(ofSpan ordinal: Int) -> Int? {
-        var lo = 0, hi = advertising.spans.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if advertising.spans[mid].ordinal < ordinal { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = advertising.spans.partitionPoint { $0.ordinal >= ordinal }
         return lo < advertising.spans.count && advertising.spans[lo].ordinal == ordinal ? lo : nil
     }
 

@@ -82,7 +82,7 @@ extension AnalysisBuilder {
     private mutating func retireClosedScans(into part: inout AnalysisResult) {
         let positions = closedScans.sorted()
         closedScans = []
-        guard let low = positions.first else { return }
+        guard !positions.isEmpty else { return }
         part.scans = positions.map { result.scans[$0] }
         for s in part.scans { result.retiredScans.add(s) }
         // Sessions where an advertiser was last found stay for later requests to it (at most one
@@ -94,18 +94,10 @@ extension AnalysisBuilder {
         }
         retiredDiscoveryScans = retiredDiscoveryScans.filter { pointedAt.contains($0.key) }
         for s in part.scans where pointedAt.contains(s.start.frame) { retiredDiscoveryScans[s.start.frame] = s }
-        // The sessions still held after `low` move down; the running ones' positions follow.
-        let removed = Set(positions)
-        var moved: [Int: Int] = [:]
-        var keep: [ScanSession] = []
-        for p in low..<result.scans.count where !removed.contains(p) {
-            moved[p] = low + keep.count
-            keep.append(result.scans[p])
-        }
-        result.scans.removeSubrange(low...)
-        result.scans.append(contentsOf: keep)
-        for (adapter, p) in activeScan { activeScan[adapter] = moved[p] ?? p }
-        for i in scanState.indices { scanState[i].index = moved[scanState[i].index] ?? scanState[i].index }
+        // The sessions still held move down; the running ones' positions follow.
+        Self.remove(positions, from: &result.scans)
+        for (adapter, p) in activeScan { activeScan[adapter] = Self.moved(p, removed: positions) }
+        for i in scanState.indices { scanState[i].index = Self.moved(scanState[i].index, removed: positions) }
     }
 }
 
@@ -227,22 +219,14 @@ extension AnalysisBuilder {
     /// (in capture order) that connected to a known peer.
     mutating func keepForDiscovery(_ a: ConnectionAttempt) {
         guard a.outcome == .connected, a.peer ?? a.connectionPeer != nil else { return }
-        var lo = 0, hi = discoveryKept.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if discoveryKept[mid] < a.ordinal { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = discoveryKept.partitionPoint { $0 >= a.ordinal }
         guard lo < retirement.kept else { return }
         discoveryKept.insert(a.ordinal, at: lo)
         if discoveryKept.count > retirement.kept { discoveryKept.removeLast() }
     }
 
     static func contains(_ sorted: [Int], _ value: Int) -> Bool {
-        var lo = 0, hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = sorted.partitionPoint { $0 >= value }
         return lo < sorted.count && sorted[lo] == value
     }
 
@@ -261,11 +245,6 @@ extension AnalysisBuilder {
 
     /// Where the element at `position` is once those at `removed` (ascending, not `position`) are gone.
     static func moved(_ position: Int, removed: [Int]) -> Int {
-        var lo = 0, hi = removed.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if removed[mid] < position { lo = mid + 1 } else { hi = mid }
-        }
-        return position - lo
+        position - removed.partitionPoint { $0 >= position }
     }
 }

@@ -100,11 +100,7 @@ public struct ConnReconnectByScan: ItemRule {
             }
             if startsByAdapter[c.id.adapter] == nil { startsByAdapter[c.id.adapter] = analysis.scanStarts(adapter: c.id.adapter) }
             let starts = startsByAdapter[c.id.adapter] ?? []
-            var lo = 0, hi = starts.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if starts[mid].frame > ended.frame { hi = mid } else { lo = mid + 1 }
-            }
+            let lo = starts.partitionPoint { $0.frame > ended.frame }
             var scanStart: FrameTime?
             var found: FrameTime?
             if lo < starts.count, starts[lo].frame < first.request.frame {
