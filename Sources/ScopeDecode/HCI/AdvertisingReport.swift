@@ -269,18 +269,17 @@ extension AdvertisingReports {
             return
         }
         one.bytes.withUnsafeBytes { b in
-            // `isSingle` held when the event was decoded: Num_Reports 1 and the lengths fit. Checked
-            // again (two compares) so that a mismatch can never read out of bounds.
+            // `isSingle` held when the event was decoded; checked again (three compares) so that
+            // a mismatch can never read out of bounds.
+            guard AdvertisingReport.fillsExactly(subevent: one.subevent, b) else { return }
             switch one.subevent {
             case .extendedAdvertisingReport:
-                guard b.count >= 25, b.count == 25 + Int(b[24]) else { return }
                 let f = AdvertisingReport.extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24]))
                 body(
                     AdvertisingReportEssentials(
                         eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
                         rssi: f.rssi, sid: f.sid, data: UnsafeRawBufferPointer(rebasing: b[25...])))
             case .advertisingReport:
-                guard b.count >= 11, b.count == 11 + Int(b[9]) else { return }
                 let length = Int(b[9])
                 body(
                     AdvertisingReportEssentials(
@@ -354,15 +353,21 @@ extension AdvertisingReport {
     /// True for the usual event: one legacy or extended report that fills the parameters
     /// exactly (Num_Reports 1, then the report's fixed fields and Data_Length bytes of data).
     static func isSingle(subevent: LESubevent, _ bytes: ArraySlice<UInt8>) -> Bool {
-        guard bytes.first == 1 else { return false }
-        let start = bytes.startIndex
+        bytes.withUnsafeBytes { fillsExactly(subevent: subevent, $0) }
+    }
+
+    /// ``isSingle(subevent:_:)`` on the subevent parameters' memory (also checked where they are
+    /// read in place: ``AdvertisingReports/forEachEssentials(_:)``).
+    @inlinable @inline(__always)
+    static func fillsExactly(subevent: LESubevent, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard b.count >= 1, b[0] == 1 else { return false }
         switch subevent {
         case .extendedAdvertisingReport:
             // Num_Reports, 23 bytes of fields, Data_Length, Data.
-            return bytes.count >= 25 && bytes.count == 25 + Int(bytes[start + 24])
+            return b.count >= 25 && b.count == 25 + Int(b[24])
         case .advertisingReport:
             // Num_Reports, Event_Type, Address_Type, Address, Data_Length, Data, RSSI.
-            return bytes.count >= 11 && bytes.count == 11 + Int(bytes[start + 9])
+            return b.count >= 11 && b.count == 11 + Int(b[9])
         default:
             return false
         }
