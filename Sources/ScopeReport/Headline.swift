@@ -75,23 +75,6 @@ public struct Headline: Sendable {
     public var discoveryTotal = 0
     public var connectionTimingTotal = 0
 
-    /// Mean of the values present, summed as they come: long captures keep no list of them.
-    struct Mean {
-        var sum: Int64 = 0
-        var count = 0
-        /// Starting from the sum of the values of items retired on the way.
-        init(_ retired: SumCount = SumCount()) {
-            sum = retired.sum
-            count = retired.count
-        }
-        mutating func add(_ v: Int64?) {
-            guard let v else { return }
-            sum = sum &+ v
-            count += 1
-        }
-        var value: Double? { count == 0 ? nil : Double(sum) / Double(count) }
-    }
-
     /// `connections`: the summary of every connection, in order; `listLimit`: how many discovery
     /// costs and connection timings the lists keep (the figures count all).
     init(analysis a: AnalysisResult, connections: some Sequence<ConnectionSummary>, listLimit: Int, rel: (Timestamp) -> Int64) {
@@ -104,22 +87,15 @@ public struct Headline: Sendable {
         for i in a.devices.indices where deviceIndex[a.devices[i].address] == nil { deviceIndex[a.devices[i].address] = i }
         var scanByStart: [FrameNumber: Int] = [:]
         for i in a.scans.indices { scanByStart[a.scans[i].start.frame] = i }
-        // Requests retired on the way are in the sums already.
-        let retired = a.retired.discovery
-        var discoveryMs = Mean(retired.scanToRequest), discoveryRadio = Mean(retired.radioOn)
-        var firstReportToRequest = Mean(retired.firstReportToRequest)
-        var discoveryReports: Int? = retired.reports
+        // Summed as they come (long captures keep no list of them), from the sums of the
+        // requests retired on the way.
+        var sums = a.retired.discovery
         var discoveryList: [DiscoveryCost] = []
-        var discoveryCount = retired.count
         func note(_ cost: DiscoveryCost) {
-            discoveryCount += 1
             if discoveryList.count < listLimit { discoveryList.append(cost) }
-            if cost.scanStartFrame != nil {
-                discoveryMs.add(cost.scanToRequestMicros)
-                discoveryRadio.add(cost.radioOnMicros)
-                if let n = cost.reportsUntilRequest { discoveryReports = (discoveryReports ?? 0) + n }
-            }
-            firstReportToRequest.add(cost.firstReportToRequestMicros)
+            sums.add(
+                scanToRequest: cost.scanToRequestMicros, radioOn: cost.radioOnMicros, reports: cost.reportsUntilRequest,
+                afterScan: cost.scanStartFrame != nil, firstReportToRequest: cost.firstReportToRequestMicros)
         }
         for attempt in a.attempts where attempt.outcome == .connected {
             let conn = attempt.connection.flatMap { connectionIndex[$0] }.map { a.connections[$0] }
@@ -199,13 +175,10 @@ public struct Headline: Sendable {
             eventBytes: totals.duplicateEventBytes, scanMicros: scanMicros)
 
         discovery = discoveryList
-        discoveryTotal = discoveryCount
-        let timing = a.retired.timing
-        var setup = Mean(timing.setup), firstATT = Mean(timing.firstATT), gattDiscovery = Mean(timing.discovery)
-        var firstData = Mean(timing.firstData), idleTail = Mean(timing.idleTail)
-        connectionTimingTotal = timing.count
+        discoveryTotal = sums.count
+        var timing = a.retired.timing
         for c in connections {
-            connectionTimingTotal += 1
+            timing.count += 1
             if connectionTiming.count < listLimit {
                 connectionTiming.append(
                     ConnectionTiming(
@@ -213,21 +186,22 @@ public struct Headline: Sendable {
                         discoveryMicros: c.discoveryMicros, firstDataMicros: c.firstDataMicros, lifetimeMicros: c.lifetimeMicros,
                         idleTailMicros: c.idleTailMicros))
             }
-            setup.add(c.setupMicros)
-            firstATT.add(c.firstATTMicros)
-            gattDiscovery.add(c.discoveryMicros)
-            firstData.add(c.firstDataMicros)
-            idleTail.add(c.idleTailMicros)
+            timing.setup.add(c.setupMicros)
+            timing.firstATT.add(c.firstATTMicros)
+            timing.discovery.add(c.discoveryMicros)
+            timing.firstData.add(c.firstDataMicros)
+            timing.idleTail.add(c.idleTailMicros)
         }
+        connectionTimingTotal = timing.count
 
         figures = [
-            Figure(key: "discovery_ms", value: discoveryMs.value, unit: .ms, estimated: false,
+            Figure(key: "discovery_ms", value: sums.scanToRequest.mean, unit: .ms, estimated: false,
                    explanation: "scan start → connection request, mean over the devices connected to"),
-            Figure(key: "discovery_reports", value: discoveryReports.map(Double.init), unit: .count, estimated: false,
+            Figure(key: "discovery_reports", value: sums.reports.map(Double.init), unit: .count, estimated: false,
                    explanation: "advertising reports the host processed before those connection requests"),
-            Figure(key: "discovery_radio_on_ms", value: discoveryRadio.value, unit: .ms, estimated: true,
+            Figure(key: "discovery_radio_on_ms", value: sums.radioOn.mean, unit: .ms, estimated: true,
                    explanation: "scan radio-on time until the request (duration × window/interval), mean"),
-            Figure(key: "first_report_to_request_ms", value: firstReportToRequest.value, unit: .ms,
+            Figure(key: "first_report_to_request_ms", value: sums.firstReportToRequest.mean, unit: .ms,
                    estimated: false, explanation: "the device's first advertising report → connection request, mean"),
             Figure(key: "scan_ms", value: Double(scanMicros), unit: .ms, estimated: false,
                    explanation: "total time scanning was enabled"),
@@ -241,18 +215,23 @@ public struct Headline: Sendable {
                    explanation: "duplicate reports / all reports"),
             Figure(key: "duplicate_event_bytes", value: Double(duplicates.eventBytes), unit: .bytes, estimated: false,
                    explanation: "HCI event bytes spent on duplicate reports"),
-            Figure(key: "setup_ms", value: setup.value, unit: .ms, estimated: false,
+            Figure(key: "setup_ms", value: timing.setup.mean, unit: .ms, estimated: false,
                    explanation: "connection request → connection complete, mean"),
-            Figure(key: "first_att_ms", value: firstATT.value, unit: .ms, estimated: false,
+            Figure(key: "first_att_ms", value: timing.firstATT.mean, unit: .ms, estimated: false,
                    explanation: "connection complete → first ATT PDU, mean"),
-            Figure(key: "gatt_discovery_ms", value: gattDiscovery.value, unit: .ms, estimated: false,
+            Figure(key: "gatt_discovery_ms", value: timing.discovery.mean, unit: .ms, estimated: false,
                    explanation: "connection complete → end of GATT discovery, mean"),
-            Figure(key: "first_data_ms", value: firstData.value, unit: .ms, estimated: false,
+            Figure(key: "first_data_ms", value: timing.firstData.mean, unit: .ms, estimated: false,
                    explanation: "connection complete → first read response or notification with a value, mean"),
-            Figure(key: "idle_tail_ms", value: idleTail.value, unit: .ms, estimated: false,
+            Figure(key: "idle_tail_ms", value: timing.idleTail.mean, unit: .ms, estimated: false,
                    explanation: "last ACL payload → disconnection (or end of capture), mean"),
         ]
     }
 
     public func figure(_ key: String) -> Figure? { figures.first { $0.key == key } }
+}
+
+extension SumCount {
+    /// Mean of the values summed; nil when there were none.
+    var mean: Double? { count == 0 ? nil : Double(sum) / Double(count) }
 }
