@@ -109,12 +109,12 @@ public struct Headline: Sendable {
             // or per-session maps.
             let tracked = attempt.discoveryTracked
             if tracked, let d = attempt.peerDiscovery, let s = d.scan {
-                // The session as the analysis recorded it for this request.
-                let spent = max(0, s.until.microseconds &- s.start.time.microseconds)
+                // The session as the analysis recorded it for this request (the sums of retired
+                // requests are taken the same way: `DiscoverySums.add`).
                 cost.scanStartFrame = s.start.frame
-                cost.scanToRequestMicros = request.microseconds &- s.start.time.microseconds
+                cost.scanToRequestMicros = s.scanToRequestMicros(request)
                 cost.dutyCycle = s.phys.reduce(0) { $0 + $1.dutyCycle }
-                cost.radioOnMicros = RadioModel.scan(durationMicros: spent, phys: s.phys)
+                cost.radioOnMicros = s.radioOnMicros
                 cost.reportsUntilRequest = s.reportsUntilRequest
                 cost.firstReportFrame = d.firstReport.frame
                 cost.firstReportToRequestMicros = request.microseconds &- d.firstReport.time.microseconds

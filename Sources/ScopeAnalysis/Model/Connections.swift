@@ -106,6 +106,14 @@ public struct DiscoveryScan: Sendable, Hashable {
             reportsUntilRequest = nil
         }
     }
+
+    /// Session start → `request` (the headline's discovery cost).
+    public func scanToRequestMicros(_ request: Timestamp) -> Int64 { request.microseconds &- start.time.microseconds }
+
+    /// Estimated radio-on time of the session up to the request (`ScanPHY.radioOnMicros`).
+    public var radioOnMicros: Int64 {
+        ScanPHY.radioOnMicros(durationMicros: max(0, until.microseconds &- start.time.microseconds), phys: phys)
+    }
 }
 
 /// (adapter, handle, generation): a handle reused after a disconnect is a new connection.

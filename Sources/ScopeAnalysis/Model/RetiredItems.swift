@@ -122,11 +122,9 @@ extension DiscoverySums {
         guard a.outcome == .connected, peer != nil else { return }
         let request = a.request.time
         if a.discoveryTracked, let d = a.peerDiscovery, let s = d.scan {
-            let spent = max(0, s.until.microseconds &- s.start.time.microseconds)
             add(
-                scanToRequest: request.microseconds &- s.start.time.microseconds,
-                radioOn: ScanPHY.radioOnMicros(durationMicros: spent, phys: s.phys), reports: s.reportsUntilRequest, afterScan: true,
-                firstReportToRequest: request.microseconds &- d.firstReport.time.microseconds)
+                scanToRequest: s.scanToRequestMicros(request), radioOn: s.radioOnMicros, reports: s.reportsUntilRequest,
+                afterScan: true, firstReportToRequest: request.microseconds &- d.firstReport.time.microseconds)
             return
         }
         let first = deviceFirst.flatMap { $0.time <= request ? request.microseconds &- $0.time.microseconds : nil }
