@@ -24,8 +24,8 @@ byte-identical files.
 Usage:
   Scripts/gen-assigned-numbers.py [DATA_DIR] [--out DIR] [--check]
 
-  DATA_DIR  folder with the JSON files (default: ../shared/data/bluetooth-numbers relative to
-            the repository root)
+  DATA_DIR  folder with the JSON files (default: data/bluetooth-numbers of this repository, a copy
+            of the BSD-3-Clause database with its LICENSE and SOURCE.md)
   --out     where to write the Swift files (default: Sources/ScopeDecode/AssignedNumbers)
   --check   write nothing; exit 1 if the files in --out differ from what would be generated
 
@@ -40,7 +40,7 @@ import sys
 import textwrap
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_DATA = os.path.join(REPO_ROOT, "..", "shared", "data", "bluetooth-numbers")
+DEFAULT_DATA = os.path.join(REPO_ROOT, "data", "bluetooth-numbers")
 DEFAULT_OUT = os.path.join(REPO_ROOT, "Sources", "ScopeDecode", "AssignedNumbers")
 
 # Kind codes, in the order used to sort entries that share a UUID (Swift enum UUIDKind).

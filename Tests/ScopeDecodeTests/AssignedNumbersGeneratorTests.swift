@@ -3,13 +3,13 @@ import ScopeTestSupport
 import Testing
 
 /// Scripts/gen-assigned-numbers.py is deterministic and the checked-in tables are up to date.
-/// Needs python3 and ../shared/data/bluetooth-numbers beside the checkout; otherwise the test is
-/// skipped with a warning on stderr.
+/// Reads the database copy in data/bluetooth-numbers; needs python3, otherwise the test is skipped
+/// with a warning on stderr.
 @Suite("Assigned numbers generator")
 struct AssignedNumbersGeneratorTests {
     static let root = Fixtures.repositoryRoot
     static let script = root.appendingPathComponent("Scripts/gen-assigned-numbers.py")
-    static let data = root.deletingLastPathComponent().appendingPathComponent("shared/data/bluetooth-numbers")
+    static let data = root.appendingPathComponent("data/bluetooth-numbers")
     static let checkedIn = root.appendingPathComponent("Sources/ScopeDecode/AssignedNumbers")
     static let generated = ["CompanyID+Generated.swift", "GATTUUID+Generated.swift", "Appearance+Generated.swift"]
 
