@@ -26,8 +26,7 @@ commands, events, ACL, SCO, ISO data); index events and notes are not compared. 
 hciscope's frame numbers.
 
 usage: Scripts/btmon-conformance.py --btmon BIN [--hciscope BIN] [--verbose] [FILE ...]
-       (default: every btsnoop/PacketLogger capture under ../shared/captures/{real,scenarios}
-        and captures/ of this repository)
+       (default: every btsnoop/PacketLogger capture of the project and of $HCISCOPE_CORPUS (real/, scenarios/))
 """
 import argparse
 import os
@@ -167,13 +166,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--btmon", required=True)
     ap.add_argument("--hciscope", default=os.path.join(repo, ".build", "release", "hciscope"))
-    ap.add_argument("--corpus", default=os.path.join(os.path.dirname(repo), "shared", "captures"))
+    ap.add_argument("--corpus", default=os.environ.get("HCISCOPE_CORPUS"), help="corpus folder (default: $HCISCOPE_CORPUS)")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--examples", type=int, default=3)
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
-    files = args.files or corpus_files(args.corpus) + sorted(
-        os.path.join(repo, "captures", n) for n in os.listdir(os.path.join(repo, "captures")) if n.endswith(".btsnoop"))
+    files = args.files or corpus_files(args.corpus)
     totals, examples = defaultdict(int), defaultdict(list)
     compared, unexplained = 0, 0
     for path in files:

@@ -17,7 +17,8 @@ Every disagreement is classified. Known, explained classes (see docs/CONFORMANCE
 anything else is printed with its frames and makes the exit status 1.
 
 usage: Scripts/conformance.py [--hciscope BIN] [--verbose] [FILE ...]
-       (default: every HCI capture under ../shared/captures/{real,scenarios})
+       (default: every HCI capture of the project (captures/, captures/scenarios/) and of the corpus
+       named by HCISCOPE_CORPUS (its real/ and scenarios/))
 """
 import argparse
 import json
@@ -160,15 +161,20 @@ def compare(ours, t):
 
 
 def corpus_files(root):
+    """The project's own captures, then those of the corpus at `root` (real/, scenarios/) if any."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    dirs = [os.path.join(repo, "captures"), os.path.join(repo, "captures", "scenarios")]
+    if root:
+        dirs += [os.path.join(root, "real"), os.path.join(root, "scenarios")]
     out = []
-    for sub in ("real", "scenarios"):
-        d = os.path.join(root, sub)
+    for d in dirs:
         if not os.path.isdir(d):
             continue
         for name in sorted(os.listdir(d)):
-            if name.endswith((".json", ".tsv", ".md")):
+            path = os.path.join(d, name)
+            if name.endswith((".json", ".tsv", ".md")) or name.startswith(".") or not os.path.isfile(path):
                 continue
-            out.append(os.path.join(d, name))
+            out.append(path)
     return out
 
 
@@ -177,7 +183,7 @@ def main():
     repo = os.path.dirname(here)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hciscope", default=os.path.join(repo, ".build", "release", "hciscope"))
-    ap.add_argument("--corpus", default=os.path.join(os.path.dirname(repo), "shared", "captures"))
+    ap.add_argument("--corpus", default=os.environ.get("HCISCOPE_CORPUS"), help="corpus folder (default: $HCISCOPE_CORPUS)")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--examples", type=int, default=3, help="example frames printed per disagreement class")
     ap.add_argument("files", nargs="*")
@@ -190,7 +196,7 @@ def main():
         return 2
     files = args.files or corpus_files(args.corpus)
     if not files:
-        print("conformance: no captures found (is ../shared beside the checkout?); SKIPPED", file=sys.stderr)
+        print("conformance: no captures found; SKIPPED", file=sys.stderr)
         return 0
     totals = defaultdict(int)
     examples = defaultdict(list)

@@ -7,7 +7,8 @@ Readers get whole small files (the first 64 KiB of larger ones); decoders get in
 payloads (HCI commands, events, ATT and SMP PDUs from single-fragment ACL packets, advertising
 data from LE advertising reports), the L2CAP target sequences of ACL packets, and the Dissector
 target record streams, in the input layouts documented in Fuzz/*.swift. Sources: the fixtures
-(Sources/ScopeTestSupport/Fixtures) and ../shared/captures when present.
+(Sources/ScopeTestSupport/Fixtures), the project's captures/ and the corpus named by
+HCISCOPE_CORPUS when set.
 """
 import hashlib, os, struct, sys
 
@@ -16,8 +17,9 @@ LIMIT = 65536
 MAX_SEEDS = 400
 
 def files():
-    dirs = [os.path.join(ROOT, "Sources/ScopeTestSupport/Fixtures"), os.path.join(ROOT, "../shared/captures"),
-            os.path.join(ROOT, "captures")]
+    dirs = [os.path.join(ROOT, "Sources/ScopeTestSupport/Fixtures"), os.path.join(ROOT, "captures")]
+    if os.environ.get("HCISCOPE_CORPUS"):
+        dirs.append(os.environ["HCISCOPE_CORPUS"])
     for d in dirs:
         for base, _, names in os.walk(d):
             for n in sorted(names):

@@ -6,7 +6,7 @@
 #
 # Modules are compiled straight with swiftc (-sanitize=fuzzer,address) into .build/fuzz; the
 # target file in Fuzz/ exposes LLVMFuzzerTestOneInput and libFuzzer supplies main. The corpus is
-# seeded from the real captures (Scripts/fuzz-seeds.py; ../shared/captures and the fixtures) in a
+# seeded from the real captures (Scripts/fuzz-seeds.py: the fixtures, captures/ and $HCISCOPE_CORPUS) in a
 # temporary directory. A crash leaves its input in .build/fuzz/crashes/TARGET/ and exits non-zero:
 # check it in under Sources/ScopeTestSupport/Fixtures/fuzz/ with a regression test and the fix.
 set -euo pipefail

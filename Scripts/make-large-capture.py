@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build a large, deterministic btsnoop 1002 capture of real LE traffic for benchmarks.
 
-Replays the records of real Android snoop logs from ../shared/captures/real (scans, advertising
+Replays the records of real Android snoop logs from the corpus's real/ folder (HCISCOPE_CORPUS; Scripts/fetch-corpus.sh) (scans, advertising
 reports, connections, ATT, SMP) round after round until N frames are written:
 
 - timestamps are made monotonic: each replayed file keeps its own gaps (a backwards step is
@@ -138,13 +138,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=1_000_000)
     ap.add_argument("--out", default="/tmp/hciscope-1m.btsnoop")
-    ap.add_argument("--captures", default=os.path.join(here, "..", "..", "shared", "captures", "real"))
+    corpus = os.environ.get("HCISCOPE_CORPUS") or os.path.join(here, "..", "..", "shared", "captures")
+    ap.add_argument("--captures", default=os.path.join(corpus, "real"), help="folder of the real captures (default: $HCISCOPE_CORPUS/real)")
     args = ap.parse_args()
 
     sources = [os.path.join(args.captures, s) for s in SOURCES]
     missing = [s for s in sources if not os.path.exists(s)]
     if missing:
-        raise SystemExit("missing real captures (../shared/captures/real):\n  " + "\n  ".join(missing))
+        raise SystemExit("missing real captures (set HCISCOPE_CORPUS, or run Scripts/fetch-corpus.sh):\n  " + "\n  ".join(missing))
     # Parsed once; each round replays copies.
     loaded = [list(records(s)) for s in sources]
 

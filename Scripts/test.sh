@@ -2,9 +2,31 @@
 # The whole test suite: unit and corpus tests, the conformance checks against tshark and BlueZ
 # 5.87's btmon (built from source by Scripts/build-btmon.sh; skipped loudly when it cannot be
 # built), and (in CI, or with KERNEL_LAB=1) the live-capture proof on a real kernel under qemu.
-# Corpus tests read ../shared/captures beside the checkout and skip loudly when it is absent.
+#
+# The corpus of third-party real captures (captures/corpus.tsv) is found through HCISCOPE_CORPUS:
+# when it is not set, this script uses ../shared/captures beside the checkout if there is one, else
+# the folder Scripts/fetch-corpus.sh fills (fetching what is missing; HCISCOPE_FETCH_CORPUS=0 skips
+# the download). Without a corpus the suite still passes on the project's own captures and says
+# once what it skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ -z "${HCISCOPE_CORPUS:-}" ]; then
+    if [ -d ../shared/captures/real ]; then
+        HCISCOPE_CORPUS=$(cd ../shared/captures && pwd)
+    else
+        fetched=$(bash Scripts/fetch-corpus.sh --print-dir)
+        if [ "${HCISCOPE_FETCH_CORPUS:-1}" != 0 ]; then
+            bash Scripts/fetch-corpus.sh || echo "test.sh: the corpus could not be fetched completely (see above); tests use what is there" >&2
+        fi
+        [ -n "$(ls -A "$fetched/real" 2>/dev/null)" ] && HCISCOPE_CORPUS=$fetched
+    fi
+fi
+if [ -n "${HCISCOPE_CORPUS:-}" ]; then
+    export HCISCOPE_CORPUS
+    echo "test.sh: corpus: $HCISCOPE_CORPUS" >&2
+else
+    echo "test.sh: no corpus of real captures: tests run on the project's own captures only" >&2
+fi
 # The binary as shipped (Swift runtime and Foundation linked in statically).
 swift build -c release --static-swift-stdlib --product hciscope
 swift test

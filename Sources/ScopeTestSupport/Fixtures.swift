@@ -1,7 +1,14 @@
 import Foundation
 import ScopeCore
 
-/// Access to test fixtures and to the shared corpus beside the checkout.
+/// Access to test fixtures, to the captures the project ships (`captures/`) and to the pinned
+/// corpus of third-party real captures.
+///
+/// The corpus is found through one setting, the environment variable `HCISCOPE_CORPUS`: a folder
+/// with `real/` (the captures pinned in `captures/corpus.tsv`, as `Scripts/fetch-corpus.sh` lays
+/// them out) and optionally `scenarios/` (further generated sessions with `.truth.json` files).
+/// `Scripts/test.sh` sets it. Without it, tests that need a particular real capture skip, tests
+/// over "every capture" run on the project's own captures, and one line says so.
 public enum Fixtures {
     /// URL of a fixture shipped in `Sources/ScopeTestSupport/Fixtures/`.
     public static func url(_ relativePath: String) -> URL {
@@ -13,33 +20,89 @@ public enum Fixtures {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// `../shared/captures` beside the checkout, or nil (with a loud message) when absent.
-    public static var sharedCaptures: URL? {
-        let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")
-        if FileManager.default.fileExists(atPath: url.path) { return url }
-        FileHandle.standardError.write(
-            Data("⚠️  ../shared/captures not found beside the checkout: corpus tests are SKIPPED\n".utf8))
-        return nil
-    }
+    /// `captures/` of this repository: the shipped samples and the project's own scenarios.
+    public static var projectCaptures: URL { repositoryRoot.appendingPathComponent("captures") }
 
-    /// Every file (not `.json`/`.tsv`/`.md`) under `../shared/captures/real` and `scenarios`.
-    public static func corpusFiles() -> [URL] {
-        guard let root = sharedCaptures else { return [] }
-        var out: [URL] = []
-        for sub in ["real", "scenarios"] {
-            let dir = root.appendingPathComponent(sub)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-            for name in names.sorted() where !name.hasSuffix(".json") && !name.hasSuffix(".tsv") && !name.hasSuffix(".md") {
-                out.append(dir.appendingPathComponent(name))
-            }
+    /// The corpus root named by `HCISCOPE_CORPUS`, or nil. When it is unset (or names no folder),
+    /// the first use prints one line saying what is skipped and how to get the corpus.
+    public static let corpusRoot: URL? = {
+        let value = ProcessInfo.processInfo.environment["HCISCOPE_CORPUS"] ?? ""
+        var isDirectory: ObjCBool = false
+        if !value.isEmpty, FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), isDirectory.boolValue {
+            return URL(fileURLWithPath: value, isDirectory: true)
         }
-        return out
+        let why = value.isEmpty ? "HCISCOPE_CORPUS is not set" : "HCISCOPE_CORPUS=\(value) is not a folder"
+        FileHandle.standardError.write(Data((
+            "note: \(why): tests on the \(corpusManifest.count) third-party real captures pinned in captures/corpus.tsv "
+            + "are skipped (tests over every capture use the project's own); get them with `bash Scripts/fetch-corpus.sh` "
+            + "and run `HCISCOPE_CORPUS=\"$(bash Scripts/fetch-corpus.sh --print-dir)\" swift test`, or `bash Scripts/test.sh`\n").utf8))
+        return nil
+    }()
+
+    /// A file of the corpus (`real/NAME`, `scenarios/NAME`), or nil when the corpus is absent or
+    /// does not hold it.
+    public static func corpus(_ relativePath: String) -> URL? {
+        guard let url = corpusRoot?.appendingPathComponent(relativePath),
+              FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return url
     }
 
-    /// A file from `../shared/captures/<relativePath>`, or nil when the corpus is absent.
-    public static func shared(_ relativePath: String) -> URL? {
-        sharedCaptures?.appendingPathComponent(relativePath)
+    /// A capture the project ships, by its path under `captures/` (`scenarios/NAME`).
+    public static func project(_ relativePath: String) -> URL {
+        projectCaptures.appendingPathComponent(relativePath)
     }
+
+    /// Every capture: the project's own (`captures/*` and `captures/scenarios/*`), then the
+    /// corpus's (`real/*`, `scenarios/*`) when present. Metadata files (`.json`, `.tsv`, `.md`)
+    /// are left out.
+    public static func corpusFiles() -> [URL] {
+        var roots = [projectCaptures, projectCaptures.appendingPathComponent("scenarios")]
+        if let root = corpusRoot {
+            roots += [root.appendingPathComponent("real"), root.appendingPathComponent("scenarios")]
+        }
+        return roots.flatMap(captureFiles(in:))
+    }
+
+    /// Only the corpus's captures (empty without it).
+    public static func externalCorpusFiles() -> [URL] {
+        guard let root = corpusRoot else { return [] }
+        return ["real", "scenarios"].flatMap { captureFiles(in: root.appendingPathComponent($0)) }
+    }
+
+    /// The capture files directly in `directory`, sorted by name.
+    public static func captureFiles(in directory: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted().compactMap { name in
+            guard !name.hasPrefix("."), ![".json", ".tsv", ".md", ".py"].contains(where: { name.hasSuffix($0) }) else { return nil }
+            let url = directory.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+            return url
+        }
+    }
+
+    /// One row of `captures/corpus.tsv`: a pinned third-party capture and what tshark 4.0.17
+    /// counts in it.
+    public struct CorpusEntry: Sendable, CustomStringConvertible {
+        public var columns: [String: String]
+        public var file: String { columns["file"] ?? "" }
+        public var format: String { columns["format"] ?? "" }
+        /// An integer column (`packets`, `le_adv_reports`, `att`, …), -1 when absent.
+        public func count(_ column: String) -> Int { columns[column].flatMap { Int($0) } ?? -1 }
+        public var description: String { file }
+    }
+
+    /// `captures/corpus.tsv`, parsed (in the repository; present with or without the corpus).
+    public static let corpusManifest: [CorpusEntry] = {
+        let url = repositoryRoot.appendingPathComponent("captures/corpus.tsv")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        guard let header = lines.first?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) else { return [] }
+        return lines.dropFirst().map { line in
+            let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return CorpusEntry(columns: Dictionary(zip(header, cells), uniquingKeysWith: { a, _ in a }))
+        }
+    }()
 
     /// Hex text → bytes; traps on malformed literals (test code only).
     public static func hex(_ text: String) -> [UInt8] {

@@ -14,7 +14,7 @@ struct IdentityResolutionTests {
     /// resolvable private address made with that IRK (prand 0x5a1b2c, hash = ah(IRK, prand) —
     /// the address a real device would use next) is appended.
     func analyze(resolve: Bool) throws -> (AnalysisResult, BDAddr)? {
-        guard let url = Fixtures.shared("scenarios/pairing_just_works.btsnoop") else { return nil }
+        guard let url = Fixtures.corpus("scenarios/pairing_just_works.btsnoop") else { return nil }
         var reader = try CaptureReader.open(path: url.path)
         var dissector = Dissector()
         var builder = AnalysisBuilder(file: url.path, format: reader.format.rawValue)

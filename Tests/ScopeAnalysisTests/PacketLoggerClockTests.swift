@@ -11,7 +11,7 @@ struct PacketLoggerClockTests {
     // notes (Product, Firmware Version, Chipset, …) dated 2026-07-24 17:00:06; frame 9 onwards is
     // the session, 761,709.693 s (8 d 19 h 35 min) later.
     @Test func staleNotesAndLocalTimeAreReported() throws {
-        guard let url = Fixtures.shared("real/havvk__even-g2-smart-classroom__bt3.pklg") else { return }
+        guard let url = Fixtures.corpus("real/havvk__even-g2-smart-classroom__bt3.pklg") else { return }
         let r = try AnalysisBuilder.analyze(path: url.path)
         #expect(r.capture.health.forwardJumps.map(\.frame) == [9])
         #expect(r.capture.health.notes.contains { $0.hasPrefix("timestamps jump forward by 8 d 19 h 35 min at frame 9: the 8 record(s)") })
@@ -19,7 +19,7 @@ struct PacketLoggerClockTests {
     }
 
     @Test func otherFormatsDoNotGetTheLocalTimeNote() throws {
-        guard let url = Fixtures.shared("scenarios/good_central.btsnoop") else { return }
+        guard let url = Fixtures.corpus("scenarios/good_central.btsnoop") else { return }
         let r = try AnalysisBuilder.analyze(path: url.path)
         #expect(r.capture.health.notes.isEmpty)
         #expect(r.capture.health.forwardJumps.isEmpty)

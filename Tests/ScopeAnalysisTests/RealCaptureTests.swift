@@ -10,7 +10,7 @@ import Testing
     /// connections" are three LE Enhanced Connection Complete events: frames 442 and 579
     /// succeed, frame 690 is status 0x02 after the host cancelled in frame 688), GATT, disconnects.
     @Test func yeelockHasThreeLEConnectionAttempts() throws {
-        guard let url = Fixtures.shared("real/cnrd__yeelock__btsnoop_hci.log") else { return }
+        guard let url = Fixtures.corpus("real/cnrd__yeelock__btsnoop_hci.log") else { return }
         let r = try AnalysisBuilder.analyze(path: url.path)
         #expect(r.capture.frames == 690)
         #expect(r.attempts.map(\.request.frame) == [432, 577, 686])
@@ -32,7 +32,7 @@ import Testing
 
     /// Only ACL records, no HCI events: the connection is listed with its setup unknown.
     @Test func aclOnlyCaptureListsConnectionWithoutSetup() throws {
-        guard let url = Fixtures.shared("real/syssi__esphome-lumentree__btsnoop_hci.log") else { return }
+        guard let url = Fixtures.corpus("real/syssi__esphome-lumentree__btsnoop_hci.log") else { return }
         let r = try AnalysisBuilder.analyze(path: url.path)
         #expect(r.capture.frames == 1304)
         #expect(!r.connections.isEmpty)
@@ -72,7 +72,7 @@ import Testing
 
     /// The association model tables (Core v5.4 Vol 3 Part H §2.3.5.1).
     @Test func pairingMethodTables() throws {
-        guard let url = Fixtures.shared("scenarios/pairing_secure_connections.btsnoop") else { return }
+        guard let url = Fixtures.corpus("scenarios/pairing_secure_connections.btsnoop") else { return }
         let r = try AnalysisBuilder.analyze(path: url.path)
         let p = try #require(r.pairings.first)
         #expect(p.method == .numericComparison && p.secureConnections && p.result == .success)

@@ -9,14 +9,14 @@ import Testing
 /// times within 1 ms of the truth's milliseconds relative to frame 1).
 @Suite struct ScenarioTruthTests {
     static let truthFiles: [String] = {
-        guard let root = Fixtures.shared("scenarios") else { return [] }
+        guard let root = Fixtures.corpus("scenarios") else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return names.filter { $0.hasSuffix(".truth.json") }.sorted()
     }()
 
     @Test("scenario metrics agree with the truth file", arguments: truthFiles)
     func scenario(_ truthName: String) throws {
-        guard let root = Fixtures.shared("scenarios") else { return }
+        guard let root = Fixtures.corpus("scenarios") else { return }
         let truthURL = root.appendingPathComponent(truthName)
         let truth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: truthURL)) as? [String: Any])
         let capture = try #require(truth["capture"] as? String)

@@ -3,7 +3,7 @@ import ScopeCapture
 import ScopeCore
 import ScopeTestSupport
 
-/// What the shared corpus says about its files: `real/MANIFEST.tsv` (format and tshark's
+/// What the corpus pin says about its files: `captures/corpus.tsv` (format and tshark's
 /// packet count) and, for scenarios, `capture_info.packets` in each `*.truth.json`.
 enum Corpus {
     struct Expectation: Sendable {
@@ -12,17 +12,13 @@ enum Corpus {
     }
 
     static let manifest: [String: Expectation] = {
-        guard let url = Fixtures.shared("real/MANIFEST.tsv"),
-              let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
-        var out: [String: Expectation] = [:]
-        let lines = text.split(separator: "\n")
-        guard let head = lines.first?.split(separator: "\t", omittingEmptySubsequences: false) else { return [:] }
-        guard let fileColumn = head.firstIndex(of: "file"), let formatColumn = head.firstIndex(of: "format"),
-              let packetsColumn = head.firstIndex(of: "packets") else { return [:] }
-        for line in lines.dropFirst() {
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard cols.count > max(fileColumn, formatColumn, packetsColumn), let n = Int(cols[packetsColumn]) else { continue }
-            out[String(cols[fileColumn])] = Expectation(format: String(cols[formatColumn]), packets: n)
+        // The project's kernel-lab recordings (captures/README.md); tshark 4.0.17 reads 400 frames in each.
+        var out: [String: Expectation] = [
+            "btvirt-le-pairing.btsnoop": Expectation(format: "btsnoop-2001", packets: 400),
+            "btvirt-recorded-by-hciscope.btsnoop": Expectation(format: "btsnoop-2001", packets: 400),
+        ]
+        for row in Fixtures.corpusManifest where row.count("packets") >= 0 {
+            out[row.file] = Expectation(format: row.format, packets: row.count("packets"))
         }
         return out
     }()

@@ -4,7 +4,7 @@ import ScopeCore
 import ScopeTestSupport
 import Testing
 
-/// Every file of the shared corpus (../shared/captures/real and scenarios) read to the end.
+/// Every capture (the project's own, and the corpus's when `HCISCOPE_CORPUS` names it) read to the end.
 @Suite struct CorpusTests {
     @Test("HCI corpus files are read to the end; record counts equal tshark's", arguments: Corpus.hciFiles)
     func readsEveryHCIFile(_ url: URL) throws {
@@ -41,9 +41,9 @@ import Testing
     }
 
     @Test func theSweynToothPcapngIsReallyAClassicPcap() throws {
-        let url = try #require(Fixtures.shared(
-            "real/Matheus-Garbelini__sweyntooth_bluetooth_low_energy_attacks__capture_cypress_psoc6_crash_llid.pcapng"))
-        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        guard let url = Fixtures.corpus(
+            "real/Matheus-Garbelini__sweyntooth_bluetooth_low_energy_attacks__capture_cypress_psoc6_crash_llid.pcapng")
+        else { return }
         let head = Array(try Data(contentsOf: url).prefix(24))
         #expect(head.prefix(4) == [0xD4, 0xC3, 0xB2, 0xA1])  // classic pcap, µs, little-endian
         let error = try #require(throws: CaptureError.self) { try CaptureFormat.sniff(head) }
@@ -118,7 +118,7 @@ import Testing
 
     @Test("decoded values equal tshark's", arguments: tsharkRows)
     func matchesTshark(_ row: TsharkRow) throws {
-        guard let url = Fixtures.shared(row.file), FileManager.default.fileExists(atPath: url.path) else { return }
+        guard let url = Fixtures.corpus(row.file), FileManager.default.fileExists(atPath: url.path) else { return }
         var reader = try CaptureReader.open(path: url.path)
         var found: CaptureRecord?
         while let r = reader.next() {
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func theNegativeTimestampFileDecodesTo1969() throws {
-        guard let url = Fixtures.shared("real/mchwalisz__lightsapp-cli__btsnoop_hci.log"),
+        guard let url = Fixtures.corpus("real/mchwalisz__lightsapp-cli__btsnoop_hci.log"),
               FileManager.default.fileExists(atPath: url.path) else { return }
         var reader = try CaptureReader.open(path: url.path)
         let next = reader.next()
@@ -148,7 +148,7 @@ import Testing
     }
 
     @Test func backwardTimestampsAreWarningsAndRecordsAreDelivered() throws {
-        guard let url = Fixtures.shared("real/crossnite__NovaX-Escooter__btsnoop_hci.log"),
+        guard let url = Fixtures.corpus("real/crossnite__NovaX-Escooter__btsnoop_hci.log"),
               FileManager.default.fileExists(atPath: url.path) else { return }
         var reader = try CaptureReader.open(path: url.path)
         while reader.next() != nil {}

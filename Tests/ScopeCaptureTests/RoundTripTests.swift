@@ -113,7 +113,7 @@ func difference(_ back: CaptureRecord, _ original: CaptureRecord, in format: Cap
         ("real/mchwalisz__lightsapp-cli__btsnoop_hci.log", CaptureFormat.pcapH4PHDR, 0),
     ])
     func skips(_ file: String, _ format: CaptureFormat, _ count: Int) throws {
-        guard let url = Fixtures.shared(file), FileManager.default.fileExists(atPath: url.path) else { return }
+        guard let url = Fixtures.corpus(file), FileManager.default.fileExists(atPath: url.path) else { return }
         let tmp = try TemporaryDirectory()
         var writer = try CaptureWriter.make(format: format, path: tmp.path("x"))
         for r in try readAll(url.path).records { try writer.write(r) }
@@ -122,7 +122,7 @@ func difference(_ back: CaptureRecord, _ original: CaptureRecord, in format: Cap
     }
 
     @Test func skippedRecordsAreCountedByKindAndReason() throws {
-        guard let url = Fixtures.shared("real/felixwatts__batteread__capture.btsnoop"),
+        guard let url = Fixtures.corpus("real/felixwatts__batteread__capture.btsnoop"),
               FileManager.default.fileExists(atPath: url.path) else { return }
         let tmp = try TemporaryDirectory()
         var writer = try CaptureWriter.make(format: .pcapH4PHDR, path: tmp.path("x.pcap"))

@@ -29,7 +29,7 @@ import Testing
     /// Python loop over the record headers): the monitor interleaves controllers and the global
     /// index 0xFFFF, whose records are stamped independently, so order is checked per index.
     @Test func backwardStepsAreReportedUpToALimitThenCounted() throws {
-        guard let url = Fixtures.shared("real/mauricelam__btsnoop-rs__btsnoop_btmon.log"),
+        guard let url = Fixtures.corpus("real/mauricelam__btsnoop-rs__btsnoop_btmon.log"),
               FileManager.default.fileExists(atPath: url.path) else { return }
         var reader = try CaptureReader.open(path: url.path, options: .init(backwardStepsReported: 1))
         while reader.next() != nil {}
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func diagnosticsBeyondTheLimitAreCountedNotKept() throws {
-        guard let url = Fixtures.shared("real/mauricelam__btsnoop-rs__btsnoop_btmon.log"),
+        guard let url = Fixtures.corpus("real/mauricelam__btsnoop-rs__btsnoop_btmon.log"),
               FileManager.default.fileExists(atPath: url.path) else { return }
         var reader = try CaptureReader.open(path: url.path, options: .init(diagnosticLimit: 1))
         while reader.next() != nil {}

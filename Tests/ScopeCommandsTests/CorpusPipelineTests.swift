@@ -5,7 +5,7 @@ import ScopeDecode
 import ScopeTestSupport
 import Testing
 
-/// Every capture in ../shared/captures goes through reader and dissector to the end, and what
+/// Every capture (the project's own and the corpus's) goes through reader and dissector to the end, and what
 /// the dissector counts agrees with tshark's counts in MANIFEST.tsv.
 @Suite("Corpus through the whole pipeline")
 struct CorpusPipelineTests {
@@ -58,19 +58,13 @@ struct CorpusPipelineTests {
         var description: String { file }
     }
 
+    /// The rows of `captures/corpus.tsv` whose capture is in the corpus (none without it).
     static var manifest: [ManifestRow] {
-        guard let url = Fixtures.shared("real/MANIFEST.tsv"), let text = try? String(contentsOf: url, encoding: .utf8) else {
-            return []
-        }
-        let lines = text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        guard let header = lines.first else { return [] }
-        func col(_ name: String) -> Int { header.firstIndex(of: name) ?? 0 }
-        return lines.dropFirst().map { row in
+        Fixtures.corpusManifest.filter { Fixtures.corpus("real/\($0.file)") != nil }.map { row in
             ManifestRow(
-                file: row[col("file")], format: row[col("format")], packets: Int(row[col("packets")]) ?? -1,
-                advReports: Int(row[col("le_adv_reports")]) ?? -1, att: Int(row[col("att")]) ?? -1,
-                smp: Int(row[col("smp")]) ?? -1, leConn: Int(row[col("le_conn")]) ?? -1,
-                disconnections: Int(row[col("disconnections")]) ?? -1)
+                file: row.file, format: row.format, packets: row.count("packets"), advReports: row.count("le_adv_reports"),
+                att: row.count("att"), smp: row.count("smp"), leConn: row.count("le_conn"),
+                disconnections: row.count("disconnections"))
         }
     }
 
@@ -78,7 +72,7 @@ struct CorpusPipelineTests {
     /// not L2CAP), so for files with such traffic the ATT/SMP counts are compared as "at most".
     @Test(arguments: manifest)
     func agreesWithTheManifest(_ row: ManifestRow) throws {
-        let path = try #require(Fixtures.shared("real/\(row.file)")).path
+        let path = try #require(Fixtures.corpus("real/\(row.file)")).path
         if row.format.hasPrefix("pcap-272") || row.format.hasPrefix("pcapng-272") || row.format.hasPrefix("pcapng-256") {
             #expect(throws: CaptureError.self) { _ = try Self.decode(path) }
             return

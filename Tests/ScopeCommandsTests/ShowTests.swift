@@ -58,7 +58,8 @@ struct ShowTests {
     }
 
     @Test func attKeysOnARealGATTSession() throws {
-        let path = try #require(Fixtures.shared("scenarios/good_central.btsnoop"), "corpus absent")
+        // The project's own Bumble session: discovery, six reads, disconnect.
+        let path = Fixtures.project("scenarios/gatt.polling-fires.btsnoop")
         let lines = try jsonLines(try show(["--json", "--layer", "att", path.path]).out)
         #expect(!lines.isEmpty)
         for line in lines {

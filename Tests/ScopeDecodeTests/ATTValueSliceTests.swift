@@ -39,7 +39,7 @@ import Testing
                 }
             }
         }
-        if checked == 0 { print("ATTValueSliceTests: no ATT values in the corpus (../shared captures absent?): SKIPPED") }
+        if checked == 0 { print("ATTValueSliceTests: no ATT values in the corpus (HCISCOPE_CORPUS not set?): SKIPPED") }
     }
 
     @Test func signedWriteValueAndSignature() {

@@ -93,7 +93,7 @@ import Testing
                 }
             }
         }
-        if Fixtures.sharedCaptures != nil {
+        if Fixtures.corpusRoot != nil {
             #expect(pdus > 1000)
             #expect(annotated > 100)
         } else {
@@ -140,7 +140,7 @@ import Testing
                 }
             }
         }
-        if Fixtures.sharedCaptures != nil {
+        if Fixtures.corpusRoot != nil {
             #expect(single > 1000)
         } else {
             print("oneReportEventsReadOnDemandEqualFieldByFieldDecode: shared captures absent, skipped")
@@ -191,6 +191,6 @@ import Testing
                 #expect(ParamLayout.fitsExactly(layout.parameters, zeros[...]))
             }
         }
-        if Fixtures.sharedCaptures != nil { #expect(fits > 1000) }
+        if Fixtures.corpusRoot != nil { #expect(fits > 1000) }
     }
 }

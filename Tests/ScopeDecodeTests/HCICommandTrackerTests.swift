@@ -59,7 +59,7 @@ struct HCICommandTrackerTests {
     /// Drives the tracker with decoded packets of a real capture: every Command Complete/Status
     /// in cnrd__yeelock (apart from NOP credits) matches a command sent earlier.
     @Test func matchesEveryAnswerInACapture() throws {
-        guard let url = Fixtures.shared("real/cnrd__yeelock__btsnoop_hci.log") else { return }
+        guard let url = Fixtures.corpus("real/cnrd__yeelock__btsnoop_hci.log") else { return }
         var t = HCICommandTracker()
         var matched = 0
         var unmatched: [Int] = []

@@ -93,6 +93,6 @@ struct HCICorpusTests {
                 for (k, v) in counts.sorted(by: { $0.key < $1.key }) { print("   \(v)× \(k)") }
             }
         }
-        if Fixtures.sharedCaptures != nil { #expect(total > 100_000) }
+        if Fixtures.corpusRoot != nil { #expect(total > 100_000) }
     }
 }

@@ -15,9 +15,9 @@ struct L2CAPSnoopRecord {
 }
 
 enum L2CAPSnoopFile {
-    /// Reads `../shared/captures/<relative>`; nil when the corpus is absent.
+    /// Reads `<corpus>/<relative>` (HCISCOPE_CORPUS); nil when the corpus is absent.
     static func read(_ relative: String) -> [L2CAPSnoopRecord]? {
-        guard let url = Fixtures.shared(relative), let data = try? Data(contentsOf: url) else { return nil }
+        guard let url = Fixtures.corpus(relative), let data = try? Data(contentsOf: url) else { return nil }
         let b = [UInt8](data)
         guard b.count >= 16, Array(b[0..<8]) == Array("btsnoop\0".utf8) else { return nil }
         func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }

@@ -67,7 +67,11 @@ struct ItemRetirementTests {
             }
         }
         print("item retirement: \(compared) analyses compared, retired \(retired)")
-        #expect(compared > 100 && retired.attempts > 20 && retired.connections > 50 && retired.advertisingSpans > 20)
+        if Fixtures.corpusRoot != nil {
+            #expect(compared > 100 && retired.attempts > 20 && retired.connections > 50 && retired.advertisingSpans > 20)
+        } else {
+            #expect(compared > 10)  // few items: keeping 2 may retire none
+        }
     }
 
     /// The headline with its lists cut to their first `keeping` items.

@@ -20,7 +20,7 @@ import Testing
     static var corpus: [URL] {
         var files: [URL] = []
         for dir in ["scenarios", "real"] {
-            guard let url = Fixtures.shared(dir) else { continue }
+            guard let url = Fixtures.corpus(dir) else { continue }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
             for name in names.sorted() where !name.hasSuffix(".json") && !name.hasSuffix(".tsv") {
                 files.append(url.appendingPathComponent(name))
@@ -47,7 +47,7 @@ import Testing
     @Test func pipelinedReportEqualsSingleThread() throws {
         var files: [URL] = []
         for dir in ["scenarios", "real"] {
-            guard let url = Fixtures.shared(dir) else { continue }
+            guard let url = Fixtures.corpus(dir) else { continue }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
             for name in names.sorted() where !name.hasSuffix(".json") && !name.hasSuffix(".tsv") {
                 files.append(url.appendingPathComponent(name))

@@ -25,18 +25,37 @@ struct MutationTests {
         "real/Matheus-Garbelini__esp32_bluetooth_classic_sniffer__hci_dump.pklg",
         "real/ap4y__iSAP__hci_dump.pklg",
     ]
+    /// The project's own captures of every format (fixtures and shipped samples): mutated on every
+    /// run, with or without the corpus.
+    static let ownFiles: [(name: String, url: URL)] = [
+        ("fixture btsnoop/h4.btsnoop", Fixtures.url("btsnoop/h4.btsnoop")),
+        ("fixture btsnoop/h1.btsnoop", Fixtures.url("btsnoop/h1.btsnoop")),
+        ("fixture btsnoop/monitor.btsnoop", Fixtures.url("btsnoop/monitor.btsnoop")),
+        ("fixture pcap/h4phdr-us-le.pcap", Fixtures.url("pcap/h4phdr-us-le.pcap")),
+        ("fixture pcap/monitor-254.pcap", Fixtures.url("pcap/monitor-254.pcap")),
+        ("fixture pcapng/h4phdr-201.pcapng", Fixtures.url("pcapng/h4phdr-201.pcapng")),
+        ("fixture pklg/be.pklg", Fixtures.url("pklg/be.pklg")),
+        ("fixture pklg/le.pklg", Fixtures.url("pklg/le.pklg")),
+        ("captures/btvirt-le-pairing.btsnoop", Fixtures.project("btvirt-le-pairing.btsnoop")),
+        ("captures/scenarios/gatt.polling-fires.btsnoop", Fixtures.project("scenarios/gatt.polling-fires.btsnoop")),
+    ]
     static let maxBytes = 64 * 1024
 
     @Test(.timeLimit(.minutes(2)))
     func mutatedCapturesNeverCrashAndReportPartialResults() throws {
-        guard Fixtures.sharedCaptures != nil else { return }
+        // A fetched corpus holds real/ only; a scenarios/ file is mutated where the corpus has it.
+        let corpus = Fixtures.corpusRoot == nil ? [] : Self.files.compactMap { name -> (name: String, url: URL?)? in
+            let url = Fixtures.corpus(name)
+            return url == nil && name.hasPrefix("scenarios/") ? nil : (name, url)
+        }
+        let inputs: [(name: String, url: URL?)] = Self.ownFiles.map { ($0.name, Optional($0.url)) } + corpus
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hciscope-mutation-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var total = 0
         var worst = 0.0
-        for name in Self.files {
-            guard let url = Fixtures.shared(name), let data = FileManager.default.contents(atPath: url.path) else {
+        for (name, url) in inputs {
+            guard let url, let data = FileManager.default.contents(atPath: url.path) else {
                 Issue.record("corpus file missing: \(name)")
                 continue
             }
@@ -66,7 +85,7 @@ struct MutationTests {
                 }
             }
         }
-        print("mutation: \(total) mutants of \(Self.files.count) captures, slowest \(String(format: "%.3f", worst)) s")
+        print("mutation: \(total) mutants of \(inputs.count) captures, slowest \(String(format: "%.3f", worst)) s")
         #expect(total > 200)
     }
 

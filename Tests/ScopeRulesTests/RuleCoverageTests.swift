@@ -23,7 +23,7 @@ struct RuleCoverageTests {
             if capture.hasPrefix("own/") {
                 return Fixtures.repositoryRoot.appendingPathComponent("captures/scenarios/" + capture.dropFirst(4))
             }
-            return Fixtures.shared(capture)
+            return Fixtures.corpus(capture)
         }
     }
 

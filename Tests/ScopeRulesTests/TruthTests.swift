@@ -12,7 +12,7 @@ import Testing
 /// `expected_rules_by_profile.ios` is checked the same way with the iOS profile.
 @Suite struct TruthTests {
     static var truthFiles: [String] {
-        guard let dir = Fixtures.shared("scenarios") else { return [] }
+        guard let dir = Fixtures.corpus("scenarios") else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return names.filter { $0.hasSuffix(".truth.json") }.sorted()
     }
@@ -64,7 +64,7 @@ import Testing
 
     @Test(arguments: truthFiles)
     func scenarioAgreesWithTruth(_ truthName: String) throws {
-        guard let dir = Fixtures.shared("scenarios") else { return }
+        guard let dir = Fixtures.corpus("scenarios") else { return }
         let data = try Data(contentsOf: dir.appendingPathComponent(truthName))
         let truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let captureName = (truth["capture"] as? String).map { ($0 as NSString).lastPathComponent }
@@ -88,7 +88,7 @@ import Testing
 
     /// Every truth file, every rule: counts agreeing verdicts (printed, so a run shows the total).
     @Test func agreementCount() throws {
-        guard let dir = Fixtures.shared("scenarios") else { return }
+        guard let dir = Fixtures.corpus("scenarios") else { return }
         var agreed = 0
         var compared = 0
         for name in Self.truthFiles {
@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func truthConfigMatchesDefaults() throws {
-        guard let dir = Fixtures.shared("scenarios"), let first = Self.truthFiles.first else { return }
+        guard let dir = Fixtures.corpus("scenarios"), let first = Self.truthFiles.first else { return }
         let data = try Data(contentsOf: dir.appendingPathComponent(first))
         let truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let config = try #require(truth["expected_rules_config"] as? [String: Any])
