@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves `hciscope capture` on a real Linux kernel: boots Debian's kernel under qemu with two
-# virtual controllers (../shared/tools/kernel-lab), records the session with hciscope while BlueZ's
+# virtual controllers (the kernel lab in $KERNEL_LAB_DIR, default ../shared/tools/kernel-lab), records the session with hciscope while BlueZ's
 # btmon records it too, then checks
 #   1. every record btmon saw is in hciscope's file (index, opcode, payload), and
 #   2. `hciscope analyze` on hciscope's file finds the scan, the connection and the pairing.
@@ -11,7 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/hciscope}
-lab=${KERNEL_LAB:-../shared/tools/kernel-lab}
+lab=${KERNEL_LAB_DIR:-../shared/tools/kernel-lab}
 klab=${KLAB:-/tmp/klab-hciscope}
 if [ ! -x "$lab/run.sh" ]; then
     echo "kernel-lab: $lab/run.sh not found: live capture proof SKIPPED" >&2
