@@ -3,6 +3,91 @@ import PackageDescription
 
 // Data flows one way (see docs/ARCHITECTURE.md):
 // bytes → records (ScopeCapture) → decoded frames (ScopeDecode) → … → reports; ScopeCommands composes them.
+
+/// The live layer (`hciscope capture`: the monitor socket, libpcap's live source, the H4 proxy,
+/// signalfd; BlueZ's libbluetooth) is Linux-only. Everything else builds on macOS 13+ too.
+/// `HCISCOPE_PORTABLE=1 swift build` leaves the live layer out on Linux as well, exactly as on
+/// macOS, so CI compiles the macOS shape (Scripts/test.sh) and it cannot rot.
+let portable = Context.environment["HCISCOPE_PORTABLE"].map { $0 != "" && $0 != "0" } ?? false
+
+
+/// The commit this build comes from, for `hciscope --version` ("unknown" outside a git checkout).
+let commit: String = {
+    guard let git = Context.gitInformation else { return "unknown" }
+    return String(git.currentCommit.prefix(12)) + (git.hasUncommittedChanges ? "-dirty" : "")
+}()
+
+var targets: [Target] = [
+    .systemLibrary(
+        name: "CPcap",
+        pkgConfig: "libpcap",
+        providers: [.apt(["libpcap-dev"])]
+    ),
+    // Values for the binary's version line; C, because a Swift -D flag cannot carry a value.
+    .target(name: "CBuildInfo", cSettings: [.define("HCISCOPE_COMMIT", to: "\"\(commit)\"")]),
+    .target(name: "ScopeCore"),
+    .target(name: "ScopeCapture", dependencies: ["ScopeCore", "CPcap"]),
+    .target(name: "ScopeDecode", dependencies: ["ScopeCore"]),
+    .target(name: "ScopeAnalysis", dependencies: ["ScopeDecode", "ScopeCore", "ScopeCapture"]),
+    .target(
+        name: "ScopeRules",
+        dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCore", .product(name: "Yams", package: "Yams")]
+    ),
+    .target(name: "ScopeReport", dependencies: ["ScopeRules", "ScopeAnalysis", "ScopeCore"]),
+    .target(
+        name: "ScopeCommands",
+        dependencies: [
+            "ScopeCore", "ScopeCapture", "ScopeDecode", "ScopeAnalysis", "ScopeRules", "ScopeReport", "CBuildInfo",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ] + (portable ? [] : [.target(name: "ScopeLive", condition: .when(platforms: [.linux]))])
+    ),
+    .executableTarget(name: "hciscope", dependencies: ["ScopeCommands"]),
+    .target(
+        name: "ScopeTestSupport",
+        dependencies: ["ScopeCore"],
+        resources: [.copy("Fixtures")]
+    ),
+    .testTarget(name: "ScopeCoreTests", dependencies: ["ScopeCore", "ScopeTestSupport"]),
+    .testTarget(name: "ScopeCaptureTests", dependencies: ["ScopeCapture", "ScopeCore", "ScopeTestSupport"]),
+    .testTarget(name: "ScopeDecodeTests", dependencies: ["ScopeDecode", "ScopeCore", "ScopeTestSupport"]),
+    .testTarget(
+        name: "ScopeAnalysisTests",
+        dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]
+    ),
+    .testTarget(
+        name: "ScopeRulesTests",
+        dependencies: ["ScopeRules", "ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]
+    ),
+    .testTarget(
+        name: "ScopeReportTests",
+        dependencies: ["ScopeReport", "ScopeRules", "ScopeAnalysis", "ScopeDecode", "ScopeCore", "ScopeTestSupport"],
+        exclude: ["Snapshots"]
+    ),
+    .testTarget(
+        name: "ScopeCommandsTests",
+        dependencies: ["ScopeCommands", "ScopeCapture", "ScopeDecode", "ScopeCore", "ScopeTestSupport"],
+        exclude: ["Snapshots"]
+    ),
+]
+
+if !portable {
+    targets += [
+        .systemLibrary(
+            name: "CBluetooth",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        .target(
+            name: "ScopeLive",
+            dependencies: ["ScopeCore", "CPcap", .target(name: "CBluetooth", condition: .when(platforms: [.linux]))]
+        ),
+        .testTarget(
+            name: "ScopeLiveTests",
+            dependencies: ["ScopeLive", "ScopeCapture", "ScopeCore"]
+        ),
+    ]
+}
+
 let package = Package(
     name: "hciscope",
     platforms: [.macOS(.v13)],
@@ -15,61 +100,5 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
     ],
-    targets: [
-        .systemLibrary(
-            name: "CPcap",
-            pkgConfig: "libpcap",
-            providers: [.apt(["libpcap-dev"])]
-        ),
-        .systemLibrary(
-            name: "CBluetooth",
-            pkgConfig: "bluez",
-            providers: [.apt(["libbluetooth-dev"])]
-        ),
-        .target(name: "ScopeCore"),
-        .target(name: "ScopeCapture", dependencies: ["ScopeCore", "CPcap"]),
-        .target(name: "ScopeDecode", dependencies: ["ScopeCore"]),
-        .target(name: "ScopeLive", dependencies: ["ScopeCore", "CBluetooth", "CPcap"]),
-        .target(name: "ScopeAnalysis", dependencies: ["ScopeDecode", "ScopeCore", "ScopeCapture"]),
-        .target(
-            name: "ScopeRules",
-            dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCore", .product(name: "Yams", package: "Yams")]
-        ),
-        .target(name: "ScopeReport", dependencies: ["ScopeRules", "ScopeAnalysis", "ScopeCore"]),
-        .target(
-            name: "ScopeCommands",
-            dependencies: [
-                "ScopeCore", "ScopeCapture", "ScopeDecode", "ScopeAnalysis", "ScopeRules", "ScopeReport", "ScopeLive", "CBluetooth",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(name: "hciscope", dependencies: ["ScopeCommands"]),
-        .target(
-            name: "ScopeTestSupport",
-            dependencies: ["ScopeCore"],
-            resources: [.copy("Fixtures")]
-        ),
-        .testTarget(name: "ScopeCoreTests", dependencies: ["ScopeCore", "ScopeTestSupport"]),
-        .testTarget(name: "ScopeCaptureTests", dependencies: ["ScopeCapture", "ScopeCore", "ScopeTestSupport"]),
-        .testTarget(name: "ScopeDecodeTests", dependencies: ["ScopeDecode", "ScopeCore", "ScopeTestSupport"]),
-        .testTarget(name: "ScopeLiveTests", dependencies: ["ScopeLive", "ScopeCapture", "ScopeCore"]),
-        .testTarget(
-            name: "ScopeAnalysisTests",
-            dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]
-        ),
-        .testTarget(
-            name: "ScopeRulesTests",
-            dependencies: ["ScopeRules", "ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]
-        ),
-        .testTarget(
-            name: "ScopeReportTests",
-            dependencies: ["ScopeReport", "ScopeRules", "ScopeAnalysis", "ScopeDecode", "ScopeCore", "ScopeTestSupport"],
-            exclude: ["Snapshots"]
-        ),
-        .testTarget(
-            name: "ScopeCommandsTests",
-            dependencies: ["ScopeCommands", "ScopeCapture", "ScopeDecode", "ScopeCore", "ScopeTestSupport"],
-            exclude: ["Snapshots"]
-        ),
-    ]
+    targets: targets
 )

@@ -27,9 +27,24 @@ if [ -n "${HCISCOPE_CORPUS:-}" ]; then
 else
     echo "test.sh: no corpus of real captures: tests run on the project's own captures only" >&2
 fi
-# The binary as shipped (Swift runtime and Foundation linked in statically).
+# The binary as shipped (Swift runtime and Foundation linked in statically), and
+# swift-argument-parser's man page generator for the install test (InstallTests).
 swift build -c release --static-swift-stdlib --product hciscope
+swift build -c release --product generate-manual
 swift test
+# The package as it builds on macOS: without the Linux-only live layer (Package.swift,
+# HCISCOPE_PORTABLE). The offline commands must work there; capture must say it cannot record.
+HCISCOPE_PORTABLE=1 swift build --scratch-path .build-portable --product hciscope
+portable=.build-portable/debug/hciscope
+"$portable" analyze captures/btvirt-le-pairing.btsnoop >/dev/null
+"$portable" show --frames 1-20 captures/btvirt-le-pairing.btsnoop >/dev/null
+if "$portable" capture -w /dev/null 2>.build-portable/capture.err || ! grep -q "recording needs Linux" .build-portable/capture.err; then
+    echo "test.sh: the portable build's capture did not refuse clearly" >&2; exit 1
+fi
+if ldd "$portable" 2>/dev/null | grep -q libbluetooth; then
+    echo "test.sh: the portable build links libbluetooth" >&2; exit 1
+fi
+echo "test.sh: portable build (no live layer, as on macOS): analyze and show work, capture refuses clearly" >&2
 if command -v tshark >/dev/null && command -v python3 >/dev/null; then
     python3 Scripts/conformance.py --hciscope .build/release/hciscope
 else

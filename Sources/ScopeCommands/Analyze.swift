@@ -103,7 +103,7 @@ public struct Analyze: ParsableCommand {
             }
         }
 
-        let version = RootCommand.configuration.version
+        let version = BuildInfo.version
         let ruleConfig = rules
         let oldReports = baselines
         let maxGrowth = budgets

@@ -6,8 +6,10 @@ import ScopeCore
 import ScopeReport
 import ScopeRules
 
-#if os(Linux)
-import CBluetooth
+// The live layer (monitor socket, libpcap live source, H4 proxy, signalfd) is Linux-only and
+// left out of the package elsewhere (macOS, or HCISCOPE_PORTABLE=1 on Linux: Package.swift). The
+// command stays, so `--help` is the same everywhere, and says where it cannot record.
+#if canImport(ScopeLive)
 import Glibc
 import ScopeLive
 #endif
@@ -129,7 +131,7 @@ public struct Capture: ParsableCommand {
     /// Runs the command against `console`; returns the exit status (0 done, 1 the file could
     /// not be finished, 2 could not record).
     public func execute(console: Console) -> Int32 {
-        #if os(Linux)
+        #if canImport(ScopeLive)
         if list { return listControllers(console: console) }
         let path = write ?? Self.defaultPath()
         let proxy = h4Proxy != nil
@@ -211,8 +213,7 @@ public struct Capture: ParsableCommand {
             } else {
                 let source: any LiveSource = self.source == .pcap ? try PcapLiveSource() : try MonitorSource.open()
                 if let index {
-                    var info = hci_dev_info()
-                    if hci_devinfo(Int32(index), &info) != 0 && errno == ENODEV {
+                    if !Controllers.mayExist(index: index) {
                         throw LiveError(
                             "controller index \(index) (hci\(index)) is not present",
                             fix: "`hciscope capture --list` shows the controllers; leave out -i to record them all")
@@ -243,10 +244,18 @@ public struct Capture: ParsableCommand {
         if analyze { return printAnalysis(of: writer.paths, console: console) }
         return 0
         #else
-        console.err("hciscope capture: live capture needs Linux (the Bluetooth monitor channel or an H4 socket)")
+        console.err(Self.notOnThisPlatform)
         return 2
         #endif
     }
+
+    /// What `capture` says where the live layer is not built (macOS; HCISCOPE_PORTABLE=1).
+    static let notOnThisPlatform = """
+        hciscope capture: recording needs Linux (the kernel's Bluetooth monitor channel, libpcap's \
+        bluetooth-monitor device or an H4 socket); this build has no live layer. On macOS, record with \
+        Apple's PacketLogger (Additional Tools for Xcode) or take a sysdiagnose from an iPhone, then run \
+        `hciscope analyze FILE.pklg`; show, analyze, convert and redact work here on any capture.
+        """
 
     /// `--analyze`: the radio-usage summary of each recorded file, as `hciscope analyze` prints it.
     func printAnalysis(of files: [String], console: Console) -> Int32 {
@@ -254,7 +263,7 @@ public struct Capture: ParsableCommand {
         for file in files {
             do {
                 let (analysis, verdicts) = try RuleEngine.analyze(path: file)
-                let report = Report(analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: RootCommand.configuration.version), config: ConfigSummary())
+                let report = Report(analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: BuildInfo.version), config: ConfigSummary())
                 console.out(TextReporter(color: false).render(report))
             } catch {
                 console.err("hciscope capture: cannot analyze \(file): \(error)")
@@ -264,7 +273,7 @@ public struct Capture: ParsableCommand {
         return status
     }
 
-    #if os(Linux)
+    #if canImport(ScopeLive)
     /// `--user`: switches to NAME's user and group (and only its primary group), for good.
     func dropPrivileges(to name: String) throws(LiveError) {
         guard let entry = getpwnam(name) else { throw LiveError("--user \(name): no such user", fix: "name an existing account") }
@@ -278,30 +287,17 @@ public struct Capture: ParsableCommand {
         guard setuid(0) != 0 else { throw LiveError("--user \(name): privileges could be regained; refusing to go on") }
     }
 
-    /// Lists controllers through libbluetooth (`hci_devinfo`).
+    /// Lists the controllers (`Controllers.list`, libbluetooth).
     func listControllers(console: Console) -> Int32 {
-        let probe = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
-        if probe < 0 {
-            let code = errno
-            if code == EAFNOSUPPORT || code == EPROTONOSUPPORT {
-                console.err("hciscope capture: this kernel has no Bluetooth support (no AF_BLUETOOTH): no controllers to list")
-                return 2
-            }
-        } else {
-            close(probe)
+        do {
+            let found = try Controllers.list()
+            for c in found { console.out("\(c.name)\tindex \(c.index)\t\(c.address)\t\(c.isUp ? "up" : "down")\n") }
+            if found.isEmpty { console.err("hciscope capture: no Bluetooth controllers") }
+            return 0
+        } catch {
+            console.err("hciscope capture: \(error.message)")
+            return 2
         }
-        var found = 0
-        for id in Int32(0)..<64 {
-            var info = hci_dev_info()
-            guard hci_devinfo(id, &info) == 0 else { continue }
-            found += 1
-            let name = withUnsafeBytes(of: &info.name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            let address = withUnsafeBytes(of: &info.bdaddr) { BDAddr(littleEndian: Array($0)) }
-            let up = (info.flags & (1 << UInt32(HCI_UP))) != 0
-            console.out("\(name)\tindex \(id)\t\(address)\t\(up ? "up" : "down")\n")
-        }
-        if found == 0 { console.err("hciscope capture: no Bluetooth controllers") }
-        return 0
     }
     #endif
 }

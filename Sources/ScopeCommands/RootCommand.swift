@@ -4,7 +4,7 @@ public struct RootCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "hciscope",
         abstract: "Bluetooth HCI traffic recorder and protocol analyzer.",
-        version: "0.1.0",
+        version: BuildInfo.versionLine,
         subcommands: [Show.self, Convert.self, Analyze.self, Capture.self, Redact.self]
     )
     public init() {}

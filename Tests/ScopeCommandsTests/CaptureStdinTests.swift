@@ -10,16 +10,8 @@ import Testing
 /// would, and must print exactly what `show FILE` prints.
 @Suite("show - (a live btsnoop stream on standard input)")
 struct CaptureStdinTests {
-    /// The `hciscope` executable next to the test bundle (`swift test` builds it), or nil
-    /// with a loud message.
     static var binary: String? {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [bundle, bundle.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("hciscope").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        let fallback = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/hciscope").path
-        if FileManager.default.isExecutableFile(atPath: fallback) { return fallback }
+        if let path = builtBinary { return path }
         FileHandle.standardError.write(Data(
             "\n*** SKIPPED show - pipeline test: no built hciscope executable next to the tests (run `swift build` first) ***\n\n".utf8))
         return nil

@@ -33,6 +33,19 @@ func convert(_ arguments: [String]) throws -> (status: Int32, out: String, err: 
     return (status, captured.out, captured.err)
 }
 
+/// The `hciscope` executable next to the test bundle (`swift test` builds it), else the
+/// repository's debug or release build; nil when there is none.
+var builtBinary: String? {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let root = Fixtures.repositoryRoot
+    for candidate in [bundle, bundle.deletingLastPathComponent(), root.appendingPathComponent(".build/debug"),
+                      root.appendingPathComponent(".build/release")] {
+        let path = candidate.appendingPathComponent("hciscope").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
 /// The repository's shipped sample capture.
 var shippedSample: String { Fixtures.repositoryRoot.appendingPathComponent("captures/btvirt-le-pairing.btsnoop").path }
 
