@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Regenerates the small capture fixtures in this folder (see README.md).
 
-Every good fixture is built from the records of a Bumble-generated scenario capture in
-../shared/captures/scenarios (beside the checkout), re-encoded here in Python, independently of
-the Swift writers, so that reader tests do not merely check the writers against themselves.
+Every good fixture is built from 24 records of a Bumble-generated scenario capture
+(good_central.btsnoop of the scenario corpus, sha256 below), re-encoded here in Python,
+independently of the Swift writers, so that reader tests do not merely check the writers against
+themselves. Those 24 records are kept as the reference fixture btsnoop/h4.btsnoop, which this
+script reads back, so it runs from a clone alone; with HCISCOPE_CORPUS set it also checks that
+the reference still equals the scenario's records.
 The bad fixtures are good ones with one deliberate defect each.
 
 Run from anywhere: python3 Sources/ScopeTestSupport/Fixtures/make_fixtures.py
@@ -15,8 +18,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parents[2].parent / "shared" / "captures"
-SCENARIO = SHARED / "scenarios" / "good_central.btsnoop"
+REFERENCE = HERE / "btsnoop" / "h4.btsnoop"
 BTSNOOP_EPOCH = 0x00DCDDB30F2F8000
 
 
@@ -32,11 +34,14 @@ def read_btsnoop(path):
     return out
 
 
-# Records of good_central: H4 byte + packet; direction from flags bit0.
-RECORDS = read_btsnoop(SCENARIO)
-# The first 12 records (controller set-up) and 12 around the first ACL traffic (both
-# directions), 24 in all.
-HEAD = RECORDS[:12] + RECORDS[40:52]
+# The 24 records of good_central (H4 byte + packet; direction from flags bit0): its first 12
+# records (controller set-up) and 12 around the first ACL traffic (both directions, records 41-52).
+HEAD = read_btsnoop(REFERENCE)
+assert len(HEAD) == 24, f"{REFERENCE}: {len(HEAD)} records, expected 24"
+_corpus = os.environ.get("HCISCOPE_CORPUS")
+if _corpus and (Path(_corpus) / "scenarios" / "good_central.btsnoop").exists():
+    _records = read_btsnoop(Path(_corpus) / "scenarios" / "good_central.btsnoop")
+    assert _records[:12] + _records[40:52] == HEAD, "btsnoop/h4.btsnoop no longer equals good_central's records"
 
 
 def h4(r):
@@ -202,8 +207,6 @@ def patch(data, offset, fmt, value):
 
 
 def main():
-    if not SCENARIO.exists():
-        sys.exit(f"scenario capture not found: {SCENARIO}")
     files = {}
     good_h4 = btsnoop_h4(HEAD)
     mon = monitor_records(HEAD)
