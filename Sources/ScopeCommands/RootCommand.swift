@@ -5,7 +5,7 @@ public struct RootCommand: ParsableCommand {
         commandName: "hciscope",
         abstract: "Bluetooth HCI traffic recorder and protocol analyzer.",
         version: BuildInfo.versionLine,
-        subcommands: [Show.self, Convert.self, Analyze.self, Capture.self, Redact.self]
+        subcommands: [Show.self, Convert.self, Analyze.self, Rules.self, Capture.self, Redact.self]
     )
     public init() {}
 }

@@ -18,6 +18,9 @@ public protocol Rule: Sendable {
     static var summary: String { get }
     /// Threshold names and defaults, named as the truth files' `expected_rules_config.thresholds`.
     static var defaultThresholds: [String: ThresholdValue] { get }
+    /// What the rule judges, from which evidence, why, and what to do per platform
+    /// (Documentation/*.swift): the source of `hciscope rules` and docs/RULES.md.
+    static var documentation: RuleDocumentation { get }
 
     /// `.connection`: the rule judges each connection from its ATT detail alone, so it can run on
     /// batches of closed connections while a long capture is analysed (`RuleAccumulator`);

@@ -1,0 +1,74 @@
+import ArgumentParser
+import ScopeReport
+import ScopeRules
+
+/// `hciscope rules [RULE]`: the rules `analyze` judges by, from the rule catalog (the same text
+/// as docs/RULES.md, which `--markdown` prints).
+public struct Rules: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        abstract: "List the rules analyze judges by, or explain one (evidence, thresholds, why, fixes per platform).",
+        discussion: """
+            Without RULE: one line per rule. With RULE (e.g. scan.left-running): what it judges, the HCI evidence \
+            it reads, when it is violated, passes or is not evaluated, its thresholds with their hciscope.yml keys \
+            and defaults, why it matters, and what usually causes it and how to fix it on iOS, Android, BlueZ and \
+            embedded stacks. --markdown prints the whole catalog as docs/RULES.md; --json as data.
+            """)
+
+    @Argument(help: "A rule id (see the list).")
+    var rule: String?
+
+    @Flag(help: "Print the whole catalog as Markdown (docs/RULES.md).")
+    var markdown = false
+
+    @Flag(help: "Print the whole catalog as JSON.")
+    var json = false
+
+    public init() {}
+
+    public func validate() throws {
+        if markdown && json { throw ValidationError("--markdown and --json: choose one") }
+        if rule != nil && (markdown || json) { throw ValidationError("--markdown and --json print every rule; leave out RULE") }
+    }
+
+    public func run() throws {
+        let status = execute(console: .standard)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    public func execute(console: Console) -> Int32 {
+        if markdown { console.out(RuleCatalogDocument.markdown()); return 0 }
+        if json { console.out(RuleCatalogDocument.json()); return 0 }
+        guard let rule else { console.out(RuleCatalogDocument.list()); return 0 }
+        guard let found = RuleRegistry.rule(id: rule) else {
+            let near = Self.nearest(rule)
+            console.err("hciscope rules: no rule '\(rule)'" + (near.map { "; did you mean \($0)?" } ?? ""))
+            console.err("  rules: " + RuleRegistry.ids.joined(separator: ", "))
+            return 2
+        }
+        console.out(RuleCatalogDocument.text(found))
+        return 0
+    }
+
+    /// The rule id closest to `text` (edit distance, or the one containing it), when close enough.
+    static func nearest(_ text: String) -> String? {
+        let t = text.lowercased()
+        if let contained = RuleRegistry.ids.first(where: { $0.contains(t) || t.contains($0) }) { return contained }
+        let scored = RuleRegistry.ids.map { ($0, distance(Array($0), Array(t))) }.min { $0.1 < $1.1 }
+        guard let (id, d) = scored, d <= max(3, id.count / 3) else { return nil }
+        return id
+    }
+
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var row = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var previous = row[0]
+            row[0] = i + 1
+            for (j, y) in b.enumerated() {
+                let current = row[j + 1]
+                row[j + 1] = min(row[j + 1] + 1, row[j] + 1, previous + (x == y ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+}

@@ -1,0 +1,100 @@
+/// The host stack that made a capture — whose APIs a finding's advice speaks.
+public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
+    /// iOS, iPadOS and macOS apps through Core Bluetooth.
+    case ios
+    /// Android apps through `android.bluetooth.le` and `BluetoothGatt`.
+    case android
+    /// Linux hosts through BlueZ (bluetoothd's D-Bus API, or the kernel's mgmt interface).
+    case bluez
+    /// Zephyr, NimBLE and other embedded host stacks.
+    case embedded
+
+    /// "iOS / macOS (Core Bluetooth)".
+    public var name: String {
+        switch self {
+        case .ios: return "iOS / macOS (Core Bluetooth)"
+        case .android: return "Android"
+        case .bluez: return "Linux (BlueZ)"
+        case .embedded: return "Zephyr and other embedded stacks"
+        }
+    }
+}
+
+/// What a platform's code usually does to trigger a rule, how to fix it there, and what the
+/// platform's own stack does that shows the same evidence without the app asking.
+public struct PlatformAdvice: Sendable, Hashable {
+    public var platform: Platform
+    /// App (or firmware) code that usually causes the finding on this platform.
+    public var cause: String
+    /// The fix in this platform's API.
+    public var fix: String
+    /// What the stack does by itself that looks the same on HCI (nil: nothing known).
+    public var stackDoes: String?
+
+    public init(_ platform: Platform, cause: String, fix: String, stackDoes: String? = nil) {
+        self.platform = platform
+        self.cause = cause
+        self.fix = fix
+        self.stackDoes = stackDoes
+    }
+}
+
+/// Everything a user needs to know about one rule: the single source of `hciscope rules` and
+/// docs/RULES.md (generated from it; a test keeps the two equal).
+public struct RuleDocumentation: Sendable {
+    /// A short title ("Scans left running").
+    public var title: String
+    /// What the rule judges, and on which side of the link.
+    public var subject: String
+    /// The HCI evidence it reads (commands, events, ATT/SMP PDUs by name).
+    public var evidence: [String]
+    /// When it is violated, with its thresholds named by their config keys.
+    public var violated: String
+    /// When it passes.
+    public var passed: String
+    /// When it is not evaluated.
+    public var notEvaluated: String
+    /// How findings are graded.
+    public var severity: String
+    /// Each threshold key of the rule's `defaultThresholds`: what it means and its unit.
+    public var thresholds: [(key: String, meaning: String)]
+    /// Why it matters: radio time, battery, latency, security.
+    public var why: String
+    /// Per platform, iOS first.
+    public var advice: [PlatformAdvice]
+
+    public init(
+        title: String, subject: String, evidence: [String], violated: String, passed: String, notEvaluated: String,
+        severity: String, thresholds: [(key: String, meaning: String)] = [], why: String, advice: [PlatformAdvice]
+    ) {
+        self.title = title
+        self.subject = subject
+        self.evidence = evidence
+        self.violated = violated
+        self.passed = passed
+        self.notEvaluated = notEvaluated
+        self.severity = severity
+        self.thresholds = thresholds
+        self.why = why
+        self.advice = advice
+    }
+
+    /// The advice for `platform`, if the rule has any.
+    public func advice(for platform: Platform) -> PlatformAdvice? { advice.first { $0.platform == platform } }
+}
+
+/// The ten pieces of guidance the rules check, in this project's words (the rules' `guidance`).
+public enum Guidance {
+    public static let themes: [Int: String] = [
+        1: "Scan only while you need to; stop once you found what you were looking for.",
+        2: "Ask for every advertising report of a device only when a feature needs it (RSSI tracking); otherwise one per device is enough.",
+        3: "Discover only the services and characteristics you use, by UUID.",
+        4: "Subscribe to values that change instead of reading them over and over.",
+        5: "Disconnect when the work is done; turn subscriptions off first.",
+        6: "Reconnect to a peripheral you know directly, without scanning for it again.",
+        7: "Bound every connection attempt: the controller never gives up by itself.",
+        8: "Keep advertising small, and advertise only while you want a connection.",
+        9: "Protect sensitive data with encryption and authenticated pairing, and make pairing succeed.",
+        10: "Move bulk data in large writes over a negotiated ATT_MTU, without waiting for a response per chunk.",
+    ]
+}
