@@ -1,10 +1,21 @@
 #!/usr/bin/env python3
-"""Generate hciscope's own scenario captures with Bumble.
+"""Generate hciscope's own scenario captures with Bumble, and the truth of each.
 
 Two Bumble devices, each with an emulated controller (bumble.controller.Controller), share a
-bumble.link.LocalLink. A btsnoop snooper (bumble.snoop.BtSnooper, datalink 1002 / H4) is attached
-to the host of the device whose side the capture records ("the local host"). Each scenario is a
-short asyncio script (a few seconds of real time) driving Bumble's Device API.
+bumble.link.LocalLink. A btsnoop snooper (datalink 1002 / H4) is attached to the host of the
+device whose side the capture records ("the local host"). Each scenario is a short asyncio script
+(a few seconds of real time) driving Bumble's Device API. Waits the rules measure in tens of
+seconds (a scan left on 31 s, a connection idle 11 s, advertising nobody answers for 61 s) are
+taken on a virtual clock: the snooper's timestamps advance by the wait without the script
+sleeping, so a scenario runs in seconds and its times are what the rule sees.
+
+For every capture the generator writes NAME.truth.json: the verdict of each of the 17 rules, the
+frames a finding must cite, and the metrics, worked out by Scripts/scenario_truth.py — a small
+independent decoder and the rules of docs/RULES.md written again in Python — and checked against
+the verdicts the scenario was designed to produce (the script stops if they differ). A few
+captures are also written in the other formats hciscope reads (btsnoop 1001 and 2001, pcap and
+pcapng with link type 201, pcap 254, PacketLogger in both byte orders), by the encoders of
+Scripts/capture_encoders.py, each with its own truth file.
 
 Run by hand (CI does not run it; the outputs are committed):
 
@@ -19,9 +30,13 @@ See captures/scenarios/README.md for what each output shows.
 from __future__ import annotations
 
 import asyncio
+import datetime
+import json
 import logging
 import os
+import struct
 import sys
+import time
 from pathlib import Path
 
 from bumble import hci
@@ -42,17 +57,61 @@ from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.snoop import BtSnooper
 from bumble.transport.common import AsyncPipeSink
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import capture_encoders as encoders  # noqa: E402
+import scenario_truth  # noqa: E402
+
 OUT_DIR = Path(__file__).resolve().parent.parent / "captures" / "scenarios"
 
-# Fixed addresses so that the captures are reproducible (the timestamps are the wall clock).
+# Fixed addresses so that the captures are reproducible.
 CENTRAL_ADDRESS = "C0:98:E5:00:00:01"
 PERIPHERAL_ADDRESS = "D0:98:E5:00:00:02"
+ABSENT_ADDRESS = "D0:98:E5:00:00:7F"  # nobody advertises with it
 
 # A made-up vendor service (not a well-known UUID, so no decoder gives it a misleading name).
 SERVICE_UUID = "8E7F0001-9C5B-4B8E-A3D4-2F1E0D6C5B4A"
 SENSOR_UUID = "8E7F0002-9C5B-4B8E-A3D4-2F1E0D6C5B4A"  # read + notify
 CONTROL_UUID = "8E7F0003-9C5B-4B8E-A3D4-2F1E0D6C5B4A"  # write
 SECRET_UUID = "8E7F0004-9C5B-4B8E-A3D4-2F1E0D6C5B4A"  # read, needs encryption
+BULK_UUID = "8E7F0005-9C5B-4B8E-A3D4-2F1E0D6C5B4A"  # write + write without response
+
+
+# ---------------------------------------------------------------------------------------------
+# The virtual clock
+
+
+class Clock:
+    """Capture time: a fixed start, plus the real time elapsed, plus every virtual wait."""
+
+    START = datetime.datetime(2026, 11, 24, 12, 0, 0, tzinfo=datetime.UTC)
+
+    def __init__(self) -> None:
+        self.origin = time.monotonic()
+        self.skipped = 0.0
+
+    def now_us(self) -> int:
+        elapsed = time.monotonic() - self.origin + self.skipped
+        return int(self.START.timestamp() * 1_000_000 + elapsed * 1_000_000)
+
+    async def wait(self, seconds: float) -> None:
+        """`seconds` pass on the capture's clock; the script sleeps only a moment."""
+        self.skipped += seconds
+        await asyncio.sleep(0.02)
+
+
+class VirtualSnooper(BtSnooper):
+    """Bumble's btsnoop snooper, stamping records from a Clock."""
+
+    def __init__(self, output, clock: Clock) -> None:
+        super().__init__(output)
+        self.clock = clock
+
+    def snoop(self, hci_packet: bytes, direction) -> None:
+        flags = int(direction)
+        if hci_packet[0] in (hci.HCI_EVENT_PACKET, hci.HCI_COMMAND_PACKET):
+            flags |= 0x02
+        timestamp = self.clock.now_us() + encoders.BTSNOOP_EPOCH
+        self.output.write(struct.pack(">IIIIQ", len(hci_packet), len(hci_packet), flags, 0, timestamp) + hci_packet)
 
 
 class Pair:
@@ -60,6 +119,7 @@ class Pair:
 
     def __init__(self, recorded: str = "central") -> None:
         self.link = LocalLink()
+        self.clock = Clock()
         self.central_controller = Controller("central", link=self.link, public_address=CENTRAL_ADDRESS)
         self.peripheral_controller = Controller(
             "peripheral", link=self.link, public_address=PERIPHERAL_ADDRESS
@@ -80,7 +140,10 @@ class Pair:
     def record(self, path: Path) -> None:
         self.file = open(path, "wb")
         device = self.central if self.recorded == "central" else self.peripheral
-        device.host.snooper = BtSnooper(self.file)
+        device.host.snooper = VirtualSnooper(self.file, self.clock)
+
+    async def wait(self, seconds: float) -> None:
+        await self.clock.wait(seconds)
 
     def close(self) -> None:
         if self.file is not None:
@@ -141,8 +204,9 @@ async def advertise(pair: Pair) -> None:
     )
 
 
-async def scan_and_connect(pair: Pair) -> Connection:
-    """The central scans (duplicates filtered) until it sees the peripheral, stops, connects."""
+async def scan_and_connect(pair: Pair, filter_duplicates: bool = True) -> Connection:
+    """The central scans (duplicates filtered unless told) until it sees the peripheral, stops,
+    connects."""
     seen = asyncio.get_running_loop().create_future()
 
     def on_advertisement(advertisement) -> None:
@@ -150,7 +214,7 @@ async def scan_and_connect(pair: Pair) -> Connection:
             seen.set_result(advertisement.address)
 
     pair.central.on("advertisement", on_advertisement)
-    await pair.central.start_scanning(filter_duplicates=True)
+    await pair.central.start_scanning(filter_duplicates=filter_duplicates)
     address = await seen
     await pair.central.stop_scanning()
     pair.central.remove_listener("advertisement", on_advertisement)
@@ -169,11 +233,9 @@ async def find_sensor(peer: Peer):
 # Scenarios
 
 
-async def gatt_polling_fires(path: Path) -> None:
+async def gatt_polling_fires(pair: Pair) -> None:
     """Central reads a read+notify characteristic 6 times, 300 ms apart, never subscribing."""
-    pair = Pair("central")
     pair.peripheral.add_service(sensor_service())
-    pair.record(path)
     await power_on(pair)
     await advertise(pair)
     connection = await scan_and_connect(pair)
@@ -184,14 +246,11 @@ async def gatt_polling_fires(path: Path) -> None:
         await asyncio.sleep(0.3)
     await connection.disconnect()
     await asyncio.sleep(0.1)
-    pair.close()
 
 
-async def adv_payload_budget_fires(path: Path) -> None:
+async def adv_payload_budget_fires(pair: Pair) -> None:
     """Peripheral (recorded) sets 40 bytes of advertising data on an extended advertising set
     whose properties ask for legacy PDUs (max 31 bytes), then advertises for 1 s."""
-    pair = Pair("peripheral")
-    pair.record(path)
     await pair.peripheral.power_on()
     oversized = bytes(
         AdvertisingData(
@@ -218,15 +277,12 @@ async def adv_payload_budget_fires(path: Path) -> None:
     await asyncio.sleep(1.0)
     await advertising_set.stop()
     await advertising_set.remove()
-    pair.close()
 
 
-async def adv_without_need_passes(path: Path) -> None:
+async def adv_without_need_passes(pair: Pair) -> None:
     """Peripheral (recorded) advertises connectably; a central connects within ~1 s, reads,
     and disconnects."""
-    pair = Pair("peripheral")
     pair.peripheral.add_service(sensor_service())
-    pair.record(path)
     await power_on(pair)
     await advertise(pair)
     await asyncio.sleep(0.5)
@@ -237,17 +293,14 @@ async def adv_without_need_passes(path: Path) -> None:
     await asyncio.sleep(0.2)
     await connection.disconnect()
     await asyncio.sleep(0.1)
-    pair.close()
 
 
-async def conn_subscriptions_left_on_passes(path: Path) -> None:
+async def conn_subscriptions_left_on_passes(pair: Pair) -> None:
     """Central (recorded) subscribes to notifications, receives three, unsubscribes (CCCD back
     to 0x0000), then disconnects."""
-    pair = Pair("central")
     service = sensor_service()
     pair.peripheral.add_service(service)
     sensor_local = service.characteristics[0]
-    pair.record(path)
     await power_on(pair)
     await advertise(pair)
     connection = await scan_and_connect(pair)
@@ -264,15 +317,12 @@ async def conn_subscriptions_left_on_passes(path: Path) -> None:
     await connection.disconnect()
     await asyncio.sleep(0.1)
     assert len(received) == 3, received
-    pair.close()
 
 
-async def conn_reconnect_by_scan_passes(path: Path) -> None:
+async def conn_reconnect_by_scan_passes(pair: Pair) -> None:
     """Central (recorded) scans once, connects, disconnects; 0.5 s later it reconnects to the
     same address with a direct LE Create Connection, no scan in between."""
-    pair = Pair("central")
     pair.peripheral.add_service(sensor_service())
-    pair.record(path)
     await power_on(pair)
     await pair.peripheral.start_advertising(
         advertising_data=ADV_DATA,
@@ -293,15 +343,12 @@ async def conn_reconnect_by_scan_passes(path: Path) -> None:
     await sensor.read_value()
     await connection.disconnect()
     await asyncio.sleep(0.1)
-    pair.close()
 
 
-async def security_insufficient_auth_passes(path: Path) -> None:
+async def security_insufficient_auth_passes(pair: Pair) -> None:
     """Central (recorded) reads a characteristic that needs encryption: ATT Error Insufficient
     Encryption; it pairs (LE Secure Connections), the link is encrypted, the read succeeds."""
-    pair = Pair("central")
     pair.peripheral.add_service(sensor_service(secret=True))
-    pair.record(path)
     await power_on(pair)
     await advertise(pair)
     connection = await scan_and_connect(pair)
@@ -322,13 +369,11 @@ async def security_insufficient_auth_passes(path: Path) -> None:
     assert value == b"secret", value
     await connection.disconnect()
     await asyncio.sleep(0.1)
-    pair.close()
 
 
-async def security_unauthenticated_pairing_fires(path: Path) -> None:
+async def security_unauthenticated_pairing_fires(pair: Pair) -> None:
     """Central (recorded) pairs with LE Secure Connections; both sides declare DisplayYesNo
     (numeric comparison possible) but neither sets the MITM flag, so Just Works is used."""
-    pair = Pair("central")
     for device in (pair.central, pair.peripheral):
         device.pairing_config_factory = lambda _connection: PairingConfig(
             sc=True,
@@ -339,7 +384,6 @@ async def security_unauthenticated_pairing_fires(path: Path) -> None:
             ),
         )
     pair.peripheral.add_service(sensor_service())
-    pair.record(path)
     await power_on(pair)
     await advertise(pair)
     connection = await scan_and_connect(pair)
@@ -350,18 +394,357 @@ async def security_unauthenticated_pairing_fires(path: Path) -> None:
     await sensor.read_value()
     await connection.disconnect()
     await asyncio.sleep(0.1)
-    pair.close()
 
+
+# ---------------------------------------------------------------------------------------------
+# Scenarios added for rule coverage: every rule violated and passed at least once.
+
+
+def extra_services() -> list[Service]:
+    """Two more services a "discover everything" central explores and never uses."""
+    return [
+        Service("180F", [Characteristic("2A19", Characteristic.Properties.READ | Characteristic.Properties.NOTIFY,
+                                        Characteristic.READABLE, b"\x64")]),
+        Service("180A", [Characteristic("2A29", Characteristic.Properties.READ, Characteristic.READABLE,
+                                        b"hciscope")]),
+    ]
+
+
+def bulk_service() -> Service:
+    return Service(SERVICE_UUID, [
+        Characteristic(BULK_UUID, Characteristic.Properties.WRITE | Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
+                       Characteristic.WRITEABLE, b"\x00"),
+    ])
+
+
+def pairing(device: Device, *, sc: bool, mitm: bool, io, accept: bool = True) -> None:
+    class Delegate(PairingDelegate):
+        async def accept(self) -> bool:
+            return accept
+
+    device.pairing_config_factory = lambda _connection: PairingConfig(
+        sc=sc, mitm=mitm, bonding=True, delegate=Delegate(io_capability=io))
+
+
+async def scan_left_running_fires(pair: Pair) -> None:
+    """Central scans (duplicates filtered), sees the peripheral, never connects; the scan stays on
+    31 s before it is stopped."""
+    await power_on(pair)
+    await advertise(pair)
+    await pair.central.start_scanning(filter_duplicates=True)
+    await asyncio.sleep(0.3)
+    await pair.wait(31)
+    await pair.central.stop_scanning()
+    await asyncio.sleep(0.05)
+
+
+async def scan_duplicates_allowed_fires(pair: Pair) -> None:
+    """Central scans with the duplicate filter off for about 1.5 s while the peripheral advertises
+    every 100 ms: the same report arrives again and again (well over half are duplicates)."""
+    await power_on(pair)
+    await advertise(pair)
+    await pair.central.start_scanning(filter_duplicates=False)
+    await asyncio.sleep(1.5)
+    await pair.central.stop_scanning()
+    await asyncio.sleep(0.05)
+
+
+async def scan_duplicates_allowed_info(pair: Pair) -> None:
+    """Central scans with the duplicate filter off but stops at the first advertisement (and its
+    scan response), then connects, reads once and disconnects: filter off, no duplicate."""
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair, filter_duplicates=False)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.read_value()
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def gatt_discover_all_fires(pair: Pair) -> None:
+    """Central discovers every service over the whole handle range, every characteristic and
+    descriptor, writes one characteristic of one service, then leaves the link idle 11 s before
+    disconnecting."""
+    pair.peripheral.add_service(sensor_service())
+    for service in extra_services():
+        pair.peripheral.add_service(service)
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    peer = Peer(connection)
+    await peer.discover_services()
+    for service in peer.services:
+        await service.discover_characteristics()
+        for characteristic in service.characteristics:
+            await characteristic.discover_descriptors()
+    control = [c for s in peer.services for c in s.characteristics if c.uuid == CONTROL_UUID][0]
+    await control.write_value(b"\x01", with_response=True)
+    await asyncio.sleep(0.1)
+    await pair.wait(11)
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def conn_subscriptions_left_on_fires(pair: Pair) -> None:
+    """Central subscribes to notifications, receives three, and disconnects with the CCCD still on."""
+    service = sensor_service()
+    pair.peripheral.add_service(service)
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.subscribe(lambda value: None)
+    await asyncio.sleep(0.1)
+    for i in range(3):
+        await pair.peripheral.notify_subscribers(service.characteristics[0], bytes([0x30 + i, 0x00]))
+        await asyncio.sleep(0.2)
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def conn_reconnect_by_scan_fires(pair: Pair) -> None:
+    """Central connects, reads, disconnects; then scans again for the same peripheral and connects."""
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await pair.peripheral.start_advertising(advertising_data=ADV_DATA, advertising_interval_min=100,
+                                            advertising_interval_max=100, auto_restart=True)
+    for _ in range(2):
+        connection = await scan_and_connect(pair)
+        _, sensor = await find_sensor(Peer(connection))
+        await sensor.read_value()
+        await connection.disconnect()
+        await asyncio.sleep(0.3)
+
+
+async def conn_attempt_unbounded_fires(pair: Pair) -> None:
+    """Central asks to connect to an address nobody advertises with and cancels the attempt only
+    after 11 s."""
+    await power_on(pair)
+    attempt = asyncio.create_task(pair.central.connect(ABSENT_ADDRESS))
+    await asyncio.sleep(0.1)
+    await pair.wait(11)
+    await pair.central.cancel_connection()
+    # A real controller then sends LE Connection Complete with 0x02 (Unknown Connection
+    # Identifier); Bumble's emulated one sends nothing, so the attempt is abandoned here.
+    try:
+        await asyncio.wait_for(attempt, 0.3)
+    except (Exception, asyncio.TimeoutError):
+        pass
+    await asyncio.sleep(0.05)
+
+
+async def adv_without_need_fires(pair: Pair) -> None:
+    """Peripheral advertises connectably, with its 15-character name in the scan response, for
+    61 s; nobody connects."""
+    await pair.peripheral.power_on()
+    name = bytes(AdvertisingData([(AdvertisingData.COMPLETE_LOCAL_NAME, b"hciscope-sensor")]))
+    await pair.peripheral.start_advertising(
+        advertising_data=bytes(AdvertisingData([(AdvertisingData.FLAGS, bytes([0x06]))])),
+        scan_response_data=name, advertising_interval_min=100, advertising_interval_max=100)
+    await asyncio.sleep(0.2)
+    await pair.wait(61)
+    await pair.peripheral.stop_advertising()
+    await asyncio.sleep(0.05)
+
+
+async def security_legacy_pairing_fires(pair: Pair) -> None:
+    """Both sides NoInputNoOutput without Secure Connections: LE legacy pairing, Just Works (the
+    only method these capabilities allow), encryption succeeds."""
+    for device in (pair.central, pair.peripheral):
+        pairing(device, sc=False, mitm=False, io=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT)
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    await connection.pair()
+    await asyncio.sleep(0.1)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.read_value()
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def security_pairing_failed_fires(pair: Pair) -> None:
+    """Central reads the encryption-only characteristic (Insufficient Encryption), tries to pair,
+    and the peripheral refuses (SMP Pairing Failed); it disconnects without the value."""
+    pairing(pair.peripheral, sc=True, mitm=False, io=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT, accept=False)
+    pair.peripheral.add_service(sensor_service(secret=True))
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    service, _ = await find_sensor(Peer(connection))
+    secret = service.get_characteristics_by_uuid(SECRET_UUID)[0]
+    try:
+        await secret.read_value()
+    except ATT_Error:
+        pass
+    try:
+        await connection.pair()
+    except Exception:  # the refusal
+        pass
+    await asyncio.sleep(0.1)
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def att_small_writes_fires(pair: Pair) -> None:
+    """Central writes 25 chunks of 20 bytes (Write Request) 50 ms apart at the default ATT_MTU 23;
+    the characteristic allows only acknowledged writes."""
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    service, _ = await find_sensor(Peer(connection))
+    control = service.get_characteristics_by_uuid(CONTROL_UUID)[0]
+    for i in range(25):
+        await control.write_value(bytes([i]) * 20, with_response=True)
+        await asyncio.sleep(0.05)
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def att_acknowledged_bulk_fires(pair: Pair) -> None:
+    """Central exchanges the MTU (247), then sends 25 chunks of 200 bytes as Write Requests to a
+    characteristic that allows Write Without Response."""
+    pair.peripheral.add_service(bulk_service())
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    peer = Peer(connection)
+    await peer.request_mtu(247)
+    service = (await peer.discover_service(SERVICE_UUID))[0]
+    await service.discover_characteristics()
+    bulk = service.get_characteristics_by_uuid(BULK_UUID)[0]
+    for i in range(25):
+        await bulk.write_value(bytes([i]) * 200, with_response=True)
+        await asyncio.sleep(0.05)
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The catalogue: name → (recorded side, script, designed verdicts). Every rule not named is
+# expected `not_evaluated` or `passed` as scenario_truth.py derives it; the named ones must come
+# out as designed ("warning"/"info"/"error" mean violated with that severity), or generation stops.
+
+V, P, N = "violated", "passed", "not_evaluated"
 
 SCENARIOS = {
-    "gatt.polling-fires": gatt_polling_fires,
-    "adv.payload-budget-fires": adv_payload_budget_fires,
-    "adv.without-need-passes": adv_without_need_passes,
-    "conn.subscriptions-left-on-passes": conn_subscriptions_left_on_passes,
-    "conn.reconnect-by-scan-passes": conn_reconnect_by_scan_passes,
-    "security.insufficient-auth-passes": security_insufficient_auth_passes,
-    "security.unauthenticated-pairing-fires": security_unauthenticated_pairing_fires,
+    "gatt.polling-fires": ("central", gatt_polling_fires,
+                           {"gatt.polling": "warning", "gatt.discover-all-services": P, "scan.left-running": P,
+                            "scan.duplicates-allowed": P, "conn.idle-before-disconnect": P}),
+    "adv.payload-budget-fires": ("peripheral", adv_payload_budget_fires, {"adv.payload-budget": "error"}),
+    "adv.without-need-passes": ("peripheral", adv_without_need_passes,
+                                {"adv.without-need": P, "adv.payload-budget": P}),
+    "conn.subscriptions-left-on-passes": ("central", conn_subscriptions_left_on_passes,
+                                          {"conn.subscriptions-left-on": P}),
+    "conn.reconnect-by-scan-passes": ("central", conn_reconnect_by_scan_passes, {"conn.reconnect-by-scan": P}),
+    "security.insufficient-auth-passes": ("central", security_insufficient_auth_passes,
+                                          {"security.insufficient-auth": P, "security.legacy-pairing": P,
+                                           "security.pairing-failed": P, "gatt.polling": P}),
+    "security.unauthenticated-pairing-fires": ("central", security_unauthenticated_pairing_fires,
+                                               {"security.unauthenticated-pairing": "info"}),
+    "scan.left-running-fires": ("central", scan_left_running_fires,
+                                {"scan.left-running": "warning", "scan.duplicates-allowed": P}),
+    "scan.duplicates-allowed-fires": ("central", scan_duplicates_allowed_fires,
+                                      {"scan.duplicates-allowed": "warning", "scan.left-running": P}),
+    "scan.duplicates-allowed-info": ("central", scan_duplicates_allowed_info,
+                                     {"scan.duplicates-allowed": "info", "conn.attempt-unbounded": P}),
+    "gatt.discover-all-fires": ("central", gatt_discover_all_fires,
+                                {"gatt.discover-all-services": "warning", "gatt.discover-all-characteristics": "info",
+                                 "conn.idle-before-disconnect": "warning", "att.acknowledged-bulk": P,
+                                 "att.small-writes": P}),
+    "conn.subscriptions-left-on-fires": ("central", conn_subscriptions_left_on_fires,
+                                         {"conn.subscriptions-left-on": "info",
+                                          "gatt.discover-all-characteristics": P}),
+    "conn.reconnect-by-scan-fires": ("central", conn_reconnect_by_scan_fires, {"conn.reconnect-by-scan": "info"}),
+    "conn.attempt-unbounded-fires": ("central", conn_attempt_unbounded_fires, {"conn.attempt-unbounded": "warning"}),
+    "adv.without-need-fires": ("peripheral", adv_without_need_fires,
+                               {"adv.without-need": "info", "adv.payload-budget": P}),
+    "security.legacy-pairing-fires": ("central", security_legacy_pairing_fires,
+                                      {"security.legacy-pairing": "warning", "security.unauthenticated-pairing": P,
+                                       "security.pairing-failed": P}),
+    "security.pairing-failed-fires": ("central", security_pairing_failed_fires,
+                                      {"security.pairing-failed": "error", "security.insufficient-auth": "warning"}),
+    "att.small-writes-fires": ("central", att_small_writes_fires,
+                               {"att.small-writes": "warning", "att.acknowledged-bulk": P}),
+    "att.acknowledged-bulk-fires": ("central", att_acknowledged_bulk_fires,
+                                    {"att.acknowledged-bulk": "info", "att.small-writes": P}),
 }
+
+# Captures also written in the other formats hciscope reads: (source scenario, suffix, encoder,
+# meta records placed before the HCI traffic, format name as hciscope reports it).
+VARIANTS = [
+    ("gatt.polling-fires", ".h1.btsnoop", lambda r: encoders.btsnoop_h1(r), 0, "btsnoop-1001"),
+    ("gatt.polling-fires", ".monitor.btsnoop",
+     lambda r: encoders.btsnoop_monitor(encoders.monitor_records(r, lead_us=0)), 4, "btsnoop-2001"),
+    ("gatt.polling-fires", ".pcap", lambda r: encoders.pcap_file(201, encoders.phdr_packets(r)), 0, "pcap-201"),
+    ("gatt.polling-fires", ".pcapng", lambda r: encoders.pcapng_file(201, encoders.phdr_packets(r)), 0, "pcapng-201"),
+    ("security.legacy-pairing-fires", ".monitor.pcap",
+     lambda r: encoders.pcap_file(254, encoders.monitor_packets(encoders.monitor_records(r, lead_us=0))), 4,
+     "pcap-254"),
+    ("security.legacy-pairing-fires", ".be.pklg",
+     lambda r: encoders.pklg_file(r, big=True, lead_us=0, note=b"hciscope scenario"), 2, "pklg-be"),
+    ("conn.subscriptions-left-on-fires", ".le.pklg",
+     lambda r: encoders.pklg_file(r, big=False, lead_us=0, note=b"hciscope scenario"), 2, "pklg-le"),
+]
+
+
+def shifted(value, by: int, key: str = ""):
+    """The truth with every frame number moved by `by` (meta records placed first)."""
+    if isinstance(value, dict):
+        return {k: shifted(v, by, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shifted(v, by, key) for v in value]
+    frame_key = key.endswith("frame") or key.endswith("frames") or key in ("frame", "frames")
+    if frame_key and isinstance(value, int) and not isinstance(value, bool):
+        return value + by
+    return value
+
+
+def write_truth(path: Path, name: str, side: str, description: str, designed: dict) -> dict:
+    designed_status = {r: (V if s in ("warning", "info", "error") else s) for r, s in designed.items()}
+    t = scenario_truth.truth(path, designed_status)
+    for rule, expected in designed.items():
+        got = t["expected_rules"][rule]
+        if got["status"] != designed_status[rule] or (expected in ("warning", "info", "error")
+                                                     and got.get("severity") != expected):
+            raise SystemExit(f"{name}: {rule} came out {got['status']}/{got.get('severity')}, designed {expected}: {got['why']}")
+    t = {"scenario": name, "perspective": side, "description": description, **t}
+    Path(str(path).rsplit(".", 1)[0] + ".truth.json").write_text(json.dumps(t, indent=1) + "\n")
+    return t
+
+
+def write_variants(out_dir: Path, truths: dict) -> None:
+    for source, suffix, encode, meta, fmt in VARIANTS:
+        if source not in truths:
+            continue
+        records = encoders.read_btsnoop(out_dir / f"{source}.btsnoop")
+        target = out_dir / f"{source}{suffix}"
+        target.write_bytes(encode(records))
+        t = shifted(json.loads(json.dumps(truths[source])), meta)
+        t["capture"] = target.name
+        t["capture_info"] = {"format": fmt, "packets": truths[source]["capture_info"]["packets"] + meta,
+                             "source": f"{source}.btsnoop re-encoded by Scripts/capture_encoders.py"}
+        (out_dir / (target.name + ".truth.json")).write_text(json.dumps(t, indent=1) + "\n")
+        print(f"{target}: {target.stat().st_size} bytes ({fmt})")
+
+
+def write_index(out_dir: Path) -> None:
+    index, coverage = {}, {r: {"violated": [], "passed": []} for r in scenario_truth.RULE_IDS}
+    for t in sorted(out_dir.glob("*.truth.json")):
+        truth = json.loads(t.read_text())
+        by_status = {}
+        for rule, v in truth["expected_rules"].items():
+            by_status.setdefault(v["status"], []).append(rule)
+            if v["status"] in coverage[rule]:
+                coverage[rule][v["status"]].append(truth["capture"])
+        index[truth["capture"]] = by_status
+    missing = [r for r, c in coverage.items() if not c["violated"] or not c["passed"]]
+    (out_dir / "index.json").write_text(json.dumps({"captures": index, "coverage": coverage}, indent=1) + "\n")
+    if missing:
+        raise SystemExit(f"rules without a violating and a passing capture: {missing}")
 
 
 async def main(arguments: list[str]) -> None:
@@ -371,12 +754,22 @@ async def main(arguments: list[str]) -> None:
         arguments = arguments[2:]
     selection = arguments
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name, scenario in SCENARIOS.items():
+    truths = {}
+    for name, (side, scenario, designed) in SCENARIOS.items():
         if selection and not any(s in name for s in selection):
             continue
         path = out_dir / f"{name}.btsnoop"
-        await scenario(path)
-        print(f"{path}: {path.stat().st_size} bytes")
+        pair = Pair(side)
+        pair.record(path)
+        try:
+            await scenario(pair)
+        finally:
+            pair.close()
+        truths[name] = write_truth(path, name, side, (scenario.__doc__ or "").strip().replace("\n   ", ""), designed)
+        print(f"{path}: {path.stat().st_size} bytes, {truths[name]['capture_info']['packets']} frames")
+    write_variants(out_dir, truths)
+    if not selection:
+        write_index(out_dir)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ struct FrameTextRenderer {
         let r = frame.record
         let start = firstTimestamp ?? r.timestamp
         if firstTimestamp == nil { firstTimestamp = r.timestamp }
-        let relative = formatSeconds(r.timestamp.microseconds - start.microseconds)
+        let relative = formatSeconds(r.timestamp.microseconds(since: start))
         let adapter = r.adapter == .noController ? "     " : pad("hci\(r.adapter)", 5)
         out += pad(String(r.frame), 7, left: true)
         out += " "

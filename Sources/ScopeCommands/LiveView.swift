@@ -27,7 +27,7 @@ struct LiveTracker {
     /// The `--live` panel: a few lines redrawn in place.
     func panel(controllers: Int, drops: UInt32, now: Timestamp) -> [String] {
         let v = view
-        let elapsed = started.map { formatSeconds(now.microseconds - $0.microseconds) } ?? "0.000000"
+        let elapsed = started.map { formatSeconds(now.microseconds(since: $0)) } ?? "0.000000"
         return [
             "hciscope capture — \(elapsed) s, \(v.frames) frames, \(controllers) controller\(controllers == 1 ? "" : "s"), \(drops) dropped by the kernel",
             "  scanning:     " + (v.scanningAdapters.isEmpty ? "off" : "on (" + v.scanningAdapters.map { "hci\($0)" }.joined(separator: ", ") + ")")

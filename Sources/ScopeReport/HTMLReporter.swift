@@ -199,7 +199,10 @@ enum TimelineSVG {
             let px = f(x(tick))
             out += "<line x1=\"\(px)\" y1=\"20\" x2=\"\(px)\" y2=\"\(height - 4)\" stroke=\"#eceff4\"/>"
             out += "<text class=\"axis\" x=\"\(px)\" y=\"14\" text-anchor=\"middle\">\(h(axisLabel(tick)))</text>\n"
-            tick += step
+            // A clock that jumps to the end of time makes the axis end near Int64.max.
+            let (next, overflow) = tick.addingReportingOverflow(step)
+            if overflow { break }
+            tick = next
         }
         for (i, lane) in t.lanes.enumerated() {
             let top = 24 + i * laneHeight

@@ -110,3 +110,40 @@ public enum Fixtures {
         return b
     }
 }
+
+/// A scenario truth file (`NAME.truth.json`): the project's own in captures/scenarios (always
+/// present), or the corpus's in `HCISCOPE_CORPUS/scenarios` (when it has them).
+public struct ScenarioTruth: Sendable, CustomStringConvertible, Hashable {
+    public var directory: URL
+    public var name: String
+    /// True for the project's own (captures/scenarios).
+    public var isOwn: Bool
+
+    public var description: String { (isOwn ? "own/" : "corpus/") + name }
+
+    /// The truth file parsed.
+    public func load() throws -> [String: Any] {
+        let data = try Data(contentsOf: directory.appendingPathComponent(name))
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw CocoaError(.coderReadCorrupt)
+        }
+        return object
+    }
+
+    /// The capture the truth describes.
+    public func captureURL() throws -> URL {
+        let truth = try load()
+        let capture = (truth["capture"] as? String).map { ($0 as NSString).lastPathComponent }
+            ?? String(name.dropLast(".truth.json".count)) + ".btsnoop"
+        return directory.appendingPathComponent(capture)
+    }
+
+    static func files(in directory: URL, own: Bool) -> [ScenarioTruth] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".truth.json") }.sorted().map { ScenarioTruth(directory: directory, name: $0, isOwn: own) }
+    }
+
+    public static let own: [ScenarioTruth] = files(in: Fixtures.project("scenarios"), own: true)
+    public static let external: [ScenarioTruth] = Fixtures.corpus("scenarios").map { files(in: $0, own: false) } ?? []
+    public static var all: [ScenarioTruth] { own + external }
+}

@@ -36,7 +36,10 @@ enum Corpus {
                   let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let info = json["capture_info"] as? [String: Any],
                   let packets = info["packets"] as? Int else { continue }
-            let format = url.pathExtension == "pcap" ? "pcap-201" : "btsnoop-1002"
+            // The project's truth files name the format as hciscope does ("pklg-le"); the corpus's
+            // say "btsnoop" or "pcap" (datalink 1002, link type 201).
+            let stated = info["format"] as? String
+            let format = stated.flatMap { $0.contains("-") ? $0 : nil } ?? (url.pathExtension == "pcap" ? "pcap-201" : "btsnoop-1002")
             return Expectation(format: format, packets: packets)
         }
         return nil

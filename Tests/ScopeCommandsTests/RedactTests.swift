@@ -21,8 +21,10 @@ func maskedReport(_ path: String) throws -> (status: Int32, lines: [String]) {
     let captured = CapturedConsole()
     let status = command.execute(console: captured.console, isTerminal: false)
     let address = /[0-9a-f]{2}(:[0-9a-f]{2}){5}/
-    // pcapng is written as pcap of the same link type (libpcap's dumper writes pcap only).
-    let lines = captured.out.replacingOccurrences(of: path, with: "FILE").replacingOccurrences(of: "  pcapng-", with: "  pcap-").split(separator: "\n").map {
+    // pcapng is written as pcap of the same link type (libpcap's dumper writes pcap only), and
+    // btsnoop 1001 as 1002 (README: the nearest format hciscope writes).
+    let lines = captured.out.replacingOccurrences(of: path, with: "FILE").replacingOccurrences(of: "  pcapng-", with: "  pcap-")
+        .replacingOccurrences(of: "  btsnoop-1001,", with: "  btsnoop-1002,").split(separator: "\n").map {
         String($0).replacing(address, with: "ADDR")
     }
     return (status, lines.sorted())

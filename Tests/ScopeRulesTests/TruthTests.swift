@@ -6,16 +6,12 @@ import Testing
 
 @testable import ScopeRules
 
-/// Walks every scenario truth file (`../shared/captures/scenarios/*.truth.json`): each rule's
-/// status must equal `expected_rules[rule].status`; when violated, the most severe finding's
-/// severity must equal `severity` and every `evidence_frames` frame must be cited by a finding.
+/// Walks every scenario truth file — the project's own (captures/scenarios, made by
+/// Scripts/gen-scenarios.py) and the corpus's (`HCISCOPE_CORPUS/scenarios`): each rule's status
+/// must equal `expected_rules[rule].status`; when violated, the most severe finding's severity
+/// must equal `severity` and every `evidence_frames` frame must be cited by a finding.
 /// `expected_rules_by_profile.ios` is checked the same way with the iOS profile.
 @Suite struct TruthTests {
-    static var truthFiles: [String] {
-        guard let dir = Fixtures.corpus("scenarios") else { return [] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return names.filter { $0.hasSuffix(".truth.json") }.sorted()
-    }
 
     struct Expected {
         var status: String
@@ -62,56 +58,50 @@ import Testing
         return problems
     }
 
-    @Test(arguments: truthFiles)
-    func scenarioAgreesWithTruth(_ truthName: String) throws {
-        guard let dir = Fixtures.corpus("scenarios") else { return }
-        let data = try Data(contentsOf: dir.appendingPathComponent(truthName))
-        let truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let captureName = (truth["capture"] as? String).map { ($0 as NSString).lastPathComponent }
-            ?? String(truthName.dropLast(".truth.json".count)) + ".btsnoop"
-        let path = dir.appendingPathComponent(captureName).path
-        guard let analysis = try truthAnalyze(path: path) else {
-            print("⚠️  \(truthName): AnalysisBuilder not available in this branch (see AnalyzeShim.swift): SKIPPED")
+    @Test(arguments: ScenarioTruth.all)
+    func scenarioAgreesWithTruth(_ file: ScenarioTruth) throws {
+        let truth = try file.load()
+        guard let analysis = try truthAnalyze(path: try file.captureURL().path) else {
+            print("⚠️  \(file): AnalysisBuilder not available in this branch (see AnalyzeShim.swift): SKIPPED")
             return
         }
         let problems = Self.compare(RuleEngine.evaluate(analysis), Self.expectations(truth["expected_rules"]))
-        for p in problems { Issue.record("\(truthName): \(p)") }
+        for p in problems { Issue.record("\(file): \(p)") }
 
         if let byProfile = truth["expected_rules_by_profile"] as? [String: Any], byProfile["ios"] != nil {
             let expected = Self.expectations(byProfile["ios"])
             let verdicts = RuleEngine.evaluate(analysis, config: RuleConfiguration(profile: .ios))
             for p in Self.compare(verdicts, expected, only: Set(expected.keys)) {
-                Issue.record("\(truthName) [ios profile]: \(p)")
+                Issue.record("\(file) [ios profile]: \(p)")
             }
         }
     }
 
-    /// Every truth file, every rule: counts agreeing verdicts (printed, so a run shows the total).
+    /// Every truth file, every rule: counts agreeing verdicts, the project's own and the corpus's
+    /// apart (printed, so a run shows the totals).
     @Test func agreementCount() throws {
-        guard let dir = Fixtures.corpus("scenarios") else { return }
-        var agreed = 0
-        var compared = 0
-        for name in Self.truthFiles {
-            let data = try Data(contentsOf: dir.appendingPathComponent(name))
-            let truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-            let captureName = (truth["capture"] as? String).map { ($0 as NSString).lastPathComponent }
-                ?? String(name.dropLast(".truth.json".count)) + ".btsnoop"
-            guard let analysis = try truthAnalyze(path: dir.appendingPathComponent(captureName).path) else { return }
-            let expected = Self.expectations(truth["expected_rules"])
-            for v in RuleEngine.evaluate(analysis) {
-                compared += 1
-                if Self.compare([v], expected).isEmpty { agreed += 1 }
+        for (label, files) in [("own", ScenarioTruth.own), ("corpus", ScenarioTruth.external)] {
+            var agreed = 0
+            var compared = 0
+            for file in files {
+                let truth = try file.load()
+                guard let analysis = try truthAnalyze(path: try file.captureURL().path) else { return }
+                let expected = Self.expectations(truth["expected_rules"])
+                for v in RuleEngine.evaluate(analysis) {
+                    compared += 1
+                    if Self.compare([v], expected).isEmpty { agreed += 1 }
+                }
             }
+            print("truth agreement (\(label)): \(agreed)/\(compared) rule verdicts over \(files.count) scenarios")
+            #expect(compared == files.count * RuleRegistry.all.count)
+            #expect(agreed == compared)
         }
-        print("truth agreement: \(agreed)/\(compared) rule verdicts over \(Self.truthFiles.count) scenarios")
-        #expect(compared == Self.truthFiles.count * RuleRegistry.all.count)
-        #expect(agreed == compared)
+        #expect(ScenarioTruth.own.count >= 26)
     }
 
-    @Test func truthConfigMatchesDefaults() throws {
-        guard let dir = Fixtures.corpus("scenarios"), let first = Self.truthFiles.first else { return }
-        let data = try Data(contentsOf: dir.appendingPathComponent(first))
-        let truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    @Test(arguments: [ScenarioTruth.own.first, ScenarioTruth.external.first].compactMap { $0 })
+    func truthConfigMatchesDefaults(_ file: ScenarioTruth) throws {
+        let truth = try file.load()
         let config = try #require(truth["expected_rules_config"] as? [String: Any])
         let thresholds = try #require(config["thresholds"] as? [String: [String: Any]])
         let defaults = RuleConfiguration()

@@ -6,6 +6,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
 
+    /// Microseconds from `earlier` to this time, saturating at the Int64 bounds (a reader
+    /// delivers an unconvertible timestamp as .min or .max; arithmetic on it must not trap).
+    public func microseconds(since earlier: Timestamp) -> Int64 {
+        let (d, overflow) = microseconds.subtractingReportingOverflow(earlier.microseconds)
+        return overflow ? (microseconds < earlier.microseconds ? .min : .max) : d
+    }
+
     /// Seconds and the microsecond remainder (remainder always 0...999_999).
     public var secondsAndMicros: (seconds: Int64, micros: Int64) {
         let (q, r) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)

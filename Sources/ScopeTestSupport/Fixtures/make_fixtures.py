@@ -2,7 +2,7 @@
 """Regenerates the small capture fixtures in this folder (see README.md).
 
 Every good fixture is built from 24 records of a Bumble-generated scenario capture
-(good_central.btsnoop of the scenario corpus, sha256 below), re-encoded here in Python,
+(good_central.btsnoop of the scenario corpus), re-encoded here in Python,
 independently of the Swift writers, so that reader tests do not merely check the writers against
 themselves. Those 24 records are kept as the reference fixture btsnoop/h4.btsnoop, which this
 script reads back, so it runs from a clone alone; with HCISCOPE_CORPUS set it also checks that
@@ -17,21 +17,11 @@ import struct
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "Scripts"))
+from capture_encoders import *  # noqa: E402,F403  (the format encoders, shared with gen-scenarios.py)
+
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE / "btsnoop" / "h4.btsnoop"
-BTSNOOP_EPOCH = 0x00DCDDB30F2F8000
-
-
-def read_btsnoop(path):
-    data = path.read_bytes()
-    assert data[:8] == b"btsnoop\0"
-    pos, out = 16, []
-    while pos + 24 <= len(data):
-        orig, incl, flags, drops, ts = struct.unpack(">IIIIq", data[pos:pos + 24])
-        out.append(dict(orig=orig, incl=incl, flags=flags, drops=drops, ts=ts - BTSNOOP_EPOCH,
-                        data=data[pos + 24:pos + 24 + incl]))
-        pos += 24 + incl
-    return out
 
 
 # The 24 records of good_central (H4 byte + packet; direction from flags bit0): its first 12
@@ -42,134 +32,6 @@ _corpus = os.environ.get("HCISCOPE_CORPUS")
 if _corpus and (Path(_corpus) / "scenarios" / "good_central.btsnoop").exists():
     _records = read_btsnoop(Path(_corpus) / "scenarios" / "good_central.btsnoop")
     assert _records[:12] + _records[40:52] == HEAD, "btsnoop/h4.btsnoop no longer equals good_central's records"
-
-
-def h4(r):
-    return r["data"][0], r["data"][1:], bool(r["flags"] & 1)
-
-
-# ---------------------------------------------------------------- btsnoop
-
-def btsnoop_header(datalink, version=1):
-    return b"btsnoop\0" + struct.pack(">II", version, datalink)
-
-
-def btsnoop_record(payload, flags, ts_us, orig=None, drops=0):
-    orig = len(payload) if orig is None else orig
-    return struct.pack(">IIIIq", orig, len(payload), flags, drops, ts_us + BTSNOOP_EPOCH) + payload
-
-
-def btsnoop_h4(records):
-    return btsnoop_header(1002) + b"".join(
-        btsnoop_record(r["data"], r["flags"], r["ts"], orig=r["orig"], drops=r["drops"]) for r in records)
-
-
-def btsnoop_h1(records):
-    out = btsnoop_header(1001)
-    for r in records:
-        t, pkt, rx = h4(r)
-        if t in (1, 4):
-            flags = 2 | (1 if t == 4 else 0)
-        elif t == 2:
-            flags = 1 if rx else 0
-        else:
-            continue
-        out += btsnoop_record(pkt, flags, r["ts"])
-    return out
-
-
-MONITOR_OPCODE = {(1, False): 2, (1, True): 2, (4, True): 3, (4, False): 3, (2, False): 4, (2, True): 5}
-
-
-def monitor_records(records):
-    """(adapter, opcode, payload, ts): monitor meta records, then the HCI traffic on index 0."""
-    t0 = records[0]["ts"] - 1000
-    new_index = bytes([0, 1]) + bytes.fromhex("b4c932d3c5d0") + b"hci0\0\0\0\0"  # primary, USB
-    note = b"Bluetooth subsystem version 2.22\0"
-    out = [(0xFFFF, 12, note, t0), (0, 0, new_index, t0 + 1), (0, 8, b"", t0 + 2),
-           (0, 10, bytes.fromhex("b4c932d3c5d0") + struct.pack("<H", 0x0002), t0 + 3)]
-    for r in records:
-        t, pkt, rx = h4(r)
-        out.append((0, MONITOR_OPCODE[(t, rx)], pkt, r["ts"]))
-    return out
-
-
-def btsnoop_monitor(mrecs):
-    return btsnoop_header(2001) + b"".join(
-        btsnoop_record(p, (a << 16) | o, ts) for a, o, p, ts in mrecs)
-
-
-# ---------------------------------------------------------------- pcap
-
-def pcap_file(linktype, packets, ns=False, big=False):
-    e = ">" if big else "<"
-    magic = 0xA1B23C4D if ns else 0xA1B2C3D4
-    out = struct.pack(e + "IHHiIII", magic, 2, 4, 0, 0, 262144, linktype)
-    for ts, data, orig in packets:
-        sec, us = divmod(ts, 1_000_000)
-        frac = us * 1000 + 789 if ns else us  # ns files get sub-µs digits that must be truncated
-        out += struct.pack(e + "iIII", sec, frac, len(data), orig if orig is not None else len(data)) + data
-    return out
-
-
-def phdr_packets(records):
-    return [(r["ts"], struct.pack(">I", 1 if h4(r)[2] else 0) + r["data"], None) for r in records]
-
-
-def h4_packets(records):
-    return [(r["ts"], r["data"], None) for r in records]
-
-
-def monitor_packets(mrecs):
-    return [(ts, struct.pack(">HH", a, o) + p, None) for a, o, p, ts in mrecs]
-
-
-# ---------------------------------------------------------------- pcapng
-
-def pad4(b):
-    return b + b"\0" * (-len(b) % 4)
-
-
-def block(btype, body):
-    body = pad4(body)
-    n = 12 + len(body)
-    return struct.pack("<II", btype, n) + body + struct.pack("<I", n)
-
-
-def pcapng_file(linktype, packets, tsresol=6):
-    shb = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
-    opts = b""
-    if tsresol != 6:
-        opts = struct.pack("<HH", 9, 1) + bytes([tsresol]) + b"\0\0\0" + struct.pack("<HH", 0, 0)
-    idb = block(1, struct.pack("<HHI", linktype, 0, 262144) + opts)
-    out = shb + idb
-    scale = 10 ** (tsresol - 6)
-    for ts, data, orig in packets:
-        t = ts * scale + (123 if tsresol == 9 else 0)
-        out += block(6, struct.pack("<IIIII", 0, (t >> 32) & 0xFFFFFFFF, t & 0xFFFFFFFF, len(data),
-                                    orig if orig is not None else len(data)) + data)
-    return out
-
-
-# ---------------------------------------------------------------- PacketLogger
-
-PKLG_TYPE = {(1, False): 0x00, (1, True): 0x00, (4, True): 0x01, (4, False): 0x01, (2, False): 0x02, (2, True): 0x03}
-
-
-def pklg_record(ptype, payload, ts, big):
-    e = ">" if big else "<"
-    sec, us = divmod(ts, 1_000_000)
-    return struct.pack(e + "IIIB", 9 + len(payload), sec, us, ptype) + payload
-
-
-def pklg_file(records, big):
-    t0 = records[0]["ts"] - 500
-    out = pklg_record(0xFC, b"hciscope fixture: PacketLogger note", t0, big)
-    out += pklg_record(0xFD, b"config: PacketLogger 5.0", t0 + 1, big)
-    for r in records:
-        t, pkt, rx = h4(r)
-        out += pklg_record(PKLG_TYPE[(t, rx)], pkt, r["ts"], big)
-    return out
 
 
 # ---------------------------------------------------------------- defects
@@ -269,11 +131,49 @@ def main():
     files["bad/oversized-length.pklg"] = patch(k, koffs[5], ">I", 0x00FFFFFF)
     files["bad/short-length.pklg"] = patch(k, koffs[5], ">I", 4)
 
+    # One fixture per remaining reader error path (FixtureTests.readerPathsHaveFixtures lists them).
+    files["bad/unconvertible-timestamp.btsnoop"] = patch(good_h4, offs[-1] + 16, ">q", -(1 << 63) + 5)
+    files["bad/unknown-flags.btsnoop"] = patch(good_h4, offs[1] + 8, ">I", 0x13)
+    files["bad/version-2.btsnoop"] = btsnoop_header(1002, version=2) + good_h4[16:]
+    files["bad/datalink-1003.btsnoop"] = btsnoop_header(1003) + good_h4[16:100]
+    files["bad/datalink-2002.btsnoop"] = btsnoop_header(2002) + good_h4[16:100]
+    files["bad/datalink-9999.btsnoop"] = btsnoop_header(9999) + good_h4[16:100]
+    files["bad/truncated-record-header.btsnoop"] = good_h4[:offs[-1] + 10]
+    files["bad/garbage-to-end.btsnoop"] = good_h4[:offs[5]] + b"\xff" * 40
+    big = dict(HEAD[12], data=HEAD[12]["data"][:5] + bytes(70_000), orig=70_005)
+    files["bad/oversized-framed.btsnoop"] = btsnoop_h4(HEAD[:3] + [big] + HEAD[13:16])
+    files["bad/truncated-magic.pcap"] = files["pcap/h4phdr-us-le.pcap"][:3]
+    files["bad/version-3.pcap"] = patch(files["pcap/h4phdr-us-le.pcap"], 4, "<H", 3)
+    files["bad/link-type-1.pcap"] = pcap_file(1, h4_packets(HEAD[:2]))
+    files["bad/original-over-64k.pcap"] = patch(p, poffs[1] + 12, "<I", 70_000)
+    files["bad/direction-bits.pcap"] = pcap_file(
+        201, phdr_packets(HEAD[:2]) + [(HEAD[2]["ts"], struct.pack(">I", 0x0300) + HEAD[2]["data"], None)]
+        + phdr_packets(HEAD[3:5]))
+    files["bad/oversized-framed.pcap"] = pcap_file(201, phdr_packets(HEAD[:3] + [big] + HEAD[13:16]))
+    shb = block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+    idb = block(1, struct.pack("<HHI", 201, 0, 262144))
+    epb = block(6, struct.pack("<IIIII", 0, 0, 1000, 5, 5) + b"\0\0\0\0\x01")
+    files["bad/byte-order-magic.pcapng"] = shb[:8] + struct.pack("<I", 0x12345678) + shb[12:] + idb
+    files["bad/shb-length.pcapng"] = patch(shb, 4, "<I", 13) + idb
+    files["bad/truncated-shb.pcapng"] = patch(shb, 4, "<I", 64)[:40]
+    files["bad/no-idb.pcapng"] = shb + block(0x0BAD, b"\0" * 8) * 3
+    files["bad/block-length.pcapng"] = shb + struct.pack("<II", 0x0BAD, 5) + b"\0" * 8 + idb
+    files["bad/packet-before-idb.pcapng"] = shb + epb + idb
+    files["bad/timestamp-overflow.pcapng"] = (
+        shb + block(1, struct.pack("<HHI", 201, 0, 262144) + struct.pack("<HH", 9, 1) + b"\0\0\0\0"
+                    + struct.pack("<HH", 0, 0))
+        + block(6, struct.pack("<IIIII", 0, 0x7FFFFFFF, 0xFFFFFFFF, 5, 5) + b"\0\0\0\0\x01") + epb)
+    files["bad/microseconds-over-1e6.pklg"] = patch(k, koffs[10] + 8, ">I", 1_500_000)
+    files["bad/truncated-record-header.pklg"] = k[:koffs[-1] + 7]
+    times = [r["ts"] for r in HEAD]
+    files["bad/many-backwards.btsnoop"] = btsnoop_h4([dict(r, ts=t) for r, t in zip(HEAD, reversed(times))])
+
     for name, data in sorted(files.items()):
         path = HERE / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-        assert len(data) < 20_000, name
+        # Small, but for the two records over the largest HCI record (65,540 bytes) that are framed.
+        assert len(data) < 20_000 or name.endswith(("oversized-framed.btsnoop", "oversized-framed.pcap")), name
         print(f"{len(data):6d}  {name}")
 
 
