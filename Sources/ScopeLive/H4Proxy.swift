@@ -1,4 +1,8 @@
 #if os(Linux)
+// The socket constants (SOCK_STREAM, SOCK_CLOEXEC) belong to whichever clang module first includes
+// <sys/socket.h>; CBluetooth's shim does. Import it here too rather than rely on another file of
+// the module importing it in the same compiler batch (a fresh build failed that way).
+import CBluetooth
 import Glibc
 import ScopeCore
 
