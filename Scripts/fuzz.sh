@@ -47,7 +47,7 @@ run() {
     local t=$1 corpus
     build "$t" || { echo "fuzz.sh: $t does not build" >&2; return 1; }
     corpus=$(mktemp -d "${TMPDIR:-/tmp}/hciscope-fuzz-$t.XXXXXX")
-    python3 Scripts/fuzz-seeds.py "$t" "$corpus"
+    python3 Scripts/fuzz-seeds.py "$t" "$corpus" || { echo "fuzz.sh: seed extraction for $t failed" >&2; rm -rf "$corpus"; return 1; }
     mkdir -p "$OUT/crashes/$t"
     echo "fuzz.sh: $t for ${seconds}s, $(ls "$corpus" | wc -l) seeds" >&2
     local status=0
