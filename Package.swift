@@ -23,10 +23,18 @@ var targets: [Target] = [
         pkgConfig: "libpcap",
         providers: [.apt(["libpcap-dev"])]
     ),
+    // Compression libraries for compressed captures and archives (Sources/ScopeCapture/Container).
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .systemLibrary(name: "CLzma", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
+    .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+    // bzip2 ships no pkg-config file on Debian; the module map links libbz2.
+    .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
+    // C streams backed by callbacks (fopencookie / funopen), for libpcap and the buffered reader.
+    .target(name: "CStreams"),
     // Values for the binary's version line; C, because a Swift -D flag cannot carry a value.
     .target(name: "CBuildInfo", cSettings: [.define("HCISCOPE_COMMIT", to: "\"\(commit)\"")]),
     .target(name: "ScopeCore"),
-    .target(name: "ScopeCapture", dependencies: ["ScopeCore", "CPcap"]),
+    .target(name: "ScopeCapture", dependencies: ["ScopeCore", "CPcap", "CZlib", "CLzma", "CZstd", "CBzip2", "CStreams"]),
     .target(name: "ScopeDecode", dependencies: ["ScopeCore"]),
     .target(name: "ScopeAnalysis", dependencies: ["ScopeDecode", "ScopeCore", "ScopeCapture"]),
     .target(

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Installs what hciscope needs on Debian/Ubuntu, only what is missing.
-#   Scripts/setup.sh            build needs: libpcap-dev, libbluetooth-dev, pkg-config
+#   Scripts/setup.sh            build needs: libpcap-dev, libbluetooth-dev, pkg-config, and the
+#                               compression libraries for compressed captures and archives
+#                               (zlib1g-dev, liblzma-dev, libzstd-dev, libbz2-dev)
 #   Scripts/setup.sh --test     also the reference decoders and tools the test suite compares with:
 #                               tshark, bluez (btmon), python3, chromium (HTML screenshot test),
 #                               what building BlueZ 5.87's btmon needs (Scripts/build-btmon.sh:
 #                               curl, build-essential, libglib2.0-dev, libdbus-1-dev),
 #                               and PyPI bumble (capture --h4-proxy end-to-end test) when pip exists
 set -euo pipefail
-packages=(libpcap-dev libbluetooth-dev pkg-config)
+packages=(libpcap-dev libbluetooth-dev pkg-config zlib1g-dev liblzma-dev libzstd-dev libbz2-dev)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(tshark bluez python3 chromium curl build-essential libglib2.0-dev libdbus-1-dev)
+    packages+=(tshark bluez python3 chromium curl build-essential libglib2.0-dev libdbus-1-dev gzip xz-utils zstd bzip2)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -289,6 +289,8 @@ enum Sniffer {
     static func le32(_ b: [UInt8], _ i: Int) -> UInt32 {
         UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
     }
+    static func be64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(be32(b, i)) << 32 | UInt64(be32(b, i + 4)) }
+    static func le64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(le32(b, i)) | UInt64(le32(b, i + 4)) << 32 }
     static func u32(_ b: [UInt8], _ i: Int, _ order: Sniffed.ByteOrder) -> UInt32 {
         order == .big ? be32(b, i) : le32(b, i)
     }

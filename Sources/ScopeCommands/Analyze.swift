@@ -121,6 +121,13 @@ public struct Analyze: ParsableCommand {
                 outcome.failure = .init(file: file, message: String(describing: error))
                 return outcome
             }
+            if analysis.capture.frames == 0 {
+                let c = analysis.capture
+                let message = EmptyCapture.message(file: file, format: c.format, origin: c.origin, errors: c.health.readErrors)
+                outcome.messages.append("hciscope analyze: " + message)
+                outcome.failure = .init(file: file, message: message)
+                return outcome
+            }
             var report = Report(
                 analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: version), config: summary, timeline: format == .html)
             if !oldReports.isEmpty {

@@ -65,13 +65,29 @@ struct DiagnosticSink {
         if !quiet { printError(text) }
     }
 
-    /// 0 when the file was read entirely without errors, 1 when it was read with errors.
+    /// 0 when the file was read entirely without errors, 1 when it was read with errors, 2
+    /// when it yielded no record at all (said on standard error with what it was read as).
     func exitStatus(for reader: CaptureReader) -> Int32 {
-        errors > 0 || reader.summary.exitClass != .ok ? 1 : 0
+        if reader.summary.frames == 0 {
+            printError(EmptyCapture.message(file: reader.name, format: reader.format.rawValue, origin: reader.origin,
+                                            errors: reader.summary.errors))
+            return 2
+        }
+        return errors > 0 || reader.summary.exitClass != .ok ? 1 : 0
     }
 
     private func printError(_ text: String) {
         console.err(text)
+    }
+}
+
+/// The message for an input that yielded no record: what it was read as, so the user knows
+/// what hciscope found instead of a capture.
+enum EmptyCapture {
+    static func message(file: String, format: String, origin: CaptureOrigin, errors: Int) -> String {
+        let what = origin.isPlain ? format : "\(format), \(origin.description)"
+        let why = errors > 0 ? "; the read errors above say why" : ": the file holds a header and no record"
+        return "\(file): error: no records: read as \(what)\(why)"
     }
 }
 

@@ -26,6 +26,9 @@ public enum HTMLReporter {
         if let t = c.firstTimestamp { out += " · from \(h(t.description)) UTC" }
         if let p = r.config.profile { out += " · profile \(h(p))" }
         out += "</p>\n"
+        if !c.sourceLines.isEmpty {
+            out += "<ul class=\"source\">" + c.sourceLines.map { "<li>\(h($0.trimmingCharacters(in: .whitespaces)))</li>" }.joined() + "</ul>\n"
+        }
         let errors = r.findingCount(.error)
         let warnings = r.findingCount(.warning)
         let infos = r.findingCount(.info)

@@ -50,6 +50,28 @@ public enum JSONReporter {
         return o.value
     }
 
+    /// Containers opened and files merged; null for a bare capture file.
+    static func source(_ s: CaptureOrigin) -> JSONValue {
+        guard !s.isPlain else { return .null }
+        var o = JSONObject()
+        o.set("kind", s.kind.rawValue)
+        o.set("layers", .array(s.layers.map { .string($0.description) }))
+        o.set("members", .array(s.members.map { m in
+            var x = JSONObject()
+            x.set("name", m.name)
+            x.set("format", m.format)
+            return x.value
+        }))
+        o.set("left_out", .array(s.leftOut.map { l in
+            var x = JSONObject()
+            x.set("name", l.name)
+            x.set("reason", l.reason)
+            return x.value
+        }))
+        o.set("summary_only", s.summaryOnly)
+        return o.value
+    }
+
     static func capture(_ c: CaptureSummary) -> JSONValue {
         var o = JSONObject()
         o.set("file", c.file)
@@ -58,6 +80,7 @@ public enum JSONReporter {
         o.set("first_timestamp", c.firstTimestamp.map { $0.description + " UTC" })
         o.set("last_timestamp", c.lastTimestamp.map { $0.description + " UTC" })
         o.set(ms: "duration_ms", c.durationMicros)
+        o.set("source", source(c.source))
         var h = JSONObject()
         let health = c.health
         h.set("ok", c.healthy)

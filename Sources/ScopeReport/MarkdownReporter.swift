@@ -14,6 +14,10 @@ public enum MarkdownReporter {
         line()
         line("\(md(c.format)), \(c.frames) frames, \(Millis.string(c.durationMicros)) ms. "
              + "\(r.count(.violated)) rule(s) violated, \(r.count(.passed)) passed, \(r.count(.notEvaluated)) not evaluated.")
+        if !c.sourceLines.isEmpty {
+            line()
+            for s in c.sourceLines { line("- \(md(s.trimmingCharacters(in: .whitespaces)))") }
+        }
         if !c.healthy {
             line()
             line("**Capture health:**")

@@ -143,8 +143,11 @@ public struct CaptureSummary: Sendable {
     /// Last frame relative to frame 1.
     public var durationMicros: Int64
     public var health: CaptureHealth
+    /// Containers opened and files merged (``CaptureOrigin/isPlain`` for a bare capture).
+    public var source: CaptureOrigin
 
     init(_ c: CaptureInfo, origin: Timestamp) {
+        source = c.origin
         file = c.file
         format = c.format
         frames = c.frames
@@ -152,6 +155,19 @@ public struct CaptureSummary: Sendable {
         lastTimestamp = c.lastTimestamp
         durationMicros = (c.lastTimestamp?.microseconds ?? origin.microseconds) &- origin.microseconds
         health = c.health
+    }
+
+    /// Where the capture came from, in one line per fact (empty for a bare capture file): what
+    /// the input was, the files merged, the files left out and why.
+    public var sourceLines: [String] {
+        let o = source
+        guard !o.isPlain else { return [] }
+        var out = ["from: " + o.description]
+        if o.members.count > 1 {
+            for m in o.members { out.append("  merged: \(m.name) (\(m.format))") }
+        }
+        for l in o.leftOut { out.append("  left out: \(l.name): \(l.reason)") }
+        return out
     }
 
     /// True when nothing in the health record deserves a line.

@@ -247,6 +247,17 @@ public struct AnalysisBuilder: Sendable {
         }
     }
 
+    /// Records where the capture came from (containers, merged files); a btsnooz summary is
+    /// named in the health notes, since its packets are cut short.
+    public mutating func noteOrigin(_ origin: CaptureOrigin) {
+        result.capture.origin = origin
+        if origin.summaryOnly {
+            result.capture.health.notes.append(
+                "the capture is Android's btsnooz summary (the stack's short history: packets cut to ~150 bytes, ACL outside "
+                    + "L2CAP signalling to 14): ATT/GATT detail is missing; take a bug report with the HCI snoop log turned on for a full log")
+        }
+    }
+
     public mutating func consume(_ frame: DecodedFrame) {
         let record = frame.record
         let at = FrameTime(frame: record.frame, time: record.timestamp)
@@ -309,12 +320,15 @@ public struct AnalysisBuilder: Sendable {
         if result.capture.firstTimestamp == nil { result.capture.firstTimestamp = timestamp }
         result.capture.lastTimestamp = timestamp
         // (`record.isTruncated`, inlined: a call into ScopeCore per frame.)
-        if record.payload.count < record.originalLength {
+        let truncated = record.payload.count < record.originalLength
+        if truncated {
             result.capture.health.truncatedRecords += 1
             if record.kind == .acl { result.capture.health.truncatedACL += 1 }
         }
         if record.drops > result.capture.health.drops { result.capture.health.drops = record.drops }
-        if !frame.malformed.isEmpty || Self.anyMalformedPDU(frame.pdus) { result.capture.health.malformedFrames += 1 }
+        // A record cut short by its writer (filtered and btsnooz logs) is counted as truncated,
+        // not also as malformed: what is missing from its PDUs is the cut, not a fault.
+        if !truncated, !frame.malformed.isEmpty || Self.anyMalformedPDU(frame.pdus) { result.capture.health.malformedFrames += 1 }
         switch record.kind {
         case .unknownH4, .unknownMonitor, .unknownPacketLogger: result.capture.health.unknownRecords += 1
         default: break

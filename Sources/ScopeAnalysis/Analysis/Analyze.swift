@@ -31,6 +31,7 @@ extension AnalysisBuilder {
     ) throws -> AnalysisResult {
         let reader = try CaptureReader.open(path: path)
         var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
+        builder.noteOrigin(reader.origin)
         builder.resolvePrivateAddressesEnabled = resolvePrivateAddresses
         builder.retirement = retirement
         let running = AnalysisLoad.shared.enter()

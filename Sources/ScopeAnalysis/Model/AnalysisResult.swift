@@ -85,6 +85,9 @@ public struct CaptureInfo: Sendable {
     public var firstTimestamp: Timestamp?
     public var lastTimestamp: Timestamp?
     public var health = CaptureHealth()
+    /// What the input was when not a bare capture (bug report, sysdiagnose, compression…) and
+    /// which files were merged into this capture.
+    public var origin = CaptureOrigin()
 
     public init(file: String, format: String) {
         self.file = file

@@ -11,7 +11,7 @@ import Darwin
 /// needs more (a 64 KiB record plus its neighbours' headers while resynchronising), up to
 /// ``maximumWindow``; it never holds the file.
 ///
-/// It never seeks, so pipes and standard input work. Callers look at the bytes in the window
+/// It never seeks, so pipes, standard input and decompressed data work. Callers look at the bytes in the window
 /// (`byte(at:)`, `be32(at:)`, …, relative to ``offset``) after asking ``fill(atLeast:)`` for
 /// them, then ``consume(_:)`` what they used. Reads past what `fill` reported available are
 /// programmer errors (the indices are checked by the callers against wire lengths first).
@@ -27,6 +27,9 @@ public final class BufferedFileReader {
         /// bytes looked at while sniffing can be pushed back for libpcap (see
         /// ``pushBackForStream()``).
         case stream(UnsafeMutablePointer<FILE>, owned: Bool)
+        /// Decompressed data or an archive member (Container/): read through a ``ByteInput``,
+        /// whose errors arrive with their own message.
+        case input(ByteInput)
     }
 
     /// The name used in diagnostics ("<stdin>" for standard input).
@@ -86,6 +89,15 @@ public final class BufferedFileReader {
     init(stream: UnsafeMutablePointer<FILE>, name: String, owned: Bool) {
         self.name = name
         self.backend = .stream(stream, owned: owned)
+        self.storage = Self.allocate(Self.chunkSize)
+        self.capacity = Self.chunkSize
+        self.peakBufferSize = Self.chunkSize
+    }
+
+    /// Reads a ``ByteInput`` (decompressed data, an archive member), named `name` in diagnostics.
+    init(input: ByteInput, name: String) {
+        self.name = name
+        self.backend = .input(input)
         self.storage = Self.allocate(Self.chunkSize)
         self.capacity = Self.chunkSize
         self.peakBufferSize = Self.chunkSize
@@ -172,6 +184,17 @@ public final class BufferedFileReader {
             if result.count == 0 { reachedEOF = true }
             tail += result.count
             bytesFromInput += result.count
+        case .input(let input):
+            let got: Int
+            do {
+                got = try input.read(into: UnsafeMutableRawBufferPointer(start: storage + tail, count: capacity - tail))
+            } catch {
+                reachedEOF = true
+                throw error
+            }
+            if got == 0 { reachedEOF = true }
+            tail += got
+            bytesFromInput += got
         case .stream(let fp, _):
             let missing = min(want - (tail - head), capacity - tail)
             let got = fread(storage + tail, 1, missing, fp)
@@ -286,6 +309,16 @@ public final class BufferedFileReader {
     /// libpcap can read the input from its first byte. The reader is empty afterwards and must
     /// not be used again. Nil for descriptor-backed readers (open those by path instead).
     func pushBackForStream() -> (stream: UnsafeMutablePointer<FILE>, owned: Bool)? {
+        if case .input(let input)? = backend {
+            // The window's bytes first, then the rest of the input, as one C stream.
+            let prefixed = PrefixedInput(prefix: windowBytes(), rest: input)
+            guard let (stream, _) = StreamBridge.open(prefixed) else { return nil }
+            head = 0
+            tail = 0
+            reachedEOF = false
+            backend = nil
+            return (stream, true)
+        }
         guard case .stream(let fp, let owned)? = backend else { return nil }
         var i = tail
         while i > head {
@@ -310,6 +343,8 @@ public final class BufferedFileReader {
             return owned ? POSIX.closeDescriptor(fd) : 0
         case .stream(let fp, let owned)?:
             return owned ? (fclose(fp) == 0 ? 0 : errno) : 0
+        case .input?:
+            return 0
         case nil:
             return 0
         }

@@ -57,6 +57,18 @@ public struct CaptureReader {
     public let name: String
     public let format: CaptureFormat
     public let sniffed: Sniffed
+    /// What the input was when it was not a bare capture: compression, archive, bug report,
+    /// sysdiagnose, btsnooz; the files merged into this capture and those left out.
+    public var origin: CaptureOrigin {
+        var o = baseOrigin
+        if case .merged(let m) = source {
+            for i in o.members.indices where i < m.delivered.count { o.members[i].records = m.delivered[i] }
+        } else if o.members.count == 1 {
+            o.members[0].records = delivered
+        }
+        return o
+    }
+    private let baseOrigin: CaptureOrigin
     private let source: Source
     private var log: DiagnosticLog
     private let options: Options
@@ -78,19 +90,30 @@ public struct CaptureReader {
     private var firstImplausibleReported = false
 
     /// Opens `path` ("-" for standard input) and recognises its format.
+    ///
+    /// Containers are opened on the way, recognised by content: gzip, xz, zstd and bzip2 (read
+    /// through, streaming), zip archives (an Android bug report: its snoop logs, rotations
+    /// merged in time order, or the btsnooz summary of its text), tar archives and folders (an
+    /// iOS sysdiagnose: its PacketLogger logs, merged), text holding a btsnooz summary, and
+    /// btsnooz records after a btsnoop header. ``origin`` says what was opened.
     public static func open(path: String, options: Options = Options()) throws(CaptureError) -> CaptureReader {
+        if path != "-", Containers.isDirectory(path) {
+            return try Containers.openFolder(path, name: path, options: options)
+        }
         let input = try BufferedFileReader.open(path: path)
-        return try open(input, path: path == "-" ? nil : path, options: options)
+        return try Containers.open(input, path: path == "-" ? nil : path, options: options, origin: CaptureOrigin(), depth: 0,
+                                   modified: path == "-" ? nil : Containers.modificationTime(path))
     }
 
     /// Reads from an open descriptor (a pipe, a socket, standard input). The descriptor is
     /// duplicated, so the caller keeps ownership of its own.
     public static func open(fileDescriptor: Int32, name: String, options: Options = Options()) throws(CaptureError) -> CaptureReader {
         let input = try BufferedFileReader(duplicating: fileDescriptor, name: name)
-        return try open(input, path: nil, options: options)
+        return try Containers.open(input, path: nil, options: options, origin: CaptureOrigin(), depth: 0, modified: nil)
     }
 
-    private static func open(_ input: BufferedFileReader, path: String?, options: Options) throws(CaptureError) -> CaptureReader {
+    /// A bare capture: `input` holds one of the capture formats (containers are already open).
+    static func openCapture(_ input: BufferedFileReader, path: String?, options: Options, origin: CaptureOrigin) throws(CaptureError) -> CaptureReader {
         let name = input.name
         let sniffed: Sniffed
         do {
@@ -118,7 +141,7 @@ public struct CaptureReader {
                 throw CaptureError(.usage, file: name, offset: 0, message: "pcap input must be a path or a stream")
             }
         }
-        var reader = CaptureReader(name: name, sniffed: sniffed, source: source, options: options)
+        var reader = CaptureReader(name: name, sniffed: sniffed, source: source, options: options, origin: origin)
         if sniffed.format.container == .btsnoop, let v = sniffed.btsnoopVersion, v != 1 {
             reader.log.warning(frame: nil, offset: 8, "btsnoop version \(v) (expected 1); reading as version 1")
         }
@@ -126,7 +149,7 @@ public struct CaptureReader {
     }
 
     /// Feeds the sniffer until it decides, reading at most 64 KiB.
-    private static func sniff(_ input: BufferedFileReader) throws(CaptureError) -> Sniffed {
+    static func sniff(_ input: BufferedFileReader) throws(CaptureError) -> Sniffed {
         var want = 16
         while true {
             let have = try input.fill(atLeast: want)
@@ -144,10 +167,13 @@ public struct CaptureReader {
         }
     }
 
-    private init(name: String, sniffed: Sniffed, source: Source, options: Options) {
+    init(name: String, sniffed: Sniffed, source: Source, options: Options, origin: CaptureOrigin, format: CaptureFormat? = nil) {
         self.name = name
         self.sniffed = sniffed
-        if case .pcap(let pcap) = source {
+        self.baseOrigin = origin
+        if let format {
+            self.format = format
+        } else if case .pcap(let pcap) = source {
             self.format = pcap.format
         } else {
             self.format = sniffed.format
@@ -344,12 +370,16 @@ extension CaptureReader {
         case btsnoop(FramedSource<BTSnoopLayout>)
         case packetLogger(FramedSource<PacketLoggerLayout>)
         case pcap(PcapSource)
+        case prepared(PreparedSource)
+        case merged(MergedSource)
 
         var base: any RecordSource {
             switch self {
             case .btsnoop(let s): return s
             case .packetLogger(let s): return s
             case .pcap(let s): return s
+            case .prepared(let s): return s
+            case .merged(let s): return s
             }
         }
 
@@ -358,6 +388,8 @@ extension CaptureReader {
             case .btsnoop(let s): return s.next(&log, frame: frame)
             case .packetLogger(let s): return s.next(&log, frame: frame)
             case .pcap(let s): return s.next(&log, frame: frame)
+            case .prepared(let s): return s.next(&log, frame: frame)
+            case .merged(let s): return s.next(&log, frame: frame)
             }
         }
     }

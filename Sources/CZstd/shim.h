@@ -1,0 +1,4 @@
+#ifndef HCISCOPE_CZSTD_SHIM_H
+#define HCISCOPE_CZSTD_SHIM_H
+#include <zstd.h>
+#endif
