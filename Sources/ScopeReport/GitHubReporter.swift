@@ -20,6 +20,13 @@ public enum GitHubReporter {
         public var title: String
         public var message: String
 
+        public init(level: String, file: String, title: String, message: String) {
+            self.level = level
+            self.file = file
+            self.title = title
+            self.message = message
+        }
+
         /// The workflow command line.
         public var command: String {
             "::\(level) file=\(Escaping.githubProperty(file)),title=\(Escaping.githubProperty(title))::\(Escaping.githubData(message))"
