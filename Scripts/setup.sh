@@ -7,7 +7,8 @@
 #                               tshark, bluez (btmon), python3, chromium (HTML screenshot test),
 #                               what building BlueZ 5.87's btmon needs (Scripts/build-btmon.sh:
 #                               curl, build-essential, libglib2.0-dev, libdbus-1-dev),
-#                               and PyPI bumble (capture --h4-proxy end-to-end test) when pip exists
+#                               and PyPI bumble (capture --h4-proxy end-to-end test) and duckdb
+#                               (fleet table test) when pip exists
 set -euo pipefail
 packages=(libpcap-dev libbluetooth-dev pkg-config zlib1g-dev liblzma-dev libzstd-dev libbz2-dev)
 if [ "${1:-}" = "--test" ]; then
@@ -25,15 +26,21 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6.x is required (https://www.swift.org/install/linux/)" >&2; exit 1; }
-if [ "${1:-}" = "--test" ] && ! python3 -c 'import bumble' 2>/dev/null; then
-    pip=""
-    for candidate in pip3 pip; do command -v "$candidate" >/dev/null && { pip=$candidate; break; }; done
-    if [ -z "$pip" ] && python3 -m pip --version >/dev/null 2>&1; then pip="python3 -m pip"; fi
-    if [ -n "$pip" ]; then
-        echo "setup: installing bumble (pip)" >&2
-        $pip install -q bumble || $pip install -q --break-system-packages bumble \
-            || echo "setup: could not install bumble; the H4 proxy end-to-end test will be skipped" >&2
-    else
-        echo "setup: no pip; the H4 proxy end-to-end test (needs PyPI bumble) will be skipped" >&2
-    fi
+# PyPI modules the tests use: bumble (capture --h4-proxy end-to-end test), duckdb (the fleet
+# table of analyze --format jsonl loaded as docs/FLEET.md and the README show). Each test skips
+# with a note when its module is missing.
+if [ "${1:-}" = "--test" ]; then
+    for module in bumble duckdb; do
+        python3 -c "import $module" 2>/dev/null && continue
+        pip=""
+        for candidate in pip3 pip; do command -v "$candidate" >/dev/null && { pip=$candidate; break; }; done
+        if [ -z "$pip" ] && python3 -m pip --version >/dev/null 2>&1; then pip="python3 -m pip"; fi
+        if [ -n "$pip" ]; then
+            echo "setup: installing $module (pip)" >&2
+            $pip install -q "$module" || $pip install -q --break-system-packages "$module" \
+                || echo "setup: could not install $module; the tests that need it will be skipped" >&2
+        else
+            echo "setup: no pip; the tests that need PyPI $module will be skipped" >&2
+        fi
+    done
 fi

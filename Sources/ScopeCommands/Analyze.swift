@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import ScopeAnalysis
+import ScopeCapture
 import ScopeCore
 import ScopeReport
 import ScopeRules
@@ -16,15 +17,21 @@ public struct Analyze: ParsableCommand {
         abstract: "Judge captures against the radio-usage rules (`hciscope rules`) and report the figures.",
         discussion: """
             Formats: text (colour on a terminal), json (schema in docs/REPORT-SCHEMA.md), junit, markdown \
-            (fits a CI job summary), html (one self-contained file with a timeline).
+            (fits a CI job summary), html (one self-contained file with a timeline), github (workflow-command \
+            annotations, at most 10, and a job summary appended to $GITHUB_STEP_SUMMARY when it is set), \
+            codeclimate (GitLab Code Quality), jsonl (one row per capture, schema hciscope.fleet/1 in docs/FLEET.md).
+            Folders are searched recursively (names starting with "." are left out); their captures are \
+            recognised by content and other files are skipped (counted on standard error). Files are \
+            analysed on all cores.
             Exit status: 0 no finding at or above --fail-on, 1 findings at or above it or a headline figure \
-            regressed beyond its --max-regression budget, 2 a capture could not be analysed (or bad options).
+            regressed beyond its --max-regression budget, 2 a capture could not be analysed, folders held no \
+            capture (or bad options). Several captures: the worst of them.
             """)
 
-    @Argument(help: "Capture files (btsnoop, pcap, pcapng, pklg).")
+    @Argument(help: "Capture files (btsnoop, pcap, pcapng, pklg) or folders to search.")
     var files: [String]
 
-    @Option(help: "Report format: text, json, junit, markdown or html.")
+    @Option(help: "Report format: text, json, junit, markdown, html, github, codeclimate or jsonl.")
     var format: ReportFormat = .text
 
     @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output.")
@@ -59,7 +66,11 @@ public struct Analyze: ParsableCommand {
     }
 
     /// Runs against `console`; returns the exit status.
-    public func execute(console: Console, isTerminal: Bool = isatty(STDOUT_FILENO) == 1) -> Int32 {
+    /// `environment`: `NO_COLOR`, `GITHUB_STEP_SUMMARY` (the process's own by default).
+    public func execute(
+        console: Console, isTerminal: Bool = isatty(STDOUT_FILENO) == 1,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Int32 {
         var budgets: [RegressionBudget] = []
         for text in maxRegression {
             switch RegressionBudget.parse(text) {
@@ -109,23 +120,57 @@ public struct Analyze: ParsableCommand {
         let maxGrowth = budgets
         let format = self.format
         let resolve = !noResolveAddresses
-        // Files are analysed concurrently (one per core); reports and messages keep the input order.
-        let outcomes = Self.concurrentMap(files) { file -> FileOutcome in
+        let failOn = self.failOn
+
+        // Folders are searched recursively; what they hold is recognised by content, and files
+        // that are not captures are skipped (counted). Files named on the command line are always
+        // analysed (a file that is not a capture is an error).
+        var inputs: [Input] = []
+        var walkFailures: [MultiReport.Failure] = []
+        var folders: [String] = []
+        for file in files {
+            guard CaptureFiles.isDirectory(file) else {
+                inputs.append(Input(path: file, found: false))
+                continue
+            }
+            folders.append(file)
+            let walk = CaptureFiles.walk(file)
+            inputs += walk.files.map { Input(path: $0, found: true) }
+            for problem in walk.problems {
+                console.err("hciscope analyze: \(problem)")
+                walkFailures.append(.init(file: problem.file ?? file, message: problem.message))
+            }
+        }
+
+        // Each file is analysed start to end by one worker of a pool as large as the machine has
+        // cores; results keep the input order.
+        let analyse: @Sendable (Input) -> FileOutcome = { input in
             var outcome = FileOutcome()
+            if input.found, case .notACapture = CaptureFiles.recognise(path: input.path) {
+                outcome.skipped = true
+                return outcome
+            }
+            let file = input.path
             let analysis: AnalysisResult
             let verdicts: [RuleVerdict]
             do {
                 (analysis, verdicts) = try RuleEngine.analyze(path: file, config: ruleConfig, resolvePrivateAddresses: resolve)
             } catch {
                 outcome.messages.append("hciscope analyze: \(file): \(error)")
-                outcome.failure = .init(file: file, message: String(describing: error))
+                let failure = MultiReport.Failure(file: file, message: String(describing: error))
+                outcome.failure = failure
+                outcome.status = 2
+                if format == .jsonl { outcome.row = FleetRow.value(failure, tool: version).compact() + "\n" }
                 return outcome
             }
             if analysis.capture.frames == 0 {
                 let c = analysis.capture
                 let message = EmptyCapture.message(file: file, format: c.format, origin: c.origin, errors: c.health.readErrors)
                 outcome.messages.append("hciscope analyze: " + message)
-                outcome.failure = .init(file: file, message: message)
+                let failure = MultiReport.Failure(file: file, message: message)
+                outcome.failure = failure
+                outcome.status = 2
+                if format == .jsonl { outcome.row = FleetRow.value(failure, tool: version).compact() + "\n" }
                 return outcome
             }
             var report = Report(
@@ -137,36 +182,115 @@ public struct Analyze: ParsableCommand {
                     outcome.messages.append("hciscope analyze: \(file): no matching report in the baseline")
                 }
             }
-            outcome.report = report
+            outcome.status = ExitPolicy.status(MultiReport(reports: [report]), failOn: failOn)
+            if format == .jsonl {
+                // A fleet keeps only its rows: the report goes once its row is written.
+                outcome.row = FleetRow.value(report).compact() + "\n"
+            } else {
+                outcome.report = report
+            }
             return outcome
         }
+
+        if format == .jsonl {
+            return fleet(inputs, walkFailures: walkFailures, folders: folders, version: version, console: console, analyse: analyse)
+        }
+
+        let outcomes = Self.concurrentMap(inputs, analyse)
         var reports: [Report] = []
-        var failures: [MultiReport.Failure] = []
+        var failures = walkFailures
+        var skipped = 0
         for outcome in outcomes {
             for m in outcome.messages { console.err(m) }
             if let r = outcome.report { reports.append(r) }
             if let f = outcome.failure { failures.append(f) }
+            if outcome.skipped { skipped += 1 }
+        }
+        if let status = noteFolders(folders, skipped: skipped, captures: reports.count + failures.count, console: console) {
+            return status
         }
 
         let multi = MultiReport(reports: reports, failures: failures)
         let color = format == .text && output == nil && !noColor && isTerminal
-            && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+            && environment["NO_COLOR"] == nil
         if let output {
-            do { try Self.write(multi, format: format, toFile: output) } catch {
+            do { try Self.write(toFile: output, { sink in multi.render(format, color: false, to: sink) }) } catch {
                 console.err("hciscope analyze: cannot write \(output): \(error.localizedDescription)")
                 return 2
             }
         } else {
             multi.render(format, color: color) { console.out($0) }
         }
-        return ExitPolicy.status(multi, failOn: failOn)
+        var status = ExitPolicy.status(multi, failOn: failOn)
+        if format == .github, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {
+            do { try Self.appendSummary(multi, to: path) } catch {
+                console.err("hciscope analyze: cannot write the job summary to \(path): \(error.localizedDescription)")
+                status = 2
+            }
+        }
+        return status
+    }
+
+    /// `--format jsonl`: rows written in input order as soon as each file (and every file before
+    /// it) is done, so a fleet of any size holds only the rows still waiting for an earlier file.
+    func fleet(
+        _ inputs: [Input], walkFailures: [MultiReport.Failure], folders: [String], version: String, console: Console,
+        analyse: @escaping @Sendable (Input) -> FileOutcome
+    ) -> Int32 {
+        let state = FleetState()
+        let emit: @Sendable (@escaping @Sendable (String) -> Void) -> Void = { sink in
+            for f in walkFailures { sink(FleetRow.value(f, tool: version).compact() + "\n") }
+            Self.orderedPool(inputs, analyse) { _, outcome in
+                for m in outcome.messages { console.err(m) }
+                if let row = outcome.row { sink(row) }
+                state.absorb(outcome)
+            }
+        }
+        if let output {
+            do {
+                try Self.write(toFile: output) { sink in
+                    // Rows reach the sink one at a time (delivery is serialised) and only until
+                    // `emit` returns.
+                    withoutActuallyEscaping(sink) { sink in
+                        let box = SinkBox(sink)
+                        emit { box.sink($0) }
+                    }
+                }
+            } catch {
+                console.err("hciscope analyze: cannot write \(output): \(error.localizedDescription)")
+                return 2
+            }
+        } else {
+            emit { console.out($0) }
+        }
+        let (status, skipped, captures) = state.result
+        if let early = noteFolders(folders, skipped: skipped, captures: captures + walkFailures.count, console: console) {
+            return early
+        }
+        return walkFailures.isEmpty ? status : 2
+    }
+
+    /// One line about the folders searched: how many files were not captures. A search that
+    /// found no capture at all is an error (exit 2): a CI job pointed at the wrong folder should
+    /// not pass. Returns that status, or nil.
+    func noteFolders(_ folders: [String], skipped: Int, captures: Int, console: Console) -> Int32? {
+        guard !folders.isEmpty else { return nil }
+        let named = folders.count == 1 ? folders[0] : "\(folders.count) folders"
+        if skipped > 0 {
+            console.err("hciscope analyze: \(named): \(skipped) file(s) skipped (not captures)")
+        }
+        if captures == 0 && files.count == folders.count {
+            console.err("hciscope analyze: \(named): no capture found")
+            return 2
+        }
+        return nil
     }
 }
 
 extension Analyze {
-    /// Writes the report to a temporary file beside `path`, in pieces, then renames it: a reader
-    /// never sees half a report, and a long one is never one string in memory.
-    static func write(_ multi: MultiReport, format: ReportFormat, toFile path: String) throws {
+    /// Writes what `render` hands its sink to a temporary file beside `path`, in pieces, then
+    /// renames it: a reader never sees half a report, and a long one is never one string in memory.
+    static func write(toFile path: String, _ render: ((String) -> Void) -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
@@ -179,7 +303,7 @@ extension Analyze {
         do {
             let handle = try FileHandle(forWritingTo: temporary)
             var failure: Error?
-            multi.render(format, color: false) { piece in
+            render { piece in
                 guard failure == nil else { return }
                 do { try handle.write(contentsOf: Data(piece.utf8)) } catch { failure = error }
             }
@@ -196,26 +320,105 @@ extension Analyze {
     }
 }
 
+extension Analyze {
+    /// Appends the GitHub job summary to `path` (`$GITHUB_STEP_SUMMARY`), within what is left
+    /// of the 1 MiB a step's summary may hold.
+    static func appendSummary(_ multi: MultiReport, to path: String) throws {
+        let existing = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        let text = GitHubReporter.summary(multi, budget: GitHubReporter.summaryLimit - existing)
+        guard !text.isEmpty else { return }
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+            }
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+}
+
 extension ReportFormat: ExpressibleByArgument {}
 extension Severity: ExpressibleByArgument {}
 
 extension Analyze {
+    /// A file to analyse; `found` when a folder search found it (then it is skipped when it is
+    /// not a capture).
+    struct Input: Sendable {
+        var path: String
+        var found: Bool
+    }
+
     /// What analysing one file produced.
     struct FileOutcome: Sendable {
         var report: Report?
         var failure: MultiReport.Failure?
         var messages: [String] = []
+        /// Found in a folder and not a capture.
+        var skipped = false
+        /// `--format jsonl`: the file's row (the report is not kept).
+        var row: String?
+        /// The exit status this file alone gives.
+        var status: Int32 = 0
     }
 
-    /// `transform` applied to every element on all cores (each file is analysed by one thread,
-    /// start to end); results in input order. One element runs on the calling thread.
-    static func concurrentMap<T: Sendable>(_ items: [String], _ transform: @Sendable (String) -> T) -> [T] {
-        if items.count <= 1 { return items.map(transform) }
+    /// The workers of a pool: one per core (at most one per item).
+    static var workers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// `transform` applied to every element by a pool of `workers` threads (each element by one
+    /// thread, start to end); results in input order.
+    static func concurrentMap<T: Sendable>(_ items: [Input], _ transform: @escaping @Sendable (Input) -> T) -> [T] {
         let slots = Slots<T>(count: items.count)
-        DispatchQueue.concurrentPerform(iterations: items.count) { i in
-            slots.set(i, transform(items[i]))
-        }
+        orderedPool(items, transform) { i, value in slots.set(i, value) }
         return slots.values()
+    }
+
+    /// Runs `transform` on every element with a pool of `workers` threads pulling the next element
+    /// as they finish one; `deliver` gets each result in input order, as soon as it and every
+    /// earlier one are done (serialised: one call at a time). A single element runs on the
+    /// calling thread.
+    static func orderedPool<T: Sendable>(
+        _ items: [Input], _ transform: @escaping @Sendable (Input) -> T, deliver: @escaping @Sendable (Int, T) -> Void
+    ) {
+        if items.count <= 1 {
+            for (i, item) in items.enumerated() { deliver(i, transform(item)) }
+            return
+        }
+        let queue = OrderedQueue<T>(deliver: deliver)
+        DispatchQueue.concurrentPerform(iterations: min(workers, items.count)) { _ in
+            while let i = queue.take(below: items.count) {
+                queue.finish(i, transform(items[i]))
+            }
+        }
+    }
+
+    /// The next index to work on, and results held until every earlier one is delivered.
+    final class OrderedQueue<T: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var nextTaken = 0
+        private var nextDelivered = 0
+        private var waiting: [Int: T] = [:]
+        private let deliver: @Sendable (Int, T) -> Void
+        init(deliver: @escaping @Sendable (Int, T) -> Void) { self.deliver = deliver }
+
+        func take(below count: Int) -> Int? {
+            lock.withLock {
+                guard nextTaken < count else { return nil }
+                defer { nextTaken += 1 }
+                return nextTaken
+            }
+        }
+
+        func finish(_ i: Int, _ value: T) {
+            lock.withLock {
+                waiting[i] = value
+                while let v = waiting.removeValue(forKey: nextDelivered) {
+                    deliver(nextDelivered, v)
+                    nextDelivered += 1
+                }
+            }
+        }
     }
 
     /// Result slots written by concurrent workers, each slot once.
@@ -233,5 +436,27 @@ extension Analyze {
             defer { lock.unlock() }
             return items.compactMap { $0 }
         }
+    }
+
+    /// What a fleet run adds up as its rows are written: the worst exit status, files skipped,
+    /// captures seen.
+    final class FleetState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var status: Int32 = 0
+        private var skipped = 0
+        private var captures = 0
+        func absorb(_ o: FileOutcome) {
+            lock.withLock {
+                status = max(status, o.status)
+                if o.skipped { skipped += 1 } else { captures += 1 }
+            }
+        }
+        var result: (status: Int32, skipped: Int, captures: Int) { lock.withLock { (status, skipped, captures) } }
+    }
+
+    /// A sink handed to the pool's serialised delivery.
+    final class SinkBox: @unchecked Sendable {
+        let sink: (String) -> Void
+        init(_ sink: @escaping (String) -> Void) { self.sink = sink }
     }
 }

@@ -73,4 +73,33 @@ public enum Escaping {
         JSONWriter.appendString(s, to: &out)
         return out
     }
+
+    /// The message of a GitHub workflow command (`::error …::MESSAGE`): `%`, CR and LF are
+    /// percent-encoded, as `@actions/core` does (a raw newline would end the command).
+    public static func githubData(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A property value of a GitHub workflow command (`file=`, `title=`): as ``githubData(_:)``,
+    /// plus `:` and `,`, which separate the properties.
+    public static func githubProperty(_ s: String) -> String {
+        var out = ""
+        for scalar in githubData(s).unicodeScalars {
+            switch scalar {
+            case ":": out += "%3A"
+            case ",": out += "%2C"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

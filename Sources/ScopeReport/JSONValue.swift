@@ -107,6 +107,36 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// On one line, without spaces: a JSON Lines row.
+    public func compact() -> String {
+        var out = ""
+        writeCompact(into: &out)
+        return out
+    }
+
+    private func writeCompact(into out: inout String) {
+        switch self {
+        case .null, .bool, .int, .decimal, .string:
+            write(into: &out, indent: 0, flush: Int.max) { _ in }
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.writeCompact(into: &out)
+            }
+            out += "]"
+        case .object(let pairs):
+            out += "{"
+            for (i, (k, v)) in pairs.enumerated() {
+                if i > 0 { out += "," }
+                JSONWriter.appendString(k, to: &out)
+                out += ":"
+                v.writeCompact(into: &out)
+            }
+            out += "}"
+        }
+    }
+
     var isScalar: Bool {
         switch self {
         case .array, .object: return false

@@ -3,7 +3,9 @@ import ScopeRules
 /// `--format markdown`: fits a CI job summary (GitHub `$GITHUB_STEP_SUMMARY`): a heading, a
 /// figures table, findings with evidence and a collapsed table of rule verdicts.
 public enum MarkdownReporter {
-    public static func render(_ r: Report, headingLevel: Int = 2) -> String {
+    /// - Parameter foldFindingsOver: when set, a findings list longer than this is folded in
+    ///   `<details>` (the GitHub job summary), with its count in the summary line.
+    public static func render(_ r: Report, headingLevel: Int = 2, foldFindingsOver: Int? = nil) -> String {
         let md = Escaping.markdown
         let hashes = String(repeating: "#", count: max(1, min(5, headingLevel)))
         var out = ""
@@ -37,6 +39,11 @@ public enum MarkdownReporter {
         line("\(hashes)# Findings")
         line()
         if r.findings.isEmpty { line("No findings.") }
+        let folded = foldFindingsOver.map { r.findings.count > $0 } ?? false
+        if folded {
+            line("<details><summary>\(r.findings.count) findings listed</summary>")
+            line()
+        }
         for f in r.findings {
             let badge = f.severity == .error ? "🔴" : f.severity == .warning ? "🟠" : "🔵"
             var s = "- \(badge) **\(f.severity.rawValue)** `\(f.rule)` \(md(f.subject)): \(md(f.message))"
@@ -45,6 +52,10 @@ public enum MarkdownReporter {
         }
         if r.omittedFindings > 0 {
             line("- … and \(r.omittedFindings) more finding(s) not listed (the first \(FindingList.limit) per rule and severity are)")
+        }
+        if folded {
+            line()
+            line("</details>")
         }
         line()
         if let b = r.baseline {

@@ -72,10 +72,16 @@ public struct MultiReport: Sendable {
     }
 
     public func markdown() -> String {
-        var out = reports.map { MarkdownReporter.render($0) }.joined(separator: "\n")
+        let out = reports.map { MarkdownReporter.render($0) }.joined(separator: "\n")
         guard reports.count + failures.count > 1 || !failures.isEmpty else { return out }
+        return out + "\n## Total\n\n" + markdownTotal()
+    }
+
+    /// The table of captures: findings per severity and the rules violated, or why a capture
+    /// could not be analysed.
+    public func markdownTotal() -> String {
         let md = Escaping.markdown
-        out += "\n## Total\n\n| capture | errors | warnings | infos | violated rules |\n|---|---:|---:|---:|---|\n"
+        var out = "| capture | errors | warnings | infos | violated rules |\n|---|---:|---:|---:|---|\n"
         for r in reports {
             let v = r.rules.filter { $0.status == .violated }.map { "`\($0.rule)`" }.joined(separator: ", ")
             out += "| \(md(r.capture.file)) | \(r.findingCount(.error)) | "
@@ -86,6 +92,12 @@ public struct MultiReport: Sendable {
     }
 
     public func junit() -> String { JUnitReporter.render(reports) }
+    public func github() -> String { GitHubReporter.render(self) }
+    public func codeclimate() -> String { CodeClimateReporter.render(self) }
+    /// One `hciscope.fleet/1` row per capture, analysed or not (docs/FLEET.md).
+    public func jsonl() -> String {
+        reports.map { FleetRow.value($0).compact() + "\n" }.joined() + failures.map { FleetRow.value($0).compact() + "\n" }.joined()
+    }
     public func html() -> String { HTMLReporter.render(reports) }
 
     /// As `render(_:color:)`, handed to `sink` in pieces (JSON is written as it is rendered).
@@ -105,12 +117,15 @@ public struct MultiReport: Sendable {
         case .junit: return junit()
         case .markdown: return markdown()
         case .html: return html()
+        case .github: return github()
+        case .codeclimate: return codeclimate()
+        case .jsonl: return jsonl()
         }
     }
 }
 
 public enum ReportFormat: String, Sendable, CaseIterable {
-    case text, json, junit, markdown, html
+    case text, json, junit, markdown, html, github, codeclimate, jsonl
 }
 
 /// `--fail-on`: 2 when a capture could not be analysed, 1 when a finding is at or above the

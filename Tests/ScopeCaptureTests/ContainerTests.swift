@@ -182,4 +182,34 @@ import Testing
             (error as? CaptureError)?.message.contains("without a BTSNOOP_LOG_SUMMARY block") == true
         }
     }
+
+    /// Every capture the tests know (own and corpus), compressed with one of the four tools in
+    /// turn (the system's gzip, xz, zstd, bzip2 commands), reads as the capture itself.
+    @Test func everyCorpusCaptureReadsTheSameCompressed() throws {
+        let tools = [("gzip", "gzip"), ("xz", "xz"), ("zstd", "zstd"), ("bzip2", "bzip2")]
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hciscope-compressed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var checked = 0
+        for (i, url) in Fixtures.corpusFiles().enumerated() {
+            guard let plain = try? readAll(url.path) else { continue }
+            let (tool, layer) = tools[i % tools.count]
+            let out = dir.appendingPathComponent(url.lastPathComponent + "." + tool)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [tool, "-c", url.path]
+            FileManager.default.createFile(atPath: out.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: out)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "\(tool) is missing (Scripts/setup.sh --test installs it)")
+            let (records, reader) = try readAll(out.path)
+            #expect(reader.origin.layers == [.compressed(layer)], "\(url.lastPathComponent)")
+            #expect(records == plain.records, "\(url.lastPathComponent) through \(tool)")
+            #expect(reader.summary.errors == plain.reader.summary.errors, "\(url.lastPathComponent)")
+            checked += 1
+        }
+        #expect(checked >= 20)
+    }
 }

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ScopeCore
+
+/// What a file found in a folder is, decided by its content (never by its name).
+public enum CaptureRecognition: Sendable, Hashable {
+    /// A capture this tool reads.
+    case capture(CaptureFormat)
+    /// It looks like a capture (a known magic, or it could not be read at all), but it cannot
+    /// be opened: a row with this error, not a silent skip.
+    case unreadable(CaptureError)
+    /// Something else (a README, a JSON file, an empty file): skipped when walking folders.
+    case notACapture
+}
+
+/// Finding the captures under folders: `hciscope analyze DIR...`.
+public enum CaptureFiles {
+    /// Whether `path` is a capture. The single place that decides it for the folder walker, so
+    /// new containers (compressed files, archives) are added here and the walker follows.
+    ///
+    /// The file is opened exactly as the readers open it (`CaptureReader.open`), so a file is a
+    /// capture here exactly when `show` and `analyze` can read it. A file whose sniffing fails
+    /// is not a capture only when it does not even begin with a capture magic: a btsnoop file
+    /// cut inside its header, a link-layer sniffer's pcap or a pcapng with a broken block is a
+    /// capture that cannot be read, and says why.
+    public static func recognise(path: String) -> CaptureRecognition {
+        do {
+            var reader = try CaptureReader.open(path: path)
+            let format = reader.format
+            reader.close()
+            return .capture(format)
+        } catch {
+            if case .notACapture = error.kind, !beginsWithCaptureMagic(path: path) { return .notACapture }
+            return .unreadable(error)
+        }
+    }
+
+    /// True when the file's first bytes are a btsnoop, pcap or pcapng magic (PacketLogger has
+    /// none: a file that fails its record checks is not one).
+    static func beginsWithCaptureMagic(path: String) -> Bool {
+        guard let fd = try? POSIX.openForReading(path) else { return false }
+        defer { _ = POSIX.closeDescriptor(fd) }
+        var bytes = [UInt8](repeating: 0, count: 8)
+        let n = bytes.withUnsafeMutableBytes { POSIX.read(fd, $0).count }
+        guard n > 0 else { return false }
+        let b = Array(bytes.prefix(n))
+        return Sniffer.hasPrefix(b, Sniffer.btsnoopMagic) || Sniffer.pcapMagic(b) != nil || Sniffer.hasPrefix(b, Sniffer.pcapngMagic)
+    }
+
+    /// What walking the folders found.
+    public struct Walk: Sendable {
+        /// Regular files (and links to them), in the order walked: each folder's entries sorted by
+        /// name, sub-folders where they sort.
+        public var files: [String] = []
+        /// Folders that could not be listed (and arguments that do not exist).
+        public var problems: [CaptureError] = []
+    }
+
+    /// Every regular file under `root`, recursively (an unpacked sysdiagnose or bug report
+    /// folder counts as one file: see ``isUnpackedContainer(_:)``). Entries whose names begin with "." (`.git`,
+    /// `.build`) are left out, and links to folders are not followed (no cycles); links to
+    /// files are. A `root` that is a file is returned as it is.
+    public static func walk(_ root: String) -> Walk {
+        var walk = Walk()
+        if isDirectory(root) { visit(root, into: &walk) } else { walk.files.append(root) }
+        return walk
+    }
+
+    /// True when `path` names a folder (following links).
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// True for a folder that is one capture as a whole: an unpacked iOS sysdiagnose
+    /// (`logs/Bluetooth/`) or Android bug report (`FS/data/misc/bluetooth/`), whose logs
+    /// `CaptureReader` merges into one capture.
+    public static func isUnpackedContainer(_ folder: String) -> Bool {
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        return isDirectory(base + "logs/Bluetooth") || isDirectory(base + "FS/data/misc/bluetooth")
+    }
+
+    private static func visit(_ folder: String, into walk: inout Walk) {
+        if isUnpackedContainer(folder) {
+            walk.files.append(folder)
+            return
+        }
+        guard let dir = opendir(folder) else {
+            walk.problems.append(POSIX.ioError("cannot list folder", file: folder, errno: errno))
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            names.append(name)
+        }
+        closedir(dir)
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        for name in names.sorted() {
+            let path = base + name
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR:
+                visit(path, into: &walk)
+            case S_IFREG:
+                walk.files.append(path)
+            case S_IFLNK:
+                // Links to files count; links to folders are not followed.
+                var target = stat()
+                if stat(path, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG { walk.files.append(path) }
+            default:
+                continue
+            }
+        }
+    }
+}
