@@ -1,0 +1,238 @@
+import ScopeCore
+
+/// Writes a capture as pcapng (IETF draft-ietf-opsawg-pcapng) with comments on its packets:
+/// one Section Header Block, one Interface Description Block, then one Enhanced Packet Block
+/// per frame, in frame order, so that Wireshark's `frame.number` is the frame number of the
+/// capture it came from. Comments are `opt_comment` options (code 1), which Wireshark shows as
+/// `frame.comment` in the packet tree and under "Comment" in Expert Info.
+///
+/// ```swift
+/// var writer = try PcapngWriter(path: "out.pcapng", linkType: PcapngWriter.linkType(for: reader.format))
+/// while let r = reader.next() { try writer.write(r, comments: notes[r.frame] ?? []) }
+/// try writer.close()
+/// ```
+///
+/// Every call writes exactly one packet, so numbering never shifts: a record the interface's
+/// link type has no place for, and a frame the reader could not deliver
+/// (``writeUnreadable(timestamp:comments:)``), become an empty packet with a comment saying so.
+/// Under LINKTYPE 254 the PacketLogger records without a monitor opcode travel as the nearest
+/// monitor record, bytes unchanged: text records (syslog, kernel, power, …) as System Notes,
+/// LMP and unknown types as Vendor Diagnostic (BlueZ maps PacketLogger 0x0B the same way).
+/// Blocks are little-endian; the file is created with mode 0600.
+public struct PcapngWriter {
+    /// Wireshark's largest packet for these link types (`WTAP_MAX_PACKET_SIZE_STANDARD`); a
+    /// longer record is written cut to it, with its original length and a comment.
+    public static let snapshotLength = 262_144
+
+    /// The link type that carries every record of a capture in `format` with its kind and
+    /// direction: 254 for the monitor formats and PacketLogger (notes and text records become
+    /// monitor records), 187 for H4 without direction, 201 for the other H4 and H1 formats.
+    public static func linkType(for format: CaptureFormat) -> UInt32 {
+        switch format {
+        case .btsnoopMonitor, .pcapMonitor, .pcapngMonitor, .pklgBE, .pklgLE: return LinkType.bluetoothLinuxMonitor
+        case .pcapH4, .pcapngH4: return LinkType.bluetoothHCIH4
+        case .btsnoopH1, .btsnoopH4, .pcapH4PHDR, .pcapngH4PHDR: return LinkType.bluetoothHCIH4WithPHDR
+        }
+    }
+
+    /// The output as named in errors.
+    public let name: String
+    public let linkType: UInt32
+    /// Packets written (records and placeholders).
+    public private(set) var written = 0
+    /// Of them, empty packets standing for a record the link type cannot carry or a frame that
+    /// could not be read.
+    public private(set) var placeholders = 0
+    private let out: BufferedFileWriter
+    private var closed = false
+
+    /// Creates `path` and writes the section header (with `sectionComment` and `application`
+    /// as `opt_comment` and `shb_userappl`, when given) and the interface description.
+    public init(path: String, linkType: UInt32, sectionComment: String? = nil, application: String? = nil) throws(CaptureError) {
+        guard [LinkType.bluetoothHCIH4, LinkType.bluetoothHCIH4WithPHDR, LinkType.bluetoothLinuxMonitor].contains(linkType) else {
+            throw CaptureError(.usage, file: path, message: "pcapng: cannot write link type \(linkType)")
+        }
+        out = try BufferedFileWriter(path: path)
+        name = out.name
+        self.linkType = linkType
+        out.append(PcapngBlock.sectionHeader(comment: sectionComment, application: application))
+        out.append(PcapngBlock.interfaceDescription(linkType: UInt16(linkType), snapLength: UInt32(Self.snapshotLength)))
+    }
+
+    /// Writes `record` as the next packet, with `comments`.
+    public mutating func write(_ record: CaptureRecord, comments: [String]) throws(CaptureError) {
+        guard !closed else { throw CaptureError(.usage, file: name, message: "write after close") }
+        var notes = comments
+        let time = Self.packetTime(record.timestamp, notes: &notes)
+        guard let prefix = LinkTypeEncoding.header(for: record, linkType: linkType, opcode: Self.carriedOpcode) else {
+            notes.append("hciscope: \(record.kind.name) record (frame \(record.frame)) has no place in LINKTYPE \(linkType); its bytes are left out")
+            try emit(time: time, data: [], originalLength: 0, comments: notes)
+            placeholders += 1
+            return
+        }
+        var data = prefix
+        let room = Self.snapshotLength - prefix.count
+        let original = prefix.count + max(record.originalLength, record.payload.count)
+        if record.payload.count > room {
+            data.append(contentsOf: record.payload.prefix(room))
+            notes.append("hciscope: record of \(grouped(record.payload.count)) bytes cut to the \(grouped(Self.snapshotLength))-byte packet limit")
+        } else {
+            data.append(contentsOf: record.payload)
+        }
+        try emit(time: time, data: data, originalLength: original, comments: notes)
+    }
+
+    /// Writes an empty packet standing for a frame the reader framed but could not deliver
+    /// (its numbering stays that of the source), with `comments`.
+    public mutating func writeUnreadable(timestamp: Timestamp, comments: [String]) throws(CaptureError) {
+        guard !closed else { throw CaptureError(.usage, file: name, message: "write after close") }
+        var notes = comments
+        let time = Self.packetTime(timestamp, notes: &notes)
+        try emit(time: time, data: [], originalLength: 0, comments: notes)
+        placeholders += 1
+    }
+
+    /// Flushes and closes the file. Calling it again does nothing.
+    public mutating func close() throws(CaptureError) {
+        guard !closed else { return }
+        closed = true
+        try out.close()
+    }
+
+    private mutating func emit(time: UInt64, data: [UInt8], originalLength: Int, comments: [String]) throws(CaptureError) {
+        out.append(
+            PcapngBlock.enhancedPacket(
+                interface: 0, timestamp: time, data: data,
+                originalLength: UInt32(clamping: originalLength), comments: comments))
+        written += 1
+        try out.flushIfFull()
+    }
+
+    /// Microseconds since 1970 (the IDB's default resolution). pcapng time is unsigned: an
+    /// earlier timestamp is written as 0, with a comment.
+    private static func packetTime(_ t: Timestamp, notes: inout [String]) -> UInt64 {
+        if t.microseconds < 0 {
+            notes.append("hciscope: timestamp \(t.microseconds) µs is before 1970; written as 0")
+            return 0
+        }
+        return UInt64(t.microseconds)
+    }
+
+    /// The monitor opcode a record travels under in LINKTYPE 254: its own, else the nearest
+    /// monitor record for PacketLogger's own kinds (see the type's documentation).
+    static func carriedOpcode(_ kind: RecordKind, _ direction: Direction) -> UInt16? {
+        if let op = MonitorOpcode.opcode(for: kind, direction: direction) { return op }
+        switch kind {
+        case .packetLoggerText: return MonitorOpcode.systemNote
+        case .lmp, .unknownPacketLogger: return MonitorOpcode.vendorDiag
+        default: return nil
+        }
+    }
+}
+
+/// pcapng block encodings (little-endian). Every block is
+///
+/// ```
+/// | block type u32 | block total length u32 | body … (padded to 32 bits) | block total length u32 |
+/// ```
+///
+/// and options are `| code u16 | length u16 | value … (padded to 32 bits) |`, closed by
+/// `opt_endofopt` (code 0, length 0) when there are any.
+enum PcapngBlock {
+    static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
+    static let interfaceDescriptionType: UInt32 = 0x0000_0001
+    static let enhancedPacketType: UInt32 = 0x0000_0006
+    static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
+    static let optionComment: UInt16 = 1
+    /// `shb_userappl`: the application that wrote the section.
+    static let optionUserApplication: UInt16 = 4
+    /// Option values are at most 65,535 bytes (16-bit length).
+    static let maximumOptionLength = 65_535
+
+    /// Section Header Block:
+    /// ```
+    /// | 0x0A0D0D0A | length | byte-order magic 0x1A2B3C4D | major u16 = 1 | minor u16 = 0 |
+    /// | section length i64 = -1 (not given) | options | length |
+    /// ```
+    static func sectionHeader(comment: String?, application: String?) -> [UInt8] {
+        var body = ByteWriter(capacity: 64)
+        body.le32(byteOrderMagic)
+        body.le16(1)
+        body.le16(0)
+        body.le64(UInt64.max)  // -1: section length not given
+        var options: [(UInt16, [UInt8])] = []
+        if let comment { options.append((optionComment, Array(comment.utf8))) }
+        if let application { options.append((optionUserApplication, Array(application.utf8))) }
+        appendOptions(options, to: &body)
+        return block(sectionHeaderType, body.bytes)
+    }
+
+    /// Interface Description Block:
+    /// ```
+    /// | 0x00000001 | length | link type u16 | reserved u16 = 0 | snap length u32 | length |
+    /// ```
+    /// No `if_tsresol`: the default resolution is microseconds.
+    static func interfaceDescription(linkType: UInt16, snapLength: UInt32) -> [UInt8] {
+        var body = ByteWriter(capacity: 8)
+        body.le16(linkType)
+        body.le16(0)
+        body.le32(snapLength)
+        return block(interfaceDescriptionType, body.bytes)
+    }
+
+    /// Enhanced Packet Block:
+    /// ```
+    /// | 0x00000006 | length | interface id u32 | timestamp high u32 | timestamp low u32 |
+    /// | captured length u32 | original length u32 | packet data … (padded) | options | length |
+    /// ```
+    /// One `opt_comment` per comment, in order.
+    static func enhancedPacket(interface: UInt32, timestamp: UInt64, data: [UInt8], originalLength: UInt32, comments: [String]) -> [UInt8] {
+        var body = ByteWriter(capacity: 20 + data.count + 4 + comments.reduce(0) { $0 + $1.utf8.count + 8 })
+        body.le32(interface)
+        body.le32(UInt32(truncatingIfNeeded: timestamp >> 32))
+        body.le32(UInt32(truncatingIfNeeded: timestamp))
+        body.le32(UInt32(clamping: data.count))
+        body.le32(max(originalLength, UInt32(clamping: data.count)))
+        body.append(data)
+        pad(&body, data.count)
+        appendOptions(comments.map { (optionComment, Array($0.utf8)) }, to: &body)
+        return block(enhancedPacketType, body.bytes)
+    }
+
+    private static func appendOptions(_ options: [(UInt16, [UInt8])], to body: inout ByteWriter) {
+        guard !options.isEmpty else { return }
+        for (code, value) in options {
+            let v = utf8Prefix(value, maximum: maximumOptionLength)
+            body.le16(code)
+            body.le16(UInt16(v.count))
+            body.append(v)
+            pad(&body, v.count)
+        }
+        body.le16(0)  // opt_endofopt
+        body.le16(0)
+    }
+
+    /// At most `maximum` bytes of UTF-8 text, cut before a continuation byte so that the value
+    /// stays valid UTF-8.
+    static func utf8Prefix(_ bytes: [UInt8], maximum: Int) -> ArraySlice<UInt8> {
+        guard bytes.count > maximum else { return bytes[...] }
+        var end = maximum
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return bytes[..<end]
+    }
+
+    private static func pad(_ body: inout ByteWriter, _ count: Int) {
+        let padding = (4 - count % 4) % 4
+        for _ in 0..<padding { body.u8(0) }
+    }
+
+    private static func block(_ type: UInt32, _ body: [UInt8]) -> [UInt8] {
+        let total = UInt32(clamping: 12 + body.count)
+        var b = ByteWriter(capacity: body.count + 12)
+        b.le32(type)
+        b.le32(total)
+        b.append(body)
+        b.le32(total)
+        return b.bytes
+    }
+}
