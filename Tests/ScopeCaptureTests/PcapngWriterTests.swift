@@ -85,6 +85,27 @@ import Testing
         }
     }
 
+    /// pcapng time is unsigned; real btsnoop files with clocks before 1970 exist (the corpus has
+    /// one from 1969). The interface then carries an if_tsoffset, which libpcap (and Wireshark)
+    /// add back.
+    @Test func timestampsBefore1970ComeBackThroughTheTimeOffset() throws {
+        let (_, records) = try Self.records(Fixtures.url("btsnoop/h4.btsnoop").path)
+        let shift: Int64 = 1_051_674_456_214 + (records.first?.timestamp.microseconds ?? 0)
+        let early = records.map { r in
+            var r = r
+            r.timestamp = Timestamp(microseconds: r.timestamp.microseconds - shift)
+            return r
+        }
+        #expect(early.first?.timestamp.microseconds == -1_051_674_456_214)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("hciscope-pcapng-\(UUID().uuidString).pcapng").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let (bytes, _) = try Self.annotate(early, linkType: 201, to: out)
+        let interface = try #require(try PcapngWalk.blocks(Array(bytes)).first { $0.type == 1 })
+        #expect(interface.options[14]?.count == 1)
+        let (_, back) = try Self.records(out)
+        #expect(back.map(\.timestamp) == early.map(\.timestamp))
+    }
+
     @Test func commentsLongerThanAnOptionAreCutOnACharacterBoundary() throws {
         // 40,000 two-byte characters: 80,000 bytes, more than the 65,535 an option holds.
         let long = String(repeating: "é", count: 40_000)
@@ -95,7 +116,7 @@ import Testing
         #expect(comment == String(repeating: "é", count: 32_767))
     }
 
-    @Test func emptyAndUnreadableFramesAreEmptyPackets() throws {
+    @Test func unreadableAndUnrepresentableFramesArePseudoHeadersOnly() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hciscope-pcapng-\(UUID().uuidString).pcapng").path
         defer { try? FileManager.default.removeItem(atPath: out) }
         var writer = try PcapngWriter(path: out, linkType: LinkType.bluetoothHCIH4WithPHDR)
@@ -107,7 +128,7 @@ import Testing
         try writer.close()
         #expect(writer.placeholders == 2)
         let packets = try PcapngWalk.blocks(Array(try Data(contentsOf: URL(fileURLWithPath: out)))).filter { $0.type == 6 }
-        #expect(packets.map(\.data) == [[], []])
+        #expect(packets.map(\.data) == [[0, 0, 0, 0], [0, 0, 0, 0]])  // a direction word, no H4 type
         #expect(packets[1].options[1]?.first?.contains("New Index record (frame 2) has no place in LINKTYPE 201") == true)
     }
 }

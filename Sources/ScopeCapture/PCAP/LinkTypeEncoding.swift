@@ -33,4 +33,16 @@ enum LinkTypeEncoding {
             return nil
         }
     }
+
+    /// The shortest packet Wireshark accepts under `linkType` (it refuses one too short for
+    /// the pseudo-header): what stands for a frame with nothing to show. 201: a direction word
+    /// and no H4 type (Wireshark: malformed; hciscope: not delivered, like the frame it stands
+    /// for); 254: an empty System Note of no controller; 187: nothing.
+    static func placeholder(linkType: UInt32) -> [UInt8] {
+        switch linkType {
+        case LinkType.bluetoothHCIH4WithPHDR: return [0, 0, 0, 0]
+        case LinkType.bluetoothLinuxMonitor: return [0xFF, 0xFF, 0x00, UInt8(MonitorOpcode.systemNote)]
+        default: return []
+        }
+    }
 }

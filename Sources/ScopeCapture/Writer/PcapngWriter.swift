@@ -14,7 +14,8 @@ import ScopeCore
 ///
 /// Every call writes exactly one packet, so numbering never shifts: a record the interface's
 /// link type has no place for, and a frame the reader could not deliver
-/// (``writeUnreadable(timestamp:comments:)``), become an empty packet with a comment saying so.
+/// (``writeUnreadable(timestamp:comments:)``), become a packet with nothing but the link
+/// type's pseudo-header (``LinkTypeEncoding/placeholder(linkType:)``) and a comment saying so.
 /// Under LINKTYPE 254 the PacketLogger records without a monitor opcode travel as the nearest
 /// monitor record, bytes unchanged: text records (syslog, kernel, power, …) as System Notes,
 /// LMP and unknown types as Vendor Diagnostic (BlueZ maps PacketLogger 0x0B the same way).
@@ -45,6 +46,8 @@ public struct PcapngWriter {
     public private(set) var placeholders = 0
     private let out: BufferedFileWriter
     private var closed = false
+    /// `if_tsoffset` in seconds, chosen at the first packet (nil until the interface is written).
+    private var timeOffset: Int64?
 
     /// Creates `path` and writes the section header (with `sectionComment` and `application`
     /// as `opt_comment` and `shb_userappl`, when given) and the interface description.
@@ -56,18 +59,36 @@ public struct PcapngWriter {
         name = out.name
         self.linkType = linkType
         out.append(PcapngBlock.sectionHeader(comment: sectionComment, application: application))
-        out.append(PcapngBlock.interfaceDescription(linkType: UInt16(linkType), snapLength: UInt32(Self.snapshotLength)))
     }
+
+    /// Writes the interface description before the first packet: pcapng time is unsigned, so a
+    /// capture that starts before 1970 (btsnoop files with relative or skewed clocks exist) gets
+    /// an `if_tsoffset` a year before its first timestamp, which Wireshark adds back.
+    private mutating func describeInterface(firstPacket: Timestamp) {
+        guard timeOffset == nil else { return }
+        var offset: Int64 = 0
+        if firstPacket.microseconds < 0 {
+            let seconds = firstPacket.microseconds / 1_000_000 - (firstPacket.microseconds % 1_000_000 == 0 ? 0 : 1)
+            offset = seconds.subtractingReportingOverflow(Self.offsetMargin).partialValue
+        }
+        timeOffset = offset
+        out.append(
+            PcapngBlock.interfaceDescription(
+                linkType: UInt16(linkType), snapLength: UInt32(Self.snapshotLength), timeOffset: offset == 0 ? nil : offset))
+    }
+
+    /// How far before the first packet the time offset goes (for captures whose clock steps back).
+    static let offsetMargin: Int64 = 366 * 86_400
 
     /// Writes `record` as the next packet, with `comments`.
     public mutating func write(_ record: CaptureRecord, comments: [String]) throws(CaptureError) {
         guard !closed else { throw CaptureError(.usage, file: name, message: "write after close") }
         var notes = comments
-        let time = Self.packetTime(record.timestamp, notes: &notes)
+        describeInterface(firstPacket: record.timestamp)
+        let time = packetTime(record.timestamp, notes: &notes)
         guard let prefix = LinkTypeEncoding.header(for: record, linkType: linkType, opcode: Self.carriedOpcode) else {
             notes.append("hciscope: \(record.kind.name) record (frame \(record.frame)) has no place in LINKTYPE \(linkType); its bytes are left out")
-            try emit(time: time, data: [], originalLength: 0, comments: notes)
-            placeholders += 1
+            try emitPlaceholder(time: time, comments: notes)
             return
         }
         var data = prefix
@@ -87,16 +108,23 @@ public struct PcapngWriter {
     public mutating func writeUnreadable(timestamp: Timestamp, comments: [String]) throws(CaptureError) {
         guard !closed else { throw CaptureError(.usage, file: name, message: "write after close") }
         var notes = comments
-        let time = Self.packetTime(timestamp, notes: &notes)
-        try emit(time: time, data: [], originalLength: 0, comments: notes)
-        placeholders += 1
+        describeInterface(firstPacket: timestamp)
+        let time = packetTime(timestamp, notes: &notes)
+        try emitPlaceholder(time: time, comments: notes)
     }
 
     /// Flushes and closes the file. Calling it again does nothing.
     public mutating func close() throws(CaptureError) {
         guard !closed else { return }
+        describeInterface(firstPacket: Timestamp(microseconds: 0))
         closed = true
         try out.close()
+    }
+
+    private mutating func emitPlaceholder(time: UInt64, comments: [String]) throws(CaptureError) {
+        let data = LinkTypeEncoding.placeholder(linkType: linkType)
+        try emit(time: time, data: data, originalLength: data.count, comments: comments)
+        placeholders += 1
     }
 
     private mutating func emit(time: UInt64, data: [UInt8], originalLength: Int, comments: [String]) throws(CaptureError) {
@@ -108,14 +136,16 @@ public struct PcapngWriter {
         try out.flushIfFull()
     }
 
-    /// Microseconds since 1970 (the IDB's default resolution). pcapng time is unsigned: an
-    /// earlier timestamp is written as 0, with a comment.
-    private static func packetTime(_ t: Timestamp, notes: inout [String]) -> UInt64 {
-        if t.microseconds < 0 {
-            notes.append("hciscope: timestamp \(t.microseconds) µs is before 1970; written as 0")
+    /// Microseconds since 1970 plus the interface's time offset (the IDB's default resolution
+    /// is microseconds). A timestamp before the offset is written as the offset, with a comment.
+    private func packetTime(_ t: Timestamp, notes: inout [String]) -> UInt64 {
+        let base = (timeOffset ?? 0).multipliedReportingOverflow(by: 1_000_000)
+        let (time, overflow) = t.microseconds.subtractingReportingOverflow(base.partialValue)
+        guard !overflow, !base.overflow, time >= 0 else {
+            notes.append("hciscope: timestamp \(t.microseconds) µs is before the file's time base; written as \(base.partialValue) µs")
             return 0
         }
-        return UInt64(t.microseconds)
+        return UInt64(time)
     }
 
     /// The monitor opcode a record travels under in LINKTYPE 254: its own, else the nearest
@@ -146,6 +176,8 @@ enum PcapngBlock {
     static let optionComment: UInt16 = 1
     /// `shb_userappl`: the application that wrote the section.
     static let optionUserApplication: UInt16 = 4
+    /// `if_tsoffset`: seconds added to every timestamp of the interface.
+    static let optionTimeOffset: UInt16 = 14
     /// Option values are at most 65,535 bytes (16-bit length).
     static let maximumOptionLength = 65_535
 
@@ -169,14 +201,20 @@ enum PcapngBlock {
 
     /// Interface Description Block:
     /// ```
-    /// | 0x00000001 | length | link type u16 | reserved u16 = 0 | snap length u32 | length |
+    /// | 0x00000001 | length | link type u16 | reserved u16 = 0 | snap length u32 | options | length |
     /// ```
-    /// No `if_tsresol`: the default resolution is microseconds.
-    static func interfaceDescription(linkType: UInt16, snapLength: UInt32) -> [UInt8] {
-        var body = ByteWriter(capacity: 8)
+    /// No `if_tsresol`: the default resolution is microseconds. `if_tsoffset` (code 14, i64
+    /// seconds) when `timeOffset` is given.
+    static func interfaceDescription(linkType: UInt16, snapLength: UInt32, timeOffset: Int64? = nil) -> [UInt8] {
+        var body = ByteWriter(capacity: 24)
         body.le16(linkType)
         body.le16(0)
         body.le32(snapLength)
+        if let timeOffset {
+            var value = ByteWriter(capacity: 8)
+            value.le64(UInt64(bitPattern: timeOffset))
+            appendOptions([(optionTimeOffset, value.bytes)], to: &body)
+        }
         return block(interfaceDescriptionType, body.bytes)
     }
 
