@@ -55,7 +55,7 @@ enum AnnotatedCapture {
                     unreadable[frame, default: []].append("hciscope: frame \(frame) could not be read: \(d.message)")
                 }
             }
-            // Frames the reader framed but did not deliver keep their number: an empty packet
+            // Frames the reader framed but did not deliver keep their number: a pseudo-header-only packet
             // with what the reader said about them.
             func fillGap(upTo frame: FrameNumber, at time: Timestamp) throws {
                 while next < frame {

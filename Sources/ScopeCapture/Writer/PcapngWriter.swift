@@ -41,8 +41,8 @@ public struct PcapngWriter {
     public let linkType: UInt32
     /// Packets written (records and placeholders).
     public private(set) var written = 0
-    /// Of them, empty packets standing for a record the link type cannot carry or a frame that
-    /// could not be read.
+    /// Of them, packets of nothing but the pseudo-header, standing for a record the link type
+    /// cannot carry or a frame that could not be read.
     public private(set) var placeholders = 0
     private let out: BufferedFileWriter
     private var closed = false
@@ -50,7 +50,8 @@ public struct PcapngWriter {
     private var timeOffset: Int64?
 
     /// Creates `path` and writes the section header (with `sectionComment` and `application`
-    /// as `opt_comment` and `shb_userappl`, when given) and the interface description.
+    /// as `opt_comment` and `shb_userappl`, when given); the interface description follows at
+    /// the first packet (or at ``close()``).
     public init(path: String, linkType: UInt32, sectionComment: String? = nil, application: String? = nil) throws(CaptureError) {
         guard [LinkType.bluetoothHCIH4, LinkType.bluetoothHCIH4WithPHDR, LinkType.bluetoothLinuxMonitor].contains(linkType) else {
             throw CaptureError(.usage, file: path, message: "pcapng: cannot write link type \(linkType)")
@@ -103,8 +104,8 @@ public struct PcapngWriter {
         try emit(time: time, data: data, originalLength: original, comments: notes)
     }
 
-    /// Writes an empty packet standing for a frame the reader framed but could not deliver
-    /// (its numbering stays that of the source), with `comments`.
+    /// Writes a packet of nothing but the pseudo-header, standing for a frame the reader framed
+    /// but could not deliver (its numbering stays that of the source), with `comments`.
     public mutating func writeUnreadable(timestamp: Timestamp, comments: [String]) throws(CaptureError) {
         guard !closed else { throw CaptureError(.usage, file: name, message: "write after close") }
         var notes = comments
