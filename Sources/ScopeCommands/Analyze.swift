@@ -21,14 +21,18 @@ public struct Analyze: ParsableCommand {
             annotations, at most 10, and a job summary appended to $GITHUB_STEP_SUMMARY when it is set), \
             codeclimate (GitLab Code Quality), jsonl (one row per capture, schema hciscope.fleet/1 in docs/FLEET.md).
             Folders are searched recursively (names starting with "." are left out); their captures are \
-            recognised by content and other files are skipped (counted on standard error). Files are \
-            analysed on all cores.
+            recognised by content and other files are skipped (counted on standard error); a folder that is an \
+            unpacked sysdiagnose or bug report is one capture. Files are analysed on all cores.
             Exit status: 0 no finding at or above --fail-on, 1 findings at or above it or a headline figure \
             regressed beyond its --max-regression budget, 2 a capture could not be analysed, folders held no \
             capture (or bad options). Several captures: the worst of them.
+            --annotate OUT.pcapng writes the capture again as pcapng, frame for frame (the numbering of the \
+            report), with every finding listed in the report as a packet comment on each of its evidence frames \
+            (Wireshark: packet tree and Expert Info; filter frame.comment contains "scan."). It reads the capture \
+            a second time, so it takes one file and not standard input.
             """)
 
-    @Argument(help: "Capture files (btsnoop, pcap, pcapng, pklg) or folders to search.")
+    @Argument(help: "Captures (btsnoop, pcap, pcapng, pklg; compressed; Android bug report zips, btsnooz text, iOS sysdiagnose archives) or folders to search.")
     var files: [String]
 
     @Option(help: "Report format: text, json, junit, markdown, html, github, codeclimate or jsonl.")
@@ -51,6 +55,13 @@ public struct Analyze: ParsableCommand {
 
     @Option(name: .customLong("max-regression"), help: "KEY=PCT: a headline figure may grow at most PCT % over the baseline (repeatable).")
     var maxRegression: [String] = []
+
+    @Option(
+        name: .customLong("annotate"),
+        help: ArgumentHelp(
+            "Also write the capture as pcapng with each finding as a packet comment on its evidence frames (Wireshark: frame.comment).",
+            valueName: "OUT.pcapng"))
+    var annotate: String?
 
     @Flag(name: .customLong("no-resolve-addresses"), help: "Do not resolve resolvable private addresses with the IRKs the capture distributes (SMP Identity Information).")
     var noResolveAddresses = false
@@ -82,6 +93,10 @@ public struct Analyze: ParsableCommand {
         }
         if !budgets.isEmpty && baseline == nil {
             console.err("hciscope analyze: --max-regression needs --baseline")
+            return 2
+        }
+        if let annotate, let refusal = AnnotatedCapture.refusal(files: files, output: annotate) {
+            console.err("hciscope analyze: \(refusal)")
             return 2
         }
         if let p = profile, p != "ios" {
@@ -220,6 +235,25 @@ public struct Analyze: ParsableCommand {
             }
         } else {
             multi.render(format, color: color) { console.out($0) }
+        }
+        if let annotate {
+            guard let report = reports.first, let input = files.first else {
+                console.err("hciscope analyze: \(annotate) not written: the capture could not be analysed")
+                return 2
+            }
+            do {
+                let s = try AnnotatedCapture.write(
+                    input: input, output: annotate, annotations: CaptureAnnotations(report),
+                    expectedRecords: report.capture.frames, application: "hciscope \(version)")
+                var line = "hciscope analyze: \(annotate): \(s.packets) frames (pcapng, LINKTYPE \(s.linkType)), findings on \(s.annotatedFrames)"
+                if s.placeholders > 0 {
+                    line += "; \(s.placeholders) frame(s) written as a pseudo-header only (not readable, or no place in the link type)"
+                }
+                console.err(line)
+            } catch {
+                console.err("hciscope analyze: --annotate: \(error)")
+                return 2
+            }
         }
         var status = ExitPolicy.status(multi, failOn: failOn)
         if format == .github, let path = environment["GITHUB_STEP_SUMMARY"], !path.isEmpty {

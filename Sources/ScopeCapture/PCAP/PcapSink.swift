@@ -13,8 +13,7 @@ import Darwin
 /// + `pcap_dump_fopen` + `pcap_dump`), microsecond precision. The file is created by us with
 /// mode 0600 and handed to libpcap as a stream.
 ///
-/// Record layouts: 201 = direction word u32 BE (bit0 set = received) + H4 type + packet;
-/// 254 = adapter u16 BE + opcode u16 BE + payload (FORMATS.md §2, §3).
+/// Record layouts: ``LinkTypeEncoding``.
 final class PcapSink: RecordSink {
     /// libpcap's largest snapshot length; longer records would be cut when read back.
     static let snapshotLength: Int32 = 262_144
@@ -70,26 +69,12 @@ final class PcapSink: RecordSink {
         let (seconds, micros) = r.timestamp.secondsAndMicros
         // The file stores signed 32-bit seconds.
         guard seconds >= Int64(Int32.min), seconds <= Int64(Int32.max) else { return .timestamp }
-        scratch.removeAll(keepingCapacity: true)
-        let headerBytes: Int
-        if format.encapsulation == .monitor {
-            guard let opcode = MonitorOpcode.opcode(for: r.kind, direction: r.direction) else { return .kind }
-            scratch.append(UInt8(r.adapter >> 8))
-            scratch.append(UInt8(r.adapter & 0xFF))
-            scratch.append(UInt8(opcode >> 8))
-            scratch.append(UInt8(opcode & 0xFF))
-            headerBytes = 4
-        } else {
-            guard let type = H4PacketType.type(for: r.kind) else { return .kind }
-            let received: Bool
-            switch r.kind {
-            case .event: received = r.direction != .sent
-            default: received = r.direction == .received
-            }
-            scratch.append(contentsOf: [0, 0, 0, received ? 1 : 0])
-            scratch.append(type)
-            headerBytes = 5
+        guard let prefix = LinkTypeEncoding.header(for: r, linkType: format.linkType ?? LinkType.bluetoothHCIH4WithPHDR) else {
+            return .kind
         }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: prefix)
+        let headerBytes = prefix.count
         let caplen = headerBytes + r.payload.count
         let len = headerBytes + max(r.originalLength, r.payload.count)
         guard caplen <= Int(Self.snapshotLength), len <= Int(UInt32.max) else { return .length }
