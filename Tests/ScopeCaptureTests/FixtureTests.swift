@@ -376,7 +376,7 @@ struct BadCase: Sendable, CustomTestStringConvertible {
             return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
         })
         var present = Set<String>()
-        for folder in ["btsnoop", "pcap", "pcapng", "pklg", "bad"] {
+        for folder in ["btsnoop", "pcap", "pcapng", "pklg", "bad", "containers"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path) {
                 present.insert("\(folder)/\(name)")
                 let size = try FileManager.default.attributesOfItem(
