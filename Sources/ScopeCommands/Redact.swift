@@ -33,8 +33,11 @@ public struct Redact: ParsableCommand {
     @Flag(help: "Keep the first 3 bytes (the OUI) of addresses not seen as random.")
     var keepOUI = false
 
-    @Flag(help: "Also replace device names (local names in advertising data and EIR, remote and local names).")
-    var names = false
+    @Flag(inversion: .prefixedNo, help: "Replace device names (the default; --no-names keeps them): names in advertising data and EIR, remote and local names, MGMT names, PacketLogger paired devices, and wherever else they occur.")
+    var names = true
+
+    @Flag(help: "Keep bytes whose layout hciscope does not know (vendor commands and events, unknown record types, PacketLogger LMP and config records) instead of zeroing them.")
+    var keepUnknown = false
 
     public init() {}
 
@@ -63,7 +66,7 @@ public struct Redact: ParsableCommand {
             var rng = SystemRandomNumberGenerator()
             keyBytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
         }
-        var redactor = Redactor(options: .init(key: keyBytes, keepOUI: keepOUI, names: names))
+        var redactor = Redactor(options: .init(key: keyBytes, keepOUI: keepOUI, names: names, keepUnknown: keepUnknown))
         var sink = DiagnosticSink(console: console)
 
         guard var first = sink.open(input) else { return 2 }
@@ -80,6 +83,7 @@ public struct Redact: ParsableCommand {
         var summary = "\(input) (\(reader.format.rawValue)) → \(output) (\(target.rawValue)): \(writer.written) records; "
         summary += "\(s.secretFields) secret field(s) zeroed, \(s.addresses) address(es) pseudonymised (\(s.addressOccurrences) occurrence(s))"
         if names { summary += ", \(s.names) name(s) replaced" }
+        if !keepUnknown { summary += ", \(s.opaqueBytes) byte(s) of unknown layout zeroed in \(s.opaqueRecords) record(s)" }
         if writer.skipped.total > 0 { summary += "; not representable in \(target.rawValue), skipped: \(writer.skipped)" }
         sink.note(summary)
         return sink.exitStatus(for: reader)
