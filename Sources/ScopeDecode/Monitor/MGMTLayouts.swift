@@ -157,4 +157,25 @@ public enum MGMTLayouts {
         guard let layout else { return [FieldSpan(start..<p.count, .opaque)] }
         return ParamLayout.spans(layout, p[start...], baseOffset: start, secretNames: secretNames)
     }
+
+    /// The layout of a CTRL_COMMAND / CTRL_EVENT's parameters and the offset they start at
+    /// (after cookie and opcode; Command Complete: its command opcode and status come first).
+    static func layout(kind: RecordKind, _ p: [UInt8]) -> ([ParamField], Int)? {
+        let base = 6
+        guard p.count >= base else { return nil }
+        let opcode = UInt16(p[4]) | UInt16(p[5]) << 8
+        if kind == .controlEvent, opcode == 0x0001 {
+            guard p.count >= base + 3, let layout = returns[UInt16(p[base]) | UInt16(p[base + 1]) << 8] else { return nil }
+            return ([.u16("Command Opcode", .hex), .u8("Status", .hex)] + layout, base)
+        }
+        guard let layout = kind == .controlEvent ? events[opcode] : commands[opcode] else { return nil }
+        return (layout, base)
+    }
+
+    /// The decoded parameters of a CTRL_COMMAND / CTRL_EVENT record payload (nil when its
+    /// opcode's layout is not described).
+    public static func fields(kind: RecordKind, _ p: [UInt8]) -> [Field]? {
+        guard let (layout, start) = layout(kind: kind, p) else { return nil }
+        return ParamLayout.decode(layout, p[start...], baseOffset: start, layer: .monitor).fields
+    }
 }

@@ -234,13 +234,21 @@ public struct Redactor: Sendable {
         }
     }
 
-    /// Replaces every 6-byte window after the headers that is a learned address, in either byte order.
+    /// Placeholder addresses (at most one byte other than 00 and FF: the 00:00:00:00:00:01…
+    /// Android puts in the resolving list) are replaced in their fields only: their bytes occur
+    /// by chance in integers and lengths, which a search anywhere would corrupt.
+    static func isPlaceholder(_ a: BDAddr) -> Bool {
+        a.littleEndianBytes.filter { $0 != 0 && $0 != 0xFF }.count <= 1
+    }
+
+    /// Replaces every 6-byte window after the headers that is a learned address, in either
+    /// byte order (placeholders excepted).
     private mutating func replaceAddresses(_ p: inout [UInt8], from start: Int) {
         guard p.count >= 6, !mapping.isEmpty else { return }
         var i = start
         while i + 6 <= p.count {
             let a = BDAddr(littleEndian: p[i..<(i + 6)])
-            if a.value != 0, let pseudo = mapping[a] ?? reversed[a] {
+            if a.value != 0, let pseudo = mapping[a] ?? reversed[a], !Self.isPlaceholder(a) {
                 let bytes = pseudo.littleEndianBytes
                 for k in 0..<6 { p[i + k] = bytes[k] }
                 statistics.addressOccurrences += 1
