@@ -145,3 +145,68 @@ struct RedactLeakTests {
         #expect(left.addresses.count == shown.addresses.count && left.names.count == shown.names.count)
     }
 }
+
+/// Records the redactor used to leave in clear, from real captures.
+@Suite("Redact record kinds")
+struct RedactRecordKindTests {
+    static let key: [UInt8] = Array(0..<16)
+
+    func record(_ kind: RecordKind, _ hex: String, direction: Direction = .unknown) -> CaptureRecord {
+        CaptureRecord(frame: 1, timestamp: Timestamp(microseconds: 0), direction: direction, kind: kind, payload: Fixtures.hex(hex))
+    }
+
+    func redacted(_ records: [CaptureRecord], _ options: Redactor.Options = .init(key: key)) -> (Redactor, [CaptureRecord]) {
+        var r = Redactor(options: options)
+        for x in records { r.learn(x) }
+        r.finishLearning()
+        let out = records.map { r.redact($0) }
+        return (r, out)
+    }
+
+    /// havvk__even-g2-smart-classroom__bt3.pklg (iOS 27 PacketLogger), record 11, type 0xFD: a
+    /// paired device "Hawk的Apple Watch" (the space is U+00A0), f0:04:e1:3d:c6:cc, 16 opaque bytes;
+    /// record 5, a note naming the phone's address as text.
+    @Test func packetLoggerPairedDeviceAndNoteAddress() throws {
+        let config = record(.packetLoggerText(0xFD),
+                            "015000134861776be79a844170706c65c2a05761746368ccc63de104f08beff6d66427213718176113c72fe9b8")
+        let note = record(.systemNote, "416464726573733a2038303a39363a39383a34323a35343a4230")  // "Address: 80:96:98:42:54:B0"
+        let (r, out) = redacted([config, note])
+        let p = out[0].payload
+        #expect(p.count == config.payload.count && p[0..<4] == config.payload[0..<4])
+        #expect(!contains(p, Array("Apple".utf8)), "name left")
+        let watch = BDAddr("f0:04:e1:3d:c6:cc")!
+        #expect(Array(p[23..<29]) == r.pseudonym(of: watch)?.littleEndianBytes)
+        #expect(p[29...].allSatisfy { $0 == 0 }, "opaque bytes left")
+        let phone = try #require(r.pseudonym(of: BDAddr("80:96:98:42:54:b0")!))
+        #expect(String(decoding: out[1].payload, as: UTF8.self) == "Address: " + phone.description.uppercased())
+    }
+
+    /// The shipped pairing capture: LE Set Random Address (0x2005) names hci1's own random
+    /// address 0c:fc:d6:60:54:9b, a `.local` address field the old redactor did not learn.
+    @Test func localRandomAddressIsPseudonymised() throws {
+        var reader = try CaptureReader.open(path: shippedSample)
+        var records: [CaptureRecord] = []
+        while let x = reader.next() { records.append(x) }
+        let (r, out) = redacted(records)
+        let local = BDAddr("0c:fc:d6:60:54:9b")!
+        let pseudonym = try #require(r.pseudonym(of: local))
+        #expect(pseudonym.value >> 46 == local.value >> 46)  // static/resolvable bits kept
+        for (a, b) in zip(records, out) where a.kind == .command && a.payload.starts(with: [0x05, 0x20]) {
+            #expect(Array(b.payload[3..<9]) == pseudonym.littleEndianBytes)
+        }
+        #expect(!out.contains { contains($0.payload, local.littleEndianBytes) })
+    }
+
+    /// The same iOS log, frame 52: a Broadcom vendor event (0xFF) whose layout is unknown. Zeroed
+    /// after its header by default, kept with --keep-unknown.
+    @Test func unknownLayoutsAreZeroedUnlessKept() {
+        let vendor = record(.event, "ff065a0150000000", direction: .received)
+        let (_, zeroed) = redacted([vendor])
+        #expect(zeroed[0].payload == [0xFF, 0x06, 0, 0, 0, 0, 0, 0])
+        let (_, kept) = redacted([vendor], .init(key: Self.key, keepUnknown: true))
+        #expect(kept[0].payload == vendor.payload)
+        // An LMP record of a PacketLogger log: no layout, zeroed.
+        let (_, lmp) = redacted([record(.lmp, "0102030405060708")])
+        #expect(lmp[0].payload.allSatisfy { $0 == 0 })
+    }
+}
