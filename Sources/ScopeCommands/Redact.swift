@@ -10,15 +10,21 @@ import Glibc
 /// `hciscope redact IN OUT`: a shareable copy of a capture, without its secrets.
 public struct Redact: ParsableCommand {
     public static let configuration = CommandConfiguration(
-        abstract: "Write a copy of a capture with keys, passkeys and OOB data removed and addresses pseudonymised.",
+        abstract: "Write a copy of a capture with keys and secrets removed, addresses pseudonymised and device names replaced.",
         discussion: """
-            Link keys, LTKs, IRKs, CSRKs, EDIV/Rand, passkeys, PIN codes, OOB data, public keys and DHKeys \
-            are overwritten with zeros (HCI commands and events, SMP, MGMT key events of monitor captures). \
-            Every Bluetooth address the capture names becomes a pseudonym from a keyed mapping (SipHash-2-4): \
-            the same device keeps the same pseudonym throughout the file, random addresses keep their sub-type \
-            bits. Bytes are edited in place, so every record keeps its length; the output has the input's \
-            format when hciscope can write it (else the nearest: btsnoop 1001 → 1002, pcapng → pcap, pcap 187 → 201, \
-            PacketLogger little-endian → big-endian). The output is created with mode 0600; nothing leaves the machine.
+            Every record of every format goes through the redactor. Link keys, LTKs, IRKs, CSRKs, EDIV/Rand, \
+            passkeys, PIN codes, OOB data, public keys and DHKeys are overwritten with zeros (HCI commands and \
+            events, SMP, MGMT, PacketLogger paired-device records). Every Bluetooth address the capture names \
+            (found from the HCI and MGMT parameter layouts, local addresses included, monitor index records, \
+            PacketLogger paired devices, and addresses written as text in notes and logs) becomes a pseudonym \
+            from a keyed mapping (SipHash-2-4) wherever it occurs, in either byte order: the same device keeps the \
+            same pseudonym throughout the file, random addresses keep their sub-type bits. Device names are \
+            replaced wherever they occur (--no-names keeps them). Bytes whose layout hciscope does not know \
+            (vendor commands and events, unknown record types, PacketLogger LMP and config records) are zeroed \
+            unless --keep-unknown. Bytes are edited in place, so every record keeps its length; the output has \
+            the input's format when hciscope can write it (else the nearest: btsnoop 1001 → 1002, pcapng → pcap, \
+            pcap 187 → 201, PacketLogger little-endian → big-endian). The output is created with mode 0600; \
+            nothing leaves the machine.
             """)
 
     @Argument(help: "Capture to read (a file: it is read twice).")
@@ -33,8 +39,11 @@ public struct Redact: ParsableCommand {
     @Flag(help: "Keep the first 3 bytes (the OUI) of addresses not seen as random.")
     var keepOUI = false
 
-    @Flag(help: "Also replace device names (local names in advertising data and EIR, remote and local names).")
-    var names = false
+    @Flag(inversion: .prefixedNo, help: "Replace device names (the default; --no-names keeps them): names in advertising data and EIR, remote and local names, MGMT names, PacketLogger paired devices, and wherever else they occur.")
+    var names = true
+
+    @Flag(help: "Keep bytes whose layout hciscope does not know (vendor commands and events, unknown record types, PacketLogger LMP and config records) instead of zeroing them.")
+    var keepUnknown = false
 
     public init() {}
 
@@ -63,7 +72,7 @@ public struct Redact: ParsableCommand {
             var rng = SystemRandomNumberGenerator()
             keyBytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
         }
-        var redactor = Redactor(options: .init(key: keyBytes, keepOUI: keepOUI, names: names))
+        var redactor = Redactor(options: .init(key: keyBytes, keepOUI: keepOUI, names: names, keepUnknown: keepUnknown))
         var sink = DiagnosticSink(console: console)
 
         guard var first = sink.open(input) else { return 2 }
@@ -80,6 +89,7 @@ public struct Redact: ParsableCommand {
         var summary = "\(input) (\(reader.format.rawValue)) → \(output) (\(target.rawValue)): \(writer.written) records; "
         summary += "\(s.secretFields) secret field(s) zeroed, \(s.addresses) address(es) pseudonymised (\(s.addressOccurrences) occurrence(s))"
         if names { summary += ", \(s.names) name(s) replaced" }
+        if !keepUnknown { summary += ", \(s.opaqueBytes) byte(s) of unknown layout zeroed in \(s.opaqueRecords) record(s)" }
         if writer.skipped.total > 0 { summary += "; not representable in \(target.rawValue), skipped: \(writer.skipped)" }
         sink.note(summary)
         return sink.exitStatus(for: reader)

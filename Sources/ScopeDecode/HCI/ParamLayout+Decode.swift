@@ -150,6 +150,13 @@ extension ParamLayout {
         var malformed: [Malformation] = []
         var peers: [BDAddr] = []
         var stopped = false
+        /// Where each address, text, advertising data and opaque run sits (for the redactor).
+        var collectSpans = false
+        var spans: [FieldSpan] = []
+        /// The last Address_Type-like parameter read (its low bit says random), for the next address.
+        var lastAddressType: UInt64?
+        /// Parameters collected as `.secret` spans.
+        var secretNames: Set<String> = []
 
         init(_ reader: ByteReader, build: Bool) {
             self.reader = reader
@@ -189,6 +196,7 @@ extension ParamLayout {
         mutating func integer(_ name: String, _ width: Int, _ render: ParamRender, into out: inout [Field])
             throws(DecodeError)
         {
+            let start = reader.offset
             let v: UInt64
             switch width {
             case 1: v = UInt64(try reader.readU8())
@@ -198,6 +206,8 @@ extension ParamLayout {
             default: v = try reader.readLE64()
             }
             values.append((name, v))
+            if collectSpans, case .addressType = render { lastAddressType = v }
+            if collectSpans, secretNames.contains(name) { spans.append(FieldSpan(start..<(start + width), .secret)) }
             if build { out.append(Field(name, render.render(v, width: width))) }
         }
 
@@ -209,7 +219,12 @@ extension ParamLayout {
             case .u32(let n, let r): try integer(n, 4, r, into: &out)
             case .u64(let n, let r): try integer(n, 8, r, into: &out)
             case .address(let n, let role):
+                let start = reader.offset
                 let a = try reader.readAddress()
+                if collectSpans {
+                    spans.append(FieldSpan(start..<(start + 6), .address(role, random: lastAddressType.map { $0 & 1 == 1 })))
+                    lastAddressType = nil
+                }
                 // 00:00:00:00:00:00 fills address parameters the controller ignores (e.g. when
                 // a Filter Accept List is used); it names no device.
                 if collectPeers, role == .peer, a.value != 0 { peers.append(a) }
@@ -217,11 +232,13 @@ extension ParamLayout {
             case .bytes(let n, let count, let r):
                 let offset = reader.offset
                 let b = try reader.readBytes(count)
+                if collectSpans { spans.append(FieldSpan(offset..<(offset + count), secretNames.contains(n) ? .secret : r.spanKind)) }
                 if build { out.append(r.render(n, b, baseOffset: offset)) }
             case .data(let n, let lengthName, let r):
                 let length = Int(clamping: value(lengthName))
                 let offset = reader.offset
                 let b = try reader.readBytes(length)
+                if collectSpans { spans.append(FieldSpan(offset..<(offset + length), secretNames.contains(n) ? .secret : r.spanKind)) }
                 if build { out.append(r.render(n, b, baseOffset: offset)) }
             case .padded(let n, let lengthName, let size, let r):
                 let offset = reader.offset
@@ -233,6 +250,11 @@ extension ParamLayout {
                             message: "\(lengthName) \(declared) exceeds the \(size)-byte \(n) field"))
                 }
                 let b = try reader.readBytes(size)
+                if collectSpans {
+                    // The whole block: bytes past the declared length are padding, but they are
+                    // still bytes of the capture (treated as the field's kind).
+                    spans.append(FieldSpan(offset..<(offset + size), r.spanKind))
+                }
                 if build {
                     let used = min(Int(clamping: declared), b.count)
                     out.append(r.render(n, Array(b.prefix(used)), baseOffset: offset))
@@ -240,6 +262,11 @@ extension ParamLayout {
             case .rest(let n, let r):
                 let offset = reader.offset
                 let b = reader.readRest()
+                if collectSpans {
+                    // A hex remainder is a blob whose layout is not described (Set Event Filter's
+                    // condition, Loopback Command, vendor parameters): opaque.
+                    spans.append(FieldSpan(offset..<(offset + b.count), secretNames.contains(n) ? .secret : r == .hex ? .opaque : r.spanKind))
+                }
                 if build { out.append(r.render(n, b, baseOffset: offset)) }
             case .array(let n, let countSource, let element):
                 let count: Int

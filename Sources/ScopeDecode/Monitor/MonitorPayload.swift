@@ -135,10 +135,15 @@ public enum MonitorPayload: Sendable, Hashable {
             return [Field("Cookie", Hex.prefixed(cookie, digits: 8))]
         case .control(let cookie, let opcode, let parameters, let isEvent):
             let name = (isEvent ? MGMTNames.events : MGMTNames.commands)[opcode]
-            return [
-                Field("Cookie", Hex.prefixed(cookie, digits: 8)), Field(isEvent ? "Event" : "Opcode", named(name, opcode, digits: 4)),
-                Field("Parameters", Hex.string(parameters, separator: " ")),
-            ]
+            var out = [Field("Cookie", Hex.prefixed(cookie, digits: 8)), Field(isEvent ? "Event" : "Opcode", named(name, opcode, digits: 4))]
+            // Parameters decoded by their MGMT layout when it is described, else raw.
+            let payload = [0, 0, 0, 0, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + parameters
+            if let decoded = MGMTLayouts.fields(kind: isEvent ? .controlEvent : .controlCommand, payload) {
+                out += decoded
+            } else {
+                out.append(Field("Parameters", Hex.string(parameters, separator: " ")))
+            }
+            return out
         case .empty:
             return []
         case .raw(let bytes):

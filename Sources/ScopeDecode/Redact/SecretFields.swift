@@ -79,106 +79,28 @@ public enum SecretFields {
     }
 }
 
-/// MGMT commands and events on the Linux monitor's control channel that carry keys
-/// (BlueZ doc/mgmt-api.txt). Record payload: cookie (4), opcode (2), parameters.
-enum MGMTSecrets {
-    /// Event opcode → (address offsets, secret ranges) within the parameters.
-    static let events: [UInt16: (addresses: [Int], secrets: [Range<Int>])] = [
-        0x0009: ([1], [9..<26]),  // New Link Key: Value, PIN_Length
-        0x000A: ([1], [11..<37]),  // New Long Term Key: EDIV, Rand, Value
-        0x0018: ([1, 7], [14..<30]),  // New Identity Resolving Key: Value
-        0x0019: ([1], [9..<25]),  // New Signature Resolving Key: Value
-    ]
-    /// Command opcode → (count offset, count width, first entry, entry size, address offset, secret range in entry).
-    static let commands: [UInt16: (count: Int, width: Int, first: Int, size: Int, address: Int, secret: Range<Int>)] = [
-        0x0012: (1, 2, 3, 25, 0, 8..<25),  // Load Link Keys
-        0x0013: (0, 2, 2, 36, 0, 10..<36),  // Load Long Term Keys
-        0x0030: (0, 2, 2, 23, 0, 7..<23),  // Load Identity Resolving Keys
-    ]
-
-    static func entries(_ p: [UInt8]) -> (opcode: UInt16, base: Int)? {
-        guard p.count >= 6 else { return nil }
-        return (UInt16(p[4]) | UInt16(p[5]) << 8, 6)
-    }
-
-    static func addressRanges(kind: RecordKind, payload p: [UInt8]) -> [Range<Int>] {
-        guard let (opcode, base) = entries(p) else { return [] }
-        var out: [Range<Int>] = []
-        if kind == .controlEvent, let e = events[opcode] {
-            out = e.addresses.map { (base + $0)..<(base + $0 + 6) }
-        } else if kind == .controlCommand, let c = commands[opcode], p.count >= base + c.count + c.width {
-            let n = Int(p[base + c.count]) | Int(p[base + c.count + 1]) << 8
-            out = (0..<n).map { base + c.first + $0 * c.size + c.address }.map { $0..<($0 + 6) }
-        }
-        return out.filter { $0.upperBound <= p.count }
-    }
-
-    static func secretRanges(kind: RecordKind, payload p: [UInt8]) -> [Range<Int>] {
-        guard let (opcode, base) = entries(p) else { return [] }
-        if kind == .controlEvent, let e = events[opcode] {
-            return e.secrets.map { (base + $0.lowerBound)..<(base + $0.upperBound) }
-        } else if kind == .controlCommand, let c = commands[opcode], p.count >= base + c.count + c.width {
-            let n = Int(p[base + c.count]) | Int(p[base + c.count + 1]) << 8
-            return (0..<min(n, p.count)).map { base + c.first + $0 * c.size }.map { ($0 + c.secret.lowerBound)..<($0 + c.secret.upperBound) }
-        }
-        return []
-    }
-}
-
-/// Device names: AD Shortened/Complete Local Name in advertising reports and advertising data
-/// commands, Remote Name Request Complete, Write Local Name and Read Local Name.
+/// Device names: where they sit inside name fields and advertising data, and their keyed
+/// same-length replacement.
 enum NameFields {
-    static func redact(kind: RecordKind, _ p: inout [UInt8], prf: SipHash24) -> Int {
-        var n = 0
-        switch kind {
-        case .event:
-            guard p.count >= 3 else { return 0 }
-            if p[0] == 0x3E {
-                for r in HCIEvent.decode(p).advertisingReports {
-                    n += ad(&p, r.dataOffset..<(r.dataOffset + r.data.count), prf: prf)
-                }
-            } else if p[0] == 0x07 {
-                n += cString(&p, 9..<p.count, prf: prf)  // Remote Name Request Complete
-            } else if p[0] == 0x0E, p.count >= 5, p[3] == 0x14, p[4] == 0x0C {
-                n += cString(&p, 6..<p.count, prf: prf)  // Read Local Name
-            } else if p[0] == 0x2F, p.count > 17 {
-                n += ad(&p, 17..<p.count, prf: prf)  // Extended Inquiry Result: EIR
-            }
-        case .command:
-            guard p.count >= 3 else { return 0 }
-            switch UInt16(p[0]) | UInt16(p[1]) << 8 {
-            case 0x0C13: n += cString(&p, 3..<p.count, prf: prf)  // Write Local Name
-            case 0x0C52: n += ad(&p, 4..<p.count, prf: prf)  // Write Extended Inquiry Response
-            case 0x2008, 0x2009: n += ad(&p, 4..<p.count, prf: prf)  // LE Set Advertising / Scan Response Data
-            case 0x2037, 0x2038: n += ad(&p, 7..<p.count, prf: prf)  // LE Set Extended Advertising / Scan Response Data
-            default: break
-            }
-        default: break
-        }
-        return n
+    /// The name inside a name field: up to the first NUL; nil when empty.
+    static func cStringRange(_ p: [UInt8], _ range: Range<Int>) -> Range<Int>? {
+        let range = range.clamped(to: 0..<p.count)
+        let end = p[range].firstIndex(of: 0) ?? range.upperBound
+        return end > range.lowerBound ? range.lowerBound..<end : nil
     }
 
-    static func ad(_ p: inout [UInt8], _ range: Range<Int>, prf: SipHash24) -> Int {
+    /// The Shortened/Complete Local Name values (AD types 0x08, 0x09) of the AD structures in `range`.
+    static func adNameRanges(_ p: [UInt8], _ range: Range<Int>) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        let end = min(range.upperBound, p.count)
         var i = range.lowerBound
-        var n = 0
-        while i < min(range.upperBound, p.count) {
+        while i < end {
             let length = Int(p[i])
-            guard length > 0, i + 1 + length <= min(range.upperBound, p.count) else { break }
-            if p[i + 1] == 0x08 || p[i + 1] == 0x09 {
-                replace(&p, (i + 2)..<(i + 1 + length), prf: prf)
-                n += 1
-            }
+            guard length > 0, i + 1 + length <= end else { break }
+            if (p[i + 1] == 0x08 || p[i + 1] == 0x09) && length > 1 { out.append((i + 2)..<(i + 1 + length)) }
             i += 1 + length
         }
-        return n
-    }
-
-    static func cString(_ p: inout [UInt8], _ range: Range<Int>, prf: SipHash24) -> Int {
-        guard range.lowerBound < p.count else { return 0 }
-        let end = p[range].firstIndex(of: 0) ?? range.upperBound
-        guard end > range.lowerBound else { return 0 }
-        replace(&p, range.lowerBound..<end, prf: prf)
-        return 1
+        return out
     }
 
     /// "dev-" and keyed letters, same length; the same name always gets the same replacement.
