@@ -69,6 +69,10 @@ public struct Analyze: ParsableCommand {
     @Flag(name: .customLong("no-color"), help: "Never colour the text report.")
     var noColor = false
 
+    @Flag(name: [.customShort("v"), .customLong("all")],
+          help: "Text report: list every finding and every discovery cost and connection timing (by default a rule that fired more than 3 times is shown once, with its count and first findings, and many figures as distributions).")
+    var all = false
+
     public init() {}
 
     public func run() throws {
@@ -229,12 +233,12 @@ public struct Analyze: ParsableCommand {
         let color = format == .text && output == nil && !noColor && isTerminal
             && environment["NO_COLOR"] == nil
         if let output {
-            do { try Self.write(toFile: output, { sink in multi.render(format, color: false, to: sink) }) } catch {
+            do { try Self.write(toFile: output, { sink in multi.render(format, color: false, all: all, to: sink) }) } catch {
                 console.err("hciscope analyze: cannot write \(output): \(error.localizedDescription)")
                 return 2
             }
         } else {
-            multi.render(format, color: color) { console.out($0) }
+            multi.render(format, color: color, all: all) { console.out($0) }
         }
         if let annotate {
             guard let report = reports.first, let input = files.first else {

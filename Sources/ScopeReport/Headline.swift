@@ -235,3 +235,38 @@ extension SumCount {
     /// Mean of the values summed; nil when there were none.
     var mean: Double? { count == 0 ? nil : Double(sum) / Double(count) }
 }
+
+/// One figure over many items: how many have it, its median, 90th percentile and maximum, and the
+/// item with the maximum (the worst: every figure here is a time or a count that is better small).
+/// Percentiles are nearest-rank, so each is a value some item really has.
+public struct Distribution<Item: Sendable>: Sendable {
+    public var count: Int
+    public var median: Int64
+    public var p90: Int64
+    public var max: Int64
+    /// The first item with the maximum.
+    public var worst: Item
+
+    /// nil when no item has the figure.
+    public init?(_ items: some Sequence<Item>, _ value: (Item) -> Int64?) {
+        var values: [Int64] = []
+        var worst: (item: Item, value: Int64)?
+        for item in items {
+            guard let v = value(item) else { continue }
+            values.append(v)
+            if worst.map({ v > $0.value }) ?? true { worst = (item, v) }
+        }
+        guard let worst else { return nil }
+        values.sort()
+        func rank(_ percent: Int) -> Int64 {
+            // Nearest rank: the smallest value with at least `percent` % of the values at or below it.
+            let r = (percent * values.count + 99) / 100
+            return values[Swift.max(0, Swift.min(values.count - 1, r - 1))]
+        }
+        count = values.count
+        median = rank(50)
+        p90 = rank(90)
+        max = worst.value
+        self.worst = worst.item
+    }
+}

@@ -58,8 +58,9 @@ public struct MultiReport: Sendable {
         return o.value
     }
 
-    public func text(color: Bool) -> String {
-        let reporter = TextReporter(color: color)
+    /// `all`: every headline item and finding listed (`analyze --all`), not summarised.
+    public func text(color: Bool, all: Bool = false) -> String {
+        let reporter = TextReporter(color: color, all: all)
         var out = reports.map(reporter.render).joined(separator: "\n")
         guard reports.count + failures.count > 1 || !failures.isEmpty else { return out }
         out += "\n" + (color ? "\u{1B}[1mTotal\u{1B}[0m" : "Total") + "\n"
@@ -100,19 +101,20 @@ public struct MultiReport: Sendable {
     }
     public func html() -> String { HTMLReporter.render(reports) }
 
-    /// As `render(_:color:)`, handed to `sink` in pieces (JSON is written as it is rendered).
-    public func render(_ format: ReportFormat, color: Bool, to sink: (String) -> Void) {
+    /// As `render(_:color:all:)`, handed to `sink` in pieces (JSON is written as it is rendered).
+    public func render(_ format: ReportFormat, color: Bool, all: Bool = false, to sink: (String) -> Void) {
         if format == .json {
             json().write(to: sink)
         } else {
-            sink(render(format, color: color))
+            sink(render(format, color: color, all: all))
         }
     }
 
-    /// Renders in one of the formats of `--format`.
-    public func render(_ format: ReportFormat, color: Bool) -> String {
+    /// Renders in one of the formats of `--format`; `all` lists everything in the text report
+    /// (the other formats always do).
+    public func render(_ format: ReportFormat, color: Bool, all: Bool = false) -> String {
         switch format {
-        case .text: return text(color: color)
+        case .text: return text(color: color, all: all)
         case .json: return json().rendered()
         case .junit: return junit()
         case .markdown: return markdown()

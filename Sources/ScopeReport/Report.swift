@@ -108,6 +108,39 @@ public struct Report: Sendable {
     public var omittedFindings: Int { rules.reduce(0) { $0 + $1.omitted.values.reduce(0, +) } }
 
     public func count(_ status: RuleStatus) -> Int { rules.filter { $0.status == status }.count }
+
+    /// The findings of one rule at one severity: what the short text report prints once however
+    /// often the rule fired.
+    public struct FindingGroup: Sendable {
+        /// The rule id (`Finding.rule`, `RuleVerdict.rule`).
+        public var rule: String
+        public var severity: Severity
+        /// The findings kept, in capture order (the first `FindingList.limit`).
+        public var findings: [Finding]
+        /// Every finding of the rule at this severity, kept and omitted.
+        public var total: Int
+    }
+
+    /// ``findings`` grouped by severity (most severe first) and rule id, each group counting what
+    /// its verdict counts (findings not kept included).
+    public var findingGroups: [FindingGroup] {
+        struct Key: Hashable { var rule: String, severity: Severity }
+        var groups: [FindingGroup] = []
+        var index: [Key: Int] = [:]
+        // `findings` is sorted by severity, then rule, then first frame: one pass keeps that order.
+        for f in findings {
+            let key = Key(rule: f.rule, severity: f.severity)
+            if let i = index[key] {
+                groups[i].findings.append(f)
+            } else {
+                index[key] = groups.count
+                let total = rules.first { $0.rule == f.rule }?.count(f.severity) ?? 0
+                groups.append(FindingGroup(rule: f.rule, severity: f.severity, findings: [f], total: total))
+            }
+        }
+        for i in groups.indices { groups[i].total = max(groups[i].total, groups[i].findings.count) }
+        return groups
+    }
 }
 
 public struct ToolInfo: Sendable {

@@ -30,6 +30,19 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.\(format)"])
     }
 
+    /// `-v`/`--all` lists everything in the text report; the other formats are the same with or
+    /// without it (JSON keeps every finding either way).
+    @Test func allListsEverythingAndLeavesJSONAlone() throws {
+        let short = try analyze([shippedSample, "--no-color"])
+        let all = try analyze([shippedSample, "--no-color", "--all"])
+        let v = try analyze([shippedSample, "--no-color", "-v"])
+        #expect(all.out == v.out && all.status == short.status)
+        #expect(short.out != all.out)
+        #expect(all.out.contains("violated       pairing at frames 296/305"))
+        #expect(short.out.contains("`analyze --all` gives every rule's reason"))
+        #expect(try analyze([shippedSample, "--format", "json"]).out == analyze([shippedSample, "--format", "json", "--all"]).out)
+    }
+
     @Test func outputIntoAMissingFolderSaysSoAndExits2() throws {
         let result = try analyze([shippedSample, "--output", "/nonexistent-hciscope-folder/report.json"])
         #expect(result.status == 2)

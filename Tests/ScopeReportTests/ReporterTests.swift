@@ -13,6 +13,11 @@ import FoundationXML
     @Test func text() throws {
         try assertReportSnapshot(TextReporter(color: false).render(ReportFixtures.centralReport()), named: "central.txt")
     }
+    /// `analyze --all`: every finding and every verdict's reason, as the text report was before
+    /// the short one became the default.
+    @Test func textAll() throws {
+        try assertReportSnapshot(TextReporter(color: false, all: true).render(ReportFixtures.centralReport()), named: "central.all.txt")
+    }
     @Test func textColour() throws {
         try assertReportSnapshot(TextReporter(color: true).render(ReportFixtures.centralReport()), named: "central.ansi.txt")
     }

@@ -1,0 +1,116 @@
+import Foundation
+import ScopeAnalysis
+import ScopeCore
+import ScopeReport
+import ScopeRules
+import ScopeTestSupport
+import Testing
+
+/// The default text report reads in one screen on any capture: a rule that fires many times
+/// appears once, many discovery costs and connection timings become distributions, and nothing
+/// the full report (`analyze --all`) says about violated rules or headline figures is lost.
+@Suite("Short text report")
+struct ShortReportTests {
+    static let maxLines = 120
+
+    static func report(_ url: URL) -> Report? {
+        guard let (analysis, verdicts) = try? RuleEngine.analyze(path: url.path), analysis.capture.frames > 0 else { return nil }
+        return Report(analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: "test"), config: ConfigSummary(), timeline: false)
+    }
+
+    static func lines(_ text: String) -> Int { text.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) } }
+
+    /// The headline section of a text report.
+    static func headline(_ text: String) -> Substring {
+        guard let start = text.range(of: "Headline figures\n"), let end = text.range(of: "\nFindings\n") else { return "" }
+        return text[start.upperBound..<end.lowerBound]
+    }
+
+    /// Checks `short` against `full` for one report: the line budget, every violated rule id,
+    /// every headline figure name the full headline prints, the finding counts per severity.
+    static func check(_ r: Report, short: String, full: String, name: String, budget: Int? = maxLines) {
+        if let budget { #expect(lines(short) <= budget, "\(name): \(lines(short)) lines") }
+        for v in r.rules where v.status == .violated {
+            #expect(full.contains("[\(v.rule)]"), "\(name): \(v.rule) in the full report")
+            #expect(short.contains("[\(v.rule)]"), "\(name): violated rule \(v.rule) missing from the short report")
+        }
+        let fullHeadline = headline(full), shortHeadline = headline(short)
+        #expect(!shortHeadline.isEmpty, "\(name)")
+        for figure in TextReporter.FigureName.all where fullHeadline.contains(figure) {
+            #expect(shortHeadline.contains(figure), "\(name): headline figure '\(figure)' missing from the short report")
+        }
+        for s in Severity.allCases where r.findingCount(s) > 0 {
+            let header = "\(s.rawValue.uppercased()) (\(r.findingCount(s)))"
+            #expect(short.contains(header) && full.contains(header), "\(name): \(header)")
+        }
+    }
+
+    @Test func everyCaptureFitsOneScreenAndKeepsWhatTheFullReportSays() {
+        var checked = 0
+        var table: [String] = []
+        for url in Fixtures.corpusFiles() {
+            guard let r = Self.report(url) else { continue }
+            let short = TextReporter(color: false).render(r)
+            let full = TextReporter(color: false, all: true).render(r)
+            Self.check(r, short: short, full: full, name: url.lastPathComponent)
+            table.append("\(Self.lines(full))\t\(Self.lines(short))\t\(url.lastPathComponent)")
+            checked += 1
+        }
+        print("short text report, lines full → short:\n" + table.joined(separator: "\n"))
+        #expect(checked > (Fixtures.corpusRoot == nil ? 20 : 80), "\(checked) captures")
+    }
+
+    /// The summaries themselves, on the project's own capture with `few` lowered so that its two
+    /// legacy pairings, two connections and one discovery cost are summarised.
+    @Test func summariesOnTheShippedCapture() throws {
+        let url = Fixtures.project("btvirt-le-pairing.btsnoop")
+        var r = try #require(Self.report(url))
+        r.capture.file = "captures/btvirt-le-pairing.btsnoop"
+        let short = TextReporter(color: false, few: 1).render(r)
+        let full = TextReporter(color: false, all: true, few: 1).render(r)
+        Self.check(r, short: short, full: full, name: "btvirt-le-pairing few=1", budget: Self.lines(full))
+        try assertReportSnapshot(short, named: "btvirt-le-pairing.few1.txt")
+
+        // The legacy-pairing rule fired twice: once in the short report, with its count, its first
+        // finding and where the other is.
+        let groups = r.findingGroups
+        let legacy = try #require(groups.first { $0.rule == "security.legacy-pairing" })
+        #expect(legacy.total == 2 && legacy.findings.count == 2 && legacy.severity == .warning)
+        #expect(short.contains("[security.legacy-pairing] 2 findings, the first:"))
+        #expect(short.components(separatedBy: "[security.legacy-pairing]").count == 2)
+        let second = try #require(legacy.findings.last?.evidence.first)
+        #expect(short.contains("… 1 more, at frame \(second)\n"))
+        #expect(short.components(separatedBy: "fix: ").count == 2, "the shared fix once")
+
+        // Connection timing as distributions over the two connections, the worst named.
+        let timing = r.headline.connectionTiming
+        #expect(timing.count == 2)
+        let lifetime = try #require(Distribution(timing, \.lifetimeMicros))
+        #expect(lifetime.count == 2 && lifetime.max == timing.compactMap(\.lifetimeMicros).max())
+        #expect(short.contains("Connection timing of 2 connection(s):"))
+        #expect(short.contains("lifetime (2 of 2): median \(Millis.string(lifetime.median)) ms, p90 \(Millis.string(lifetime.p90)) ms, max \(Millis.string(lifetime.max)) ms — \(lifetime.worst.connection)"))
+        // The full report keeps one line per connection and per finding.
+        #expect(full.components(separatedBy: "  Connection timing, ").count == 3)
+        #expect(full.components(separatedBy: "[security.legacy-pairing]").count == 3)
+        // The default (few = 3) lists everything of this small capture as the full report does,
+        // except the rules passed (named on one line) and the violated rules' reasons (counted).
+        let standard = TextReporter(color: false).render(r)
+        #expect(standard.components(separatedBy: "  Connection timing, ").count == 3)
+        #expect(standard.contains("passed: adv.payload-budget, adv.without-need"))
+        #expect(standard.contains("violated       2 warning finding(s)\n"))
+        #expect(standard.contains("`analyze --all` gives every rule's reason"))
+    }
+
+    /// Nearest-rank median and 90th percentile: values some item has; the first item with the
+    /// maximum is the worst.
+    @Test func distributionIsNearestRank() throws {
+        let items = Array(1...10).map { (name: "item \($0)", value: Int64($0 * 10)) }
+        let d = try #require(Distribution(items.reversed(), { $0.value }))
+        #expect(d.count == 10 && d.median == 50 && d.p90 == 90 && d.max == 100 && d.worst.name == "item 10")
+        let two = try #require(Distribution([Int64(3), 7], { $0 }))
+        #expect(two.median == 3 && two.p90 == 7 && two.max == 7)
+        let missing = Distribution([Int64?.none, 5, nil], { $0 })
+        #expect(missing?.count == 1 && missing?.median == 5)
+        #expect(Distribution([Int64?.none], { $0 }) == nil)
+    }
+}
