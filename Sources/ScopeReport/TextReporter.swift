@@ -303,7 +303,8 @@ public struct TextReporter: Sendable {
         }
         if summarised {
             line("  (a rule that fired more than \(few) times shows its first finding: "
-                 + "`analyze --all` lists every one, and so do --format json and --format html)")
+                 + "`analyze --all` lists every one, and so do --format json and --format html; "
+                 + "--annotate OUT.pcapng puts each on its frames for Wireshark)")
         }
     }
 
