@@ -120,6 +120,9 @@ public struct AnalysisBuilder: Sendable {
     var openSpans: [SetKey: Int] = [:]
     var advertisingSeen = false
 
+    // Which stack recorded the capture.
+    var platformDetector: PlatformDetector
+
     // Health.
     var previousTimestamp: [AdapterIndex: Timestamp] = [:]
     /// The last record's adapter and timestamp (not yet in `previousTimestamp`).
@@ -240,6 +243,7 @@ public struct AnalysisBuilder: Sendable {
 
     public init(file: String, format: String) {
         result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
+        platformDetector = PlatformDetector(format: format)
         if format.hasPrefix("pklg") {
             result.capture.health.notes.append(
                 "PacketLogger timestamps are the device's local wall-clock time, not UTC: absolute times are off by the "
@@ -251,6 +255,7 @@ public struct AnalysisBuilder: Sendable {
     /// named in the health notes, since its packets are cut short.
     public mutating func noteOrigin(_ origin: CaptureOrigin) {
         result.capture.origin = origin
+        platformDetector.noteOrigin(origin)
         if origin.summaryOnly {
             result.capture.health.notes.append(
                 "the capture is Android's btsnooz summary (the stack's short history: packets cut to ~150 bytes, ACL outside "
@@ -267,13 +272,20 @@ public struct AnalysisBuilder: Sendable {
         case .command(let command):
             pendingCommands[CommandKey(adapter: record.adapter, opcode: command.opcode.rawValue)] = PendingCommand(
                 at: at, command: command)
+            if command.opcode.ogf >= 0x3D || command.opcode.ogf == 0x03 {
+                platformDetector.command(ogf: command.opcode.ogf, ocf: command.opcode.ocf, frame: record.frame)
+            }
             commandSent(command, adapter: record.adapter, at: at)
         case .event(let event):
+            if event.code.rawValue >= 0x60, event.code.rawValue <= 0x6F {
+                platformDetector.event(code: event.code.rawValue, known: event.code.name != nil, frame: record.frame)
+            }
             eventReceived(event, adapter: record.adapter, at: at, frame: frame)
         case .acl(let header):
             guard let header else { return }
             acl(frame, header: header, adapter: record.adapter, at: at)
         case .monitor(let payload):
+            platformDetector.monitor(payload, frame: record.frame)
             switch payload {
             case .userLogging(_, let ident, let message):
                 result.markers.append(Marker(at: at, text: ident.isEmpty ? message : "\(ident): \(message)"))
@@ -305,6 +317,7 @@ public struct AnalysisBuilder: Sendable {
                     + ": rules that need the setup are not evaluated for them")
         }
         if advertisingSeen { result.advertising = advertising }
+        result.capture.platform = platformDetector.platform
         resolvePrivateAddresses()
         return result
     }
