@@ -372,6 +372,7 @@ public enum JSONReporter {
         o.set("message", f.message)
         o.set("evidence", frames: f.evidence)
         o.set("recommendation", f.recommendation)
+        if let p = f.platform { o.set("advice_for", p.rawValue) }
         return o.value
     }
 
@@ -383,6 +384,13 @@ public enum JSONReporter {
         o.set("findings", v.totalFindings)
         let omitted = v.omitted.values.reduce(0, +)
         if omitted > 0 { o.set("findings_not_listed", omitted) }
+        if let share = v.platformShare {
+            var p = JSONObject()
+            p.set("platform", share.platform.rawValue)
+            p.set("count", share.count)
+            p.set("what", share.what)
+            o.set("attributed_to_platform", p.value)
+        }
         return o.value
     }
 

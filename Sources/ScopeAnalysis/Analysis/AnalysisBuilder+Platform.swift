@@ -1,3 +1,4 @@
+import ScopeCapture
 import ScopeCore
 import ScopeDecode
 
@@ -87,5 +88,39 @@ struct PlatformDetector: Sendable {
             e.append(.init(.btsnoopH4DualModeHost, count: brEdrHostSetup.count, firstFrame: brEdrHostSetup.first))
         }
         return HostPlatform(evidence: e)
+    }
+}
+
+extension AnalysisBuilder {
+    /// The host stack named by the first `records` records (and the file and container) alone:
+    /// what the rules go by when a long capture is judged in batches, so that a batch judged
+    /// before the evidence appears is judged as the end is (`RuleEngine.analyze`).
+    public static func detectPlatform(path: String, records: Int = 20_000) throws -> HostPlatform {
+        var reader = try CaptureReader.open(path: path)
+        var detector = PlatformDetector(format: reader.format.rawValue)
+        detector.noteOrigin(reader.origin)
+        var dissector = Dissector(detail: .analysis)
+        var n = 0
+        while n < records, let record = reader.next() {
+            detector.consume(dissector.decode(record))
+            n += 1
+        }
+        return detector.platform
+    }
+}
+
+extension PlatformDetector {
+    /// The facts of one decoded frame (as `AnalysisBuilder.consume` notes them).
+    mutating func consume(_ frame: DecodedFrame) {
+        let f = frame.record.frame
+        switch frame.packet {
+        case .command(let c):
+            if c.opcode.ogf >= 0x3D || c.opcode.ogf == 0x03 { command(ogf: c.opcode.ogf, ocf: c.opcode.ocf, frame: f) }
+        case .event(let e):
+            if e.code.rawValue >= 0x60, e.code.rawValue <= 0x6F { event(code: e.code.rawValue, known: e.code.name != nil, frame: f) }
+        case .monitor(let payload):
+            monitor(payload, frame: f)
+        default: break
+        }
     }
 }

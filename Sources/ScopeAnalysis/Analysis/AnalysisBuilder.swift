@@ -267,25 +267,19 @@ public struct AnalysisBuilder: Sendable {
         let record = frame.record
         let at = FrameTime(frame: record.frame, time: record.timestamp)
         noteHealth(frame, at: at)
+        platformDetector.consume(frame)
         lastFrame = at
         switch frame.packet {
         case .command(let command):
             pendingCommands[CommandKey(adapter: record.adapter, opcode: command.opcode.rawValue)] = PendingCommand(
                 at: at, command: command)
-            if command.opcode.ogf >= 0x3D || command.opcode.ogf == 0x03 {
-                platformDetector.command(ogf: command.opcode.ogf, ocf: command.opcode.ocf, frame: record.frame)
-            }
             commandSent(command, adapter: record.adapter, at: at)
         case .event(let event):
-            if event.code.rawValue >= 0x60, event.code.rawValue <= 0x6F {
-                platformDetector.event(code: event.code.rawValue, known: event.code.name != nil, frame: record.frame)
-            }
             eventReceived(event, adapter: record.adapter, at: at, frame: frame)
         case .acl(let header):
             guard let header else { return }
             acl(frame, header: header, adapter: record.adapter, at: at)
         case .monitor(let payload):
-            platformDetector.monitor(payload, frame: record.frame)
             switch payload {
             case .userLogging(_, let ident, let message):
                 result.markers.append(Marker(at: at, text: ident.isEmpty ? message : "\(ident): \(message)"))
