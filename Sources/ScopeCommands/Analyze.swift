@@ -47,6 +47,9 @@ public struct Analyze: ParsableCommand {
     @Option(help: "Advertising budget profile: ios.")
     var profile: String?
 
+    @Option(help: "Host stack that recorded the capture, instead of the one its evidence shows: ios, android, bluez or embedded. Advice speaks its API; what it does by itself is counted as its own.")
+    var platform: String?
+
     @Option(name: .customLong("fail-on"), help: "Lowest severity that makes the run fail: error, warning or info.")
     var failOn: Severity = .error
 
@@ -123,6 +126,13 @@ public struct Analyze: ParsableCommand {
             return 2
         }
         if profile == "ios" { rules.profile = .ios }
+        if let p = platform {
+            guard let chosen = Platform(rawValue: p) else {
+                console.err("hciscope analyze: unknown platform '\(p)' (known: \(Platform.allCases.map(\.rawValue).joined(separator: ", ")))")
+                return 2
+            }
+            rules.platform = chosen
+        }
         let summary = ConfigSummary(source: configPath, profile: profile, settings: [])
 
         var baselines: [Baseline] = []

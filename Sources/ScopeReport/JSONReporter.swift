@@ -72,6 +72,28 @@ public enum JSONReporter {
         return o.value
     }
 
+    /// `capture.platform`: the stack named, how sure, and every fact behind it.
+    static func platform(_ p: HostPlatform) -> JSONValue {
+        var o = JSONObject()
+        o.set("id", p.kind.rawValue)
+        o.set("name", p.kind.name)
+        o.set("certain", p.isCertain)
+        o.set("weight", p.weight?.rawValue)
+        o.set("overridden", p.overridden)
+        o.set("detected", p.detected.rawValue)
+        o.set("evidence", .array(p.evidence.map { e in
+            var x = JSONObject()
+            x.set("fact", e.fact.id)
+            x.set("points_to", e.fact.points.kind.rawValue)
+            x.set("weight", e.fact.points.weight.rawValue)
+            x.set("description", e.fact.description)
+            x.set("count", e.count)
+            x.set("first_frame", e.firstFrame)
+            return x.value
+        }))
+        return o.value
+    }
+
     static func capture(_ c: CaptureSummary) -> JSONValue {
         var o = JSONObject()
         o.set("file", c.file)
@@ -81,6 +103,7 @@ public enum JSONReporter {
         o.set("last_timestamp", c.lastTimestamp.map { $0.description + " UTC" })
         o.set(ms: "duration_ms", c.durationMicros)
         o.set("source", source(c.source))
+        o.set("platform", platform(c.platform))
         var h = JSONObject()
         let health = c.health
         h.set("ok", c.healthy)
@@ -349,6 +372,7 @@ public enum JSONReporter {
         o.set("message", f.message)
         o.set("evidence", frames: f.evidence)
         o.set("recommendation", f.recommendation)
+        if let p = f.platform { o.set("advice_for", p.rawValue) }
         return o.value
     }
 
@@ -360,6 +384,13 @@ public enum JSONReporter {
         o.set("findings", v.totalFindings)
         let omitted = v.omitted.values.reduce(0, +)
         if omitted > 0 { o.set("findings_not_listed", omitted) }
+        if let share = v.platformShare {
+            var p = JSONObject()
+            p.set("platform", share.platform.rawValue)
+            p.set("count", share.count)
+            p.set("what", share.what)
+            o.set("attributed_to_platform", p.value)
+        }
         return o.value
     }
 

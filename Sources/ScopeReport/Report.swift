@@ -178,9 +178,12 @@ public struct CaptureSummary: Sendable {
     public var health: CaptureHealth
     /// Containers opened and files merged (``CaptureOrigin/isPlain`` for a bare capture).
     public var source: CaptureOrigin
+    /// The host stack that recorded it, with the evidence (or the `--platform` choice).
+    public var platform: HostPlatform
 
     init(_ c: CaptureInfo, origin: Timestamp) {
         source = c.origin
+        platform = c.platform
         file = c.file
         format = c.format
         frames = c.frames

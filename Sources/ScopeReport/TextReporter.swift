@@ -66,6 +66,7 @@ public struct TextReporter: Sendable {
         line("  \(esc(c.format)), \(c.frames) frames, \(Millis.string(c.durationMicros)) ms"
              + (c.firstTimestamp.map { ", from \($0) UTC" } ?? ""))
         for s in c.sourceLines { line("  \(esc(s))") }
+        line("  platform: \(esc(c.platform.description))")
         if let p = r.config.profile { line("  profile: \(esc(p))") }
         if let s = r.config.source { line("  config: \(esc(s))") }
         if c.healthy {

@@ -26,6 +26,11 @@ public struct Finding: Sendable, Hashable {
     /// Frame numbers, ascending.
     public var evidence: [FrameNumber]
     public var recommendation: String?
+    /// What the HCI evidence shows (the start of `message`), when the rule built the finding
+    /// from it: the advice after it is then replaced by the platform's (`RuleEngine`).
+    public var shows: String?
+    /// The platform whose API `message` and `recommendation` speak (nil: every platform's, iOS first).
+    public var platform: Platform?
 
     public init(rule: String, severity: Severity, subject: String, message: String, evidence: [FrameNumber], recommendation: String? = nil) {
         self.rule = rule
@@ -35,6 +40,26 @@ public struct Finding: Sendable, Hashable {
         self.evidence = evidence.sorted()
         self.recommendation = recommendation
     }
+}
+
+/// What a rule counted as the platform's own doing rather than the app's (docs/RULES.md, "Who did
+/// it"): reported, not a finding.
+public struct PlatformShare: Sendable, Hashable {
+    public var platform: Platform
+    /// Items (connection requests, advertising spans, scan sessions) attributed to the platform.
+    public var count: Int
+    /// What they are and why they are the platform's, e.g. "filter-accept-list connection
+    /// requests left pending: bluetoothd's background reconnection".
+    public var what: String
+
+    public init(platform: Platform, count: Int, what: String) {
+        self.platform = platform
+        self.count = count
+        self.what = what
+    }
+
+    /// "3 filter-accept-list connection requests … (iOS / macOS (Core Bluetooth))".
+    public var description: String { "\(count) \(what) — the platform's (\(platform.name)), not the app's" }
 }
 
 public enum RuleStatus: String, Sendable, Hashable, Codable {
@@ -51,6 +76,8 @@ public struct RuleVerdict: Sendable, Hashable {
     public var findings: [Finding]
     /// Findings counted but not kept (beyond `FindingList.limit` per severity), by severity.
     public var omitted: [Severity: Int]
+    /// What the rule attributed to the platform's own stack (counted, not findings).
+    public var platformShare: PlatformShare?
 
     public init(rule: String, status: RuleStatus, reason: String, findings: [Finding] = [], omitted: [Severity: Int] = [:]) {
         self.rule = rule

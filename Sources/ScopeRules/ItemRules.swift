@@ -21,9 +21,12 @@ struct ItemView {
     /// The whole analysis, for results built by hand (never retired): rules work out there
     /// what the analysis records on the way.
     var analysis: AnalysisResult?
+    /// The host stack that recorded the capture (as far as the frames up to the batch tell).
+    var platform: HostPlatform
 
     /// What `analysis` holds.
     init(_ analysis: AnalysisResult) {
+        platform = analysis.capture.platform
         attempts = analysis.attempts
         connections = analysis.connections
         pairings = analysis.pairings
@@ -38,6 +41,7 @@ struct ItemView {
 
     /// The items leaving the analysis in `batch`.
     init(leaving items: LeavingItems, of batch: AnalysisResult) {
+        platform = batch.capture.platform
         attempts = items.attempts
         connections = items.connections
         pairings = items.pairings

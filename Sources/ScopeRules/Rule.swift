@@ -76,23 +76,29 @@ extension Rule {
         findings.isEmpty ? passed(passReason()) : violated(findings)
     }
 
+    /// A finding; `platform`: the cause and fix given already speak that platform's API (else
+    /// `RuleEngine` replaces them by the rule's documented advice for the capture's platform).
     func finding(
         _ severity: Severity? = nil, subject: String, shows: String, cause: String, evidence: [FrameNumber?],
-        fix: String? = nil
+        fix: String? = nil, platform: Platform? = nil
     ) -> Finding {
-        Finding(
+        var f = Finding(
             rule: Self.id, severity: severity ?? Self.defaultSeverity, subject: subject,
             message: shows + ". " + cause, evidence: Array(Set(evidence.compactMap { $0 })), recommendation: fix)
+        f.shows = shows
+        f.platform = platform
+        return f
     }
 
     /// `list.append(finding(...))`, building the finding only when `list` keeps it (rules that
     /// may report every session or connection: the rest are only counted).
     func append(
         to list: inout FindingList, _ severity: Severity? = nil, subject: @autoclosure () -> String,
-        shows: @autoclosure () -> String, cause: String, evidence: @autoclosure () -> [FrameNumber?], fix: String? = nil
+        shows: @autoclosure () -> String, cause: String, evidence: @autoclosure () -> [FrameNumber?], fix: String? = nil,
+        platform: Platform? = nil
     ) {
         list.append(severity ?? Self.defaultSeverity) {
-            finding(severity, subject: subject(), shows: shows(), cause: cause, evidence: evidence(), fix: fix)
+            finding(severity, subject: subject(), shows: shows(), cause: cause, evidence: evidence(), fix: fix, platform: platform)
         }
     }
 

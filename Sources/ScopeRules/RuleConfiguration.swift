@@ -1,4 +1,5 @@
 import Yams
+import ScopeAnalysis
 
 /// A threshold value: the truth files' `expected_rules_config.thresholds` hold numbers (seconds,
 /// counts, fractions, bytes), booleans and one string (a status code such as "0x08").
@@ -41,6 +42,12 @@ public struct RuleConfiguration: Sendable, Equatable {
     }
 
     public var profile: Profile?
+    /// The host stack chosen by the user (`--platform`): overrides the one the capture shows
+    /// (`HostPlatform`) for the advice and for what is attributed to the platform.
+    public var platform: Platform?
+    /// The host stack the beginning of the capture names (`AnalysisBuilder.detectPlatform`), set
+    /// by `RuleEngine.analyze(path:)`: batches judged on the way and the end go by the same one.
+    public var detectedPlatform: HostPlatform?
     /// Rule ids switched off.
     public var disabledRules: Set<String> = []
     public var severityOverrides: [String: Severity] = [:]

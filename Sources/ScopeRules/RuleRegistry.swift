@@ -81,6 +81,7 @@ public enum RuleEngine {
             } else {
                 verdict = evaluate(type, analysis, config: config, facts: facts)
             }
+            verdict = speak(verdict, documentation: type.documentation, context: PlatformContext(analysis.capture.platform, config))
             if let severity = config.severityOverrides[id] {
                 verdict.findings = verdict.findings.map {
                     var f = $0
@@ -100,6 +101,26 @@ public enum RuleEngine {
             return twoThreadMap(count: count, verdict)
         }
         return (0..<count).map(verdict)
+    }
+
+    /// The verdict with every finding's advice in the platform's API: a finding that does not
+    /// speak a platform yet gets the rule's documented cause and fix for it (then a pointer to
+    /// the other platforms' advice). Unknown platform: the rule's own text, iOS first.
+    static func speak(_ v: RuleVerdict, documentation: RuleDocumentation, context: PlatformContext) -> RuleVerdict {
+        var v = v
+        if let share = v.platformShare, !v.reason.contains(share.what) { v.reason += " (" + share.description + ")" }
+        guard let platform = context.platform, let advice = documentation.advice(for: platform), v.status == .violated else { return v }
+        v.findings = v.findings.map { f in
+            guard f.platform == nil, let shows = f.shows else { return f }
+            var f = f
+            f.message = shows + ". Usual cause on \(platform.name): " + advice.cause
+            f.recommendation = advice.fix + " (Other stacks: `hciscope rules \(f.rule)`.)"
+            f.platform = platform
+            return f
+        }
+        v.reason = RuleVerdict.violationReason(v.findings, omitted: v.omitted)
+            + (v.platformShare.map { " (" + $0.description + ")" } ?? "")
+        return v
     }
 
     static func evaluate(_ type: any Rule.Type, _ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
@@ -163,6 +184,7 @@ public struct RuleAccumulator: Sendable {
         var passed: [String] = []
         var morePassed = 0
         var notEvaluated: String?
+        var share: PlatformShare?
     }
 
     let config: RuleConfiguration
@@ -200,6 +222,9 @@ public struct RuleAccumulator: Sendable {
 
     mutating func add(_ v: RuleVerdict) {
         var part = parts[v.rule] ?? Part()
+        if let s = v.platformShare {
+            if part.share == nil { part.share = s } else { part.share?.count += s.count }
+        }
         switch v.status {
         case .violated: part.findings.merge(findings: v.findings, omitted: v.omitted)
         case .passed:
@@ -220,9 +245,18 @@ public struct RuleAccumulator: Sendable {
     /// every session, stands when no batch found anything.
     func merged(_ last: RuleVerdict, retiredFrom: FrameNumber? = nil) -> RuleVerdict {
         var acc = self
+        // What the batches and `last` attributed to the platform.
+        var share = parts[last.rule]?.share
+        if let s = last.platformShare {
+            if share == nil { share = s } else { share?.count += s.count }
+        }
         if let retiredFrom {
             let batches = parts[last.rule] ?? Part()
-            if last.status == .passed, batches.findings.isEmpty { return last }
+            if last.status == .passed, batches.findings.isEmpty {
+                var l = last
+                l.platformShare = share
+                return l
+            }
             if last.status != .violated { acc.add(last) }
             var list = FindingList()
             list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) < retiredFrom }, omitted: [:])
@@ -233,17 +267,20 @@ public struct RuleAccumulator: Sendable {
             acc.add(last)
         }
         guard let part = acc.parts[last.rule] else { return last }
+        var v: RuleVerdict
         if !part.findings.isEmpty {
-            return RuleVerdict(
+            v = RuleVerdict(
                 rule: last.rule, status: .violated,
                 reason: RuleVerdict.violationReason(part.findings.kept, omitted: part.findings.omitted),
                 findings: part.findings.kept, omitted: part.findings.omitted)
-        }
-        if !part.passed.isEmpty {
+        } else if !part.passed.isEmpty {
             let reason = part.passed.joined(separator: "; ") + (part.morePassed > 0 ? "; … and \(part.morePassed) more" : "")
-            return RuleVerdict(rule: last.rule, status: .passed, reason: reason)
+            v = RuleVerdict(rule: last.rule, status: .passed, reason: reason)
+        } else {
+            v = RuleVerdict(rule: last.rule, status: .notEvaluated, reason: part.notEvaluated ?? last.reason)
         }
-        return RuleVerdict(rule: last.rule, status: .notEvaluated, reason: part.notEvaluated ?? last.reason)
+        v.platformShare = share
+        return v
     }
 }
 
@@ -254,15 +291,19 @@ extension RuleEngine {
         path: String, config: RuleConfiguration = RuleConfiguration(), resolvePrivateAddresses: Bool = true,
         retirement: AnalysisBuilder.Retirement = AnalysisBuilder.Retirement()
     ) throws -> (analysis: AnalysisResult, verdicts: [RuleVerdict]) {
+        var config = config
+        // (Standard input can be read once only: there the batches go by what they saw.)
+        if config.platform == nil, path != "-" { config.detectedPlatform = try AnalysisBuilder.detectPlatform(path: path) }
         var retired = RuleAccumulator(config: config)
         var retirement = retirement
         // Finished advertising waits for a connection as long as adv.without-need looks.
         if let window = config.threshold(rule: AdvWithoutNeed.id, key: "connectable_enabled_without_connection_s")?.number {
             retirement.arrivalWindowMicros = max(retirement.arrivalWindowMicros, Int64((window * 1_000_000).rounded()))
         }
-        let analysis = try AnalysisBuilder.analyze(
+        var analysis = try AnalysisBuilder.analyze(
             path: path, resolvePrivateAddresses: resolvePrivateAddresses, retirement: retirement
         ) { retired.absorb($0) }
+        analysis.capture.platform = analysis.capture.platform.overridden(by: config.platform?.kind)
         return (analysis, evaluate(analysis, config: config, retired: retired))
     }
 }

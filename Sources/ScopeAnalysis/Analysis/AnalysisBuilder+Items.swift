@@ -198,8 +198,10 @@ extension AnalysisBuilder {
         advertising.spans[i].firstArrival = arrival?.at
         if arrival == nil { spansAwaitingArrival.append(advertising.spans[i].ordinal) }
         // The data its set advertised at the start.
-        advertising.spans[i].dataLength = advertisingData[advertising.spans[i].advertisingHandle]?
-            .last { $0.frame <= start.frame && ($0.status ?? 0) == 0 }?.length
+        let data = advertisingData[advertising.spans[i].advertisingHandle]?
+            .last { $0.frame <= start.frame && ($0.status ?? 0) == 0 }
+        advertising.spans[i].dataLength = data?.length
+        advertising.spans[i].manufacturers = data?.companies ?? []
     }
 
     /// A connection came up: the spans waiting for a peripheral-role arrival.
@@ -246,7 +248,9 @@ extension AnalysisBuilder {
         }
         guard cmd.kind == .advertising else { return }
         var list = advertisingData[cmd.advertisingHandle] ?? []
-        list.append(RecentData(ordinal: cmd.ordinal, frame: cmd.at.frame, length: cmd.length, status: nil))
+        // Extended data in fragments: the companies of the fragment that starts it (or the whole).
+        let companies = ADParser.parse(cmd.data, baseOffset: 0).manufacturerData.map(\.companyID)
+        list.append(RecentData(ordinal: cmd.ordinal, frame: cmd.at.frame, length: cmd.length, status: nil, companies: companies))
         if list.count > 8 { list.removeFirst() }
         advertisingData[cmd.advertisingHandle] = list
     }
@@ -271,5 +275,7 @@ extension AnalysisBuilder {
         var frame: FrameNumber
         var length: Int
         var status: UInt8?
+        /// Company identifiers of its manufacturer-specific data.
+        var companies: [UInt16] = []
     }
 }

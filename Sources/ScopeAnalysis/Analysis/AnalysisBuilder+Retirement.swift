@@ -64,6 +64,7 @@ extension AnalysisBuilder {
     /// (`retireSettledItems`).
     public mutating func retireClosed() -> AnalysisResult {
         var part = AnalysisResult(capture: result.capture)
+        part.capture.platform = platformDetector.platform
         if hasRetirableConnections {
             part.connections = closedWithDetail.map { result.connections[$0] }
             part.pairings = result.pairings(of: part.connections)

@@ -120,6 +120,9 @@ public struct AnalysisBuilder: Sendable {
     var openSpans: [SetKey: Int] = [:]
     var advertisingSeen = false
 
+    // Which stack recorded the capture.
+    var platformDetector: PlatformDetector
+
     // Health.
     var previousTimestamp: [AdapterIndex: Timestamp] = [:]
     /// The last record's adapter and timestamp (not yet in `previousTimestamp`).
@@ -240,6 +243,7 @@ public struct AnalysisBuilder: Sendable {
 
     public init(file: String, format: String) {
         result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
+        platformDetector = PlatformDetector(format: format)
         if format.hasPrefix("pklg") {
             result.capture.health.notes.append(
                 "PacketLogger timestamps are the device's local wall-clock time, not UTC: absolute times are off by the "
@@ -251,6 +255,7 @@ public struct AnalysisBuilder: Sendable {
     /// named in the health notes, since its packets are cut short.
     public mutating func noteOrigin(_ origin: CaptureOrigin) {
         result.capture.origin = origin
+        platformDetector.noteOrigin(origin)
         if origin.summaryOnly {
             result.capture.health.notes.append(
                 "the capture is Android's btsnooz summary (the stack's short history: packets cut to ~150 bytes, ACL outside "
@@ -262,6 +267,7 @@ public struct AnalysisBuilder: Sendable {
         let record = frame.record
         let at = FrameTime(frame: record.frame, time: record.timestamp)
         noteHealth(frame, at: at)
+        platformDetector.consume(frame)
         lastFrame = at
         switch frame.packet {
         case .command(let command):
@@ -305,6 +311,7 @@ public struct AnalysisBuilder: Sendable {
                     + ": rules that need the setup are not evaluated for them")
         }
         if advertisingSeen { result.advertising = advertising }
+        result.capture.platform = platformDetector.platform
         resolvePrivateAddresses()
         return result
     }

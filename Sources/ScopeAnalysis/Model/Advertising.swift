@@ -86,6 +86,9 @@ public struct AdvertisingSpan: Sendable, Hashable {
     /// Length of the last advertising data its set had been given (successfully, or not yet
     /// answered) at its start.
     public var dataLength: Int?
+    /// Company identifiers of the manufacturer-specific data in that advertising data (0x004C:
+    /// Apple — on iOS only the system advertises manufacturer data; Core Bluetooth apps cannot).
+    public var manufacturers: [UInt16] = []
 
     /// A connection up when advertising started, as far as the advertising is concerned.
     public struct SpanConnection: Sendable, Hashable {

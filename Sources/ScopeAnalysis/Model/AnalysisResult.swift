@@ -88,6 +88,9 @@ public struct CaptureInfo: Sendable {
     /// What the input was when not a bare capture (bug report, sysdiagnose, compression…) and
     /// which files were merged into this capture.
     public var origin = CaptureOrigin()
+    /// The host stack that recorded the capture, with the evidence (set by `finish()`; a
+    /// partial result handed to the rules on the way carries what was found by then).
+    public var platform = HostPlatform()
 
     public init(file: String, format: String) {
         self.file = file

@@ -26,6 +26,7 @@ public struct AdvWithoutNeed: ItemRule {
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("connectable_enabled_without_connection_s", config)
+        let context = PlatformContext(view.platform, config)
         var t = ItemTally()
         // Results built by hand: the spans' connections worked out from the connections.
         let conns = view.analysis?.connections ?? []
@@ -34,6 +35,12 @@ public struct AdvWithoutNeed: ItemRule {
             guard span.connectable else { continue }
             t.tick(1)
             let k = key(0, span.ordinal, i)
+            // iOS advertises for its own services (Continuity, Handoff, AirDrop: Apple
+            // manufacturer data); Core Bluetooth apps cannot set manufacturer data at all.
+            if context.isIOS, span.manufacturers.contains(Self.apple) {
+                t.tick(Self.platformCounter)
+                continue
+            }
             let name = span.advertisingHandle.map { "connectable advertising set \($0)" } ?? "connectable advertising (\(span.api.rawValue))"
             let stopAt = span.stop ?? view.lastFrame ?? span.start
             let enabled = stopAt.time.microseconds - span.start.time.microseconds
@@ -124,6 +131,25 @@ public struct AdvWithoutNeed: ItemRule {
                 all.merge(rest)
             }
         }
-        return verdict(all.findingList, passReason: all.joined(separator: "; "))
+        let share = t.count(Self.platformCounter)
+        guard t.count(1) > share else {
+            var v = passed("only the system's own connectable advertising (Apple manufacturer data) by this host")
+            v.platformShare = Self.share(share)
+            return v
+        }
+        var v = verdict(all.findingList, passReason: all.joined(separator: "; "))
+        if share > 0 { v.platformShare = Self.share(share) }
+        return v
+    }
+
+    /// Apple's company identifier.
+    static let apple: UInt16 = 0x004C
+    /// ItemTally counter of the spans attributed to the platform.
+    static let platformCounter = 7
+
+    static func share(_ n: Int) -> PlatformShare {
+        PlatformShare(
+            platform: .ios, count: n,
+            what: "connectable advertising spans carrying Apple manufacturer data (0x004C): iOS advertising for its own services (Continuity, Handoff, AirDrop), which Core Bluetooth apps cannot do")
     }
 }

@@ -21,6 +21,7 @@ public struct ConnAttemptUnbounded: ItemRule {
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("pending_s", config)
+        let context = PlatformContext(view.platform, config)
         var t = ItemTally()
         for (i, a) in view.attempts.enumerated() {
             t.tick(0)
@@ -39,7 +40,30 @@ public struct ConnAttemptUnbounded: ItemRule {
             let waited = endAt.time.microseconds - a.request.time.microseconds
             let line = "connection request at frame \(a.request.frame) (\(peer)) \(how) after \(Text.seconds(waited))"
             let k = key(0, a.ordinal, i)
-            if waited > limit {
+            if waited > limit, a.peer == nil, let platform = context.platform, context.certain,
+                platform == .ios || platform == .bluez
+            {
+                // The platform's own background reconnection: counted, not a finding.
+                t.tick(Self.platformCounter)
+                t.note(0, k) { line + " (the platform's background connection)" }
+            } else if waited > limit, a.peer == nil {
+                // A filter-accept-list request: on Android the app asked for it (autoConnect) and
+                // the stack holds it; elsewhere the capture cannot tell app from stack. Info.
+                t.finding(k, .info) {
+                    let android = context.platform == .android
+                    return finding(
+                        .info, subject: "connection request at frame \(a.request.frame)",
+                        shows: line + " -> a filter-accept-list connection neither completed nor cancelled within \(Text.seconds(limit))",
+                        cause: android
+                            ? "Usual cause on Android: BluetoothDevice.connectGatt(context, autoConnect = true, callback): the app asked for a background connection that the stack keeps pending (on the accept list) until the device comes back"
+                            : "The capture cannot tell whether the app or the host stack asked for this background (accept-list) connection; stacks keep such requests pending until a listed device comes back, so it is graded info",
+                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, ends.isEmpty ? endAt.frame : nil],
+                        fix: android
+                            ? "Keep autoConnect = true only while the reconnection is wanted; call BluetoothGatt.disconnect() and close() when it is not."
+                            : "If the app asked for it, cancel it when the reconnection is no longer wanted.",
+                        platform: android ? .android : nil)
+                }
+            } else if waited > limit {
                 t.finding(k, Self.defaultSeverity) {
                     finding(
                         subject: "connection request at frame \(a.request.frame)",
@@ -61,10 +85,22 @@ public struct ConnAttemptUnbounded: ItemRule {
             return notEvaluated("no LE Create Connection / LE Extended Create Connection by this host")
         }
         let limit = micros("pending_s", config)
-        return verdict(
+        var v = verdict(
             t.findingList,
             passReason:
-                "no connection request went \(Text.seconds(limit)) without being completed or cancelled (a request still pending at the end counts up to the last frame): "
+                "no connection request by the app went \(Text.seconds(limit)) without being completed or cancelled (a request still pending at the end counts up to the last frame): "
                 + t.joined(separator: "; "))
+        let context = PlatformContext(end.platform, config)
+        if t.count(Self.platformCounter) > 0, let platform = context.platform {
+            v.platformShare = PlatformShare(
+                platform: platform, count: t.count(Self.platformCounter),
+                what: platform == .ios
+                    ? "filter-accept-list connection requests left pending (bluetoothd's background reconnection: Core Bluetooth keeps a connect to a known peripheral pending until it returns, and re-issues the request as its list changes)"
+                    : "filter-accept-list connection requests left pending (bluetoothd's auto-connect of known devices)")
+        }
+        return v
     }
+
+    /// ItemTally counter of the requests attributed to the platform.
+    static let platformCounter = 7
 }

@@ -29,10 +29,33 @@ public struct ScanDuplicatesAllowed: Rule {
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
         let limit = number("duplicate_ratio", config)
+        let context = PlatformContext(analysis.capture.platform, config)
+        // On Android the filter setting is the stack's: the app controls how long it scans.
+        let android = context.platform == .android
+        let appScan = Int64(
+            ((config.threshold(rule: ScanLeftRunning.id, key: "without_connection_request_s")?.number ?? 30) * 1_000_000).rounded())
         var findings = facts.findingList(Self.id)
+        var stacks = 0
         for s in analysis.scans where s.filterDuplicates == 0 {
             let high = s.duplicateRatio > limit
             let endFrame = (s.stop ?? s.lastReport ?? s.end).frame
+            if android {
+                guard s.durationMicros > appScan, s.duplicates > 0 else {
+                    stacks += 1
+                    continue
+                }
+                append(
+                    to: &findings, high && context.certain ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
+                    shows:
+                        "scan at frame \(s.start.frame) ran \(Text.seconds(s.durationMicros)) with the controller's duplicate filter off (Filter_Duplicates=0, "
+                        + (context.certain ? "the Android stack's setting" : "probably the Android stack's setting") + "): \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
+                    cause:
+                        "Usual cause on Android: the app kept BluetoothLeScanner.startScan(...) running longer than \(Text.seconds(appScan)); the filter is the stack's, how long and how often the app scans is not",
+                    evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
+                    fix: "Stop the scan once the device is found (stopScan(callback)) and bound every scan with a timer; use ScanFilters (offloaded to the controller), setCallbackType(CALLBACK_TYPE_FIRST_MATCH) or setReportDelay(ms) so fewer reports reach the app.",
+                    platform: .android)
+                continue
+            }
             append(
                 to: &findings, high ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
                 shows:
@@ -43,6 +66,16 @@ public struct ScanDuplicatesAllowed: Rule {
                 fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads.")
         }
         let n = analysis.scanTotals.sessions
-        return verdict(findings, passReason: "all \(n) scan session(s) enabled with Filter_Duplicates on")
+        var v = verdict(
+            findings,
+            passReason: stacks > 0
+                ? "no scan with the duplicate filter off ran longer than \(Text.seconds(appScan)) (the filter setting is the Android stack's)"
+                : "all \(n) scan session(s) enabled with Filter_Duplicates on")
+        if stacks > 0 {
+            v.platformShare = PlatformShare(
+                platform: .android, count: stacks,
+                what: "scan sessions with the controller's duplicate filter turned off by the Android stack (its setting, not the app's; each ran \(Text.seconds(appScan)) or less, or received no duplicate)")
+        }
+        return v
     }
 }

@@ -1,3 +1,5 @@
+import ScopeAnalysis
+
 /// The host stack that made a capture — whose APIs a finding's advice speaks.
 public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
     /// iOS, iPadOS and macOS apps through Core Bluetooth.
@@ -97,4 +99,48 @@ public enum Guidance {
         9: "Protect sensitive data with encryption and authenticated pairing, and make pairing succeed.",
         10: "Move bulk data in large writes over a negotiated ATT_MTU, without waiting for a response per chunk.",
     ]
+}
+
+extension Platform {
+    /// The platform of a detected host stack (nil for unknown).
+    public init?(_ kind: HostPlatform.Kind) {
+        switch kind {
+        case .ios: self = .ios
+        case .android: self = .android
+        case .bluez: self = .bluez
+        case .embedded: self = .embedded
+        case .unknown: return nil
+        }
+    }
+
+    public var kind: HostPlatform.Kind {
+        switch self {
+        case .ios: return .ios
+        case .android: return .android
+        case .bluez: return .bluez
+        case .embedded: return .embedded
+        }
+    }
+}
+
+/// The platform a rule speaks to and how sure it is (`HostPlatform`, or `--platform`).
+struct PlatformContext: Sendable {
+    var platform: Platform?
+    /// Named on conclusive evidence or chosen by the user: the rule may attribute the platform's
+    /// own traffic to it. Otherwise it says it cannot tell and lowers the severity.
+    var certain: Bool
+
+    init(_ host: HostPlatform, _ config: RuleConfiguration) {
+        if let p = config.platform {
+            platform = p
+            certain = true
+        } else {
+            let host = config.detectedPlatform ?? host
+            platform = Platform(host.kind)
+            certain = host.isCertain
+        }
+    }
+
+    /// iOS (or macOS), named for sure.
+    var isIOS: Bool { platform == .ios && certain }
 }

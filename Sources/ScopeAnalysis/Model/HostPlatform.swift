@@ -1,0 +1,201 @@
+import ScopeCore
+
+/// Which host stack recorded the capture, worked out from what the capture itself shows (its
+/// format, its container, the stack's own commands and events), with every piece of evidence.
+///
+/// Rules use it to speak the platform's API first and to tell what the platform does by itself
+/// from what an app asked for (docs/RULES.md, "Who did it"); `hciscope analyze --platform`
+/// overrides the guess (`RuleConfiguration.platform`).
+public struct HostPlatform: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// iOS, iPadOS or macOS: Apple's bluetoothd under Core Bluetooth.
+        case ios
+        /// Android's Bluetooth stack (Fluoride / Gabeldorsche).
+        case android
+        /// Linux: the kernel's Bluetooth subsystem and bluetoothd.
+        case bluez
+        /// Zephyr, NimBLE, BTstack and other embedded or portable host stacks.
+        case embedded
+        /// Nothing in the capture says.
+        case unknown
+
+        public var name: String {
+            switch self {
+            case .ios: return "iOS / macOS"
+            case .android: return "Android"
+            case .bluez: return "Linux (BlueZ)"
+            case .embedded: return "embedded / other host stack"
+            case .unknown: return "unknown"
+            }
+        }
+    }
+
+    /// How much a fact says about the stack.
+    public enum Weight: String, Sendable, Hashable, Comparable {
+        /// Only that stack writes or sends it.
+        case conclusive
+        /// Usual for that stack, but others can produce it.
+        case suggestive
+
+        var score: Int { self == .conclusive ? 3 : 1 }
+        public static func < (a: Weight, b: Weight) -> Bool { a.score < b.score }
+    }
+
+    /// A fact of the capture that points at a stack.
+    public enum Fact: Sendable, Hashable {
+        /// Little-endian PacketLogger records: written by Apple's PacketLogger / bluetoothd only.
+        case packetLoggerLittleEndian
+        /// Big-endian PacketLogger records: Apple's PacketLogger (older macOS), also BTstack's hci_dump.
+        case packetLoggerBigEndian
+        /// The input was an iOS sysdiagnose archive.
+        case sysdiagnose
+        /// The input was an Android bug report.
+        case androidBugReport
+        /// The records are Android's btsnooz summary (only the Android stack writes it).
+        case btsnoozSummary
+        /// Android's HCI vendor extensions (OGF 0x3F, OCF 0x153–0x15F: vendor capabilities,
+        /// multi-advertising, batch scan, APCF scan filters, energy info…), sent by the Android stack.
+        case androidVendorCommands
+        /// btsnoop datalink 1002 from a dual-mode host that configures BR/EDR (Write Scan Enable,
+        /// Write Extended Inquiry Response) — what a phone's snoop log looks like.
+        case btsnoopH4DualModeHost
+        /// Records from the Linux kernel's monitor channel (btsnoop 2001 / pcap 254).
+        case linuxMonitor
+        /// Management-interface (MGMT) commands and events on the monitor channel: bluetoothd or
+        /// btmgmt driving the kernel.
+        case mgmtTraffic
+        /// A process opened the controller through the HCI user channel: another host stack
+        /// (Zephyr's native port, Bumble, BTstack…) owned it, not the kernel's.
+        case hciUserChannel
+        /// BTstack's own packets: daemon commands (OGF 0x3D) and events 0x60–0x6F.
+        case btstackPackets
+
+        /// The stack it points at and how strongly.
+        public var points: (kind: Kind, weight: Weight) {
+            switch self {
+            case .packetLoggerLittleEndian, .sysdiagnose: return (.ios, .conclusive)
+            case .packetLoggerBigEndian: return (.ios, .suggestive)
+            case .androidBugReport, .btsnoozSummary, .androidVendorCommands: return (.android, .conclusive)
+            case .btsnoopH4DualModeHost: return (.android, .suggestive)
+            case .mgmtTraffic: return (.bluez, .conclusive)
+            case .linuxMonitor: return (.bluez, .suggestive)
+            case .btstackPackets, .hciUserChannel: return (.embedded, .conclusive)
+            }
+        }
+
+        /// Stable name in JSON reports.
+        public var id: String {
+            switch self {
+            case .packetLoggerLittleEndian: return "packetlogger_le"
+            case .packetLoggerBigEndian: return "packetlogger_be"
+            case .sysdiagnose: return "sysdiagnose"
+            case .androidBugReport: return "android_bugreport"
+            case .btsnoozSummary: return "btsnooz"
+            case .androidVendorCommands: return "android_vendor_commands"
+            case .btsnoopH4DualModeHost: return "btsnoop_h4_dual_mode_host"
+            case .linuxMonitor: return "linux_monitor"
+            case .mgmtTraffic: return "mgmt"
+            case .hciUserChannel: return "hci_user_channel"
+            case .btstackPackets: return "btstack"
+            }
+        }
+
+        /// What the fact is, for reports ("Android vendor commands (OCF 0x153–0x15F)").
+        public var description: String {
+            switch self {
+            case .packetLoggerLittleEndian: return "Apple PacketLogger format (little-endian records)"
+            case .packetLoggerBigEndian: return "PacketLogger format (big-endian records: older macOS, or BTstack)"
+            case .sysdiagnose: return "iOS sysdiagnose archive"
+            case .androidBugReport: return "Android bug report"
+            case .btsnoozSummary: return "Android btsnooz summary"
+            case .androidVendorCommands: return "Android HCI vendor commands (OCF 0x153–0x15F)"
+            case .btsnoopH4DualModeHost: return "btsnoop 1002 from a dual-mode host configuring BR/EDR, as a phone's snoop log"
+            case .linuxMonitor: return "Linux monitor channel records"
+            case .mgmtTraffic: return "BlueZ management (MGMT) traffic"
+            case .hciUserChannel: return "HCI user channel opened by another host stack"
+            case .btstackPackets: return "BTstack daemon commands/events (OGF 0x3D, events 0x60–0x6F)"
+            }
+        }
+    }
+
+    /// One piece of evidence: the fact, how often it was seen and where first (nil for facts of
+    /// the file or container, not of a frame).
+    public struct Evidence: Sendable, Hashable {
+        public var fact: Fact
+        public var count: Int
+        public var firstFrame: FrameNumber?
+        public init(_ fact: Fact, count: Int = 1, firstFrame: FrameNumber? = nil) {
+            self.fact = fact
+            self.count = count
+            self.firstFrame = firstFrame
+        }
+
+        /// "Android HCI vendor commands (OCF 0x153–0x15F) ×124 from frame 37".
+        public var description: String {
+            var s = fact.description
+            if count > 1 { s += " ×\(count)" }
+            if let firstFrame { s += count > 1 ? " from frame \(firstFrame)" : " at frame \(firstFrame)" }
+            return s
+        }
+    }
+
+    /// The stack named: the one the evidence points at most strongly, or the override.
+    public var kind: Kind = .unknown
+    /// The strongest weight behind `kind` (nil when unknown or overridden without evidence).
+    public var weight: Weight?
+    /// Every fact found, in the order first seen.
+    public var evidence: [Evidence] = []
+    /// Set when `--platform` (or the configuration) chose the platform; `detected` is what the
+    /// capture said.
+    public var overridden = false
+    public var detected: Kind = .unknown
+
+    public init() {}
+
+    /// Decides `kind` from `evidence`: the stack with the highest score (conclusive facts 3,
+    /// suggestive 1); a tie, or no evidence, is unknown.
+    public init(evidence: [Evidence]) {
+        self.evidence = evidence
+        var score: [Kind: Int] = [:]
+        var strongest: [Kind: Weight] = [:]
+        for e in evidence {
+            let (k, w) = e.fact.points
+            score[k, default: 0] += w.score
+            strongest[k] = max(strongest[k] ?? w, w)
+        }
+        let ranked = score.sorted { $0.value > $1.value }
+        if let top = ranked.first, ranked.count == 1 || ranked[1].value < top.value {
+            kind = top.key
+            weight = strongest[top.key]
+        }
+        detected = kind
+    }
+
+    /// This platform with `override` chosen by the user (the evidence stays).
+    public func overridden(by override: Kind?) -> HostPlatform {
+        guard let override else { return self }
+        var p = self
+        p.kind = override
+        p.overridden = true
+        p.weight = nil
+        return p
+    }
+
+    /// True when the platform is named on conclusive evidence or chosen by the user: rules then
+    /// attribute the platform's own traffic to it. On suggestive evidence only, they speak its
+    /// API but say they cannot tell.
+    public var isCertain: Bool { overridden || weight == .conclusive }
+
+    /// "Android (Android HCI vendor commands (OCF 0x153–0x15F) ×124 from frame 37; …)".
+    public var description: String {
+        let facts = evidence.map(\.description).joined(separator: "; ")
+        var s = kind.name
+        if overridden {
+            s += " (chosen with --platform; the capture suggests \(detected.name)"
+            return s + (facts.isEmpty ? ")" : ": \(facts))")
+        }
+        if weight == .suggestive { s += ", likely" }
+        if facts.isEmpty { return s + " (nothing in the capture names the host stack)" }
+        return s + " (" + facts + ")"
+    }
+}
