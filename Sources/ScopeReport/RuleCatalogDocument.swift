@@ -49,6 +49,10 @@ public enum RuleCatalogDocument {
             out += wrap("fix: " + a.fix, indent: "  ", hanging: "       ") + "\n"
             if let s = a.stackDoes { out += wrap("the stack itself: " + s, indent: "  ", hanging: "    ") + "\n" }
         }
+        if !d.attribution.isEmpty {
+            out += "Attributed to the platform, not the app\n"
+            for a in d.attribution { out += wrap("- \(a.platformName): \(a.text)", indent: "  ", hanging: "    ") + "\n" }
+        }
         return out
     }
 
@@ -115,6 +119,14 @@ public enum RuleCatalogDocument {
                 w.endObject()
             }
             w.endArray()
+            w.beginArray("attribution")
+            for a in d.attribution {
+                w.beginObject()
+                if let p = a.platform { w.field("platform", p.rawValue) } else { w.null("platform") }
+                w.field("text", a.text)
+                w.endObject()
+            }
+            w.endArray()
             w.endObject()
         }
         w.endArray()
@@ -154,6 +166,19 @@ public enum RuleCatalogDocument {
             advertising budget; `sensitive_characteristics` lists characteristic UUIDs whose protection matters \
             (docs/CONFIG.md). `hciscope rules RULE` prints one rule's section in a terminal.
 
+            **Which stack made the capture.** Advice speaks the API of the host stack that recorded the capture, \
+            worked out from decoded evidence and shown in every report with that evidence (`analyze --platform \
+            ios|android|bluez|embedded` overrides it): *iOS / macOS*, certain from little-endian PacketLogger \
+            records or a sysdiagnose, likely from big-endian PacketLogger; *Android*, certain from the Android \
+            vendor commands (OGF 0x3F, OCF 0x153–0x15F), a bug report or a btsnooz summary, likely from btsnoop \
+            1002 written by a dual-mode host that sets up BR/EDR; *Linux (BlueZ)*, certain from MGMT traffic on the \
+            monitor channel, likely from a bare monitor capture (btsnoop 2001, pcap 254); *embedded*, certain from \
+            BTstack's own packets or an HCI user channel; otherwise unknown (two certain platforms that disagree \
+            give unknown too). Before it blames the app, a rule separates what the platform does by itself: each \
+            rule's "Attributed to the platform" list says what, on which platform and on what evidence; such \
+            traffic is counted, not reported as a finding, and where the capture cannot tell, the finding is \
+            graded info. Rules without that list judge what the app controls the same way everywhere.
+
             ## The guidance
 
             """
@@ -189,6 +214,10 @@ public enum RuleCatalogDocument {
         out += "| platform | what usually causes it | fix | what the stack does by itself |\n|---|---|---|---|\n"
         for a in d.advice {
             out += "| \(a.platform.name) | \(cell(a.cause)) | \(cell(a.fix)) | \(cell(a.stackDoes ?? "—")) |\n"
+        }
+        if !d.attribution.isEmpty {
+            out += "\n**Attributed to the platform, not the app** (counted in the verdict's reason, or graded down):\n\n"
+            for a in d.attribution { out += "- *\(a.platformName)*: \(a.text)\n" }
         }
         return out
     }

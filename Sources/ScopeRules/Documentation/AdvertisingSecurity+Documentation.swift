@@ -102,6 +102,13 @@ extension AdvWithoutNeed {
                     + "disconnection (NimBLE: `ble_gap_adv_start()` with `BLE_HS_FOREVER`).",
                 fix: "Stop with `bt_le_adv_stop()` once connected and give advertising a timeout "
                     + "(`bt_le_ext_adv_start()` with `timeout`; NimBLE's duration)."),
+        ],
+        attribution: [
+            PlatformAttribution(
+                .ios,
+                "Connectable advertising whose data carries Apple manufacturer data (company 0x004C), when the platform "
+                    + "is iOS: the system's own services (Continuity, Handoff, AirDrop). Core Bluetooth apps cannot set "
+                    + "manufacturer data, so such advertising is never the app's. Counted, not a finding."),
         ])
 }
 

@@ -174,5 +174,24 @@ extension ConnAttemptUnbounded {
                 cause: "`bt_conn_le_create()` with `BT_CONN_LE_CREATE_CONN` and a long or zero timeout "
                     + "(`CONFIG_BT_CREATE_CONN_TIMEOUT`; NimBLE: `ble_gap_connect()` with `BLE_HS_FOREVER`).",
                 fix: "Give every attempt a timeout (`bt_conn_le_create_param.timeout`, NimBLE's duration argument)."),
+        ],
+        attribution: [
+            PlatformAttribution(
+                .ios,
+                "A filter-accept-list request (LE Create Connection with Initiator_Filter_Policy = 1) left pending past "
+                    + "`pending_s`, when the platform is certain (PacketLogger little-endian records or a sysdiagnose): "
+                    + "bluetoothd's background reconnection, the pattern Core Bluetooth recommends for a pending connect. "
+                    + "Counted in the verdict's reason, not a finding. Requests to a named peer are judged as usual."),
+            PlatformAttribution(
+                .bluez,
+                "The same for a certain BlueZ capture (MGMT traffic on the monitor channel): bluetoothd's auto-connect "
+                    + "to trusted devices runs on the accept list. Counted, not a finding."),
+            PlatformAttribution(
+                .android,
+                "A pending accept-list request is the app's `connectGatt(autoConnect = true)`, held by the stack: an "
+                    + "info finding, in Android API terms, never a warning."),
+            PlatformAttribution(
+                nil,
+                "A pending accept-list request: the capture cannot tell app from stack, so the finding is info."),
         ])
 }

@@ -41,6 +41,21 @@ public struct PlatformAdvice: Sendable, Hashable {
     }
 }
 
+/// What a rule counts as the host stack's own doing on one platform (not a finding against the
+/// app), and the evidence it goes by. `platform` nil: when the platform is unknown.
+public struct PlatformAttribution: Sendable, Hashable {
+    public var platform: Platform?
+    public var text: String
+
+    public init(_ platform: Platform?, _ text: String) {
+        self.platform = platform
+        self.text = text
+    }
+
+    /// "iOS / macOS", or "unknown platform".
+    public var platformName: String { platform?.name ?? "unknown platform" }
+}
+
 /// Everything a user needs to know about one rule: the single source of `hciscope rules` and
 /// docs/RULES.md (generated from it; a test keeps the two equal).
 public struct RuleDocumentation: Sendable {
@@ -64,11 +79,16 @@ public struct RuleDocumentation: Sendable {
     public var why: String
     /// Per platform, iOS first.
     public var advice: [PlatformAdvice]
+    /// What is attributed to the platform rather than the app, per platform (empty: the rule
+    /// judges what the app controls the same way everywhere).
+    public var attribution: [PlatformAttribution]
 
     public init(
         title: String, subject: String, evidence: [String], violated: String, passed: String, notEvaluated: String,
-        severity: String, thresholds: [(key: String, meaning: String)] = [], why: String, advice: [PlatformAdvice]
+        severity: String, thresholds: [(key: String, meaning: String)] = [], why: String, advice: [PlatformAdvice],
+        attribution: [PlatformAttribution] = []
     ) {
+        self.attribution = attribution
         self.title = title
         self.subject = subject
         self.evidence = evidence

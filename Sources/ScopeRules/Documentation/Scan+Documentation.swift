@@ -109,5 +109,14 @@ extension ScanDuplicatesAllowed {
                 cause: "`bt_le_scan_start()` without `BT_LE_SCAN_OPT_FILTER_DUPLICATE` in `bt_le_scan_param.options` "
                     + "(NimBLE: `filter_duplicates = 0` in `ble_gap_disc_params`).",
                 fix: "Set `BT_LE_SCAN_OPT_FILTER_DUPLICATE` (NimBLE: `filter_duplicates = 1`)."),
+        ],
+        attribution: [
+            PlatformAttribution(
+                .android,
+                "Duplicate filtering off is the Android stack's setting, not the app's: a scan session with "
+                    + "Filter_Duplicates = 0 that lasted no longer than `scan.left-running`'s "
+                    + "`without_connection_request_s` (or saw no duplicate) is counted as the stack's. A longer one is "
+                    + "judged on what the app controls (how long it scanned, what it does with the reports), in "
+                    + "`BluetoothLeScanner`/`ScanSettings` terms; when Android is only likely, the finding is info."),
         ])
 }
