@@ -1,0 +1,75 @@
+import ScopeCore
+
+/// A raw UART H4 byte stream (Core v5.4 Vol 4 Part A §2): a type byte, then the HCI packet.
+///
+/// ```
+/// type  header                         length field
+/// 0x01  command  opcode(2) len(1)      [2]          (3-byte header)   host → controller
+/// 0x02  ACL      handle(2) len(2)      LE16 [2..3]  (4-byte header)   either way
+/// 0x03  SCO      handle(2) len(1)      [2]          (3-byte header)   either way
+/// 0x04  event    code(1)   len(1)      [1]          (2-byte header)   controller → host
+/// 0x05  ISO      handle(2) len(2)      LE16 [2..3] & 0x3FFF (4-byte header; top bits RFU)
+/// ```
+///
+/// The stream says nothing of direction: commands are sent, events received, and ACL, SCO and ISO
+/// data have an unknown direction. There are no timestamps: records take the host receive time.
+/// Headers must also look like real ones (a command group that exists, a defined event code or the
+/// vendor one, a connection handle up to 0x0EFF), in step or not: a type byte alone is too weak a
+/// sign to let it announce a length.
+public struct H4StreamFraming: StreamFraming {
+    public init() {}
+
+    public func check(_ bytes: ArraySlice<UInt8>, strict: Bool) -> FrameCheck {
+        guard let type = bytes.first else { return .needMore }
+        let header: Int
+        switch type {
+        case H4PacketType.command, H4PacketType.sco: header = 3
+        case H4PacketType.acl, H4PacketType.iso: header = 4
+        case H4PacketType.event: header = 2
+        default: return .invalid("H4 packet type 0x\(Hex.string([type])) (expected 0x01–0x05)")
+        }
+        guard bytes.count >= 1 + header else { return .needMore }
+        let h = bytes.startIndex + 1
+        let length: Int
+        switch type {
+        case H4PacketType.command, H4PacketType.sco: length = Int(bytes[h + 2])
+        case H4PacketType.event: length = Int(bytes[h + 1])
+        case H4PacketType.acl: length = Int(bytes[h + 2]) | Int(bytes[h + 3]) << 8
+        default: length = (Int(bytes[h + 2]) | Int(bytes[h + 3]) << 8) & 0x3FFF
+        }
+        do {
+            switch type {
+            case H4PacketType.command:
+                let group = bytes[h + 1] >> 2
+                guard (0x01...0x08).contains(group) || group == 0x3F else { return .invalid("command group 0x\(Hex.string([group]))") }
+            case H4PacketType.event:
+                let code = bytes[h]
+                guard (0x01...0x5F).contains(code) || code == 0xFF else { return .invalid("event code 0x\(Hex.string([code]))") }
+            default:
+                let handle = (Int(bytes[h]) | Int(bytes[h + 1]) << 8) & 0x0FFF
+                guard handle <= 0x0EFF else { return .invalid("connection handle 0x\(String(handle, radix: 16))") }
+            }
+        }
+        return .frame(length: 1 + header + length)
+    }
+
+    public mutating func record(
+        _ bytes: ArraySlice<UInt8>, claimedLength: Int, frame: FrameNumber, offset: Int, receivedAt: Timestamp,
+        source: String?, diagnostics: inout [Diagnostic]
+    ) -> CaptureRecord {
+        let type = bytes.first ?? 0
+        let kind = H4PacketType.kind(for: type)
+        let direction: Direction = kind == .command ? .sent : kind == .event ? .received : .unknown
+        let payload = Array(bytes.dropFirst())
+        return CaptureRecord(
+            frame: frame, timestamp: receivedAt, adapter: 0, direction: direction, kind: kind,
+            originalLength: max(payload.count, claimedLength - 1), payload: payload)
+    }
+}
+
+/// A raw H4 byte stream (file, FIFO) → records.
+public typealias H4StreamDecoder = StreamDeframer<H4StreamFraming>
+
+extension StreamDeframer where Framing == H4StreamFraming {
+    public init(source: String? = nil) { self.init(framing: H4StreamFraming(), source: source) }
+}
