@@ -11,13 +11,26 @@ import ScopeCore
 /// 0x05  ISO      handle(2) len(2)      LE16 [2..3] & 0x3FFF (4-byte header; top bits RFU)
 /// ```
 ///
+/// Resynchronisation after garbage works (a packet is believed when the bytes after it start a
+/// plausible packet), but a packet that lost bytes on the line takes the next packet's first bytes
+/// with it.
+///
 /// The stream says nothing of direction: commands are sent, events received, and ACL, SCO and ISO
-/// data have an unknown direction. There are no timestamps: records take the host receive time.
+/// data take ``dataDirection`` (unknown unless the caller knows the line: a tap on one UART wire
+/// carries one direction). There are no timestamps: records take the host receive time.
 /// Headers must also look like real ones (a command group that exists, a defined event code or the
 /// vendor one, a connection handle up to 0x0EFF), in step or not: a type byte alone is too weak a
 /// sign to let it announce a length.
 public struct H4StreamFraming: StreamFraming {
-    public init() {}
+    /// A lost byte inside a packet cannot be told from garbage after it: the packet is kept whole.
+    public static var findsFramesCutShort: Bool { false }
+
+    /// The direction given to ACL, SCO and ISO packets.
+    public var dataDirection: Direction
+
+    public init(dataDirection: Direction = .unknown) {
+        self.dataDirection = dataDirection
+    }
 
     public func check(_ bytes: ArraySlice<UInt8>, strict: Bool) -> FrameCheck {
         guard let type = bytes.first else { return .needMore }
@@ -59,7 +72,7 @@ public struct H4StreamFraming: StreamFraming {
     ) -> CaptureRecord {
         let type = bytes.first ?? 0
         let kind = H4PacketType.kind(for: type)
-        let direction: Direction = kind == .command ? .sent : kind == .event ? .received : .unknown
+        let direction: Direction = kind == .command ? .sent : kind == .event ? .received : dataDirection
         let payload = Array(bytes.dropFirst())
         return CaptureRecord(
             frame: frame, timestamp: receivedAt, adapter: 0, direction: direction, kind: kind,
@@ -71,5 +84,7 @@ public struct H4StreamFraming: StreamFraming {
 public typealias H4StreamDecoder = StreamDeframer<H4StreamFraming>
 
 extension StreamDeframer where Framing == H4StreamFraming {
-    public init(source: String? = nil) { self.init(framing: H4StreamFraming(), source: source) }
+    public init(source: String? = nil, dataDirection: Direction = .unknown) {
+        self.init(framing: H4StreamFraming(dataDirection: dataDirection), source: source)
+    }
 }

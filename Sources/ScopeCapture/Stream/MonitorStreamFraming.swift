@@ -27,6 +27,8 @@ import ScopeCore
 /// than a second (a restart; or the 32-bit counter wrapping after 4.97 days) the clock is anchored
 /// again, with a diagnostic. Records without TS32 take the host receive time.
 public struct MonitorStreamFraming: StreamFraming {
+    public static var findsFramesCutShort: Bool { true }
+
     /// Drop-counter extended-header types and the kinds they count (see above for 3..6).
     public enum DropKind: Sendable, Hashable, CaseIterable, CustomStringConvertible {
         case command, event, acl, sco, other

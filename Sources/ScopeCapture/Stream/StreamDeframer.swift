@@ -15,6 +15,12 @@ public enum FrameCheck: Sendable, Hashable {
 /// and turned into records once whole. Used by ``StreamDeframer``, which does the buffering,
 /// the resynchronisation and the bookkeeping of offsets.
 public protocol StreamFraming: Sendable {
+    /// Whether a plausible frame start inside a frame that is followed by garbage means the frame
+    /// was cut short. Only for framings whose headers are hard to fake (the monitor framing's
+    /// opcode, flags, extended header and HCI length must all agree); an H4 header is a type byte
+    /// and a length, and turns up inside ordinary packets all the time.
+    static var findsFramesCutShort: Bool { get }
+
     /// Judges the frame starting at `bytes.startIndex` from its header alone. `strict` is asked
     /// while searching for a frame boundary (at the start, or after garbage): it should accept only
     /// what real senders emit, so that garbage is unlikely to pass. Once in step, the checks may be
@@ -141,7 +147,7 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
                     accept(length: length, receivedAt: receivedAt, nextInStep: true, into: &out)
                 case .invalid:
                     // Cut short? Look for a frame start inside it.
-                    switch innerStart(from: start + 1, before: end) {
+                    switch Framing.findsFramesCutShort ? innerStart(from: start + 1, before: end) : .some(nil) {
                     case .some(.none):
                         accept(length: length, receivedAt: receivedAt, nextInStep: false, into: &out)
                     case .some(.some(let inner)):
@@ -158,13 +164,21 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
         return out
     }
 
-    /// The first index in `from..<before` where a strictly plausible frame starts (`.some(index)`),
-    /// `.some(nil)` when there is none, or nil when some candidate's header is not all here yet.
+    /// The first index in `from..<before` where a strictly plausible frame starts whose end is
+    /// followed by another plausible frame start (`.some(index)`), `.some(nil)` when there is none,
+    /// or nil when a candidate cannot be judged with the bytes here yet.
     private func innerStart(from: Int, before: Int) -> Int?? {
         var i = from
         while i < before {
             switch framing.check(buffer[i...], strict: true) {
-            case .frame: return .some(i)
+            case .frame(let length):
+                let end = i + length
+                guard end < buffer.count else { return nil }
+                switch framing.check(buffer[end...], strict: false) {
+                case .frame: return .some(i)
+                case .needMore: return nil
+                case .invalid: i += 1
+                }
             case .needMore: return nil
             case .invalid: i += 1
             }
