@@ -170,6 +170,17 @@ struct StreamDecoderTests {
         #expect(decoder.buffered == 0)
     }
 
+    @Test func garbageThenAnIncompleteFrameAtTheEndAreReportedApart() {
+        let first = StreamEncoding.monitorFrame(opcode: 2, payload: [0x03, 0x0C, 0x00], ts32: 1)
+        let tail = Array(StreamEncoding.monitorFrame(opcode: 3, payload: [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00], ts32: 2).prefix(13))
+        let (out, decoder) = Self.decode([first + [0xEE, 0xEE, 0xEE] + tail])
+        #expect(out.records.count == 1)
+        #expect(out.diagnostics.map(\.offset) == [first.count, first.count + 3])
+        #expect(out.diagnostics.first?.message.hasPrefix("skipped 3 bytes between frames (offsets \(first.count)–\(first.count + 2))") == true)
+        #expect(out.diagnostics.last?.message.hasPrefix("an incomplete frame: its header says 17 bytes, 13 arrived") == true)
+        #expect(decoder.skippedBytes == 3 + 13)
+    }
+
     @Test func aSenderRestartAnchorsTheClockAgain() {
         let a = StreamEncoding.monitorFrame(opcode: 2, payload: [0x03, 0x0C, 0x00], ts32: 500_000)  // 50 s uptime
         let b = StreamEncoding.monitorFrame(opcode: 3, payload: [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00], ts32: 500_100)

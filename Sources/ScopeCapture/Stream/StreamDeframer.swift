@@ -107,6 +107,7 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
     /// The end of input: records what can be, and reports a frame left incomplete and bytes skipped.
     public mutating func finish(receivedAt: Timestamp) -> StreamOutput {
         var out = process(receivedAt: receivedAt, mode: .end)
+        closeSkip(at: base + start, into: &out)
         if buffered > 0 {
             let offset = base + start
             let what: String
@@ -119,7 +120,6 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
             skippedBytes += buffered
             start = buffer.count
         }
-        closeSkip(at: base + start, into: &out)
         compact()
         return out
     }
