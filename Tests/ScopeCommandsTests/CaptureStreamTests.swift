@@ -203,6 +203,74 @@ struct CaptureStreamTests {
         try Self.expectRoundTrip(output, format: .pcapMonitor)
     }
 
+    /// The built binary on a FIFO: it waits for a writer without blocking a stop, records what the
+    /// writer sends, and a SIGINT ends it cleanly (status 0, the summary line, a whole file).
+    @Test func h4FifoStoppedBySIGINT() throws {
+        guard let binary = builtBinary else {
+            FileHandle.standardError.write(Data("note: FIFO/SIGINT test SKIPPED: no built hciscope\n".utf8))
+            return
+        }
+        let packets = Self.sample.filter { $0.kind == .command || $0.kind == .event }.prefix(50)
+        let directory = try Self.temporaryDirectory("fifo")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("h4.fifo").path
+        let output = directory.appendingPathComponent("fifo.btsnoop").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // Spawned with SIGINT unblocked and at its default action, as a shell starts it (Foundation's
+        // Process passes on the spawning thread's mask, where it may be blocked).
+        let errPath = directory.appendingPathComponent("stderr.txt").path
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = [binary, "capture", "--h4-file", fifo, "-w", output, "-q"]
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var pid: pid_t = 0
+        try #require(posix_spawn(&pid, binary, &actions, &attributes, &cArgs, environ) == 0)
+        try #require(Self.waitForHeader(output))
+        usleep(300_000)  // no writer yet: still waiting, not ended
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, WNOHANG) == 0, "it ended before a writer came")
+        let writer = open(fifo, O_WRONLY)
+        try #require(writer >= 0)
+        var bytes: [UInt8] = []
+        for p in packets { bytes += try #require(StreamEncoding.h4Packet(kind: p.kind, payload: p.payload)) }
+        Self.writeAll(writer, bytes, chunk: 100)
+        // The last packet is written once the line is quiet (the decoder waits to see what follows).
+        for _ in 0..<100 {
+            if var reader = try? CaptureReader.open(path: output) {
+                var n = 0
+                while reader.next() != nil { n += 1 }
+                if n == packets.count { break }
+            }
+            usleep(20_000)
+        }
+        kill(pid, SIGINT)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        close(writer)
+        let said = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        // Exited (not killed by the signal), with status 0.
+        #expect(status & 0x7F == 0 && (status >> 8) & 0xFF == 0, "wait status \(status): \(said)")
+        #expect(said.contains("\(packets.count) frames written to \(output) (btsnoop-2001); \(bytes.count) bytes read from \(fifo), 0 not part of any frame; stopped by signal"), "\(said)")
+        var reader = try CaptureReader.open(path: output)
+        var records: [CaptureRecord] = []
+        while let r = reader.next() { records.append(r) }
+        #expect(records.map(\.payload) == packets.map(\.payload))
+    }
+
     @Test func h4FileWithGarbageAndATruncatedTail() throws {
         let packets = Self.sample.filter { $0.kind.isHCI }
         try #require(packets.count == 288)
