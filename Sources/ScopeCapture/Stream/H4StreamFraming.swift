@@ -18,9 +18,10 @@ import ScopeCore
 /// The stream says nothing of direction: commands are sent, events received, and ACL, SCO and ISO
 /// data take ``dataDirection`` (unknown unless the caller knows the line: a tap on one UART wire
 /// carries one direction). There are no timestamps: records take the host receive time.
-/// Headers must also look like real ones (a command group that exists, a defined event code or the
-/// vendor one, a connection handle up to 0x0EFF), in step or not: a type byte alone is too weak a
-/// sign to let it announce a length.
+/// Headers must also look like real ones (an event code other than 0, a connection handle up to
+/// 0x0EFF), in step or not; commands are not checked (real captures hold vendor and odd command
+/// groups). That is a weak test: resynchronisation in H4 rests mostly on a packet being followed
+/// by a plausible one.
 public struct H4StreamFraming: StreamFraming {
     /// A lost byte inside a packet cannot be told from garbage after it: the packet is kept whole.
     public static var findsFramesCutShort: Bool { false }
@@ -50,18 +51,14 @@ public struct H4StreamFraming: StreamFraming {
         case H4PacketType.acl: length = Int(bytes[h + 2]) | Int(bytes[h + 3]) << 8
         default: length = (Int(bytes[h + 2]) | Int(bytes[h + 3]) << 8) & 0x3FFF
         }
-        do {
-            switch type {
-            case H4PacketType.command:
-                let group = bytes[h + 1] >> 2
-                guard (0x01...0x08).contains(group) || group == 0x3F else { return .invalid("command group 0x\(Hex.string([group]))") }
-            case H4PacketType.event:
-                let code = bytes[h]
-                guard (0x01...0x5F).contains(code) || code == 0xFF else { return .invalid("event code 0x\(Hex.string([code]))") }
-            default:
-                let handle = (Int(bytes[h]) | Int(bytes[h + 1]) << 8) & 0x0FFF
-                guard handle <= 0x0EFF else { return .invalid("connection handle 0x\(String(handle, radix: 16))") }
-            }
+        switch type {
+        case H4PacketType.command:
+            break  // real captures hold vendor and odd command groups: any opcode goes
+        case H4PacketType.event:
+            guard bytes[h] != 0 else { return .invalid("event code 0x00") }
+        default:
+            let handle = (Int(bytes[h]) | Int(bytes[h + 1]) << 8) & 0x0FFF
+            guard handle <= 0x0EFF else { return .invalid("connection handle 0x\(String(handle, radix: 16)) (at most 0x0EFF)") }
         }
         return .frame(length: 1 + header + length)
     }

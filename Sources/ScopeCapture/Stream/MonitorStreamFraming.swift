@@ -112,8 +112,9 @@ public struct MonitorStreamFraming: StreamFraming {
             }
             i += 1 + size
         }
-        // HCI packets: the packet's own length must fill the payload exactly.
-        if let hciHeader = Self.hciHeaderLength(kind) {
+        // HCI packets, while searching: the packet's own length must fill the payload exactly. In
+        // step, a malformed packet in a well-framed record is still a record (the decoder reports it).
+        if strict, let hciHeader = Self.hciHeaderLength(kind) {
             guard payloadLength >= hciHeader else {
                 return .invalid("\(kind.name) payload of \(payloadLength) bytes is shorter than its \(hciHeader)-byte header")
             }
@@ -123,7 +124,7 @@ public struct MonitorStreamFraming: StreamFraming {
             guard inner == payloadLength - hciHeader else {
                 return .invalid("\(kind.name) says \(inner) bytes follow its header, the frame holds \(payloadLength - hciHeader)")
             }
-        } else if strict {
+        } else if strict, Self.hciHeaderLength(kind) == nil {
             if let fixed = Self.fixedPayloadLength(kind), fixed != payloadLength {
                 return .invalid("\(kind.name) payload of \(payloadLength) bytes (it is \(fixed))")
             }
@@ -198,7 +199,7 @@ public struct MonitorStreamFraming: StreamFraming {
     }
 
     /// The HCI packet header length for the HCI kinds (nil for the rest).
-    static func hciHeaderLength(_ kind: RecordKind) -> Int? {
+    public static func hciHeaderLength(_ kind: RecordKind) -> Int? {
         switch kind {
         case .command, .sco: return 3
         case .event: return 2
@@ -208,7 +209,7 @@ public struct MonitorStreamFraming: StreamFraming {
     }
 
     /// The parameter/data length an HCI header announces.
-    static func hciParameterLength(_ kind: RecordKind, _ h: ArraySlice<UInt8>) -> Int {
+    public static func hciParameterLength(_ kind: RecordKind, _ h: ArraySlice<UInt8>) -> Int {
         let s = h.startIndex
         switch kind {
         case .command, .sco: return Int(h[s + 2])
