@@ -100,6 +100,19 @@ struct StreamDecoderTests {
         #expect(decoder.buffered == 0)
     }
 
+    @Test func aHeldPacketKeepsTheTimeItsLastByteArrived() {
+        // H4 has no clock: a packet takes the host time of its last byte, even though it is only
+        // believed when the next packet (or the quiet line) comes 250 ms later.
+        var decoder = H4StreamDecoder()
+        let t0 = Self.arrival.microseconds
+        var records = decoder.push([0x01, 0x03, 0x0C], receivedAt: Timestamp(microseconds: t0)).records
+        records += decoder.push([0x00, 0x04, 0x0E], receivedAt: Timestamp(microseconds: t0 + 1_000)).records
+        records += decoder.push([0x04, 0x01, 0x03, 0x0C, 0x00], receivedAt: Timestamp(microseconds: t0 + 2_000)).records
+        records += decoder.flush(receivedAt: Timestamp(microseconds: t0 + 252_000)).records
+        #expect(records.map(\.kind) == [.command, .event])
+        #expect(records.map(\.timestamp.microseconds) == [t0 + 1_000, t0 + 2_000])
+    }
+
     @Test func garbageBeforeAndBetweenFramesIsSkippedAndNamed() throws {
         // A text banner first (as an RTT telnet server sends), then frames with junk between them.
         let banner = Array("SEGGER J-Link - Real time terminal output\r\nProcess: JLinkExe\r\n".utf8)

@@ -29,7 +29,8 @@ public protocol StreamFraming: Sendable {
 
     /// The record of a whole frame (`bytes` is exactly the frame), or of a frame cut short by the
     /// start of the next one (`bytes` is what arrived, `claimedLength` what its header said).
-    /// `offset` is the stream offset of its first byte, `receivedAt` when its last byte arrived.
+    /// `offset` is the stream offset of its first byte, `receivedAt` when its last byte arrived
+    /// (not when the deframer decided to believe it).
     mutating func record(
         _ bytes: ArraySlice<UInt8>, claimedLength: Int, frame: FrameNumber, offset: Int, receivedAt: Timestamp,
         source: String?, diagnostics: inout [Diagnostic]
@@ -83,6 +84,9 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
     /// Stream offset where the current run of skipped bytes began, and why it began.
     private var skipStart: Int?
     private var skipReason = ""
+    /// When the bytes up to each stream offset arrived (one entry per push still holding bytes), so
+    /// a frame held back to see what follows it keeps the time its own last byte came.
+    private var arrivals: [(end: Int, at: Timestamp)] = []
 
     public init(framing: Framing, source: String? = nil) {
         self.framing = framing
@@ -96,6 +100,7 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
     public mutating func push(_ bytes: some Collection<UInt8>, receivedAt: Timestamp) -> StreamOutput {
         consumed += bytes.count
         buffer.append(contentsOf: bytes)
+        if !bytes.isEmpty { arrivals.append((consumed, receivedAt)) }
         return process(receivedAt: receivedAt, mode: .streaming)
     }
 
@@ -211,8 +216,8 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
         closeSkip(at: offset, into: &out)
         recordCount += 1
         let record = framing.record(
-            buffer[start..<(start + length)], claimedLength: length, frame: recordCount, offset: offset, receivedAt: receivedAt,
-            source: source, diagnostics: &out.diagnostics)
+            buffer[start..<(start + length)], claimedLength: length, frame: recordCount, offset: offset,
+            receivedAt: arrival(ofBytesBefore: offset + length, otherwise: receivedAt), source: source, diagnostics: &out.diagnostics)
         out.records.append(record)
         start += length
         inStep = nextInStep
@@ -228,14 +233,27 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
             .warning, layer: .capture, file: source, frame: recordCount, offset: offset,
             message: "frame cut short: its header says \(claimedLength) bytes, but another frame starts \(arrived) bytes in (offset \(base + inner)); recorded truncated"))
         let record = framing.record(
-            buffer[start..<inner], claimedLength: claimedLength, frame: recordCount, offset: offset, receivedAt: receivedAt,
-            source: source, diagnostics: &out.diagnostics)
+            buffer[start..<inner], claimedLength: claimedLength, frame: recordCount, offset: offset,
+            receivedAt: arrival(ofBytesBefore: base + inner, otherwise: receivedAt), source: source, diagnostics: &out.diagnostics)
         out.records.append(record)
         start = inner
         inStep = false
     }
 
+    /// When the byte just before stream offset `end` arrived; drops what is no longer needed.
+    private mutating func arrival(ofBytesBefore end: Int, otherwise: Timestamp) -> Timestamp {
+        guard let i = arrivals.firstIndex(where: { $0.end >= end }) else { return otherwise }
+        let at = arrivals[i].at
+        arrivals.removeFirst(i)
+        return at
+    }
+
     private mutating func compact() {
+        // Arrival times of bytes already consumed (a long run of garbage: a wrong baud rate) go.
+        let done = base + start
+        if let first = arrivals.first, first.end <= done {
+            arrivals.removeFirst(arrivals.firstIndex { $0.end > done } ?? arrivals.count)
+        }
         if start >= buffer.count {
             base += buffer.count
             buffer.removeAll(keepingCapacity: true)
