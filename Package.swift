@@ -87,7 +87,7 @@ if !portable {
         ),
         .target(
             name: "ScopeLive",
-            dependencies: ["ScopeCore", "CPcap", .target(name: "CBluetooth", condition: .when(platforms: [.linux]))]
+            dependencies: ["ScopeCore", "ScopeCapture", "CPcap", .target(name: "CBluetooth", condition: .when(platforms: [.linux]))]
         ),
         .testTarget(
             name: "ScopeLiveTests",

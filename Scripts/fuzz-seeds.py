@@ -85,6 +85,22 @@ def seeds(target):
             yield data
         elif target == "reader_pklg" and fmt == "pklg" and (path.endswith(".pklg") or "/pklg/" in path):
             yield data
+        elif target == "reader_stream" and fmt == "btsnoop":
+            # Byte 0: 0 monitor framing / 1 H4; byte 1: chunk size. A Zephyr-style monitor stream
+            # (TS32 first) of the records with an opcode, and the HCI packets as H4.
+            recs = [r for r in records(path, cap=400) if len(r[3]) <= 0xFF00]
+            opcode = {v: k for k, v in MONITOR.items()}
+            mon, h4 = bytearray([0, 37]), bytearray([1, 37])
+            for n, (k, d, _, p) in enumerate(recs):
+                op = opcode.get((k, d), opcode.get((k, 0)))
+                if op is not None:
+                    ext = struct.pack("<BI", 8, n * 10)
+                    mon += struct.pack("<HHBB", 4 + len(ext) + len(p), op, 0, len(ext)) + ext + p
+                t = {v: k2 for k2, v in H4.items()}.get(k)
+                if t is not None:
+                    h4 += bytes([t]) + p
+            yield bytes(mon)
+            yield bytes(h4)
         elif fmt == "btsnoop" and not target.startswith("reader_"):
             recs = records(path)
             if target == "hci_command":

@@ -11,7 +11,7 @@
 # check it in under Sources/ScopeTestSupport/Fixtures/fuzz/ with a regression test and the fix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGETS="reader_btsnoop reader_pcap reader_pklg hci_command hci_event l2cap att smp ad dissector"
+TARGETS="reader_btsnoop reader_pcap reader_pklg reader_stream hci_command hci_event l2cap att smp ad dissector"
 if [ "${1:-}" = --list ]; then echo "$TARGETS"; exit 0; fi
 target=${1:?usage: Scripts/fuzz.sh TARGET|all SECONDS}
 seconds=${2:-60}

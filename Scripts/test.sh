@@ -56,6 +56,8 @@ else
 fi
 if command -v python3 >/dev/null && btmon=$(bash Scripts/build-btmon.sh); then
     python3 Scripts/btmon-conformance.py --btmon "$btmon" --hciscope .build/release/hciscope
+    # capture --tty against btmon --tty on the same stream (two pseudo-terminals)
+    python3 Scripts/btmon-tty-conformance.py --btmon "$btmon" --hciscope .build/release/hciscope
 else
     echo "test.sh: BlueZ 5.87's btmon could not be built (see above): btmon conformance check SKIPPED" >&2
 fi

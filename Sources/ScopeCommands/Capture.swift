@@ -14,11 +14,12 @@ import Glibc
 import ScopeLive
 #endif
 
-/// `hciscope capture`: record the Linux Bluetooth monitor channel, or the H4 stream between a
-/// host stack and a controller (`--h4-proxy`).
+/// `hciscope capture`: record the Linux Bluetooth monitor channel, the H4 stream between a host
+/// stack and a controller (`--h4-proxy`), or what an embedded stack sends: the monitor protocol on
+/// a serial port (`--tty`) or an RTT channel (`--rtt`), or a raw H4 byte stream (`--h4-file`).
 public struct Capture: ParsableCommand {
     public static let configuration = CommandConfiguration(
-        abstract: "Record HCI traffic live from the Linux Bluetooth monitor channel, or through an H4 proxy.",
+        abstract: "Record HCI traffic live from the Linux Bluetooth monitor channel, an H4 proxy, or an embedded stack's serial port or RTT channel.",
         discussion: """
             Records everything the monitor channel delivers — every controller, index added/removed/opened/\
             closed, commands, events, ACL/SCO/ISO both ways, system notes, user logging, management traffic \
@@ -32,6 +33,18 @@ public struct Capture: ParsableCommand {
             one host connection on LISTEN, connects to TARGET, forwards bytes unchanged both ways and records \
             every complete H4 packet (host → controller as sent, controller → host as received) into btsnoop \
             1002 or pcap (link type 201). It stops when either side closes.
+
+            Embedded stacks: --tty DEVICE [--baud N] reads the monitor protocol that Zephyr sends with \
+            CONFIG_BT_DEBUG_MONITOR_UART=y (the framing btmon --tty reads) from a serial port set to raw \
+            mode (default 115200 baud); --rtt HOST:PORT reads the same protocol from an RTT server's TCP \
+            port (Zephyr CONFIG_BT_DEBUG_MONITOR_RTT=y; OpenOCD `rtt server start PORT CHANNEL`, or \
+            J-Link's port 19021 for channel 0); --h4-file PATH reads raw H4 packets (type byte + HCI \
+            packet) from a file, a FIFO or '-' (standard input); H4 gives commands and events a direction \
+            but not data, so say which way ACL/SCO/ISO went with --data-direction. Records go to btsnoop \
+            2001 or pcap 254. \
+            Timestamps come from the sender's clock when it sends one (anchored to the host clock at the \
+            first record), else the host's receive time; bytes that are not a frame are skipped with a \
+            diagnostic naming their offsets, and drops the sender reports are counted in the file.
 
             -C MB starts a new file when the current one exceeds MB megabytes (10^6 bytes), naming them \
             FILE.0, FILE.1, …; -W N keeps at most N files, reusing the names from FILE.0 (as tcpdump does). \
@@ -75,6 +88,25 @@ public struct Capture: ParsableCommand {
     @Option(help: ArgumentHelp("With --h4-proxy: the H4 controller to connect to (tcp:HOST:PORT or unix:/path).", valueName: "TARGET"))
     var controller: String?
 
+    @Option(help: ArgumentHelp("Record the monitor protocol an embedded stack sends on this serial port (Zephyr CONFIG_BT_DEBUG_MONITOR_UART; btmon --tty).", valueName: "DEVICE"))
+    var tty: String?
+
+    @Option(help: ArgumentHelp("With --tty: the line speed (default 115200).", valueName: "N"))
+    var baud: Int?
+
+    @Option(help: ArgumentHelp("Record the monitor protocol from an RTT server's TCP port (Zephyr CONFIG_BT_DEBUG_MONITOR_RTT through OpenOCD or J-Link).", valueName: "HOST:PORT"))
+    var rtt: String?
+
+    @Option(name: .customLong("h4-file"), help: ArgumentHelp("Record raw H4 packets (type byte + HCI packet) from a file, a FIFO or '-' (standard input).", valueName: "PATH"))
+    var h4File: String?
+
+    @Option(name: .customLong("data-direction"), help: ArgumentHelp("With --h4-file: the direction of ACL, SCO and ISO packets, which H4 does not record (sent: host → controller; received: controller → host). Without it they cannot be written and are counted as skipped.", valueName: "sent|received"))
+    var dataDirection: DataDirection?
+
+    enum DataDirection: String, ExpressibleByArgument, CaseIterable {
+        case sent, received
+    }
+
     @Option(name: .customShort("C"), help: ArgumentHelp("Start a new file when the current one exceeds this many megabytes (10^6 bytes).", valueName: "MB"))
     var fileSize: Double?
 
@@ -110,6 +142,17 @@ public struct Capture: ParsableCommand {
         if (h4Proxy == nil) != (controller == nil) {
             throw ValidationError("--h4-proxy LISTEN and --controller TARGET go together")
         }
+        let sources = [h4Proxy, tty, rtt, h4File].compactMap { $0 }.count
+        if sources > 1 { throw ValidationError("--h4-proxy, --tty, --rtt and --h4-file are different sources: choose one") }
+        let stream = tty != nil || rtt != nil || h4File != nil
+        if let baud {
+            guard tty != nil else { throw ValidationError("--baud sets the speed of a serial port: it goes with --tty") }
+            guard baud > 0 else { throw ValidationError("--baud needs a positive rate") }
+        }
+        if dataDirection != nil && h4File == nil { throw ValidationError("--data-direction says which way H4 data went: it goes with --h4-file") }
+        if stream && index != nil { throw ValidationError("-i selects a monitor-channel controller; --tty, --rtt and --h4-file record one") }
+        if stream && list { throw ValidationError("--list lists monitor-channel controllers; not with --tty, --rtt or --h4-file") }
+        if stream && source == .pcap { throw ValidationError("--source picks the monitor-channel reader; not with --tty, --rtt or --h4-file") }
         if h4Proxy != nil && index != nil { throw ValidationError("-i selects a monitor-channel controller; an H4 proxy records one") }
         if h4Proxy != nil && list { throw ValidationError("--list lists monitor-channel controllers; not with --h4-proxy") }
         if let fileSize {
@@ -210,6 +253,52 @@ public struct Capture: ParsableCommand {
                     + "written to \(writer.paths.joined(separator: ", ")) (\(target.rawValue)); "
                     + "\(summary.bytesToController) + \(summary.bytesToHost) bytes forwarded; stopped by \(summary.stoppedBy.rawValue)"
                     + (summary.framingFailures.isEmpty ? "" : "; recording stopped early: " + summary.framingFailures.joined(separator: "; "))
+            } else if tty != nil || rtt != nil || h4File != nil {
+                let input: StreamInput
+                if let tty {
+                    input = try StreamInput.serial(path: tty, baud: baud ?? 115_200)
+                } else if let rtt {
+                    input = try StreamInput.rtt(rtt)
+                } else {
+                    input = try StreamInput.file(path: h4File ?? "-")
+                }
+                writer = try openOutput()
+                let what = h4File != nil ? "H4 packets" : "the monitor protocol"
+                if !quiet { console.err("hciscope capture: recording \(what) from \(input.name)") }
+                // The first problems are shown as they come; the rest are counted.
+                var shown = 0
+                func record<Framing: StreamFraming>(_ decoder: StreamDeframer<Framing>) throws(LiveError) -> (StreamCaptureSummary, StreamDeframer<Framing>) {
+                    var decoder = decoder
+                    let summary = try runStreamCapture(
+                        input: input, decoder: &decoder, stopFD: stop.fd, options: options, write: writeRecord,
+                        diagnostic: { d in
+                            shown += 1
+                            if shown <= Self.streamProblemsShown { console.err("hciscope capture: \(d)") }
+                        },
+                        status: interactive || live ? { s in showPanel(controllers: 1, drops: s.senderDrops) } : nil)
+                    return (summary, decoder)
+                }
+                let summary: StreamCaptureSummary
+                var dropDetail = ""
+                if h4File != nil {
+                    let direction: Direction = dataDirection == .sent ? .sent : dataDirection == .received ? .received : .unknown
+                    summary = try record(H4StreamDecoder(source: input.name, dataDirection: direction)).0
+                } else {
+                    let (s, decoder) = try record(MonitorStreamDecoder(source: input.name))
+                    summary = s
+                    let kinds = MonitorStreamFraming.DropKind.allCases.compactMap { kind in
+                        decoder.framing.senderDrops[kind].map { "\(kind) \($0)" }
+                    }
+                    if !kinds.isEmpty { dropDetail = " (" + kinds.joined(separator: ", ") + ")" }
+                }
+                // Frames the output format cannot hold are counted apart (below).
+                line = "\(summary.written - writer.skipped.total) frames written to \(writer.paths.joined(separator: ", ")) (\(target.rawValue)); "
+                    + "\(summary.bytesRead) bytes read from \(input.name), \(summary.skippedBytes) not part of any frame"
+                    + (summary.truncatedFrames > 0 ? ", \(summary.truncatedFrames) frames cut short" : "")
+                    + (h4File == nil ? "; \(summary.senderDrops) records dropped by the sender\(dropDetail)" : "")
+                    + "; stopped by \(summary.stoppedBy.rawValue)"
+                    + (summary.diagnostics > Self.streamProblemsShown
+                        ? "; \(summary.diagnostics - Self.streamProblemsShown) more problems with the stream not shown" : "")
             } else {
                 let source: any LiveSource = self.source == .pcap ? try PcapLiveSource() : try MonitorSource.open()
                 if let index {
@@ -239,7 +328,12 @@ public struct Capture: ParsableCommand {
         }
         if interactive && !live { console.err("") }
         if writer.filesStarted > writer.paths.count { line += "; \(writer.filesStarted - writer.paths.count) older files overwritten" }
-        if writer.skipped.total > 0 { line += "; \(writer.skipped)" }
+        if writer.skipped.total > 0 {
+            line += "; \(writer.skipped)"
+            if h4File != nil && dataDirection == nil && writer.skipped.byReason[.direction] != nil {
+                line += "; H4 does not say which way data packets went: give --data-direction sent|received to keep them"
+            }
+        }
         console.err("hciscope capture: " + line)
         if analyze { return printAnalysis(of: writer.paths, console: console) }
         return 0
@@ -248,6 +342,10 @@ public struct Capture: ParsableCommand {
         return 2
         #endif
     }
+
+    /// How many stream problems (garbage skipped, frames cut short, sender drops) are printed as
+    /// they come; the summary line counts the rest.
+    static let streamProblemsShown = 20
 
     /// What `capture` says where the live layer is not built (macOS; HCISCOPE_PORTABLE=1).
     static let notOnThisPlatform = """

@@ -9,9 +9,9 @@ import ScopeCore
 public final class StopSignals {
     public let fd: Int32
     private var previous = sigset_t()
+    private var set = sigset_t()
 
     public init() throws(LiveError) {
-        var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
@@ -23,6 +23,11 @@ public final class StopSignals {
 
     deinit {
         close(fd)
+        // The stop that ended the capture is still pending (poll on the signalfd does not take
+        // it): take it now, or unblocking would deliver it and kill the process before it prints
+        // its summary and exits 0.
+        var none = timespec()
+        while sigtimedwait(&set, nil, &none) > 0 {}
         sigprocmask(SIG_SETMASK, &previous, nil)
     }
 }
