@@ -17,6 +17,10 @@ public enum FleetRow {
         o.set("first_timestamp_utc", c.firstTimestamp.map(\.description))
         o.set("health", c.healthy ? "ok" : "degraded")
         o.set("health_problems", .array(c.healthProblems.map(JSONValue.string)))
+        o.set("platform", c.platform.kind == .unknown ? nil : c.platform.kind.rawValue)
+        o.set("platform_certain", c.platform.kind == .unknown ? nil : c.platform.isCertain)
+        o.set("source", c.source.isPlain ? nil : c.source.kind.rawValue)
+        o.set("merged_files", c.source.isPlain ? nil : c.source.members.count)
         o.set("scans", r.totals.scans)
         o.set("devices", r.totals.devices)
         o.set("connection_attempts", r.totals.attempts)
@@ -40,7 +44,7 @@ public enum FleetRow {
         var o = head(file: failure.file, format: format, error: failure.message, tool: tool)
         for key in ["frames", "duration_ms", "first_timestamp_utc", "health"] { o.set(key, .null) }
         o.set("health_problems", .array([]))
-        for key in ["scans", "devices", "connection_attempts", "connections", "pairings", "errors", "warnings", "infos",
+        for key in ["platform", "platform_certain", "source", "merged_files", "scans", "devices", "connection_attempts", "connections", "pairings", "errors", "warnings", "infos",
                     "rules_violated", "rules_passed", "rules_not_evaluated", "figures"] {
             o.set(key, .null)
         }
