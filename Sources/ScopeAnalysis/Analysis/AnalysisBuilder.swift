@@ -389,7 +389,7 @@ public struct AnalysisBuilder: Sendable {
     public mutating func noteReaderDiagnostics(_ diagnostics: [Diagnostic]) {
         for d in diagnostics {
             if d.severity == .error { result.capture.health.readErrors += 1 } else { result.capture.health.readWarnings += 1 }
-            if d.message.contains("378 days") { result.capture.health.epochSkewSuspected = true }
+            if d.code == .epochSkew { result.capture.health.epochSkewSuspected = true }
         }
     }
 

@@ -136,7 +136,7 @@ struct BTSnoopLayout: FramedLayout {
         let (micros, overflow) = raw.subtractingReportingOverflow(BTSnoop.unixEpochOffset)
         let timestamp: Timestamp
         if overflow {
-            log.error(frame: frame, offset: offset + 16, "timestamp \(raw) cannot be converted to Unix time")
+            log.error(frame: frame, offset: offset + 16, code: .unconvertibleTimestamp, "timestamp \(raw) cannot be converted to Unix time")
             timestamp = Timestamp(microseconds: raw < 0 ? .min : .max)
         } else {
             timestamp = Timestamp(microseconds: micros)
@@ -145,12 +145,12 @@ struct BTSnoopLayout: FramedLayout {
         // Both checks fail on ordinary records: one comparison each.
         if included > h.original {
             log.error(
-                frame: frame, offset: offset,
+                frame: frame, offset: offset, code: .badRecordLength,
                 "included length \(grouped(included)) is greater than original length \(grouped(h.original)); original length taken as \(grouped(included))")
             originalLength = included
         } else if h.original > maximumBodyLength && included <= maximumBodyLength {
             log.warning(
-                frame: frame, offset: offset,
+                frame: frame, offset: offset, code: .badRecordLength,
                 "original length \(grouped(h.original)) exceeds the largest \(name) record (\(grouped(maximumBodyLength)) bytes)")
         }
         let flags = h.flags
@@ -159,12 +159,12 @@ struct BTSnoopLayout: FramedLayout {
         switch datalink {
         case 1002:
             guard included >= 1 else {
-                log.error(frame: frame, offset: offset, "record has no H4 packet type byte (included length 0); not delivered")
+                log.error(frame: frame, offset: offset, code: .badRecordLength, "record has no H4 packet type byte (included length 0); not delivered")
                 return nil
             }
             if flags > 3, !warnedFlags {
                 warnedFlags = true
-                log.warning(frame: frame, offset: offset + 8, "unknown flag bits \(Hex.prefixed(flags, digits: 8)) (further ones not reported)")
+                log.warning(frame: frame, offset: offset + 8, code: .unexpectedHeaderValue, "unknown flag bits \(Hex.prefixed(flags, digits: 8)) (further ones not reported)")
             }
             let type = input.byte(at: body)
             return CaptureRecord(
@@ -174,7 +174,7 @@ struct BTSnoopLayout: FramedLayout {
         case 1001:
             if flags > 3, !warnedFlags {
                 warnedFlags = true
-                log.warning(frame: frame, offset: offset + 8, "unknown flag bits \(Hex.prefixed(flags, digits: 8)) (further ones not reported)")
+                log.warning(frame: frame, offset: offset + 8, code: .unexpectedHeaderValue, "unknown flag bits \(Hex.prefixed(flags, digits: 8)) (further ones not reported)")
             }
             let received = flags & 1 != 0
             let kind: RecordKind = flags & 2 != 0 ? (received ? .event : .command) : .acl

@@ -96,7 +96,7 @@ enum BTSnooz {
         var p = start
         while p < data.count {
             guard p + headerLength <= data.count else {
-                log.error(frame: nil, offset: offsetBase + p, "btsnooz record header cut off after \(data.count - p) of \(headerLength) bytes")
+                log.error(frame: nil, offset: offsetBase + p, code: .truncatedRecord, "btsnooz record header cut off after \(data.count - p) of \(headerLength) bytes")
                 break
             }
             let length = Int(Sniffer.le16(data, p))
@@ -104,17 +104,17 @@ enum BTSnooz {
             let delta = Sniffer.le32(data, p + (version == 2 ? 4 : 2))
             let type = data[p + headerLength - 1]
             guard length >= 1 else {
-                log.error(frame: nil, offset: offsetBase + p, "btsnooz record length 0 (it counts the type byte, so at least 1); the rest is not read")
+                log.error(frame: nil, offset: offsetBase + p, code: .badRecordLength, "btsnooz record length 0 (it counts the type byte, so at least 1); the rest is not read")
                 break
             }
             guard let (kind, direction) = kind(type) else {
-                log.error(frame: nil, offset: offsetBase + p, "btsnooz record type \(Hex.prefixed(type, digits: 2)) is none of 0x10–0x12, 0x17, 0x20–0x22, 0x2D; the rest is not read")
+                log.error(frame: nil, offset: offsetBase + p, code: .readingStopped, "btsnooz record type \(Hex.prefixed(type, digits: 2)) is none of 0x10–0x12, 0x17, 0x20–0x22, 0x2D; the rest is not read")
                 break
             }
             let body = p + headerLength
             let count = length - 1
             guard body + count <= data.count else {
-                log.error(frame: nil, offset: offsetBase + p, "btsnooz record of \(count) bytes cut off after \(data.count - body)")
+                log.error(frame: nil, offset: offsetBase + p, code: .truncatedRecord, "btsnooz record of \(count) bytes cut off after \(data.count - body)")
                 break
             }
             let payload = Array(data[body..<(body + count)])

@@ -113,7 +113,7 @@ final class PcapSource: RecordSource {
         }
         guard rc == 1, let header, let data else {
             let message = pcap_geterr(handle).map { String(cString: $0) } ?? "unknown libpcap error"
-            log.error(frame: frame, offset: start, "libpcap: \(message); reading stopped (frames before this one were delivered)")
+            log.error(frame: frame, offset: start, code: .readingStopped, "libpcap: \(message); reading stopped (frames before this one were delivered)")
             finished = true
             reachedEnd = false
             return .end
@@ -131,7 +131,7 @@ final class PcapSource: RecordSource {
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
         let micros: Int64
         if overflow {
-            log.error(frame: frame, offset: start, "timestamp \(seconds) s cannot be represented in microseconds")
+            log.error(frame: frame, offset: start, code: .unconvertibleTimestamp, "timestamp \(seconds) s cannot be represented in microseconds")
             micros = seconds < 0 ? .min : .max
         } else {
             micros = scaled.addingReportingOverflow(nanos >= 0 ? nanos / 1000 : (nanos - 999) / 1000).partialValue
@@ -159,24 +159,24 @@ final class PcapSource: RecordSource {
             default: what = "an H4 packet type byte"
             }
             log.error(
-                frame: frame, offset: start,
+                frame: frame, offset: start, code: .truncatedRecord,
                 "record of \(plural(caplen, "byte")) is too short for \(what); not delivered")
             return .notDelivered
         }
         var original = len
         if caplen > len {
             log.error(
-                frame: frame, offset: start,
+                frame: frame, offset: start, code: .badRecordLength,
                 "included length \(grouped(caplen)) is greater than original length \(grouped(len)); original length taken as \(grouped(caplen))")
             original = caplen
         } else if len > limit && caplen <= limit {
             log.warning(
-                frame: frame, offset: start,
+                frame: frame, offset: start, code: .badRecordLength,
                 "original length \(grouped(len)) exceeds the largest \(format.rawValue) record (\(grouped(limit)) bytes)")
         }
         if caplen > limit {
             log.error(
-                frame: frame, offset: start,
+                frame: frame, offset: start, code: .badRecordLength,
                 "record of \(plural(caplen, "byte")) exceeds the largest \(format.rawValue) record (\(grouped(limit)) bytes); delivered as it is framed")
         }
         let payload = Array(bytes[headerBytes...])
@@ -188,7 +188,7 @@ final class PcapSource: RecordSource {
             if word > 1, !warnedDirectionWord {
                 warnedDirectionWord = true
                 log.warning(
-                    frame: frame, offset: start,
+                    frame: frame, offset: start, code: .unexpectedHeaderValue,
                     "direction pseudo-header \(Hex.prefixed(word, digits: 8)) has bits other than bit 0 set (further ones not reported)")
             }
             return .record(

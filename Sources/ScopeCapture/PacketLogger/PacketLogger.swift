@@ -130,7 +130,7 @@ struct PacketLoggerLayout: FramedLayout {
         let type = input.byte(at: 12)
         reference = Int64(seconds) * 1_000_000 + Int64(micros)
         if micros >= 1_000_000 {
-            log.warning(frame: frame, offset: offset + 8, "microseconds field \(grouped(Int(micros))) is not below 1,000,000")
+            log.warning(frame: frame, offset: offset + 8, code: .unexpectedHeaderValue, "microseconds field \(grouped(Int(micros))) is not below 1,000,000")
         }
         let (kind, direction) = PacketLogger.kind(for: type)
         return CaptureRecord(

@@ -143,7 +143,7 @@ public struct CaptureReader {
         }
         var reader = CaptureReader(name: name, sniffed: sniffed, source: source, options: options, origin: origin)
         if sniffed.format.container == .btsnoop, let v = sniffed.btsnoopVersion, v != 1 {
-            reader.log.warning(frame: nil, offset: 8, "btsnoop version \(v) (expected 1); reading as version 1")
+            reader.log.warning(frame: nil, offset: 8, code: .unexpectedHeaderValue, "btsnoop version \(v) (expected 1); reading as version 1")
         }
         return reader
     }
@@ -285,14 +285,14 @@ public struct CaptureReader {
             let (delta, overflow) = t.microseconds.subtractingReportingOverflow(previous.microseconds)
             if !overflow, isEpochSkew(delta) {
                 log.warning(
-                    frame: frame, offset: offset,
+                    frame: frame, offset: offset, code: .epochSkew,
                     "timestamp jumps by \(delta > 0 ? "+" : "-")378 days (32,659,200 s) from the previous frame: "
                         + "a writer counting btsnoop time from 0001-01-01 is off by exactly this much (FORMATS.md §1)")
             } else if t < previous {
                 backwardSteps += 1
                 if backwardSteps <= options.backwardStepsReported {
                     log.warning(
-                        frame: frame, offset: offset,
+                        frame: frame, offset: offset, code: .timestampBackwards,
                         "timestamp goes backwards by \(formatSeconds(overflow ? .max : Int64(clamping: delta.magnitude))) s (\(previous) → \(t)); record delivered")
                 }
             }
@@ -301,19 +301,21 @@ public struct CaptureReader {
             implausible += 1
             if !firstImplausibleReported {
                 firstImplausibleReported = true
+                let skewed = skewFits(t)
                 log.warning(
-                    frame: frame, offset: offset,
+                    frame: frame, offset: offset, code: skewed ? .epochSkew : .implausibleTimestamp,
                     "timestamp \(t) UTC is outside 1990–2100: the capturing clock was wrong"
-                        + skewHint(t) + " (further implausible timestamps are counted at the end)")
+                        + (skewed ? Self.skewHint : "") + " (further implausible timestamps are counted at the end)")
             }
         } else if let reference = options.referenceTime,
             t.microseconds > reference.microseconds.addingReportingOverflow(86_400_000_000).partialValue
         {
             future += 1
             if future == 1 {
+                let skewed = skewFits(t, reference: reference)
                 log.warning(
-                    frame: frame, offset: offset,
-                    "timestamp \(t) UTC is later than the reference time \(reference) UTC" + skewHint(t, reference: reference))
+                    frame: frame, offset: offset, code: skewed ? .epochSkew : .futureTimestamp,
+                    "timestamp \(t) UTC is later than the reference time \(reference) UTC" + (skewed ? Self.skewHint : ""))
             }
         }
     }
@@ -323,9 +325,9 @@ public struct CaptureReader {
         return (delta.magnitude >= UInt64(Self.epochSkew - day)) && (delta.magnitude <= UInt64(Self.epochSkew + day))
     }
 
-    /// A hint when moving `t` by 378 days would make it plausible (or no later than the
-    /// reference time).
-    private func skewHint(_ t: Timestamp, reference: Timestamp? = nil) -> String {
+    /// Whether moving `t` by 378 days would make it plausible (or no later than the reference
+    /// time).
+    private func skewFits(_ t: Timestamp, reference: Timestamp? = nil) -> Bool {
         let earlier = t.microseconds.subtractingReportingOverflow(Self.epochSkew)
         let later = t.microseconds.addingReportingOverflow(Self.epochSkew)
         let fits: Bool
@@ -335,10 +337,13 @@ public struct CaptureReader {
             fits = (!earlier.overflow && Timestamp(microseconds: earlier.partialValue).isPlausible)
                 || (!later.overflow && Timestamp(microseconds: later.partialValue).isPlausible)
         }
-        guard fits else { return "" }
-        return "; shifted by 378 days (32,659,200 s) it would be plausible: a writer counting btsnoop time "
-            + "from 0001-01-01 is off by exactly that (FORMATS.md §1)"
+        return fits
     }
+
+    /// Said of a timestamp that ``skewFits(_:reference:)``.
+    private static let skewHint =
+        "; shifted by 378 days (32,659,200 s) it would be plausible: a writer counting btsnoop time "
+        + "from 0001-01-01 is off by exactly that (FORMATS.md §1)"
 
     private mutating func finish() {
         guard !ended else { return }
@@ -346,16 +351,16 @@ public struct CaptureReader {
         let frame: FrameNumber? = nil
         if backwardSteps > options.backwardStepsReported {
             log.warning(
-                frame: frame, offset: nil,
+                frame: frame, offset: nil, code: .timestampBackwards,
                 "timestamps go backwards \(plural(backwardSteps, "time")) in all (\(options.backwardStepsReported) reported individually)")
         }
         if implausible > 1 {
             log.warning(
-                frame: frame, offset: nil,
+                frame: frame, offset: nil, code: .implausibleTimestamp,
                 "\(plural(implausible, "record")) of \(grouped(delivered)) have timestamps outside 1990–2100")
         }
         if future > 1 {
-            log.warning(frame: frame, offset: nil, "\(plural(future, "record")) have timestamps after the reference time")
+            log.warning(frame: frame, offset: nil, code: .futureTimestamp, "\(plural(future, "record")) have timestamps after the reference time")
         }
         source.base.close()
     }

@@ -88,7 +88,7 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
         do {
             return try step(&log, frame: frame)
         } catch {
-            log.error(frame: frame, offset: error.offset ?? input.offset, "\(error.message); reading stopped")
+            log.error(frame: frame, offset: error.offset ?? input.offset, code: .readingStopped, "\(error.message); reading stopped")
             finished = true
             reachedEnd = false
             return .end
@@ -106,7 +106,7 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
             }
             if available < h {
                 log.error(
-                    frame: frame, offset: start,
+                    frame: frame, offset: start, code: .truncatedRecord,
                     "truncated record header at end of file: \(available) of \(h) bytes; not delivered")
                 input.consume(available)
                 finished = true
@@ -123,7 +123,7 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
                 // bigger): accept it when the next header is where this one says.
                 if total + h <= BufferedFileReader.maximumWindow, try isFramed(total: total) {
                     log.error(
-                        frame: frame, offset: start,
+                        frame: frame, offset: start, code: .badRecordLength,
                         "record of \(plural(body, "byte")) exceeds the largest \(layout.name) record "
                             + "(\(grouped(layout.maximumBodyLength)) bytes); delivered as it is framed")
                     return deliver(body: body, frame: frame, start: start, log: &log)
@@ -145,7 +145,7 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
                     continue
                 }
                 log.error(
-                    frame: frame, offset: start,
+                    frame: frame, offset: start, code: .truncatedRecord,
                     "truncated record at end of file: header announces \(plural(body, "byte")), only \(grouped(remaining)) remain; not delivered")
                 finished = true
                 return .end
@@ -200,7 +200,7 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
                 if isCandidate(at: i, available: available) {
                     input.consume(i)
                     log.error(
-                        frame: frame, offset: start,
+                        frame: frame, offset: start, code: .resynchronised,
                         "\(problem): skipped \(plural(i, "byte")) to the next plausible record header at offset \(start + i)")
                     return true
                 }
@@ -217,14 +217,14 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
                 input.consume(available)
                 skipped += available
                 log.error(
-                    frame: frame, offset: start,
+                    frame: frame, offset: start, code: .resynchronised,
                     "\(problem); no plausible record header follows: \(plural(skipped, "byte")) ignored to end of file")
                 finished = true
                 return false
             }
             if isCandidate(at: 0, available: available) {
                 log.error(
-                    frame: frame, offset: start,
+                    frame: frame, offset: start, code: .resynchronised,
                     "\(problem); skipped \(plural(skipped, "byte")) to the next plausible record header at offset \(start + skipped)")
                 return true
             }

@@ -41,12 +41,12 @@ struct DiagnosticLog {
         self.limit = limit
     }
 
-    mutating func error(frame: FrameNumber?, offset: Int?, _ message: String) {
-        add(Diagnostic(.error, layer: .capture, file: file, frame: frame, offset: offset, message: message))
+    mutating func error(frame: FrameNumber?, offset: Int?, code: Diagnostic.Code = .other, _ message: String) {
+        add(Diagnostic(.error, layer: .capture, file: file, frame: frame, offset: offset, code: code, message: message))
     }
 
-    mutating func warning(frame: FrameNumber?, offset: Int?, _ message: String) {
-        add(Diagnostic(.warning, layer: .capture, file: file, frame: frame, offset: offset, message: message))
+    mutating func warning(frame: FrameNumber?, offset: Int?, code: Diagnostic.Code = .other, _ message: String) {
+        add(Diagnostic(.warning, layer: .capture, file: file, frame: frame, offset: offset, code: code, message: message))
     }
 
     mutating func add(_ d: Diagnostic) {
@@ -69,7 +69,7 @@ struct DiagnosticLog {
         if suppressed > 0 {
             var out = stored
             out.append(Diagnostic(
-                .warning, layer: .capture, file: file,
+                .warning, layer: .capture, file: file, code: .suppressed,
                 message: "\(suppressed) more diagnostic\(suppressed == 1 ? "" : "s") not kept (limit \(limit))"))
             return out
         }

@@ -157,7 +157,7 @@ public struct MonitorStreamFraming: StreamFraming {
                 i += 5
             } else {
                 diagnostics.append(Diagnostic(
-                    .warning, layer: .monitor, file: source, frame: frame, offset: offset + (i - s),
+                    .warning, layer: .monitor, file: source, frame: frame, offset: offset + (i - s), code: .unexpectedHeaderValue,
                     message: "unknown extended header type \(type): the rest of the extended header (\(payloadStart - i) bytes) skipped, as btmon does"))
                 break
             }
@@ -179,7 +179,7 @@ public struct MonitorStreamFraming: StreamFraming {
         if let senderMicros {
             if let last = lastSenderMicros, let current = anchor, senderMicros < last - 1_000_000 {
                 diagnostics.append(Diagnostic(
-                    .warning, layer: .capture, file: source, frame: frame, offset: offset,
+                    .warning, layer: .capture, file: source, frame: frame, offset: offset, code: .timestampBackwards,
                     message: "the sender's clock went back from \(formatSeconds(last)) s to \(formatSeconds(senderMicros)) s (restart, or the 32-bit counter wrapped): timestamps anchored to the host clock again"
                         + " (they were \(formatSeconds(current + last)) before)"))
                 anchor = nil

@@ -121,7 +121,7 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
             } else {
                 what = "\(buffered) bytes at the end of input that are not a whole frame header"
             }
-            out.diagnostics.append(Diagnostic(.warning, layer: .capture, file: source, offset: offset, message: what + "; not recorded"))
+            out.diagnostics.append(Diagnostic(.warning, layer: .capture, file: source, offset: offset, code: .cutShortStream, message: what + "; not recorded"))
             skippedBytes += buffered
             start = buffer.count
         }
@@ -206,7 +206,7 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
         let count = offset - from
         let place = from == 0 ? "at the start of the stream" : "between frames"
         out.diagnostics.append(Diagnostic(
-            .warning, layer: .capture, file: source, frame: recordCount > 0 ? recordCount : nil, offset: from,
+            .warning, layer: .capture, file: source, frame: recordCount > 0 ? recordCount : nil, offset: from, code: .resynchronised,
             message: "skipped \(count) byte\(count == 1 ? "" : "s") \(place) (offsets \(from)–\(offset - 1)) that are not a frame: \(skipReason)"))
         skipStart = nil
     }
@@ -230,7 +230,7 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
         truncatedFrames += 1
         let arrived = inner - start
         out.diagnostics.append(Diagnostic(
-            .warning, layer: .capture, file: source, frame: recordCount, offset: offset,
+            .warning, layer: .capture, file: source, frame: recordCount, offset: offset, code: .cutShortStream,
             message: "frame cut short: its header says \(claimedLength) bytes, but another frame starts \(arrived) bytes in (offset \(base + inner)); recorded truncated"))
         let record = framing.record(
             buffer[start..<inner], claimedLength: claimedLength, frame: recordCount, offset: offset,
