@@ -215,9 +215,16 @@ public struct CaptureSummary: Sendable {
         let h = health
         // The analysis explains truncated ACL and missing setup in its own notes (appended below);
         // the short forms here are for results whose notes do not.
-        let explained = { (needle: String) in h.notes.contains { $0.contains(needle) } }
+        var explainsTruncatedACL = false, explainsSetup = false
+        for note in h.notes {
+            switch note {
+            case .truncatedACL: explainsTruncatedACL = true
+            case .setupNotCaptured: explainsSetup = true
+            default: break
+            }
+        }
         if h.truncatedACL > 0 {
-            if !explained("ACL records are cut short") {
+            if !explainsTruncatedACL {
                 out.append("\(h.truncatedACL) ACL record(s) truncated: ATT/GATT analysis is incomplete")
             }
         } else if h.truncatedRecords > 0 {
@@ -230,11 +237,11 @@ public struct CaptureSummary: Sendable {
         if h.unknownRecords > 0 { out.append("\(h.unknownRecords) record(s) of unknown type") }
         if h.malformedFrames > 0 { out.append("\(h.malformedFrames) malformed frame(s)") }
         if h.readErrors > 0 { out.append("\(h.readErrors) read error(s)") }
-        if !h.handlesWithoutSetup.isEmpty && !explained("setup not captured") {
+        if !h.handlesWithoutSetup.isEmpty && !explainsSetup {
             let list = h.handlesWithoutSetup.map { Hex.prefixed($0, digits: 4) }.joined(separator: ", ")
             out.append("connection setup not captured for handle(s) \(list)")
         }
-        out.append(contentsOf: h.notes)
+        out.append(contentsOf: h.notes.map(\.text))
         return out
     }
 }

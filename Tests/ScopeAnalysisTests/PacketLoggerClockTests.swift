@@ -14,8 +14,9 @@ struct PacketLoggerClockTests {
         guard let url = Fixtures.corpus("real/havvk__even-g2-smart-classroom__bt3.pklg") else { return }
         let r = try AnalysisBuilder.analyze(path: url.path)
         #expect(r.capture.health.forwardJumps.map(\.frame) == [9])
-        #expect(r.capture.health.notes.contains { $0.hasPrefix("timestamps jump forward by 8 d 19 h 35 min at frame 9: the 8 record(s)") })
-        #expect(r.capture.health.notes.contains { $0.contains("local wall-clock time, not UTC") })
+        #expect(r.capture.health.notes.contains { $0.text.hasPrefix("timestamps jump forward by 8 d 19 h 35 min at frame 9: the 8 record(s)") })
+        #expect(r.capture.health.notes.contains(.localClock))
+        #expect(HealthNote.localClock.text.contains("local wall-clock time, not UTC"))
     }
 
     @Test func otherFormatsDoNotGetTheLocalTimeNote() throws {

@@ -40,7 +40,7 @@ import Testing
         #expect(!r.capture.health.handlesWithoutSetup.isEmpty)
         #expect(r.connections.reduce(0) { $0 + $1.att.count } == 1304)
         #expect(r.scans.isEmpty && r.attempts.isEmpty && r.pairings.isEmpty)
-        #expect(r.capture.health.notes.contains { $0.contains("setup not captured") })
+        #expect(r.capture.health.notes.contains(.setupNotCaptured(handles: r.capture.health.handlesWithoutSetup)))
     }
 
     /// Android "filtered" logs cut ACL to a few bytes: the analysis says ATT analysis is incomplete.
@@ -62,7 +62,7 @@ import Testing
         #expect(r.capture.frames == 2)
         #expect(r.capture.health.truncatedACL == 1)
         #expect(r.capture.health.attAnalysisIncomplete)
-        #expect(r.capture.health.notes.contains { $0.contains("ATT and GATT figures are incomplete") })
+        #expect(r.capture.health.notes.contains(.truncatedACL(count: 1)))
         #expect(r.connections.count == 1)
         #expect(r.connections.first?.complete?.frame == 1)
         #expect(r.connections.first?.intervalMicros == 50_000)

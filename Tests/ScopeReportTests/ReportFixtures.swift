@@ -186,7 +186,7 @@ enum ReportFixtures {
     static func hostileReport() -> Report {
         var a = centralAnalysis(file: "evil<&>\"'|.btsnoop", strapName: hostile)
         a.capture.health.truncatedACL = 3
-        a.capture.health.notes = ["note with " + hostile]
+        a.capture.health.notes = [.other("note with " + hostile)]
         var v = centralVerdicts()
         v.append(RuleVerdict(rule: "x.hostile", status: .violated, reason: "reason " + hostile, findings: [
             Finding(rule: "x.hostile", severity: .error, subject: "device " + hostile, message: "message " + hostile,

@@ -245,9 +245,7 @@ public struct AnalysisBuilder: Sendable {
         result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
         platformDetector = PlatformDetector(format: format)
         if format.hasPrefix("pklg") {
-            result.capture.health.notes.append(
-                "PacketLogger timestamps are the device's local wall-clock time, not UTC: absolute times are off by the "
-                    + "device's UTC offset (intervals are unaffected)")
+            result.capture.health.notes.append(.localClock)
         }
     }
 
@@ -257,9 +255,7 @@ public struct AnalysisBuilder: Sendable {
         result.capture.origin = origin
         platformDetector.noteOrigin(origin)
         if origin.summaryOnly {
-            result.capture.health.notes.append(
-                "the capture is Android's btsnooz summary (the stack's short history: packets cut to ~150 bytes, ACL outside "
-                    + "L2CAP signalling to 14): ATT/GATT detail is missing; take a bug report with the HCI snoop log turned on for a full log")
+            result.capture.health.notes.append(.btsnoozSummary)
         }
     }
 
@@ -300,15 +296,10 @@ public struct AnalysisBuilder: Sendable {
         finishReconnections()
         result.capture.health.handlesWithoutSetup = handlesWithoutSetup.sorted()
         if result.capture.health.truncatedACL > 0 {
-            result.capture.health.notes.append(
-                "\(result.capture.health.truncatedACL) ACL records are cut short (as in Android \"filtered\" snoop logs): "
-                    + "ATT and GATT figures are incomplete and the rules that need them are not evaluated")
+            result.capture.health.notes.append(.truncatedACL(count: result.capture.health.truncatedACL))
         }
         if !handlesWithoutSetup.isEmpty {
-            result.capture.health.notes.append(
-                "connection setup not captured for handle(s) "
-                    + handlesWithoutSetup.sorted().map { Hex.prefixed($0, digits: 4) }.joined(separator: ", ")
-                    + ": rules that need the setup are not evaluated for them")
+            result.capture.health.notes.append(.setupNotCaptured(handles: handlesWithoutSetup.sorted()))
         }
         if advertisingSeen { result.advertising = advertising }
         result.capture.platform = platformDetector.platform
@@ -362,10 +353,7 @@ public struct AnalysisBuilder: Sendable {
                 // A gap of a day or more between consecutive records: PacketLogger writes its
                 // preamble notes with the time they were created, often days before the session.
                 result.capture.health.forwardJumps.append(FrameTime(frame: record.frame, time: timestamp))
-                result.capture.health.notes.append(
-                    "timestamps jump forward by \(Self.days(delta.partialValue)) at frame \(record.frame): the \(record.frame - 1) "
-                        + "record(s) before it are dated earlier than the rest (PacketLogger writes its notes with the time "
-                        + "they were created); times in this report count from frame 1")
+                result.capture.health.notes.append(.forwardJump(frame: record.frame, gapMicros: delta.partialValue))
             }
         }
         if !timestamp.isPlausible { result.capture.health.implausibleTimestamps += 1 }
@@ -377,12 +365,6 @@ public struct AnalysisBuilder: Sendable {
     private static func anyMalformedPDU(_ pdus: [DecodedPDU]) -> Bool {
         for p in pdus.indices where pdus[p].hasMalformations { return true }
         return false
-    }
-
-    /// "8 d 19 h 35 min" for a gap in microseconds.
-    static func days(_ micros: Int64) -> String {
-        let minutes = micros / 60_000_000
-        return "\(minutes / 1440) d \(minutes / 60 % 24) h \(minutes % 60) min"
     }
 
     /// Records what the capture reader reported (read errors, warnings).

@@ -118,13 +118,61 @@ public struct CaptureHealth: Sendable {
     public var readWarnings = 0
     /// ACL seen on handles whose connection setup is not in the capture.
     public var handlesWithoutSetup: [UInt16] = []
-    /// Plain-language notes ("ACL records are truncated to 14 bytes: ATT analysis is impossible").
-    public var notes: [String] = []
+    /// Plain-language notes, typed so that readers check the kind and print its `text`.
+    public var notes: [HealthNote] = []
 
     public init() {}
 
     /// True when ACL payloads are cut so that ATT/GATT counts would be wrong.
     public var attAnalysisIncomplete: Bool { truncatedACL > 0 }
+}
+
+/// A health note of the analysis: what it is (for code that acts on it) and its sentence (for
+/// people; the wording may change, so match the case, never the text).
+public enum HealthNote: Sendable, Hashable {
+    /// PacketLogger timestamps are the device's local wall-clock time.
+    case localClock
+    /// The capture is Android's btsnooz summary.
+    case btsnoozSummary
+    /// Consecutive records `gapMicros` apart (a day or more) at `frame`.
+    case forwardJump(frame: FrameNumber, gapMicros: Int64)
+    /// `count` ACL records cut short: ATT and GATT figures are incomplete.
+    case truncatedACL(count: Int)
+    /// ACL on handles whose connection setup is not in the capture.
+    case setupNotCaptured(handles: [UInt16])
+    /// Any other sentence.
+    case other(String)
+
+    /// The sentence printed in reports.
+    public var text: String {
+        switch self {
+        case .localClock:
+            return "PacketLogger timestamps are the device's local wall-clock time, not UTC: absolute times are off by the "
+                + "device's UTC offset (intervals are unaffected)"
+        case .btsnoozSummary:
+            return "the capture is Android's btsnooz summary (the stack's short history: packets cut to ~150 bytes, ACL outside "
+                + "L2CAP signalling to 14): ATT/GATT detail is missing; take a bug report with the HCI snoop log turned on for a full log"
+        case .forwardJump(let frame, let gap):
+            return "timestamps jump forward by \(Self.days(gap)) at frame \(frame): the \(frame - 1) "
+                + "record(s) before it are dated earlier than the rest (PacketLogger writes its notes with the time "
+                + "they were created); times in this report count from frame 1"
+        case .truncatedACL(let count):
+            return "\(count) ACL records are cut short (as in Android \"filtered\" snoop logs): "
+                + "ATT and GATT figures are incomplete and the rules that need them are not evaluated"
+        case .setupNotCaptured(let handles):
+            return "connection setup not captured for handle(s) "
+                + handles.map { Hex.prefixed($0, digits: 4) }.joined(separator: ", ")
+                + ": rules that need the setup are not evaluated for them"
+        case .other(let text):
+            return text
+        }
+    }
+
+    /// "8 d 19 h 35 min" for a gap in microseconds.
+    static func days(_ micros: Int64) -> String {
+        let minutes = micros / 60_000_000
+        return "\(minutes / 1440) d \(minutes / 60 % 24) h \(minutes % 60) min"
+    }
 }
 
 public struct Marker: Sendable, Hashable {
