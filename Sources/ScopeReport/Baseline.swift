@@ -194,15 +194,22 @@ public struct BaselineComparison: Sendable {
         return o.value
     }
 
+    /// One line of the comparison: its text and whether it reports a regression (the text
+    /// reporter paints those red: it checks the flag, not the wording).
+    struct Line {
+        var text: String
+        var regression: Bool
+    }
+
     /// Plain lines for the text and Markdown reporters (already escaped by the caller's rules).
-    func lines() -> [String] {
-        var out: [String] = []
+    func lines() -> [Line] {
+        var out: [Line] = []
         for d in deltas where d.old != nil || d.new != nil {
             let unit = d.unit == .ms ? " ms" : d.unit == .bytes ? " B" : ""
             var s = "\(d.key): \(Self.number(d.old, unit: d.unit)) → \(Self.number(d.new, unit: d.unit))\(unit)"
             if let p = d.percent { s += " (\(p >= 0 ? "+" : "")\(Millis.ratio(p, places: 1)) %)" }
             if let b = d.budgetPercent { s += d.regression ? " REGRESSION (budget \(Millis.ratio(b, places: 1)) %)" : " within budget" }
-            out.append(s)
+            out.append(Line(text: s, regression: d.budgetPercent != nil && d.regression))
         }
         return out
     }

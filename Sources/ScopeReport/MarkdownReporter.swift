@@ -61,7 +61,7 @@ public enum MarkdownReporter {
         if let b = r.baseline {
             line("\(hashes)# Compared with the baseline")
             line()
-            for l in b.lines() { line("- " + md(l)) }
+            for l in b.lines() { line("- " + md(l.text)) }
             for f in b.newFindings { line("- new: `\(f.rule)` \(md(f.subject))") }
             for f in b.resolvedFindings { line("- resolved: `\(f.rule)` \(md(f.subject))") }
             line()

@@ -113,7 +113,7 @@ public struct TextReporter: Sendable {
 
         if let b = r.baseline {
             line(paint("Compared with the baseline", .bold))
-            for l in b.lines() { line("  " + (l.contains("REGRESSION") ? paint(l, .red) : l)) }
+            for l in b.lines() { line("  " + (l.regression ? paint(l.text, .red) : l.text)) }
             changedFindings("new", b.newFindings.map { ($0.rule, $0.subject) }, line)
             changedFindings("resolved", b.resolvedFindings.map { ($0.rule, $0.subject) }, line)
             if b.newFindings.isEmpty && b.resolvedFindings.isEmpty { line("  findings unchanged") }
