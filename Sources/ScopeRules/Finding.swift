@@ -78,6 +78,8 @@ public struct RuleVerdict: Sendable, Hashable {
     public var omitted: [Severity: Int]
     /// What the rule attributed to the platform's own stack (counted, not findings).
     public var platformShare: PlatformShare?
+    /// Set once `reason` names `platformShare` (by `RuleEngine.speak`), so that it is named once.
+    public internal(set) var reasonNamesPlatformShare = false
 
     public init(rule: String, status: RuleStatus, reason: String, findings: [Finding] = [], omitted: [Severity: Int] = [:]) {
         self.rule = rule

@@ -108,7 +108,10 @@ public enum RuleEngine {
     /// the other platforms' advice). Unknown platform: the rule's own text, iOS first.
     static func speak(_ v: RuleVerdict, documentation: RuleDocumentation, context: PlatformContext) -> RuleVerdict {
         var v = v
-        if let share = v.platformShare, !v.reason.contains(share.what) { v.reason += " (" + share.description + ")" }
+        if let share = v.platformShare, !v.reasonNamesPlatformShare {
+            v.reason += " (" + share.description + ")"
+            v.reasonNamesPlatformShare = true
+        }
         guard let platform = context.platform, let advice = documentation.advice(for: platform), v.status == .violated else { return v }
         v.findings = v.findings.map { f in
             guard f.platform == nil, let shows = f.shows else { return f }
