@@ -85,7 +85,7 @@ public func runLiveCapture(
     var frame = 0
     func handle(_ result: Result<MonitorMessage, LiveError>) throws(LiveError) {
         switch result {
-        case .failure(let error) where error.message == LiveError.nothingYet.message:
+        case .failure(let error) where error.isNothingYet:
             break
         case .failure(let error):
             summary.malformed += 1

@@ -8,6 +8,9 @@ public struct LiveError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var fix: String?
     public var errno: Int32?
+    /// True for `nothingYet` only (a poll that found nothing: not a problem); checked instead of
+    /// the message.
+    var isNothingYet = false
 
     public init(_ message: String, fix: String? = nil, errno: Int32? = nil) {
         self.message = message

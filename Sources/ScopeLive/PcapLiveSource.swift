@@ -87,6 +87,10 @@ public final class PcapLiveSource: LiveSource {
 
 extension LiveError {
     /// A poll woke up but no whole message was ready (libpcap's timeout); not a problem.
-    static let nothingYet = LiveError("no message ready")
+    static let nothingYet: LiveError = {
+        var error = LiveError("no message ready")
+        error.isNothingYet = true
+        return error
+    }()
 }
 #endif
