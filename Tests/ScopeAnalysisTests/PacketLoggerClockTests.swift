@@ -26,3 +26,17 @@ struct PacketLoggerClockTests {
         #expect(r.capture.health.forwardJumps.isEmpty)
     }
 }
+
+/// The analysis acts on a reader diagnostic's code, not its wording (issue 15).
+@Suite struct ReaderDiagnosticCodeTests {
+    @Test func epochSkewIsReadFromTheCode() {
+        var coded = AnalysisBuilder(file: "x", format: "btsnoop")
+        coded.noteReaderDiagnostics([Diagnostic(.warning, layer: .capture, code: .epochSkew, message: "reworded")])
+        #expect(coded.finish().capture.health.epochSkewSuspected)
+        var worded = AnalysisBuilder(file: "x", format: "btsnoop")
+        worded.noteReaderDiagnostics([Diagnostic(.warning, layer: .capture, message: "timestamp jumps by +378 days")])
+        let r = worded.finish()
+        #expect(!r.capture.health.epochSkewSuspected)
+        #expect(r.capture.health.readWarnings == 1)
+    }
+}

@@ -144,6 +144,8 @@ import Testing
         #expect(d.count == 2)
         #expect(d.first?.description.contains("frame 1, offset 16 (0x10): warning: timestamp 1969-12-19 19:52:05.543786 UTC is outside 1990–2100") == true)
         #expect(d.last?.message == "1,147 records of 1,147 have timestamps outside 1990–2100")
+        // 1969 + 378 days is still outside 1990–2100: no epoch skew.
+        #expect(d.map(\.code) == [.implausibleTimestamp, .implausibleTimestamp])
         #expect(reader.summary.exitClass == .ok)
     }
 

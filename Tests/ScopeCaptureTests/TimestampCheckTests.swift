@@ -18,10 +18,20 @@ import Testing
                 + "btsnoop time from 0001-01-01 is off by exactly that (FORMATS.md §1)",
             ": warning: 24 records have timestamps after the reference time",
         ])
+        // The hint fits, so the first is an epoch skew (what the analysis acts on), the count not.
+        #expect(reader.diagnostics.map(\.code) == [.epochSkew, .futureTimestamp])
         // With "now" as reference nothing is said.
         var calm = try CaptureReader.open(path: path, options: .init(referenceTime: Timestamp(microseconds: 1_795_000_000_000_000)))
         while calm.next() != nil {}
         #expect(calm.diagnostics.isEmpty)
+    }
+
+    /// A ±378-day jump is coded `.epochSkew`: the analysis reads the code, not "378 days".
+    @Test func theEpochSkewJumpIsCoded() throws {
+        var reader = try CaptureReader.open(path: Fixtures.url("bad/epoch-skew.btsnoop").path)
+        while reader.next() != nil {}
+        #expect(reader.diagnostics.map(\.code) == [.epochSkew])
+        #expect(reader.diagnostics.first?.frame == 4)
     }
 
     /// mauricelam btsnoop_btmon.log (btmon, 2001) has 32 small backward steps from one record to
@@ -37,6 +47,7 @@ import Testing
         #expect(messages.count == 2)
         #expect(reader.diagnostics.first?.frame == 142)
         #expect(messages.last == "timestamps go backwards 2 times in all (1 reported individually)")
+        #expect(reader.diagnostics.map(\.code) == [.timestampBackwards, .timestampBackwards])
         #expect(reader.summary.warnings == 2)
         #expect(reader.summary.exitClass == .ok)
     }
