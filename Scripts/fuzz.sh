@@ -17,7 +17,20 @@ target=${1:?usage: Scripts/fuzz.sh TARGET|all SECONDS}
 seconds=${2:-60}
 OUT=.build/fuzz
 mkdir -p "$OUT"
-FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name hciscope -parse-as-library -I "$OUT" -I Sources/CPcap)
+# The system-library modules ScopeCapture imports (their module maps name the libraries to link),
+# and CStreams, a C target: compiled here, with a module map of its own in $OUT/CStreams.
+FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name hciscope -parse-as-library -I "$OUT" -I Sources/CPcap
+       -I Sources/CZlib -I Sources/CLzma -I Sources/CZstd -I Sources/CBzip2 -I "$OUT/CStreams")
+
+# CStreams as an object file and a module map, for ScopeCapture (Container/ByteInputs.swift).
+cstreams() {
+    local obj="$OUT/CStreams/streams.o"
+    mkdir -p "$OUT/CStreams"
+    if [ -f "$obj" ] && [ "$obj" -nt Sources/CStreams/streams.c ]; then return; fi
+    printf 'module CStreams {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CStreams/include/hciscope_streams.h" \
+        > "$OUT/CStreams/module.modulemap"
+    clang -c -O1 -g -fsanitize=address -I Sources/CStreams/include Sources/CStreams/streams.c -o "$obj"
+}
 
 # Builds one package module as a static library when one of its sources is newer than it.
 module() {
@@ -34,7 +47,11 @@ build() {
     module ScopeCore || return 1
     module ScopeDecode || return 1
     case $t in
-        reader_*) module ScopeCapture || return 1; extra=(Fuzz/FuzzCaptureSupport.swift); libs=(-lScopeCapture "${libs[@]}" -lpcap) ;;
+        reader_*)
+            cstreams || return 1
+            module ScopeCapture || return 1
+            extra=(Fuzz/FuzzCaptureSupport.swift "$OUT/CStreams/streams.o")
+            libs=(-lScopeCapture "${libs[@]}" -lpcap -lz -llzma -lzstd -lbz2) ;;
     esac
     if [ ! -x "$OUT/$t" ] || [ -n "$(find Fuzz "$OUT"/*.a -newer "$OUT/$t" | head -1)" ]; then
         echo "fuzz.sh: linking $t" >&2
