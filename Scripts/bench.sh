@@ -91,20 +91,30 @@ echo "load:    $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # cpu_run CMD... : runs CMD (stdout and stderr to /dev/null); prints "CPU_SECONDS PEAK_RSS_KB NOTE":
 # user+sys of CMD and its threads from wait4(2) in microseconds (/usr/bin/time rounds to 10 ms,
-# a third of hciscope's time on 100 k frames).
+# a third of hciscope's time on 100 k frames). CPU_LIMIT=S stops CMD after S CPU-seconds
+# (RLIMIT_CPU; NOTE "cpu_limit").
 cpu_run() {
     python3 -c '
 import os, subprocess, sys
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+import resource, signal
+limit = int(os.environ.get("CPU_LIMIT") or 0)
+def cap():
+    if limit > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=cap)
 _, status, ru = os.wait4(p.pid, 0)
 code = os.waitstatus_to_exitcode(status)
-note = f"CRASHED(signal_{-code})" if code < 0 else (f"exit_{code}" if code > 1 else "-")
+if code in (-signal.SIGXCPU, -signal.SIGKILL) and limit > 0:
+    note = "cpu_limit"
+else:
+    note = f"CRASHED(signal_{-code})" if code < 0 else (f"exit_{code}" if code > 1 else "-")
 print(f"{ru.ru_utime + ru.ru_stime:.4f} {ru.ru_maxrss} {note}")
 ' "$@"
 }
 
 per_capture() {
     local n=${PER_CAPTURE_FRAMES:-300000} repeat=${REPEAT:-3} arepeat=${ANCHOR_REPEAT:-${REPEAT:-3}}
+    local alimit=${ANCHOR_CPU_LIMIT:-60}
     local corpus=${HCISCOPE_CORPUS:-$(bash Scripts/fetch-corpus.sh --print-dir)}/real
     [ -d "$corpus" ] || { echo "bench: no corpus at $corpus (set HCISCOPE_CORPUS)" >&2; exit 2; }
     local use_tshark=0 use_btmon=0
@@ -112,7 +122,8 @@ per_capture() {
     [ -n "$BTMON587" ] && use_btmon=1
     echo "per capture: each replayed alone to $n frames by Scripts/make-large-capture.py --capture;"
     echo "  CPU = user+sys (all threads), minimum of $repeat interleaved runs (anchors: $arepeat); M = million frames per CPU-second"
-    echo "  anchors: tshark -r FILE -q -z io,phs$([ $use_tshark = 1 ] || echo ' (absent)'); btmon 5.87 --analyze$([ $use_btmon = 1 ] || echo ' (absent)')"
+    echo "  anchors: tshark -r FILE -q -z io,phs$([ $use_tshark = 1 ] || echo ' (absent)'); btmon 5.87 --analyze$([ $use_btmon = 1 ] || echo ' (absent)');"
+    echo "  each anchor run stopped after ANCHOR_CPU_LIMIT=$alimit CPU-s (then its rate is shown as <upper bound)"
     echo "  targets (issue 15, item 5): >=2 M every replay; >=4 M advertising-heavy (>=50% of records are LE advertising reports);"
     echo "  JSON CPU within 20% of text; peak RSS <= 50 MB. Flagged, never failed."
     echo
@@ -139,12 +150,12 @@ per_capture() {
             [ "$note" != - ] && notes+=" json:$note"
             [ "$r" -le "$arepeat" ] || continue
             if [ $use_tshark = 1 ]; then
-                read -r c k note < <(cpu_run tshark -r "$out" -q -z io,phs)
+                read -r c k note < <(CPU_LIMIT=$alimit cpu_run tshark -r "$out" -q -z io,phs)
                 tsh=$(awk -v a="$tsh" -v b="$c" 'BEGIN { print (b < a) ? b : a }')
                 [ "$note" != - ] && notes+=" tshark:$note"
             fi
             if [ $use_btmon = 1 ]; then
-                read -r c k note < <(PATH="$SHIM:$PATH" cpu_run "$BTMON587" --analyze "$out")
+                read -r c k note < <(CPU_LIMIT=$alimit PATH="$SHIM:$PATH" cpu_run "$BTMON587" --analyze "$out")
                 btm=$(awk -v a="$btm" -v b="$c" 'BEGIN { print (b < a) ? b : a }')
                 [ "$note" != - ] && notes+=" btmon:$note"
             fi
@@ -160,8 +171,9 @@ per_capture() {
             if (rss / 1024 > 50) flags = flags " RSS>50MB"
             flags = flags notes
             tk = "-"; tr = "-"; bk = "-"; br = "-"
-            if (uts) { tk = sprintf("%.1f", n / ts / 1e3); tr = sprintf("%.0fx", ts / t) }
-            if (ubt) { bk = sprintf("%.1f", n / bt / 1e3); br = sprintf("%.0fx", bt / t) }
+            tl = index(notes, "tshark:cpu_limit") ? "<" : ""; bl = index(notes, "btmon:cpu_limit") ? "<" : ""
+            if (uts) { tk = sprintf("%s%.1f", tl, n / ts / 1e3); tr = sprintf("%s%.0fx", tl ? ">" : "", ts / t) }
+            if (ubt) { bk = sprintf("%s%.1f", bl, n / bt / 1e3); br = sprintf("%s%.0fx", bl ? ">" : "", bt / t) }
             printf "%-62s %7d %4.0f%% %7.2f %7.2f %6.2f %7.1f %9s %7s %9s %7s  %s\n", name, n, share * 100, tm, jm, j / t, rss / 1024, tk, tr, bk, br, (flags == "" ? "ok" : substr(flags, 2))
         }'
     done
