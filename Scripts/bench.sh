@@ -10,10 +10,26 @@
 #   BTMON587=/path/to/btmon bash Scripts/bench.sh  # BlueZ 5.87's btmon (default: built by
 #                                            # Scripts/build-btmon.sh; NO_BTMON587=1 skips it)
 #
+# Per capture (no content favoured): every btsnoop 1002 capture of the corpus replayed ON ITS OWN
+# to N frames, one table row each (CPU = user+sys of all threads, minimum of REPEAT interleaved
+# runs; peak RSS = highest of the hciscope runs). Rows below the issue's targets are flagged; the
+# script never fails on them.
+#
+#   bash Scripts/bench.sh --per-capture      # or PER_CAPTURE=1; N = PER_CAPTURE_FRAMES (300000)
+#   PER_CAPTURE_FRAMES=100000 REPEAT=3 ANCHOR_REPEAT=1 bash Scripts/bench.sh --per-capture
+#   NO_TSHARK=1 / NO_BTMON587=1              # leave an anchor out
+#
 # The captures are generated once into /tmp by Scripts/make-large-capture.py (deterministic).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+PER_CAPTURE=${PER_CAPTURE:-0}
+for arg in "$@"; do
+    case $arg in
+        --per-capture) PER_CAPTURE=1 ;;
+        *) echo "bench: unknown argument $arg" >&2; exit 2 ;;
+    esac
+done
 FRAMES=${FRAMES:-"1000000 10000000"}
 ANCHORS_MAX=${ANCHORS_MAX:-1000000}
 FILES_JOBS=${FILES_JOBS:-0}
@@ -72,6 +88,103 @@ trap 'rm -rf "$SHIM"' EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
 echo "tools:   hciscope $("$BIN" --version 2>/dev/null), $(tshark --version 2>/dev/null | head -1), btmon $(btmon --version 2>/dev/null || echo absent), btmon $([ -n "$BTMON587" ] && "$BTMON587" --version || echo "5.87 absent")"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# cpu_run CMD... : runs CMD (stdout and stderr to /dev/null); prints "CPU_SECONDS PEAK_RSS_KB NOTE":
+# user+sys of CMD and its threads from wait4(2) in microseconds (/usr/bin/time rounds to 10 ms,
+# a third of hciscope's time on 100 k frames). CPU_LIMIT=S stops CMD after S CPU-seconds
+# (RLIMIT_CPU; NOTE "cpu_limit").
+cpu_run() {
+    python3 -c '
+import os, subprocess, sys
+import resource, signal
+limit = int(os.environ.get("CPU_LIMIT") or 0)
+def cap():
+    if limit > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=cap)
+_, status, ru = os.wait4(p.pid, 0)
+code = os.waitstatus_to_exitcode(status)
+if code in (-signal.SIGXCPU, -signal.SIGKILL) and limit > 0:
+    note = "cpu_limit"
+else:
+    note = f"CRASHED(signal_{-code})" if code < 0 else (f"exit_{code}" if code > 1 else "-")
+print(f"{ru.ru_utime + ru.ru_stime:.4f} {ru.ru_maxrss} {note}")
+' "$@"
+}
+
+per_capture() {
+    local n=${PER_CAPTURE_FRAMES:-300000} repeat=${REPEAT:-3} arepeat=${ANCHOR_REPEAT:-${REPEAT:-3}}
+    local alimit=${ANCHOR_CPU_LIMIT:-60}
+    local corpus=${HCISCOPE_CORPUS:-$(bash Scripts/fetch-corpus.sh --print-dir)}/real
+    [ -d "$corpus" ] || { echo "bench: no corpus at $corpus (set HCISCOPE_CORPUS)" >&2; exit 2; }
+    local use_tshark=0 use_btmon=0
+    [ -z "${NO_TSHARK:-}" ] && command -v tshark >/dev/null && use_tshark=1
+    [ -n "$BTMON587" ] && use_btmon=1
+    echo "per capture: each replayed alone to $n frames by Scripts/make-large-capture.py --capture;"
+    echo "  CPU = user+sys (all threads), minimum of $repeat interleaved runs (anchors: $arepeat); M = million frames per CPU-second"
+    echo "  anchors: tshark -r FILE -q -z io,phs$([ $use_tshark = 1 ] || echo ' (absent)'); btmon 5.87 --analyze$([ $use_btmon = 1 ] || echo ' (absent)');"
+    echo "  each anchor run stopped after ANCHOR_CPU_LIMIT=$alimit CPU-s (then its rate is shown as <upper bound)"
+    echo "  targets (issue 15, item 5): >=2 M every replay; >=4 M advertising-heavy (>=50% of records are LE advertising reports);"
+    echo "  JSON CPU within 20% of text; peak RSS <= 50 MB. Flagged, never failed."
+    echo
+    printf '%-62s %7s %5s %7s %7s %6s %7s %9s %7s %9s %7s  %s\n' capture frames adv% text_M json_M json/t RSS_MB tshark_k x_tshark btmon_k x_btmon flags
+    local skipped=() f name check recs adv out
+    for f in "$corpus"/*; do
+        [ -f "$f" ] || continue
+        name=$(basename "$f")
+        case $name in *.tsv|*.md|*.txt|*.json) continue ;; esac
+        check=$(python3 Scripts/make-large-capture.py --check "$f")
+        if [ "${check%% *}" != ok ]; then skipped+=("$name: ${check#skip }"); continue; fi
+        read -r _ recs adv <<<"$check"
+        out=/tmp/hciscope-replay-$name-$n.btsnoop
+        if [ ! -f "$out" ] || [ Scripts/make-large-capture.py -nt "$out" ] || [ "$f" -nt "$out" ]; then
+            python3 Scripts/make-large-capture.py --capture "$f" --frames "$n" --out "$out" 2>/dev/null
+        fi
+        local text=999999 json=999999 rss=0 tsh=999999 btm=999999 notes="" r c k note
+        for r in $(seq "$repeat"); do
+            read -r c k note < <(cpu_run "$BIN" analyze --no-color --format text "$out")
+            text=$(awk -v a="$text" -v b="$c" 'BEGIN { print (b < a) ? b : a }'); [ "$k" -gt "$rss" ] && rss=$k
+            [ "$note" != - ] && notes+=" text:$note"
+            read -r c k note < <(cpu_run "$BIN" analyze --format json "$out")
+            json=$(awk -v a="$json" -v b="$c" 'BEGIN { print (b < a) ? b : a }'); [ "$k" -gt "$rss" ] && rss=$k
+            [ "$note" != - ] && notes+=" json:$note"
+            [ "$r" -le "$arepeat" ] || continue
+            if [ $use_tshark = 1 ]; then
+                read -r c k note < <(CPU_LIMIT=$alimit cpu_run tshark -r "$out" -q -z io,phs)
+                tsh=$(awk -v a="$tsh" -v b="$c" 'BEGIN { print (b < a) ? b : a }')
+                [ "$note" != - ] && notes+=" tshark:$note"
+            fi
+            if [ $use_btmon = 1 ]; then
+                read -r c k note < <(CPU_LIMIT=$alimit PATH="$SHIM:$PATH" cpu_run "$BTMON587" --analyze "$out")
+                btm=$(awk -v a="$btm" -v b="$c" 'BEGIN { print (b < a) ? b : a }')
+                [ "$note" != - ] && notes+=" btmon:$note"
+            fi
+        done
+        awk -v name="$name" -v n="$n" -v recs="$recs" -v adv="$adv" -v t="$text" -v j="$json" -v rss="$rss" \
+            -v ts="$tsh" -v bt="$btm" -v uts=$use_tshark -v ubt=$use_btmon -v notes="$notes" 'BEGIN {
+            if (t <= 0) t = 1e-6; if (j <= 0) j = 1e-6
+            tm = n / t / 1e6; jm = n / j / 1e6; share = adv / recs; heavy = share >= 0.5
+            flags = ""
+            if (tm < 2 || jm < 2) flags = flags " <2M"
+            if (heavy && (tm < 4 || jm < 4)) flags = flags " <4M(adv)"
+            if (j > t * 1.2) flags = flags sprintf(" json+%.0f%%", (j / t - 1) * 100)
+            if (rss / 1024 > 50) flags = flags " RSS>50MB"
+            flags = flags notes
+            tk = "-"; tr = "-"; bk = "-"; br = "-"
+            tl = index(notes, "tshark:cpu_limit") ? "<" : ""; bl = index(notes, "btmon:cpu_limit") ? "<" : ""
+            if (uts) { tk = sprintf("%s%.1f", tl, n / ts / 1e3); tr = sprintf("%s%.0fx", tl ? ">" : "", ts / t) }
+            if (ubt) { bk = sprintf("%s%.1f", bl, n / bt / 1e3); br = sprintf("%s%.0fx", bl ? ">" : "", bt / t) }
+            printf "%-62s %7d %4.0f%% %7.2f %7.2f %6.2f %7.1f %9s %7s %9s %7s  %s\n", name, n, share * 100, tm, jm, j / t, rss / 1024, tk, tr, bk, br, (flags == "" ? "ok" : substr(flags, 2))
+        }'
+    done
+    echo
+    echo "skipped (not replayable by Scripts/make-large-capture.py):"
+    local s
+    for s in "${skipped[@]}"; do echo "  $s"; done
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+if [ "$PER_CAPTURE" = 1 ]; then per_capture; exit 0; fi
 
 for n in $FRAMES; do
     file=/tmp/hciscope-$((n / 1000000))m.btsnoop

@@ -16,6 +16,11 @@ The output is the same for the same inputs and --frames. Never commit it (it is 
 
     python3 Scripts/make-large-capture.py                      # 1,000,000 frames → /tmp/hciscope-1m.btsnoop
     python3 Scripts/make-large-capture.py --frames 10000000 --out /tmp/hciscope-10m.btsnoop
+
+One capture on its own (Scripts/bench.sh's per-capture mode), same rules, round after round:
+
+    python3 Scripts/make-large-capture.py --capture FILE --frames 300000 --out /tmp/one.btsnoop
+    python3 Scripts/make-large-capture.py --check FILE   # "ok RECORDS ADV_REPORT_EVENTS", or why not
 """
 import argparse
 import os
@@ -68,11 +73,28 @@ LE_STATUS_HANDLE = {0x01, 0x03, 0x04, 0x0A, 0x0C, 0x29}
 LE_HANDLE_FIRST = {0x05, 0x06, 0x07, 0x14}
 
 
+def unsupported(data):
+    """Why this script cannot replay a file (None if it can): it reads and writes btsnoop 1002 only."""
+    if data[:8] != b"btsnoop\0" or len(data) < 16:
+        if data[:4] == b"\x0a\x0d\x0d\x0a":
+            kind = "pcapng"
+        elif data[:4] in (b"\xa1\xb2\xc3\xd4", b"\xd4\xc3\xb2\xa1", b"\xa1\xb2\x3c\x4d", b"\x4d\x3c\xb2\xa1"):
+            kind = "pcap"
+        else:
+            kind = "not btsnoop or pcap (PacketLogger?)"
+        return f"{kind}: the replay reads btsnoop 1002 only"
+    link = struct.unpack(">I", data[12:16])[0]
+    if link != 1002:
+        return f"btsnoop {link}: monitor records, the replay rewrites H4 (btsnoop 1002) packets only"
+    return None
+
+
 def records(path):
     with open(path, "rb") as f:
         data = f.read()
-    if data[:8] != b"btsnoop\0" or struct.unpack(">I", data[12:16])[0] != 1002:
-        raise SystemExit(f"{path}: not a btsnoop 1002 file")
+    why = unsupported(data)
+    if why:
+        raise SystemExit(f"{path}: {why}")
     off = 16
     while off + 24 <= len(data):
         orig, incl, flags, drops, ts = struct.unpack(">IIIIq", data[off:off + 24])
@@ -140,19 +162,45 @@ def main():
     ap.add_argument("--out", default="/tmp/hciscope-1m.btsnoop")
     corpus = os.environ.get("HCISCOPE_CORPUS") or os.path.join(here, "..", "..", "shared", "captures")
     ap.add_argument("--captures", default=os.path.join(corpus, "real"), help="folder of the real captures (default: $HCISCOPE_CORPUS/real)")
+    ap.add_argument("--capture", help="replay this one btsnoop 1002 file instead of the mix of SOURCES")
+    ap.add_argument("--check", metavar="FILE", help="print 'ok RECORDS ADV_REPORT_EVENTS' if FILE can be replayed, else 'skip REASON'")
     args = ap.parse_args()
 
-    sources = [os.path.join(args.captures, s) for s in SOURCES]
+    if args.check:
+        with open(args.check, "rb") as f:
+            why = unsupported(f.read(16))
+        if why:
+            print("skip " + why)
+            return
+        recs = list(records(args.check))
+        # LE Meta events carrying advertising reports: legacy 0x02, direct 0x0B, extended 0x0D
+        adv = sum(1 for _, _, p in recs if len(p) >= 4 and p[0] == 0x04 and p[1] == 0x3E and p[3] in (0x02, 0x0B, 0x0D))
+        print(f"ok {len(recs)} {adv}" if recs else "skip no records")
+        return
+
+    if args.capture:
+        loaded = [list(records(args.capture))]
+        if not loaded[0]:
+            raise SystemExit(f"{args.capture}: no records to replay")
+    else:
+        loaded = load_mix(args.captures)
+    write(loaded, args.frames, args.out)
+
+
+def load_mix(folder):
+    sources = [os.path.join(folder, s) for s in SOURCES]
     missing = [s for s in sources if not os.path.exists(s)]
     if missing:
         raise SystemExit("missing real captures (set HCISCOPE_CORPUS, or run Scripts/fetch-corpus.sh):\n  " + "\n  ".join(missing))
     # Parsed once; each round replays copies.
-    loaded = [list(records(s)) for s in sources]
+    return [list(records(s)) for s in sources]
 
+
+def write(loaded, frames, path):
     written = 0
     # btsnoop µs since year 0: the Unix epoch plus 2024-01-01 (fixed, so the file is deterministic)
     clock = 0x00DCDDB30F2F8000 + 1_704_067_200 * 1_000_000
-    out = open(args.out + ".tmp", "wb")
+    out = open(path + ".tmp", "wb")
     out.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
     rec = struct.Struct(">IIIIq")
 
@@ -163,16 +211,16 @@ def main():
         written += 1
 
     rnd = 0
-    while written < args.frames:
+    while written < frames:
         shift = (rnd * HANDLE_STEP) % HANDLE_SPACE
         for recs in loaded:
-            if written >= args.frames:
+            if written >= frames:
                 break
             open_handles = set()
             first = recs[0][1] if recs else 0
             start = clock
             for flags, ts, pkt in recs:
-                if written >= args.frames:
+                if written >= frames:
                     break
                 t = max(start + (ts - first), clock)
                 clock = t
@@ -180,7 +228,7 @@ def main():
                 rewrite(pkt, shift, open_handles)
                 emit(flags, t, pkt)
             for h in sorted(open_handles):
-                if written >= args.frames:
+                if written >= frames:
                     break
                 clock += 1000
                 # Disconnection Complete: status 0, handle, reason 0x16 (local host terminated)
@@ -188,8 +236,8 @@ def main():
             clock += GAP_US
         rnd += 1
     out.close()
-    os.replace(args.out + ".tmp", args.out)
-    print(f"{args.out}: {written} frames, {os.path.getsize(args.out)} bytes, {rnd} round(s)", file=sys.stderr)
+    os.replace(path + ".tmp", path)
+    print(f"{path}: {written} frames, {os.path.getsize(path)} bytes, {rnd} round(s)", file=sys.stderr)
 
 
 if __name__ == "__main__":
