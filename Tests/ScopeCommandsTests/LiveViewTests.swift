@@ -1,5 +1,7 @@
+import ScopeAnalysis
 import ScopeCapture
 @testable import ScopeCommands
+import ScopeTestSupport
 import ScopeCore
 import Testing
 
@@ -32,5 +34,35 @@ struct LiveViewTests {
         let panel = tracker.panel(controllers: 2, drops: 0, now: Timestamp(microseconds: 0))
         #expect(panel.count == 4)
         #expect(panel[3].contains("0 open, 2 in all"))
+    }
+
+    /// A long real capture (the corpus's busiest Android log: 156 scan sessions, 27 connections)
+    /// through the live view: settled items are retired as in `analyze`, so what the builder
+    /// holds stays bounded, while the view's counts are the analysis's totals.
+    @Test func retiresAsItGoesAndKeepsCounting() throws {
+        guard let url = Fixtures.corpus("real/jpvargasdev__MachineSpiritTimetable__btsnoop_aaaa.log") else { return }
+        var reader = try CaptureReader.open(path: url.path)
+        // Retiring early (after 10 kept, in batches of 8) so that this capture's 156 sessions and
+        // 27 connections exercise it; the defaults keep the first 1000 of each for the reports.
+        let r = AnalysisBuilder.Retirement(connections: 8, scans: 8, keptScans: 10, kept: 10, items: 8)
+        var tracker = LiveTracker(retirement: r)
+        var maxHeld = (connections: 0, scans: 0, attempts: 0)
+        while let record = reader.next() {
+            tracker.consume(record)
+            let h = tracker.held
+            maxHeld = (max(maxHeld.connections, h.connections), max(maxHeld.scans, h.scans), max(maxHeld.attempts, h.attempts))
+        }
+        let analysis = try AnalysisBuilder.analyze(path: url.path)
+        let v = tracker.view
+        #expect(v.frames == analysis.capture.frames)
+        #expect(v.connections == analysis.connections.count + analysis.retired.connections)
+        #expect(v.connections == 27)
+        #expect(v.pairings == analysis.pairings.count + analysis.retired.pairings)
+        #expect(v.reports == analysis.scanTotals.reports)
+        // Closed scan sessions leave in batches after the first kept ones; so do settled
+        // connection requests and connections.
+        #expect(maxHeld.scans <= r.keptScans + r.scans + 2, "held \(maxHeld.scans) scan sessions at most")
+        #expect(maxHeld.attempts <= r.kept + r.items + 2, "held \(maxHeld.attempts) connection requests at most")
+        #expect(tracker.held.scans < 156)
     }
 }

@@ -18,7 +18,13 @@ extension AnalysisBuilder {
         LiveView(
             frames: result.capture.frames, scanningAdapters: activeScan.keys.sorted(),
             reports: result.scanTotals.reports, devices: result.devices.count,
-            openConnections: openConnections.count, connections: result.connections.count,
-            pairings: result.pairings.count, advertising: !openSpans.isEmpty)
+            openConnections: openConnections.count, connections: result.connections.count + result.retired.connections,
+            pairings: result.pairings.count + result.retired.pairings, advertising: !openSpans.isEmpty)
+    }
+
+    /// How many connections, scan sessions and connection requests the builder holds now (the
+    /// rest were retired): what grows with a recording's length when nothing retires.
+    public var held: (connections: Int, scans: Int, attempts: Int) {
+        (result.connections.count, result.scans.count, result.attempts.count)
     }
 }
