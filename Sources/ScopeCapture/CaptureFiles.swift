@@ -48,8 +48,7 @@ public enum CaptureFiles {
         var bytes = [UInt8](repeating: 0, count: 8)
         let n = bytes.withUnsafeMutableBytes { POSIX.read(fd, $0).count }
         guard n > 0 else { return false }
-        let b = Array(bytes.prefix(n))
-        return Sniffer.hasPrefix(b, Sniffer.btsnoopMagic) || Sniffer.pcapMagic(b) != nil || Sniffer.hasPrefix(b, Sniffer.pcapngMagic)
+        return Containers.hasCaptureMagic(Array(bytes.prefix(n)))
     }
 
     /// What walking the folders found.
@@ -65,9 +64,12 @@ public enum CaptureFiles {
     /// folder counts as one file: see ``isUnpackedContainer(_:)``). Entries whose names begin with "." (`.git`,
     /// `.build`) are left out, and links to folders are not followed (no cycles); links to
     /// files are. A `root` that is a file is returned as it is.
-    public static func walk(_ root: String) -> Walk {
+    ///
+    /// `wholeContainers: false` lists the files inside an unpacked container too (what
+    /// `CaptureReader` does when it opens such a folder).
+    public static func walk(_ root: String, wholeContainers: Bool = true) -> Walk {
         var walk = Walk()
-        if isDirectory(root) { visit(root, into: &walk) } else { walk.files.append(root) }
+        if isDirectory(root) { visit(root, wholeContainers: wholeContainers, into: &walk) } else { walk.files.append(root) }
         return walk
     }
 
@@ -85,8 +87,8 @@ public enum CaptureFiles {
         return isDirectory(base + "logs/Bluetooth") || isDirectory(base + "FS/data/misc/bluetooth")
     }
 
-    private static func visit(_ folder: String, into walk: inout Walk) {
-        if isUnpackedContainer(folder) {
+    private static func visit(_ folder: String, wholeContainers: Bool, into walk: inout Walk) {
+        if wholeContainers, isUnpackedContainer(folder) {
             walk.files.append(folder)
             return
         }
@@ -110,7 +112,7 @@ public enum CaptureFiles {
             guard lstat(path, &st) == 0 else { continue }
             switch st.st_mode & S_IFMT {
             case S_IFDIR:
-                visit(path, into: &walk)
+                visit(path, wholeContainers: wholeContainers, into: &walk)
             case S_IFREG:
                 walk.files.append(path)
             case S_IFLNK:

@@ -16,9 +16,6 @@ import Darwin
 enum Containers {
     /// Containers inside containers, at most (a .tar.gz in a zip is three).
     static let maximumDepth = 6
-    /// Most files a folder walk looks at (and levels it descends).
-    static let maximumFolderFiles = 200_000
-    static let maximumFolderDepth = 12
     /// The largest input held in memory whole (raw btsnooz records: they are timed backwards).
     static let maximumInMemory = 256 << 20
 
@@ -89,12 +86,9 @@ enum Containers {
         do { return try input.fill(atLeast: n) } catch { throw error.with(file: name) }
     }
 
-    /// btsnoop, pcap and pcapng start with a magic; only PacketLogger does not.
+    /// btsnoop, pcap and pcapng start with a magic (the sniffer's); only PacketLogger does not.
     static func hasCaptureMagic(_ b: [UInt8]) -> Bool {
-        if b.starts(with: Sniffer.btsnoopMagic.prefix(min(b.count, 8))) && b.count >= 4 { return true }
-        if b.starts(with: Sniffer.pcapngMagic) { return true }
-        let magics: [[UInt8]] = [[0xD4, 0xC3, 0xB2, 0xA1], [0xA1, 0xB2, 0xC3, 0xD4], [0x4D, 0x3C, 0xB2, 0xA1], [0xA1, 0xB2, 0x3C, 0x4D]]
-        return magics.contains { b.starts(with: $0) }
+        Sniffer.hasPrefix(b, Sniffer.btsnoopMagic) || Sniffer.pcapMagic(b) != nil || Sniffer.hasPrefix(b, Sniffer.pcapngMagic)
     }
 
     /// Mostly printable text, no NUL (a bug report's main text, a log).
@@ -418,11 +412,6 @@ enum Containers {
 
     // MARK: Folders
 
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
     /// Modification time of `path` in Unix seconds, or nil.
     static func modificationTime(_ path: String) -> Int? {
         var info = stat()
@@ -434,34 +423,6 @@ enum Containers {
         #endif
     }
 
-    /// The files under `root`, sorted, regular files only (symbolic links not followed).
-    static func files(under root: String) -> [String] {
-        var out: [String] = []
-        var stack: [(String, Int)] = [(root, 0)]
-        while let (dir, level) = stack.popLast(), out.count < maximumFolderFiles {
-            guard let d = opendir(dir) else { continue }
-            var names: [String] = []
-            while let e = readdir(d) {
-                let n = withUnsafePointer(to: &e.pointee.d_name) {
-                    String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-                }
-                if n != ".", n != ".." { names.append(n) }
-            }
-            closedir(d)
-            for n in names.sorted() {
-                let p = dir.hasSuffix("/") ? dir + n : dir + "/" + n
-                var info = stat()
-                guard lstat(p, &info) == 0 else { continue }
-                if (info.st_mode & S_IFMT) == S_IFDIR {
-                    if level < maximumFolderDepth { stack.append((p, level + 1)) }
-                } else if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
-                    out.append(p)
-                }
-            }
-        }
-        return out.sorted()
-    }
-
     /// A folder (an unpacked sysdiagnose or bug report): its captures, the best merged; with
     /// none, the btsnooz summary of a text file in it.
     static func openFolder(_ root: String, name: String, options: CaptureReader.Options) throws(CaptureError) -> CaptureReader {
@@ -470,7 +431,7 @@ enum Containers {
         var candidates: [Candidate] = []
         var leftOut: [CaptureOrigin.LeftOut] = []
         var texts: [String] = []
-        let all = files(under: root)
+        let all = CaptureFiles.walk(root, wholeContainers: false).files
         let prefix = root.hasSuffix("/") ? root : root + "/"
         for path in all {
             let relative = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path

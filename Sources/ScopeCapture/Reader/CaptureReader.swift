@@ -97,7 +97,7 @@ public struct CaptureReader {
     /// iOS sysdiagnose: its PacketLogger logs, merged), text holding a btsnooz summary, and
     /// btsnooz records after a btsnoop header. ``origin`` says what was opened.
     public static func open(path: String, options: Options = Options()) throws(CaptureError) -> CaptureReader {
-        if path != "-", Containers.isDirectory(path) {
+        if path != "-", CaptureFiles.isDirectory(path) {
             return try Containers.openFolder(path, name: path, options: options)
         }
         let input = try BufferedFileReader.open(path: path)
