@@ -555,11 +555,7 @@ public struct AdvertisingSummary: Sendable {
             if s.connectionsTracked { return s.dataLength }
             guard let list = lengths[s.advertisingHandle] else { return nil }
             guard rising else { return list.last { $0.frame <= s.start.frame }?.length }
-            var lo = 0, hi = list.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if list[mid].frame <= s.start.frame { lo = mid + 1 } else { hi = mid }
-            }
+            let lo = list.partitionPoint { $0.frame > s.start.frame }
             return lo > 0 ? list[lo - 1].length : nil
         }
         spans = a.spans.prefix(Report.listLimit).map { s in

@@ -4,9 +4,9 @@ import Testing
 
 @testable import ScopeAnalysis
 
-/// GATT discovery and advertising data write UUIDs digit by digit and read them from wire bytes
-/// by index (`AnalysisBuilder.uuidString`, `wireUUID`): the same strings and values as
-/// `Hex.string`/`BluetoothUUID.uuidString` and `BluetoothUUID(littleEndian:)`.
+/// GATT discovery reads UUIDs from wire bytes by index (`AnalysisBuilder.wireUUID`), and reports
+/// key them by `BluetoothUUID.compactString`: the same values as `BluetoothUUID(littleEndian:)`,
+/// and the four digits of a 16-bit value (whatever width it was written with) or the 128-bit form.
 @Suite("UUID strings")
 struct UUIDStringTests {
     static let wires: [[UInt8]] = [
@@ -24,6 +24,6 @@ struct UUIDStringTests {
         #expect(AnalysisBuilder.wireUUID(([0xAA] + bytes).dropFirst()) == expected)
         guard let uuid = expected else { return }
         let old = uuid.uuid16.map { Hex.string([UInt8($0 >> 8), UInt8($0 & 0xFF)]) } ?? uuid.uuidString
-        #expect(AnalysisBuilder.uuidString(uuid) == old)
+        #expect(uuid.compactString == old)
     }
 }

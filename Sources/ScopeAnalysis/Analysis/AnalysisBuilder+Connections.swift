@@ -397,7 +397,7 @@ extension AnalysisBuilder {
                 guard let end = e.endGroupHandle, let uuid = Self.wireUUID(e.value[...]), e.value.count != 4 else { continue }
                 db.services.removeAll { $0.start == e.handle }
                 db.services.append(
-                    GATTDatabase.Service(start: e.handle, end: end, uuid: Self.uuidString(uuid), name: uuid.name, isPrimary: primary, learned: at))
+                    GATTDatabase.Service(start: e.handle, end: end, uuid: uuid.compactString, name: uuid.name, isPrimary: primary, learned: at))
             }
         case .findByTypeValueResponse(let ranges):
             guard case .findByTypeValueRequest(_, _, let value) = request.parameters,
@@ -406,7 +406,7 @@ extension AnalysisBuilder {
             for r in ranges {
                 db.services.removeAll { $0.start == r.start }
                 db.services.append(
-                    GATTDatabase.Service(start: r.start, end: r.end, uuid: Self.uuidString(uuid), name: uuid.name, isPrimary: true, learned: at))
+                    GATTDatabase.Service(start: r.start, end: r.end, uuid: uuid.compactString, name: uuid.name, isPrimary: true, learned: at))
             }
         case .attributeDataList(_, let entries) where request.attributeType?.uuid16 == 0x2803:
             for e in entries {
@@ -416,7 +416,7 @@ extension AnalysisBuilder {
                 let service = db.services.first { $0.start <= e.handle && e.handle <= $0.end }?.start
                 db.characteristics.append(
                     GATTDatabase.Characteristic(
-                        declarationHandle: e.handle, valueHandle: valueHandle, properties: e.value[0], uuid: Self.uuidString(uuid),
+                        declarationHandle: e.handle, valueHandle: valueHandle, properties: e.value[0], uuid: uuid.compactString,
                         name: uuid.name, serviceStart: service, learned: at))
             }
             db.characteristics.sort { $0.declarationHandle < $1.declarationHandle }
@@ -428,7 +428,7 @@ extension AnalysisBuilder {
                 if let u = e.uuid.uuid16, u == 0x2800 || u == 0x2801 || u == 0x2803 { continue }
                 db.descriptors.removeAll { $0.handle == e.handle }
                 db.descriptors.append(
-                    GATTDatabase.Descriptor(handle: e.handle, uuid: Self.uuidString(e.uuid), characteristicValueHandle: owner?.valueHandle, learned: at))
+                    GATTDatabase.Descriptor(handle: e.handle, uuid: e.uuid.compactString, characteristicValueHandle: owner?.valueHandle, learned: at))
             }
         default:
             break

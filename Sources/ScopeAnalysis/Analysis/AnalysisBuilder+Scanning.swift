@@ -167,33 +167,10 @@ extension AnalysisBuilder {
             let ad = ADParser.parse([UInt8](data), baseOffset: 0)
             if let name = ad.localName { device.name = name }
             for uuid in ad.serviceUUIDs {
-                let s = uuidString(uuid)
+                let s = uuid.compactString
                 if !device.serviceUUIDs.contains(s) { device.serviceUUIDs.append(s) }
             }
             for m in ad.manufacturerData where !device.manufacturers.contains(m.companyID) { device.manufacturers.append(m.companyID) }
-        }
-    }
-
-    /// "180d" for 16-bit UUIDs, the canonical string otherwise (GATTDatabase.Service.uuid).
-    /// Written digit by digit: `Hex.string` and `BluetoothUUID.uuidString` walk their bytes
-    /// through generic calls (about 5 k and 27 k instructions), and GATT discovery and advertising
-    /// data name thousands of UUIDs on long captures.
-    static func uuidString(_ uuid: BluetoothUUID) -> String {
-        if let u = uuid.uuid16 { return hexDigits(UInt64(u), count: 4) }
-        // 8-4-4-4-12 lowercase digits of the 128-bit value.
-        return hexDigits(uuid.high >> 32, count: 8) + "-" + hexDigits(uuid.high >> 16 & 0xFFFF, count: 4) + "-"
-            + hexDigits(uuid.high & 0xFFFF, count: 4) + "-" + hexDigits(uuid.low >> 48, count: 4) + "-"
-            + hexDigits(uuid.low & 0xFFFF_FFFF_FFFF, count: 12)
-    }
-
-    /// The low `count` (at most 16) hex digits of `value`, lowercase, most significant first.
-    static func hexDigits(_ value: UInt64, count: Int) -> String {
-        String(unsafeUninitializedCapacity: count) { buffer in
-            for i in 0..<count {
-                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(4 * (count - 1 - i))) & 0x0F
-                buffer[i] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
-            }
-            return count
         }
     }
 

@@ -1,3 +1,5 @@
+import ScopeCore
+
 /// Names from the Bluetooth Assigned Numbers: company identifiers (§7), GATT and SDP UUIDs (§3),
 /// appearance values (§2.6) and URI schemes (§2.7).
 ///
@@ -28,12 +30,7 @@ public enum AssignedNumbers {
     /// vendor reused it for a service and a characteristic) the first kind in ``UUIDKind`` order
     /// wins.
     public static func uuid128Entry(high: UInt64, low: UInt64) -> (name: String, kind: UUIDKind)? {
-        var lo = 0
-        var hi = uuid128High.count
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2
-            if (uuid128High[mid], uuid128Low[mid]) < (high, low) { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = uuid128High.indices.partitionPoint { (uuid128High[$0], uuid128Low[$0]) >= (high, low) }
         guard lo < uuid128High.count, uuid128High[lo] == high, uuid128Low[lo] == low else { return nil }
         return (uuid128Names[lo], uuid128Kinds[lo])
     }
@@ -66,12 +63,7 @@ public enum AssignedNumbers {
     /// Index of `key` in the ascending array `keys`, or nil.
     @usableFromInline
     static func lowerBound(_ keys: [UInt16], _ key: UInt16) -> Int? {
-        var lo = 0
-        var hi = keys.count
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2
-            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = keys.partitionPoint { $0 >= key }
         return lo < keys.count && keys[lo] == key ? lo : nil
     }
 }

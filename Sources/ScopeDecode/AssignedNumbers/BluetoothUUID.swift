@@ -186,6 +186,18 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
         }
     }
 
+    /// The short key reports use for a UUID: the four lowercase digits of a Base-derived value
+    /// that fits 16 bits ("180d", whatever width it was written with), the 128-bit form
+    /// otherwise. Written as UTF-8 in one allocation (GATT discovery and advertising data name
+    /// thousands of UUIDs on long captures).
+    public var compactString: String {
+        guard let u = uuid16 else { return uuidString }
+        return String(unsafeUninitializedCapacity: 4) { out in
+            for i in 0..<4 { out[i] = Hex.digit(UInt8(truncatingIfNeeded: u >> UInt16(12 - 4 * i)) & 0x0F) }
+            return 4
+        }
+    }
+
     /// The form it was written in: "0x180d", "0x0000fe8f", or the 128-bit string.
     public var shortString: String {
         switch width {
