@@ -45,8 +45,9 @@ public struct RuleConfiguration: Sendable, Equatable {
     /// The host stack chosen by the user (`--platform`): overrides the one the capture shows
     /// (`HostPlatform`) for the advice and for what is attributed to the platform.
     public var platform: Platform?
-    /// The host stack the beginning of the capture names (`AnalysisBuilder.detectPlatform`), set
-    /// by `RuleEngine.analyze(path:)`: batches judged on the way and the end go by the same one.
+    /// The host stack the beginning of the capture names (`CaptureInfo.platformAtStart`), set by
+    /// `RuleEngine.analyze(path:)` and `RuleAccumulator`: batches judged on the way and the end go
+    /// by the same one.
     public var detectedPlatform: HostPlatform?
     /// Rule ids switched off.
     public var disabledRules: Set<String> = []

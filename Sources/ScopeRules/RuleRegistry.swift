@@ -190,22 +190,41 @@ public struct RuleAccumulator: Sendable {
         var share: PlatformShare?
     }
 
-    let config: RuleConfiguration
+    var config: RuleConfiguration
     var parts: [String: Part] = [:]
     /// The rules of `RuleScope.items`: their tallies of the items retired so far.
     var tallies: [String: ItemTally] = [:]
     /// Batches absorbed.
     public private(set) var batches = 0
+    /// Batches handed over before the platform was known (`absorb`).
+    var waiting: [AnalysisResult] = []
 
     public init(config: RuleConfiguration = RuleConfiguration()) { self.config = config }
 
-    public var isEmpty: Bool { batches == 0 }
+    public var isEmpty: Bool { batches == 0 && waiting.isEmpty }
+
+    /// Judges the batches that waited for the platform the first records name, by `platform`.
+    public mutating func judgeWaiting(platform: HostPlatform) {
+        if config.platform == nil, config.detectedPlatform == nil { config.detectedPlatform = platform }
+        let held = waiting
+        waiting = []
+        for batch in held { absorb(batch) }
+    }
 
     /// Judges a batch of retired connections with every enabled connection rule, and a batch of
     /// retired scan sessions with every enabled scan rule.
     public mutating func absorb(_ batch: AnalysisResult) {
         let leaving = batch.leaving.flatMap { $0.isEmpty ? nil : $0 }
         guard !batch.connections.isEmpty || !batch.scans.isEmpty || leaving != nil else { return }
+        if config.platform == nil, config.detectedPlatform == nil {
+            // Judged once the platform the first records name is known (a batch handed over
+            // within them waits, with what it holds: a bounded number of items).
+            guard let platform = batch.capture.platformAtStart else {
+                waiting.append(batch)
+                return
+            }
+            judgeWaiting(platform: platform)
+        }
         batches += 1
         let facts = RuleFacts()
         for type in RuleRegistry.all where config.isEnabled(type.id) {
@@ -295,8 +314,6 @@ extension RuleEngine {
         retirement: AnalysisBuilder.Retirement = AnalysisBuilder.Retirement()
     ) throws -> (analysis: AnalysisResult, verdicts: [RuleVerdict]) {
         var config = config
-        // (Standard input can be read once only: there the batches go by what they saw.)
-        if config.platform == nil, path != "-" { config.detectedPlatform = try AnalysisBuilder.detectPlatform(path: path) }
         var retired = RuleAccumulator(config: config)
         var retirement = retirement
         // Finished advertising waits for a connection as long as adv.without-need looks.
@@ -307,6 +324,10 @@ extension RuleEngine {
             path: path, resolvePrivateAddresses: resolvePrivateAddresses, retirement: retirement
         ) { retired.absorb($0) }
         analysis.capture.platform = analysis.capture.platform.overridden(by: config.platform?.kind)
+        // The batches and the end go by the platform the first records name.
+        let atStart = analysis.capture.platformAtStart ?? HostPlatform()
+        retired.judgeWaiting(platform: atStart)
+        if config.platform == nil, config.detectedPlatform == nil { config.detectedPlatform = atStart }
         return (analysis, evaluate(analysis, config: config, retired: retired))
     }
 }

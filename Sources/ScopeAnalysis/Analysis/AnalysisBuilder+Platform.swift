@@ -92,21 +92,9 @@ struct PlatformDetector: Sendable {
 }
 
 extension AnalysisBuilder {
-    /// The host stack named by the first `records` records (and the file and container) alone:
-    /// what the rules go by when a long capture is judged in batches, so that a batch judged
-    /// before the evidence appears is judged as the end is (`RuleEngine.analyze`).
-    public static func detectPlatform(path: String, records: Int = 20_000) throws -> HostPlatform {
-        var reader = try CaptureReader.open(path: path)
-        var detector = PlatformDetector(format: reader.format.rawValue)
-        detector.noteOrigin(reader.origin)
-        var dissector = Dissector(detail: .analysis)
-        var n = 0
-        while n < records, let record = reader.next() {
-            detector.consume(dissector.decode(record))
-            n += 1
-        }
-        return detector.platform
-    }
+    /// How many records at the start of a capture name the host stack the rules go by
+    /// (`CaptureInfo.platformAtStart`).
+    public static let platformWindow = 20_000
 }
 
 extension PlatformDetector {

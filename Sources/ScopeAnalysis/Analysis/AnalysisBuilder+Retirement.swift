@@ -65,6 +65,7 @@ extension AnalysisBuilder {
     public mutating func retireClosed() -> AnalysisResult {
         var part = AnalysisResult(capture: result.capture)
         part.capture.platform = platformDetector.platform
+        part.capture.platformAtStart = platformAtStart
         if hasRetirableConnections {
             part.connections = closedWithDetail.map { result.connections[$0] }
             part.pairings = result.pairings(of: part.connections)

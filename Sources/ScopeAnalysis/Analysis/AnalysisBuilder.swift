@@ -122,6 +122,8 @@ public struct AnalysisBuilder: Sendable {
 
     // Which stack recorded the capture.
     var platformDetector: PlatformDetector
+    /// What the detector said after the first `platformWindow` records (`CaptureInfo.platformAtStart`).
+    var platformAtStart: HostPlatform?
 
     // Health.
     var previousTimestamp: [AdapterIndex: Timestamp] = [:]
@@ -264,6 +266,7 @@ public struct AnalysisBuilder: Sendable {
         let at = FrameTime(frame: record.frame, time: record.timestamp)
         noteHealth(frame, at: at)
         platformDetector.consume(frame)
+        if platformAtStart == nil, result.capture.frames >= Self.platformWindow { platformAtStart = platformDetector.platform }
         lastFrame = at
         switch frame.packet {
         case .command(let command):
@@ -303,6 +306,7 @@ public struct AnalysisBuilder: Sendable {
         }
         if advertisingSeen { result.advertising = advertising }
         result.capture.platform = platformDetector.platform
+        result.capture.platformAtStart = platformAtStart ?? platformDetector.platform
         resolvePrivateAddresses()
         return result
     }

@@ -91,6 +91,11 @@ public struct CaptureInfo: Sendable {
     /// The host stack that recorded the capture, with the evidence (set by `finish()`; a
     /// partial result handed to the rules on the way carries what was found by then).
     public var platform = HostPlatform()
+    /// The host stack the first `AnalysisBuilder.platformWindow` records name (all of them in a
+    /// shorter capture): what the rules go by, so that a batch judged on the way, before later
+    /// evidence appears, is judged as the end is. Nil in a partial result handed over before the
+    /// window was read (`RuleAccumulator` keeps such batches until it knows).
+    public var platformAtStart: HostPlatform?
 
     public init(file: String, format: String) {
         self.file = file

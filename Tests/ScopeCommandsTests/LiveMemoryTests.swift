@@ -1,0 +1,178 @@
+#if os(Linux)
+import Foundation
+import Glibc
+import ScopeCapture
+import ScopeCore
+import ScopeTestSupport
+import Testing
+
+/// `capture --live` on a recording of any length holds flat memory. The release binary records
+/// 2 M and then 10 M frames of a busy real session (the corpus's busiest Android log: scans on and
+/// off, advertising, connections, GATT) that a local RTT server sends over and over in the monitor
+/// TTY framing, with the sender's own timestamps (each pass squeezed into ten minutes, so 10 M
+/// frames are a day of recording), decoding and analysing every frame for the `--live` panel as
+/// it goes. Its peak RSS (from `wait4`) must stay under 50 MB and must not grow with the length.
+///
+/// The release binary is what `Scripts/test.sh` builds before the tests; the debug build would
+/// take minutes for 12 M frames, so without a release build the test says so and does nothing.
+@Suite("capture --live memory", .serialized)
+struct LiveMemoryTests {
+    static let limitBytes = 50 << 20
+    /// How much more the 10 M-frame recording may hold at its peak than the 2 M one: the lists
+    /// the reports show (the first 1000 scan sessions, requests, connections…) fill up in the
+    /// first millions of frames and then stop. Measured: 25.0 MB at 2 M, 28.4 MB at 10 M (and
+    /// 24.7 / 27.7 / 28.2 MB at 1 / 5 / 10 M by hand).
+    static let growthBytes = 6 << 20
+    /// One pass over the source lasts this long in sender time, and the next starts a second later.
+    static let passMicros: Int64 = 600_000_000
+
+    struct Run {
+        var frames: Int
+        var peakRSS: Int
+        var status: Int32
+        var said: String
+    }
+
+    /// One pass over the source capture in the monitor framing (TS32 first), the offsets of
+    /// the TS32 values and their values for the first pass, and the packet count.
+    struct Pass {
+        var bytes: [UInt8]
+        var stampOffsets: [Int]
+        var stamps: [UInt32]
+        var name: String
+    }
+
+    static func source() throws -> Pass? {
+        let candidates = [
+            Fixtures.corpus("real/Syed-Bipul-Rahman__bluethooth_light_controll__btsnoop_hci.log"),
+            Fixtures.corpus("real/jpvargasdev__MachineSpiritTimetable__btsnoop_aaaa.log"),
+            Fixtures.project("scenarios/conn.reconnect-by-scan-fires.btsnoop"),
+        ]
+        for case let url? in candidates where FileManager.default.fileExists(atPath: url.path) {
+            var reader = try CaptureReader.open(path: url.path)
+            var records: [CaptureRecord] = []
+            while let r = reader.next() {
+                if r.kind.isHCI && !r.isTruncated { records.append(r) }
+            }
+            guard let first = records.first?.timestamp.microseconds, let last = records.last?.timestamp.microseconds else { continue }
+            let span = max(1, last - first)
+            var pass = Pass(bytes: [], stampOffsets: [], stamps: [], name: url.lastPathComponent)
+            for r in records {
+                guard let opcode = MonitorOpcode.opcode(for: r.kind, direction: r.direction) else { continue }
+                // TS32 counts 1/10 ms.
+                let ts32 = UInt32((r.timestamp.microseconds - first) * passMicros / span / 100)
+                pass.stampOffsets.append(pass.bytes.count + 7)
+                pass.stamps.append(ts32)
+                pass.bytes += StreamEncoding.monitorFrame(opcode: opcode, payload: r.payload, ts32: ts32)
+            }
+            if !pass.stamps.isEmpty { return pass }
+        }
+        return nil
+    }
+
+    /// Runs `hciscope capture --rtt 127.0.0.1:PORT -w /dev/null --live` against a server that
+    /// sends whole passes (each a pass length and a second later than the one before) until at
+    /// least `frames` frames went out, then closes.
+    static func record(binary: String, pass: Pass, frames: Int, directory: URL) throws -> Run {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound && listen(listener, 1) == 0)
+        let port = UInt16(bigEndian: address.sin_port)
+
+        let errPath = directory.appendingPathComponent("live-\(frames).err").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // The peak RSS comes from a small parent that forks and waits for hciscope: a process
+        // spawned straight from this one starts with this process's high-water mark (Linux
+        // carries the old address space's into `ru_maxrss` at exec, and posix_spawn's child
+        // shares this address space until then).
+        let rssPath = directory.appendingPathComponent("live-\(frames).rss").path
+        let script = """
+            import os, sys
+            pid = os.fork()
+            if pid == 0:
+                os.execv(sys.argv[2], sys.argv[2:])
+            _, status, usage = os.wait4(pid, 0)
+            open(sys.argv[1], "w").write("%d %d" % (usage.ru_maxrss, os.waitstatus_to_exitcode(status)))
+            """
+        let argv = ["/usr/bin/env", "python3", "-c", script, rssPath, binary, "capture", "--rtt", "127.0.0.1:\(port)", "-w", "/dev/null", "--live"]
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var pid: pid_t = 0
+        try #require(posix_spawn(&pid, "/usr/bin/env", &actions, nil, &cArgs, environ) == 0)
+        var sent = 0
+        var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        if poll(&ready, 1, 30_000) == 1 {
+            let fd = accept(listener, nil, nil)
+            if fd >= 0 {
+                var bytes = pass.bytes
+                var round: Int64 = 0
+                writing: while sent < frames {
+                    // This pass's timestamps: the first pass's, moved on by whole passes.
+                    let shift = UInt32(truncatingIfNeeded: round * (passMicros + 1_000_000) / 100)
+                    bytes.withUnsafeMutableBytes { out in
+                        for (offset, stamp) in zip(pass.stampOffsets, pass.stamps) {
+                            out.storeBytes(of: (stamp &+ shift).littleEndian, toByteOffset: offset, as: UInt32.self)
+                        }
+                    }
+                    var offset = 0
+                    while offset < bytes.count {
+                        let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+                        if n < 0 {
+                            if errno == EINTR { continue }
+                            break writing
+                        }
+                        offset += n
+                    }
+                    sent += pass.stamps.count
+                    round += 1
+                }
+                close(fd)
+            }
+        }
+        var waitStatus: Int32 = 0
+        while waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR {}
+        let said = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        let measured = ((try? String(contentsOfFile: rssPath, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int($0) }
+        guard measured.count == 2 else { return Run(frames: sent, peakRSS: 0, status: -1, said: "no measurement (python3?): " + said) }
+        // ru_maxrss is in kilobytes on Linux.
+        return Run(frames: sent, peakRSS: measured[0] * 1024, status: Int32(measured[1]), said: said)
+    }
+
+    @Test func tenMillionFramesFlat() throws {
+        let binary = Fixtures.repositoryRoot.appendingPathComponent(".build/release/hciscope").path
+        guard FileManager.default.isExecutableFile(atPath: binary), FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            FileHandle.standardError.write(Data("note: live memory test SKIPPED: no release build (.build/release/hciscope; Scripts/test.sh builds it) or no python3\n".utf8))
+            return
+        }
+        let pass = try #require(try Self.source())
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hciscope-live-memory-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let short = try Self.record(binary: binary, pass: pass, frames: 2_000_000, directory: directory)
+        let long = try Self.record(binary: binary, pass: pass, frames: 10_000_000, directory: directory)
+        for run in [short, long] {
+            #expect(run.status == 0, "exit status \(run.status): \(run.said.suffix(400))")
+            #expect(run.said.contains("\(run.frames) frames written to /dev/null"), "\(run.said.suffix(400))")
+        }
+        let mb = { (b: Int) in String(format: "%.1f MB", Double(b) / 1_048_576) }
+        FileHandle.standardError.write(Data(
+            "live memory (\(pass.name), \(pass.stamps.count) frames a pass): \(short.frames) frames peak RSS \(mb(short.peakRSS)), \(long.frames) frames peak RSS \(mb(long.peakRSS))\n".utf8))
+        #expect(long.frames >= 10_000_000)
+        #expect(long.peakRSS <= Self.limitBytes, "peak RSS \(mb(long.peakRSS)) after \(long.frames) frames")
+        #expect(long.peakRSS <= short.peakRSS + Self.growthBytes, "peak RSS grew from \(mb(short.peakRSS)) (\(short.frames) frames) to \(mb(long.peakRSS)) (\(long.frames) frames)")
+    }
+}
+#endif
