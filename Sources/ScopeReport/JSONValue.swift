@@ -85,11 +85,12 @@ public indirect enum JSONValue: Sendable, Equatable {
             }
             out += "[\n"
             for (i, item) in items.enumerated() {
-                out += String(repeating: "  ", count: indent + 1)
+                out += Self.indentation(indent + 1)
                 item.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
                 out += i + 1 < items.count ? ",\n" : "\n"
             }
-            out += String(repeating: "  ", count: indent) + "]"
+            out += Self.indentation(indent)
+            out += "]"
         case .object(let pairs):
             if pairs.isEmpty {
                 out += "{}"
@@ -97,13 +98,14 @@ public indirect enum JSONValue: Sendable, Equatable {
             }
             out += "{\n"
             for (i, (k, v)) in pairs.enumerated() {
-                out += String(repeating: "  ", count: indent + 1)
+                out += Self.indentation(indent + 1)
                 JSONWriter.appendString(k, to: &out)
                 out += ": "
                 v.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
                 out += i + 1 < pairs.count ? ",\n" : "\n"
             }
-            out += String(repeating: "  ", count: indent) + "}"
+            out += Self.indentation(indent)
+            out += "}"
         }
     }
 
@@ -135,6 +137,14 @@ public indirect enum JSONValue: Sendable, Equatable {
             }
             out += "}"
         }
+    }
+
+    /// Two spaces per level, built once for the depths reports reach (a line's indentation is
+    /// otherwise a new string per line: about a tenth of writing a long report).
+    private static let indentations: [String] = (0..<16).map { String(repeating: "  ", count: $0) }
+
+    private static func indentation(_ level: Int) -> String {
+        level < indentations.count ? indentations[level] : String(repeating: "  ", count: level)
     }
 
     var isScalar: Bool {
