@@ -153,7 +153,6 @@ extension AnalysisBuilder {
         // Settled in the order requests connected: `conn.reconnect-by-scan` lists them in
         // connection order.
         result.reconnections.sort { $0.ordinal < $1.ordinal }
-        result.reconnectionsTracked = true
     }
 
     // MARK: Scan sessions and requests
@@ -177,7 +176,6 @@ extension AnalysisBuilder {
     /// peripheral-role one completed since.
     mutating func noteSpanStarted(_ i: Int) {
         let start = advertising.spans[i].start
-        advertising.spans[i].connectionsTracked = true
         var atStart: AdvertisingSpan.SpanConnection?
         var arrival: (ordinal: Int, at: FrameTime)?
         func consider(_ c: AdvertisingSpan.SpanConnection) {

@@ -75,11 +75,7 @@ public struct AdvertisingSpan: Sendable, Hashable {
     /// Its place among the capture's spans (0, 1, …), set by the analysis (see
     /// `ConnectionAttempt.ordinal`).
     public var ordinal = 0
-    /// Set by the analysis: `connectionAtStart`, `firstArrival` and `dataLength` are recorded
-    /// (hand-built results leave it false, and readers work them out from the connections and
-    /// data commands).
-    public var connectionsTracked = false
-    /// The first connection (in capture order) that was up when the span started.
+    /// What the analysis records of the span as it goes: the first connection (in capture order) that was up when the span started.
     public var connectionAtStart: SpanConnection?
     /// The first connection in the peripheral role completed after the span started.
     public var firstArrival: FrameTime?
