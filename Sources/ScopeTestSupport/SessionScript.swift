@@ -250,10 +250,11 @@ extension SessionScript {
     }
 
     /// HCI_LE_Set_Extended_Advertising_Data (§7.8.54, OCF 0x0037): Advertising_Handle, Operation
-    /// (0x03 complete data), Fragment_Preference, Advertising_Data_Length, Advertising_Data.
+    /// (0x00 intermediate fragment, 0x01 first fragment, 0x02 last fragment, 0x03 complete data,
+    /// 0x04 unchanged data), Fragment_Preference, Advertising_Data_Length, Advertising_Data.
     @discardableResult
-    public mutating func extendedAdvertisingData(_ data: [UInt8], handle: UInt8 = 0, status: UInt8 = 0) -> Exchange {
-        completed(0x2037, [handle, 0x03, 0x01, UInt8(data.count)] + data, returning: [status])
+    public mutating func extendedAdvertisingData(_ data: [UInt8], handle: UInt8 = 0, operation: UInt8 = 0x03, status: UInt8 = 0) -> Exchange {
+        completed(0x2037, [handle, operation, 0x01, UInt8(truncatingIfNeeded: data.count)] + data, returning: [status])
     }
 
     /// HCI_LE_Set_Advertising_Enable (§7.8.9, OCF 0x000A): Advertising_Enable; Command Complete.

@@ -45,6 +45,23 @@ import Testing
         #expect(verdict(AdvPayloadBudget.self, s.analysis()).status == .violated)
     }
 
+    /// Fragmented extended data (§7.8.54: first 0x01, intermediate 0x00, last 0x02) is judged
+    /// whole: 100 + 100 + 60 bytes after an earlier complete 20, against a 255-byte maximum.
+    @Test func extendedFragmentsAssembled() {
+        var s = SessionScript()
+        s.readMaximumAdvertisingDataLength(255)
+        s.extendedAdvertisingData([UInt8](repeating: 0x01, count: 20))
+        s.extendedAdvertisingData([UInt8](repeating: 0x02, count: 100), operation: 0x01)
+        s.extendedAdvertisingData([UInt8](repeating: 0x03, count: 100), operation: 0x00)
+        let last = s.extendedAdvertisingData([UInt8](repeating: 0x04, count: 60), operation: 0x02)
+        let analysis = s.analysis()
+        #expect(analysis.advertising?.dataCommands.map(\.assembledLength) == [20, 100, 200, 260])
+        let v = verdict(AdvPayloadBudget.self, analysis)
+        #expect(v.status == .violated)
+        #expect(v.findings.count == 1)
+        #expect(v.findings.first?.evidence.contains(last.command) == true)
+    }
+
     /// Advertising enabled at 1 s (connectable unless said), stopped at `stopMs` or left on,
     /// and a last frame at 80 s.
     private func advertising(stopMs: Double?, connectable: Bool = true) -> (SessionScript, enable: FrameNumber, last: FrameNumber) {

@@ -240,7 +240,9 @@ extension AnalysisBuilder {
         if !cmd.legacyPDUs {
             let key = DataKey(handle: cmd.advertisingHandle ?? 0, kind: cmd.kind)
             let op = cmd.operation ?? 3
-            let soFar = (op == 0 || op == 3) ? cmd.fragmentLength : (assembling[key] ?? 0) + cmd.fragmentLength
+            // Operation (Vol 4 Part E §7.8.54): 0x01 first fragment and 0x03 complete data start
+            // the set's data; 0x00 intermediate and 0x02 last fragments add to it.
+            let soFar = (op == 1 || op == 3) ? cmd.fragmentLength : (assembling[key] ?? 0) + cmd.fragmentLength
             assembling[key] = soFar
             advertising.dataCommands[i].assembledLength = soFar
         }

@@ -34,8 +34,7 @@ public struct AdvertisingDataCommand: Sendable, Hashable {
     public var data: [UInt8]
     public var status: UInt8?
     /// Extended (non-legacy) data: the set's data assembled so far from its fragments (Operation
-    /// 0 first, 1 intermediate, 2 last, 3 complete), recorded by the analysis; nil in hand-built
-    /// results (`adv.payload-budget` then assembles them itself).
+    /// 1 first, 0 intermediate, 2 last, 3 complete), recorded by the analysis; nil for legacy data.
     public var assembledLength: Int?
     /// Its place among the capture's data commands (0, 1, …), set by the analysis (see
     /// `ConnectionAttempt.ordinal`).
