@@ -104,11 +104,8 @@ public struct Headline: Sendable {
             let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
             var cost = DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame)
             let request = attempt.request.time
-            let scans = a.scans
-            // Analysis results record where the peer was found; hand-built ones carry report logs
-            // or per-session maps.
-            let tracked = attempt.discoveryTracked
-            if tracked, let d = attempt.peerDiscovery, let s = d.scan {
+            // The analysis records where the peer was found.
+            if let d = attempt.peerDiscovery, let s = d.scan {
                 // The session as the analysis recorded it for this request (the sums of retired
                 // requests are taken the same way: `DiscoverySums.add`).
                 cost.scanStartFrame = s.start.frame
@@ -121,40 +118,22 @@ public struct Headline: Sendable {
                 note(cost)
                 continue
             }
-            let foundIndex = tracked ? attempt.peerDiscovery.flatMap { scanByStart[$0.scanStartFrame] } : scans.indices.last { i in
-                guard scans[i].adapter == attempt.adapter, scans[i].start.time <= request else { return false }
-                if !scans[i].reportLog.isEmpty {
-                    return scans[i].reportLog.contains { $0.address == peer && $0.at.time <= request }
-                }
-                if !scans[i].firstReportByDevice.isEmpty { return scans[i].firstReportByDevice[peer].map { $0.time <= request } ?? false }
-                guard let d = device else { return false }
-                return d.first.time <= (scans[i].stop ?? scans[i].end).time && d.last.time >= scans[i].start.time
-            }
-            if let foundIndex {
-                let s = scans[foundIndex]
+            // Recorded without the session's summary: the session itself, when still held.
+            if let d = attempt.peerDiscovery, let foundIndex = scanByStart[d.scanStartFrame] {
+                let s = a.scans[foundIndex]
                 let until = min(request, (s.stop ?? s.end).time)
                 let spent = max(0, until.microseconds &- s.start.time.microseconds)
                 cost.scanStartFrame = s.start.frame
                 cost.scanToRequestMicros = request.microseconds &- s.start.time.microseconds
                 cost.dutyCycle = s.phys.reduce(0) { $0 + $1.dutyCycle }
                 cost.radioOnMicros = RadioModel.scan(durationMicros: spent, phys: s.phys)
-                if !s.reportLog.isEmpty {
-                    cost.reportsUntilRequest = s.reportLog.filter { $0.at.time <= request }.count
-                    if let first = s.reportLog.first(where: { $0.address == peer }) {
-                        cost.firstReportFrame = first.at.frame
-                        cost.firstReportToRequestMicros = request.microseconds &- first.at.time.microseconds
-                    }
-                } else {
-                    if s.reports > 0, let n = attempt.scanReportsAtRequest, attempt.scanStartFrameAtRequest == s.start.frame {
-                        cost.reportsUntilRequest = n
-                    } else if let last = s.lastReport, last.time <= request {
-                        cost.reportsUntilRequest = s.reports
-                    }
-                    if let first = tracked ? attempt.peerDiscovery?.firstReport : s.firstReportByDevice[peer] {
-                        cost.firstReportFrame = first.frame
-                        cost.firstReportToRequestMicros = request.microseconds &- first.time.microseconds
-                    }
+                if s.reports > 0, let n = attempt.scanReportsAtRequest, attempt.scanStartFrameAtRequest == s.start.frame {
+                    cost.reportsUntilRequest = n
+                } else if let last = s.lastReport, last.time <= request {
+                    cost.reportsUntilRequest = s.reports
                 }
+                cost.firstReportFrame = d.firstReport.frame
+                cost.firstReportToRequestMicros = request.microseconds &- d.firstReport.time.microseconds
             }
             if cost.firstReportFrame == nil, let d = device, d.first.time <= request {
                 cost.firstReportFrame = d.first.frame

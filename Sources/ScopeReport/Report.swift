@@ -542,29 +542,13 @@ public struct AdvertisingSummary: Sendable {
                 frame: $0.at.frame, atMicros: rel($0.at.time), command: $0.command, handle: $0.advertisingHandle,
                 kind: $0.kind.rawValue, legacyPDUs: $0.legacyPDUs, length: $0.length, status: $0.status)
         }
-        // What each span advertised: the last successful advertising data command for its handle
-        // at or before its start. Per handle, the commands' frames rise, so a binary search finds
-        // it (a pass over every command per span cost a long capture 0.15 G instructions).
-        var lengths: [UInt8?: [(frame: FrameNumber, length: Int)]] = [:]
-        for d in a.dataCommands where d.kind == .advertising && (d.status ?? 0) == 0 {
-            lengths[d.advertisingHandle, default: []].append((d.at.frame, d.length))
-        }
-        let rising = lengths.values.allSatisfy { list in zip(list, list.dropFirst()).allSatisfy { $0.frame <= $1.frame } }
-        func dataLength(_ s: AdvertisingSpan) -> Int? {
-            // Recorded by the analysis at the span's start (its commands may be gone by now).
-            if s.connectionsTracked { return s.dataLength }
-            guard let list = lengths[s.advertisingHandle] else { return nil }
-            guard rising else { return list.last { $0.frame <= s.start.frame }?.length }
-            let lo = list.partitionPoint { $0.frame > s.start.frame }
-            return lo > 0 ? list[lo - 1].length : nil
-        }
         spans = a.spans.prefix(Report.listLimit).map { s in
             Span(
                 handle: s.advertisingHandle, api: s.api.rawValue, connectable: s.connectable, intervalMicros: s.intervalMicros,
                 startFrame: s.start.frame, startMicros: rel(s.start.time), stopFrame: s.stop?.frame,
                 stopMicros: s.stop.map { rel($0.time) }, stoppedBy: s.stoppedBy, enabledMicros: s.enabledMicros,
                 connectedWhileEnabledMicros: s.connectedWhileEnabledMicros,
-                estimate: RadioModel.advertising(dataLength: dataLength(s) ?? 0, intervalMicros: s.intervalMicros,
+                estimate: RadioModel.advertising(dataLength: s.dataLength ?? 0, intervalMicros: s.intervalMicros,
                                                  enabledMicros: s.enabledMicros))
         }
         maxAdvertisingDataLength = a.maxAdvertisingDataLength

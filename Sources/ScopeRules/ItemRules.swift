@@ -18,9 +18,6 @@ struct ItemView {
     /// The last frame: only the view of the end has one (items still pending there are judged
     /// up to it; a batch holds settled items only).
     var lastFrame: FrameTime?
-    /// The whole analysis, for results built by hand (never retired): rules work out there
-    /// what the analysis records on the way.
-    var analysis: AnalysisResult?
     /// The host stack that recorded the capture (as far as the frames up to the batch tell).
     var platform: HostPlatform
 
@@ -36,7 +33,6 @@ struct ItemView {
         spans = analysis.advertising?.spans ?? []
         advertising = analysis.advertising
         lastFrame = analysis.lastFrame
-        self.analysis = analysis
     }
 
     /// The items leaving the analysis in `batch`.
@@ -51,7 +47,6 @@ struct ItemView {
         spans = items.advertisingSpans
         advertising = batch.advertising
         lastFrame = nil
-        analysis = nil
     }
 }
 

@@ -93,38 +93,6 @@ extension AnalysisResult {
 
     func connection(_ id: ConnectionID) -> Connection? { connections.first { $0.id == id } }
 
-    /// The first report of `r`'s peer in session `s`, when it came before the request: from the
-    /// attempt's recorded discovery (analysis results), else from the session's per-device map
-    /// (hand-built results).
-    func peerReport(in s: ScanSession, before r: ConnectionAttempt, peer: BDAddr) -> FrameTime? {
-        let found: FrameTime?
-        if r.discoveryTracked {
-            found = r.peerDiscovery.flatMap { $0.scanStartFrame == s.start.frame ? $0.firstReport : nil }
-        } else {
-            found = s.firstReportByDevice[peer]
-        }
-        return found.flatMap { $0.frame < r.request.frame ? $0 : nil }
-    }
-
-    /// The first position in `indices` whose element satisfies `isAfter`, which must hold for a
-    /// suffix of `indices` (binary search: range look-ups without a pass over everything).
-    func partitionPoint(_ indices: [Int], _ isAfter: (Int) -> Bool) -> Int {
-        indices.partitionPoint(where: isAfter)
-    }
-
-    /// Indices of `attempts` per adapter, sorted by request time (stable): range look-ups by time
-    /// without a pass over every attempt per session.
-    func attemptIndicesByTime() -> [AdapterIndex: [Int]] {
-        var out: [AdapterIndex: [Int]] = [:]
-        for i in attempts.indices { out[attempts[i].adapter, default: []].append(i) }
-        for k in out.keys {
-            out[k]?.sort {
-                let a = attempts[$0].request.time, b = attempts[$1].request.time
-                return a != b ? a.microseconds < b.microseconds : $0 < $1
-            }
-        }
-        return out
-    }
 }
 
 extension Connection {

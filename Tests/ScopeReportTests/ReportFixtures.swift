@@ -79,6 +79,8 @@ enum ReportFixtures {
         attempt.status = 0
         attempt.outcome = .connected
         attempt.connection = id
+        // Where the analysis found the strap: its first report in the session, and the session up to the request.
+        attempt.peerDiscovery = PeerDiscovery(scanStartFrame: 20, firstReport: at(29, 560.125), scan: DiscoveryScan(s, for: attempt))
         a.attempts = [attempt]
 
         var c = Connection(id: id, role: .central)

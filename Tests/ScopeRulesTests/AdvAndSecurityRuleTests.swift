@@ -1,203 +1,215 @@
+import Foundation
 import ScopeAnalysis
 import ScopeCore
+import ScopeTestSupport
 import Testing
 
 @testable import ScopeRules
 
-private func dataCommand(
-    _ frame: FrameNumber, kind: AdvertisingDataCommand.DataKind, length: Int, data: [UInt8]? = nil, status: UInt8 = 0,
-    legacy: Bool = true, handle: UInt8? = nil
-) -> AdvertisingDataCommand {
-    AdvertisingDataCommand(
-        at: rt(frame, Double(frame)), complete: rt(frame + 1, Double(frame) + 1),
-        command: kind == .advertising ? "LE Set Advertising Data" : "LE Set Scan Response Data", advertisingHandle: handle,
-        kind: kind, legacyPDUs: legacy, operation: legacy ? nil : 3, length: length, fragmentLength: length,
-        data: data ?? [UInt8](repeating: 0, count: length), status: status)
-}
-
-private func span(_ start: FrameTime, stop: FrameTime?, connectable: Bool = true) -> AdvertisingSpan {
-    AdvertisingSpan(
-        advertisingHandle: nil, api: .legacy, connectable: connectable, directed: false, intervalMicros: 100_000, start: start,
-        stop: stop, stoppedBy: "command", enabledMicros: 0, connectedWhileEnabledMicros: 0)
-}
-
 @Suite struct AdvertisingRuleTests {
     @Test func payloadBudgetLegacy() {
-        var r = rtResult()
-        #expect(rtVerdict(AdvPayloadBudget.self, r).status == .notEvaluated)
-        var adv = AdvertisingActivity()
-        adv.dataCommands = [dataCommand(35, kind: .advertising, length: 40, status: 0x12)]
-        r.advertising = adv
-        let v = rtVerdict(AdvPayloadBudget.self, r)
+        #expect(verdict(AdvPayloadBudget.self, SessionScript().analysis()).status == .notEvaluated)
+        var s = SessionScript()
+        s.at(35)
+        // 40 bytes claimed: Invalid HCI Command Parameters.
+        let refused = s.advertisingData([UInt8](repeating: 0, count: 31), length: 40, status: 0x12)
+        let v = verdict(AdvPayloadBudget.self, s.analysis())
         #expect(v.status == .violated)
         #expect(v.findings.first?.severity == .error)
-        #expect(v.findings.first?.evidence == [35, 36])
-        r.advertising?.dataCommands = [dataCommand(35, kind: .advertising, length: 31)]
-        #expect(rtVerdict(AdvPayloadBudget.self, r).status == .passed)
+        #expect(v.findings.first?.evidence == [refused.command, refused.answer])
+        var ok = SessionScript()
+        ok.advertisingData([UInt8](repeating: 0, count: 31))
+        #expect(verdict(AdvPayloadBudget.self, ok.analysis()).status == .passed)
     }
 
     @Test func payloadBudgetIOSProfile() {
-        var r = rtResult()
-        var adv = AdvertisingActivity()
+        var s = SessionScript()
         // Flags (3 bytes) + 26 bytes of other AD: 26 besides Flags, within 28.
         let flags: [UInt8] = [0x02, 0x01, 0x06]
         let name: [UInt8] = [25, 0x09] + [UInt8](repeating: 0x41, count: 24)
-        adv.dataCommands = [
-            dataCommand(31, kind: .advertising, length: 29, data: flags + name),
-            dataCommand(33, kind: .scanResponse, length: 21),
-        ]
-        r.advertising = adv
-        #expect(rtVerdict(AdvPayloadBudget.self, r).status == .passed)
-        let v = rtVerdict(AdvPayloadBudget.self, r, config: RuleConfiguration(profile: .ios))
+        s.advertisingData(flags + name)
+        let response = s.advertisingData([20, 0x09] + [UInt8](repeating: 0x42, count: 19), scanResponse: true)
+        let analysis = s.analysis()
+        #expect(verdict(AdvPayloadBudget.self, analysis).status == .passed)
+        let v = verdict(AdvPayloadBudget.self, analysis, config: RuleConfiguration(profile: .ios))
         #expect(v.status == .violated)
-        #expect(v.findings.map(\.evidence) == [[33, 34]])
+        #expect(v.findings.map(\.evidence) == [[response.command, response.answer]])
         #expect(v.findings.first?.severity == .info)
     }
 
     @Test func extendedDataNotJudgedAgainst31() {
-        var r = rtResult()
-        var adv = AdvertisingActivity()
-        adv.dataCommands = [dataCommand(31, kind: .advertising, length: 120, legacy: false, handle: 0)]
-        r.advertising = adv
-        #expect(rtVerdict(AdvPayloadBudget.self, r, config: RuleConfiguration(profile: .ios)).status == .passed)
-        r.advertising?.maxAdvertisingDataLength = 100
-        #expect(rtVerdict(AdvPayloadBudget.self, r).status == .violated)
+        var s = SessionScript()
+        s.extendedAdvertisingData([119, 0xFF] + [UInt8](repeating: 0x4C, count: 118))
+        #expect(verdict(AdvPayloadBudget.self, s.analysis(), config: RuleConfiguration(profile: .ios)).status == .passed)
+        s.readMaximumAdvertisingDataLength(100)
+        #expect(verdict(AdvPayloadBudget.self, s.analysis()).status == .violated)
+    }
+
+    /// Fragmented extended data (§7.8.54: first 0x01, intermediate 0x00, last 0x02) is judged
+    /// whole: 100 + 100 + 60 bytes after an earlier complete 20, against a 255-byte maximum.
+    @Test func extendedFragmentsAssembled() {
+        var s = SessionScript()
+        s.readMaximumAdvertisingDataLength(255)
+        s.extendedAdvertisingData([UInt8](repeating: 0x01, count: 20))
+        s.extendedAdvertisingData([UInt8](repeating: 0x02, count: 100), operation: 0x01)
+        s.extendedAdvertisingData([UInt8](repeating: 0x03, count: 100), operation: 0x00)
+        let last = s.extendedAdvertisingData([UInt8](repeating: 0x04, count: 60), operation: 0x02)
+        let analysis = s.analysis()
+        #expect(analysis.advertising?.dataCommands.map(\.assembledLength) == [20, 100, 200, 260])
+        let v = verdict(AdvPayloadBudget.self, analysis)
+        #expect(v.status == .violated)
+        #expect(v.findings.count == 1)
+        #expect(v.findings.first?.evidence.contains(last.command) == true)
+    }
+
+    /// Advertising enabled at 1 s (connectable unless said), stopped at `stopMs` or left on,
+    /// and a last frame at 80 s.
+    private func advertising(stopMs: Double?, connectable: Bool = true) -> (SessionScript, enable: FrameNumber, last: FrameNumber) {
+        var s = SessionScript()
+        s.at(900)
+        s.advertisingParameters(connectable: connectable)
+        s.at(1000)
+        let enable = s.advertisingEnable(true).command
+        if let stopMs {
+            s.at(stopMs)
+            s.advertisingEnable(false)
+        }
+        s.at(80_000)
+        let last = s.readMaximumAdvertisingDataLength(31).answer
+        return (s, enable, last)
     }
 
     @Test func withoutNeedTooLong() {
-        var r = rtResult(frames: 68, lastMs: 80_000)
-        #expect(rtVerdict(AdvWithoutNeed.self, r).status == .notEvaluated)
-        var adv = AdvertisingActivity()
-        adv.spans = [span(rt(37, 1000), stop: nil)]
-        r.advertising = adv
-        let v = rtVerdict(AdvWithoutNeed.self, r)
+        #expect(verdict(AdvWithoutNeed.self, SessionScript().analysis()).status == .notEvaluated)
+        let on = advertising(stopMs: nil)
+        let v = verdict(AdvWithoutNeed.self, on.0.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [37, 68])
-        r.advertising?.spans = [span(rt(37, 1000), stop: rt(40, 4000))]
-        #expect(rtVerdict(AdvWithoutNeed.self, r).status == .passed)
-        r.advertising?.spans = [span(rt(37, 1000), stop: nil, connectable: false)]
-        #expect(rtVerdict(AdvWithoutNeed.self, r).status == .notEvaluated)
+        #expect(v.findings.first?.evidence == [on.enable, on.last])
+        #expect(verdict(AdvWithoutNeed.self, advertising(stopMs: 4000).0.analysis()).status == .passed)
+        #expect(verdict(AdvWithoutNeed.self, advertising(stopMs: nil, connectable: false).0.analysis()).status == .notEvaluated)
     }
 
+    /// LE supported states read at the start (`states`), a peripheral-role connection up from
+    /// 1.5 s to 23 s, and connectable advertising enabled from 2 s to 22 s while it is up.
+    static func advertisingWhileConnected(states: UInt64) -> (SessionScript, states: FrameNumber, connection: FrameNumber, enable: FrameNumber) {
+        var s = SessionScript()
+        s.at(10)
+        let read = s.readSupportedStates(states)
+        s.at(1500)
+        let connection = s.connectionComplete(peerA, handle: 0x40, peripheral: true)
+        s.at(2000)
+        let enable = s.advertisingEnable(true).command
+        s.at(22_000)
+        s.advertisingEnable(false)
+        s.at(23_000)
+        s.disconnectionComplete(0x40, reason: 0x13)
+        return (s, read.answer, connection, enable)
+    }
+
+    static let allStates: UInt64 = 0x3FF_FFFF_FFFF
+    static let withoutConnectableWhilePeripheral = allStates & ~(UInt64(1) << 38)
+
     @Test func withoutNeedSupportedStates() {
-        var r = rtResult(frames: 60, lastMs: 30_000)
-        var adv = AdvertisingActivity()
-        adv.supportedStates = 0x3FF_FFFF_FFFF & ~(UInt64(1) << 38)
-        adv.supportedStatesFrame = 30
-        adv.spans = [span(rt(44, 2000), stop: rt(58, 22_000))]
-        r.advertising = adv
-        var c = rtConnection(role: .peripheral, complete: rt(41, 1500))
-        c.disconnect = rt(60, 23_000)
-        r.connections = [c]
-        let v = rtVerdict(AdvWithoutNeed.self, r)
+        let limited = Self.advertisingWhileConnected(states: Self.withoutConnectableWhilePeripheral)
+        let v = verdict(AdvWithoutNeed.self, limited.0.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [30, 41, 44])
-        r.advertising?.supportedStates = 0x3FF_FFFF_FFFF
-        #expect(rtVerdict(AdvWithoutNeed.self, r).status == .passed)
+        #expect(v.findings.first?.evidence == [limited.states, limited.connection, limited.enable])
+        #expect(verdict(AdvWithoutNeed.self, Self.advertisingWhileConnected(states: Self.allStates).0.analysis()).status == .passed)
     }
 
     /// A long capture judges spans in batches as they leave the analysis, before the end: the
     /// supported states that decide are still those read by the end of the capture.
-    @Test func withoutNeedBatchesUseTheStatesReadByTheEnd() {
-        var c = rtConnection(role: .peripheral, complete: rt(41, 1500))
-        c.disconnect = rt(60, 23_000)
-        var s = span(rt(44, 2000), stop: rt(58, 22_000))
-        s.connectionsTracked = true
-        s.connectionAtStart = AdvertisingSpan.SpanConnection(role: .peripheral, complete: rt(41, 1500), disconnect: c.disconnect, ordinal: 0)
-        var items = LeavingItems()
-        items.advertisingSpans = [s]
-        let rule = AdvWithoutNeed()
-        for (early, late) in [(UInt64(0x3FF_FFFF_FFFF), 0x3FF_FFFF_FFFF & ~(UInt64(1) << 38)), (0x3FF_FFFF_FFFF & ~(UInt64(1) << 38), 0x3FF_FFFF_FFFF)] {
-            var batch = rtResult(frames: 58, lastMs: 22_000)
-            var then = AdvertisingActivity()
-            then.supportedStates = early
-            then.supportedStatesFrame = 30
-            batch.advertising = then
-            let judged = rule.tally(ItemView(leaving: items, of: batch), config: RuleConfiguration())
-            // The end: the span gone, the states read again.
-            var end = rtResult(frames: 90, lastMs: 40_000)
-            var adv = AdvertisingActivity()
-            adv.supportedStates = late
-            adv.supportedStatesFrame = 80
-            end.advertising = adv
-            var whole = end
-            whole.advertising?.spans = [s]
-            let merged = rule.evaluate(end, config: RuleConfiguration(), retired: judged)
-            let expected = rtVerdict(AdvWithoutNeed.self, whole)
-            #expect(merged == expected)
-            #expect(merged.status == (late & (1 << 38) == 0 ? .violated : .passed))
+    @Test func withoutNeedBatchesUseTheStatesReadByTheEnd() throws {
+        for (early, late) in [(Self.allStates, Self.withoutConnectableWhilePeripheral), (Self.withoutConnectableWhilePeripheral, Self.allStates)] {
+            var s = Self.advertisingWhileConnected(states: early).0
+            // Items enough after the span for it to leave the analysis, then the states read again.
+            // (past the 60 s a finished span waits for a connection).
+            for i in 0..<4 {
+                s.at(70_000 + Double(i) * 1000)
+                s.advertisingData([0x02, 0x01, 0x06])
+            }
+            s.at(80_000)
+            s.readSupportedStates(late)
+            let judged = try judgedWholeAndInBatches(s, AdvWithoutNeed.self)
+            #expect(judged.retired.advertisingSpans == 1)
+            let batched = judged.batched
+            #expect(batched == judged.whole)
+            #expect(batched.status == (late & (1 << 38) == 0 ? .violated : .passed))
         }
     }
 
     /// Likewise extended data and the controller's maximum data length.
-    @Test func payloadBudgetBatchesUseTheMaximumReadByTheEnd() {
-        var cmd = dataCommand(31, kind: .advertising, length: 120, legacy: false, handle: 0)
-        cmd.assembledLength = 120
-        var items = LeavingItems()
-        items.advertisingData = [cmd]
-        let rule = AdvPayloadBudget()
-        var batch = rtResult()
-        batch.advertising = AdvertisingActivity()
-        let judged = rule.tally(ItemView(leaving: items, of: batch), config: RuleConfiguration())
-        var end = rtResult()
-        end.advertising = AdvertisingActivity()
-        end.advertising?.maxAdvertisingDataLength = 100
-        end.advertising?.maxAdvertisingDataLengthFrame = 50
-        var whole = end
-        whole.advertising?.dataCommands = [cmd]
-        let merged = rule.evaluate(end, config: RuleConfiguration(), retired: judged)
-        #expect(merged == rtVerdict(AdvPayloadBudget.self, whole))
-        #expect(merged.status == .violated && merged.findings.first?.evidence.contains(50) == true)
+    @Test func payloadBudgetBatchesUseTheMaximumReadByTheEnd() throws {
+        var s = SessionScript()
+        s.extendedAdvertisingData([119, 0xFF] + [UInt8](repeating: 0x4C, count: 118))
+        for i in 0..<4 {
+            s.at(1000 + Double(i) * 1000)
+            s.advertisingData([0x02, 0x01, 0x06])
+        }
+        s.at(10_000)
+        let read = s.readMaximumAdvertisingDataLength(100)
+        let judged = try judgedWholeAndInBatches(s, AdvPayloadBudget.self)
+        #expect(judged.retired.advertisingData > 0)
+        let batched = judged.batched
+        #expect(batched == judged.whole)
+        #expect(batched.status == .violated && batched.findings.first?.evidence.contains(read.answer) == true)
     }
 }
 
-private func pairing(initIO: UInt8, respIO: UInt8, sc: Bool, method: Pairing.Method) -> Pairing {
-    var p = Pairing(connection: ConnectionID(adapter: 0, handle: 1, generation: 1), request: rt(58, 100), initiatedBy: .local)
-    p.response = rt(60, 150)
+/// A connection (handle 1) with the host central, then a pairing it starts: Pairing Request with
+/// `initIO`, Pairing Response with `respIO`, both with Secure Connections when `sc` (AuthReq:
+/// bonding, SC, no MITM).
+private func pairing(initIO: UInt8, respIO: UInt8, sc: Bool) -> (SessionScript, request: FrameNumber, response: FrameNumber) {
+    var s = SessionScript()
+    s.at(50)
+    s.createConnection(peerA)
+    s.at(90)
+    s.connectionComplete(peerA, handle: 1)
+    s.at(100)
     let auth: UInt8 = sc ? 0x09 : 0x01
-    p.initiator = Pairing.Features(ioCapability: initIO, oobDataPresent: false, authReq: auth, maxKeySize: 16, initiatorKeys: 1, responderKeys: 1)
-    p.responder = Pairing.Features(ioCapability: respIO, oobDataPresent: false, authReq: auth, maxKeySize: 16, initiatorKeys: 1, responderKeys: 1)
-    p.secureConnections = sc
-    p.method = method
-    return p
+    let request = s.pairingFeatures(1, response: false, io: initIO, authReq: auth)
+    s.at(150)
+    let response = s.pairingFeatures(1, response: true, io: respIO, authReq: auth)
+    return (s, request, response)
 }
 
 @Suite struct SecurityRuleTests {
     @Test func insufficientAuth() {
-        var r = rtResult()
-        #expect(rtVerdict(SecurityInsufficientAuth.self, r).status == .notEvaluated)
-        var c = rtConnection()
-        c.att = [rtATT(61, 500, .received, 0x01, handle: 0x12, error: 0x0F)]
-        r.connections = [c]
-        var v = rtVerdict(SecurityInsufficientAuth.self, r)
+        #expect(verdict(SecurityInsufficientAuth.self, SessionScript().analysis()).status == .notEvaluated)
+        var s = SessionScript()
+        s.at(50)
+        s.createConnection(peerA)
+        s.at(100)
+        s.connectionComplete(peerA, handle: 1)
+        s.at(500)
+        s.read(1, attribute: 0x0012)
+        let refused = s.attError(1, request: 0x0A, attribute: 0x0012, error: 0x0F)
+        var v = verdict(SecurityInsufficientAuth.self, s.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [61])
-        r.connections[0].encryptionChanges = [EncryptionChange(at: rt(193, 9000), status: 0, enabled: 1, isKeyRefresh: false)]
-        v = rtVerdict(SecurityInsufficientAuth.self, r)
+        #expect(v.findings.first?.evidence == [refused])
+        s.at(9000)
+        let encrypted = s.encryptionChange(1)
+        v = verdict(SecurityInsufficientAuth.self, s.analysis())
         #expect(v.status == .passed)
-        #expect(v.reason.contains("frame 193"))
+        #expect(v.reason.contains("frame \(encrypted)"))
     }
 
     @Test func legacyPairing() {
-        var r = rtResult()
-        #expect(rtVerdict(SecurityLegacyPairing.self, r).status == .notEvaluated)
-        r.pairings = [pairing(initIO: 3, respIO: 3, sc: false, method: .justWorks)]
-        let v = rtVerdict(SecurityLegacyPairing.self, r)
+        #expect(verdict(SecurityLegacyPairing.self, SessionScript().analysis()).status == .notEvaluated)
+        let legacy = pairing(initIO: 3, respIO: 3, sc: false)
+        let v = verdict(SecurityLegacyPairing.self, legacy.0.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [58, 60])
-        r.pairings = [pairing(initIO: 3, respIO: 3, sc: true, method: .justWorks)]
-        #expect(rtVerdict(SecurityLegacyPairing.self, r).status == .passed)
+        #expect(v.findings.first?.evidence == [legacy.request, legacy.response])
+        #expect(verdict(SecurityLegacyPairing.self, pairing(initIO: 3, respIO: 3, sc: true).0.analysis()).status == .passed)
     }
 
     @Test func unauthenticatedPairing() {
-        var r = rtResult()
-        #expect(rtVerdict(SecurityUnauthenticatedPairing.self, r).status == .notEvaluated)
-        r.pairings = [pairing(initIO: 4, respIO: 1, sc: true, method: .justWorks)]
-        let v = rtVerdict(SecurityUnauthenticatedPairing.self, r)
+        #expect(verdict(SecurityUnauthenticatedPairing.self, SessionScript().analysis()).status == .notEvaluated)
+        // KeyboardDisplay and DisplayYesNo without MITM: Just Works where Numeric Comparison was possible.
+        let v = verdict(SecurityUnauthenticatedPairing.self, pairing(initIO: 4, respIO: 1, sc: true).0.analysis())
         #expect(v.status == .violated)
         #expect(v.findings.first?.message.contains("Numeric Comparison") == true)
-        r.pairings = [pairing(initIO: 3, respIO: 3, sc: false, method: .justWorks)]
-        #expect(rtVerdict(SecurityUnauthenticatedPairing.self, r).status == .passed)
+        #expect(verdict(SecurityUnauthenticatedPairing.self, pairing(initIO: 3, respIO: 3, sc: false).0.analysis()).status == .passed)
         // Legacy table: DisplayYesNo/DisplayYesNo gives Just Works; SC gives Numeric Comparison.
         #expect(SecurityUnauthenticatedPairing.bestMethod(initiator: 1, responder: 1, secureConnections: false) == .justWorks)
         #expect(SecurityUnauthenticatedPairing.bestMethod(initiator: 1, responder: 1, secureConnections: true) == .numericComparison)
@@ -205,18 +217,17 @@ private func pairing(initIO: UInt8, respIO: UInt8, sc: Bool, method: Pairing.Met
     }
 
     @Test func pairingFailed() {
-        var r = rtResult()
-        #expect(rtVerdict(SecurityPairingFailed.self, r).status == .notEvaluated)
-        var p = pairing(initIO: 3, respIO: 3, sc: true, method: .justWorks)
-        p.result = .success
-        r.pairings = [p]
-        #expect(rtVerdict(SecurityPairingFailed.self, r).status == .passed)
-        r.pairings[0].result = .failed
-        r.pairings[0].failed = rt(63, 200)
-        r.pairings[0].reason = 0x05
-        let v = rtVerdict(SecurityPairingFailed.self, r)
+        #expect(verdict(SecurityPairingFailed.self, SessionScript().analysis()).status == .notEvaluated)
+        var ok = pairing(initIO: 3, respIO: 3, sc: true).0
+        ok.at(300)
+        ok.encryptionChange(1)
+        #expect(verdict(SecurityPairingFailed.self, ok.analysis()).status == .passed)
+        var failed = pairing(initIO: 3, respIO: 3, sc: true).0
+        failed.at(200)
+        let f = failed.pairingFailed(1, reason: 0x05)
+        let v = verdict(SecurityPairingFailed.self, failed.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [63])
+        #expect(v.findings.first?.evidence == [f])
         #expect(v.findings.first?.severity == .error)
     }
 }

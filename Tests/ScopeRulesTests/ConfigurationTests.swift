@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeTestSupport
 import Testing
 
 @testable import ScopeRules
@@ -37,7 +38,7 @@ import Testing
         #expect(c.threshold(rule: "gatt.polling", key: "min_reads") == .number(10))
         #expect(c.threshold(rule: "conn.idle-before-disconnect", key: "idle_s") == .number(2.5))
         #expect(c.isSensitive(uuid: "2a37"))
-        let verdicts = RuleEngine.evaluate(rtResult(), config: c)
+        let verdicts = RuleEngine.evaluate(SessionScript().analysis(), config: c)
         #expect(verdicts.count == 17)
         #expect(verdicts.first { $0.rule == "scan.duplicates-allowed" }?.reason == "disabled in the configuration")
     }
@@ -80,8 +81,12 @@ import Testing
     }
 
     @Test func severityOverrideRewritesFindings() {
-        var r = rtResult(frames: 53, lastMs: 40_000)
-        r.scans = [rtScan(start: rt(31, 100), stop: nil, end: rt(53, 40_000))]
+        var s = SessionScript()
+        s.at(100)
+        s.scanEnable(true)
+        s.at(40_000)
+        s.advertisingReport(peerA)
+        let r = s.analysis()
         var c = RuleConfiguration()
         c.severityOverrides["scan.left-running"] = .error
         let v = RuleEngine.evaluate(r, config: c).first { $0.rule == "scan.left-running" }

@@ -1,143 +1,199 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeTestSupport
 import Testing
 
 @testable import ScopeRules
 
-private func service(_ start: UInt16, _ end: UInt16, _ uuid: String) -> GATTDatabase.Service {
-    GATTDatabase.Service(start: start, end: end, uuid: uuid, name: nil, isPrimary: true, learned: rt(41, 100))
-}
-
-private func characteristic(_ value: UInt16, props: UInt8, frame: FrameNumber = 49) -> GATTDatabase.Characteristic {
-    GATTDatabase.Characteristic(
-        declarationHandle: value - 1, valueHandle: value, properties: props, uuid: "2a37", name: nil, serviceStart: nil,
-        learned: rt(frame, 200))
-}
-
-private func procedure(_ kind: GATTDatabase.DiscoveryProcedure.Kind, _ frame: FrameNumber, _ start: UInt16, _ end: UInt16)
-    -> GATTDatabase.DiscoveryProcedure
-{
-    GATTDatabase.DiscoveryProcedure(kind: kind, request: rt(frame, Double(frame)), startHandle: start, endHandle: end, client: .local)
+/// A script with the host central on connection handle 1, connected at 100 ms.
+private func connected() -> SessionScript {
+    var s = SessionScript()
+    s.at(50)
+    s.createConnection(peerA)
+    s.at(100)
+    s.connectionComplete(peerA, handle: 1)
+    return s
 }
 
 @Suite struct GATTRuleTests {
-    /// Three services discovered over the full range; only 180D used (CCCD write).
-    func discoveredAll() -> AnalysisResult {
-        var r = rtResult()
-        var c = rtConnection()
-        c.localIsGATTClient = true
-        c.gatt.services = [
-            service(1, 5, "1800"), service(6, 9, "1801"), service(0x0a, 0x12, "180d"), service(0x13, 0x16, "180f"),
-            service(0x17, 0x20, "180a"),
-        ]
-        c.gatt.discoveryProcedures = [
-            procedure(.allPrimaryServices, 40, 1, 0xFFFF), procedure(.allPrimaryServices, 43, 0x13, 0xFFFF),
-            procedure(.characteristics, 49, 0x0a, 0x12), procedure(.characteristics, 70, 0x13, 0x16),
-        ]
-        c.gatt.characteristics = [characteristic(0x10, props: 0x10), characteristic(0x15, props: 0x02, frame: 71)]
-        c.att = [rtATT(58, 300, .sent, 0x12, handle: 0x11, length: 2)]
-        c.cccdWrites = [CCCDWrite(at: rt(58, 300), direction: .sent, handle: 0x11, characteristicValueHandle: 0x10, value: 1)]
-        r.connections = [c]
-        return r
+    /// Five services discovered over the full range (or 180D found by its UUID, or none
+    /// discovered); characteristics discovered in 180D (0x0010, notify) and 180F (0x0015,
+    /// read); only 180D used (CCCD write), and 180F's characteristic read when `read180F`.
+    struct Discovered {
+        var script = connected()
+        var serviceRequests: [FrameNumber] = []
+        var characteristicRequests: [FrameNumber] = []
+    }
+
+    func discovered(services: Bool = true, byUUID: Bool = false, characteristics: Bool = true, read180F: Bool = false) -> Discovered {
+        var d = Discovered()
+        d.script.at(200)
+        if byUUID {
+            d.serviceRequests.append(d.script.discoverPrimaryService(1, uuid: 0x180D))
+            // ATT_FIND_BY_TYPE_VALUE_RSP (Vol 3 Part F §3.4.3.4, 0x07): Found Attribute Handle, Group End Handle.
+            d.script.att(1, .received, [0x07, 0x0A, 0x00, 0x12, 0x00])
+        } else if services {
+            d.serviceRequests.append(d.script.discoverPrimaryServices(1, from: 0x0001))
+            d.script.primaryServices(1, [(0x0001, 0x0005, 0x1800), (0x0006, 0x0009, 0x1801), (0x000A, 0x0012, 0x180D)])
+            d.serviceRequests.append(d.script.discoverPrimaryServices(1, from: 0x0013))
+            d.script.primaryServices(1, [(0x0013, 0x0016, 0x180F), (0x0017, 0x0020, 0x180A)])
+        }
+        if characteristics {
+            d.script.at(250)
+            d.characteristicRequests.append(d.script.discoverCharacteristics(1, from: 0x000A, to: 0x0012))
+            d.script.characteristics(1, [(valueHandle: 0x0010, properties: 0x10, uuid: 0x2A37)])
+            d.script.findInformation(1, from: 0x0011, to: 0x0012, [(handle: 0x0011, uuid: 0x2902)])
+        }
+        d.script.at(300)
+        d.script.write(1, attribute: 0x0011, [0x01, 0x00])
+        d.script.writeResponse(1)
+        if characteristics {
+            d.script.at(350)
+            d.characteristicRequests.append(d.script.discoverCharacteristics(1, from: 0x0013, to: 0x0016))
+            d.script.characteristics(1, [(valueHandle: 0x0015, properties: 0x02, uuid: 0x2A19)])
+        }
+        if read180F {
+            d.script.at(400)
+            d.script.read(1, attribute: 0x0015)
+            d.script.readResponse(1, [0x64])
+        }
+        return d
     }
 
     @Test func discoverAllServices() {
-        var r = discoveredAll()
-        let v = rtVerdict(GATTDiscoverAllServices.self, r)
+        let all = discovered()
+        let v = verdict(GATTDiscoverAllServices.self, all.script.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [40, 43])
+        #expect(v.findings.first?.evidence == all.serviceRequests)
         #expect(v.reason.contains("1 with a characteristic used afterwards"))
-        r.connections[0].gatt.discoveryProcedures = [procedure(.primaryServiceByUUID, 40, 1, 0xFFFF)]
-        #expect(rtVerdict(GATTDiscoverAllServices.self, r).status == .passed)
-        r.connections[0].gatt.discoveryProcedures = []
-        #expect(rtVerdict(GATTDiscoverAllServices.self, r).status == .notEvaluated)
+        #expect(verdict(GATTDiscoverAllServices.self, discovered(byUUID: true).script.analysis()).status == .passed)
+        #expect(verdict(GATTDiscoverAllServices.self, discovered(services: false).script.analysis()).status == .notEvaluated)
     }
 
     @Test func discoverAllCharacteristics() {
-        var r = discoveredAll()
-        let v = rtVerdict(GATTDiscoverAllCharacteristics.self, r)
+        let all = discovered()
+        let v = verdict(GATTDiscoverAllCharacteristics.self, all.script.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.map(\.evidence) == [[70]])
+        #expect(v.findings.map(\.evidence) == [[all.characteristicRequests[1]]])
         #expect(v.findings.first?.subject.contains("180F") == true)
-        r.connections[0].att.append(rtATT(80, 400, .sent, 0x0A, handle: 0x15))
-        #expect(rtVerdict(GATTDiscoverAllCharacteristics.self, r).status == .passed)
-        r.connections[0].gatt.discoveryProcedures.removeAll { $0.kind == .characteristics }
-        #expect(rtVerdict(GATTDiscoverAllCharacteristics.self, r).status == .notEvaluated)
+        #expect(verdict(GATTDiscoverAllCharacteristics.self, discovered(read180F: true).script.analysis()).status == .passed)
+        #expect(verdict(GATTDiscoverAllCharacteristics.self, discovered(characteristics: false).script.analysis()).status == .notEvaluated)
     }
 
     @Test func sweepReadsAreNotUses() {
-        var r = rtResult()
-        var c = rtConnection()
-        c.gatt.services = [service(0x0e, 0x14, "0000fff0-0000-1000-8000-00805f9b34fb")]
-        c.gatt.discoveryProcedures = [procedure(.characteristics, 47, 0x0e, 0x14)]
-        c.gatt.characteristics = [characteristic(0x10, props: 0x02, frame: 48), characteristic(0x12, props: 0x0A, frame: 50)]
-        c.att = [
-            rtATT(47, 100, .sent, 0x08, handle: 0x0e), rtATT(56, 200, .sent, 0x0A, handle: 0x10),
-            rtATT(58, 300, .sent, 0x0A, handle: 0x12),
-        ]
-        r.connections = [c]
-        let v = rtVerdict(GATTDiscoverAllCharacteristics.self, r)
+        var s = connected()
+        s.at(150)
+        s.discoverPrimaryService(1, uuid: 0xFFF0)
+        s.att(1, .received, [0x07, 0x0E, 0x00, 0x14, 0x00])
+        s.at(200)
+        s.discoverCharacteristics(1, from: 0x000E, to: 0x0014)
+        s.characteristics(1, [(valueHandle: 0x0010, properties: 0x02, uuid: 0xFFF1), (valueHandle: 0x0012, properties: 0x0A, uuid: 0xFFF2)])
+        s.at(300)
+        s.read(1, attribute: 0x0010)
+        s.readResponse(1, [0x01])
+        s.at(400)
+        s.read(1, attribute: 0x0012)
+        s.readResponse(1, [0x02])
+        let v = verdict(GATTDiscoverAllCharacteristics.self, s.analysis())
         #expect(v.status == .violated)
         #expect(v.findings.first?.message.contains("just-in-case sweep") == true)
     }
 
+    /// Six reads of 0x0010, 200 ms apart, after its discovery with `properties` (none: not discovered).
+    func polled(properties: UInt8?, reads: Int = 6) -> (SessionScript, learned: FrameNumber?, reads: [FrameNumber]) {
+        var s = connected()
+        var learned: FrameNumber?
+        if let properties {
+            s.at(500)
+            s.discoverCharacteristics(1, from: 0x000E, to: 0x0012)
+            learned = s.characteristics(1, [(valueHandle: 0x0010, properties: properties, uuid: 0x2A37)])
+        }
+        var frames: [FrameNumber] = []
+        for i in 0..<reads {
+            s.at(1000 + Double(i) * 200)
+            frames.append(s.read(1, attribute: 0x0010))
+            s.readResponse(1, [0x00, UInt8(i)])
+        }
+        return (s, learned, frames)
+    }
+
     @Test func polling() {
-        var r = rtResult()
-        var c = rtConnection()
-        c.att = (0..<6).map { rtATT(56 + $0 * 2, Double(1000 + $0 * 200), .sent, 0x0A, handle: 0x10) }
-        r.connections = [c]
-        var v = rtVerdict(GATTPolling.self, r)
+        var v = verdict(GATTPolling.self, polled(properties: nil).0.analysis())
         #expect(v.status == .violated)
         #expect(v.findings.first?.severity == .info)  // properties unknown
-        r.connections[0].gatt.characteristics = [characteristic(0x10, props: 0x12)]
-        v = rtVerdict(GATTPolling.self, r)
+        let notifiable = polled(properties: 0x12)
+        v = verdict(GATTPolling.self, notifiable.0.analysis())
         #expect(v.findings.first?.severity == .warning)
-        #expect(v.findings.first?.evidence == [49, 56, 66])
-        r.connections[0].gatt.characteristics = [characteristic(0x10, props: 0x02)]
-        #expect(rtVerdict(GATTPolling.self, r).status == .passed)
-        r.connections[0].att = []
-        #expect(rtVerdict(GATTPolling.self, r).status == .notEvaluated)
+        #expect(v.findings.first?.evidence == [notifiable.learned, notifiable.reads.first, notifiable.reads.last].compactMap { $0 })
+        #expect(verdict(GATTPolling.self, polled(properties: 0x02).0.analysis()).status == .passed)
+        #expect(verdict(GATTPolling.self, polled(properties: nil, reads: 0).0.analysis()).status == .notEvaluated)
     }
 
     @Test func attRulesNotEvaluatedWhenACLTruncated() {
-        var r = rtResult()
-        r.capture.health.truncatedACL = 12
-        r.connections = [rtConnection()]
-        let v = rtVerdict(ATTSmallWrites.self, r)
+        var s = connected()
+        for i in 0..<12 {
+            s.at(200 + Double(i) * 10)
+            s.write(1, attribute: 0x0013, [UInt8](repeating: 0xAA, count: 100))
+            s.truncateLast(keeping: 8)
+        }
+        let v = verdict(ATTSmallWrites.self, s.analysis())
         #expect(v.status == .notEvaluated)
         #expect(v.reason.contains("truncated"))
     }
 }
 
 @Suite struct ATTRuleTests {
+    /// 25 Write Commands of 20 bytes, 20 ms apart, after an MTU exchange to `mtu` when given.
+    func smallWrites(mtu: UInt16?) -> (SessionScript, [FrameNumber]) {
+        var s = connected()
+        if let mtu {
+            s.at(500)
+            s.exchangeMTU(1, client: mtu, server: mtu)
+        }
+        let writes = (0..<25).map { i -> FrameNumber in
+            s.at(1000 + Double(i) * 20)
+            return s.writeCommand(1, attribute: 0x0013, [UInt8](repeating: UInt8(i), count: 20))
+        }
+        return (s, writes)
+    }
+
     @Test func smallWrites() {
-        var r = rtResult()
-        #expect(rtVerdict(ATTSmallWrites.self, r).status == .notEvaluated)
-        var c = rtConnection()
-        c.att = (0..<25).map { rtATT(67 + $0, Double(1000 + $0 * 20), .sent, 0x52, handle: 0x13, length: 20) }
-        r.connections = [c]
-        let v = rtVerdict(ATTSmallWrites.self, r)
+        #expect(verdict(ATTSmallWrites.self, SessionScript().analysis()).status == .notEvaluated)
+        let (s, writes) = smallWrites(mtu: nil)
+        let v = verdict(ATTSmallWrites.self, s.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [67, 91])
+        #expect(v.findings.first?.evidence == [writes.first, writes.last].compactMap { $0 })
         // An MTU exchange that left ATT_MTU at 23: the peer can't take more, no finding.
-        r.connections[0].mtuExchanges = [rt(60, 500)]
-        #expect(rtVerdict(ATTSmallWrites.self, r).status == .passed)
+        #expect(verdict(ATTSmallWrites.self, smallWrites(mtu: 23).0.analysis()).status == .passed)
         // Raised above 23 and still 20-byte writes: finding.
-        r.connections[0].att = r.connections[0].att.map { var e = $0; e.mtu = 247; return e }
-        #expect(rtVerdict(ATTSmallWrites.self, r).status == .violated)
+        #expect(verdict(ATTSmallWrites.self, smallWrites(mtu: 247).0.analysis()).status == .violated)
+    }
+
+    /// 21 Write Requests of 244 bytes (ATT_MTU 247), 50 ms apart, each answered, to 0x0013
+    /// discovered with `properties`.
+    func bulk(properties: UInt8) -> (SessionScript, learned: FrameNumber, writes: [FrameNumber]) {
+        var s = connected()
+        s.at(300)
+        s.exchangeMTU(1, client: 247, server: 247)
+        s.at(500)
+        s.discoverCharacteristics(1, from: 0x0012, to: 0x0014)
+        let learned = s.characteristics(1, [(valueHandle: 0x0013, properties: properties, uuid: 0x2A3D)])
+        let writes = (0..<21).map { i -> FrameNumber in
+            s.at(1000 + Double(i) * 50)
+            let f = s.write(1, attribute: 0x0013, [UInt8](repeating: UInt8(i), count: 244))
+            s.at(1000 + Double(i) * 50 + 10)
+            s.writeResponse(1)
+            return f
+        }
+        return (s, learned, writes)
     }
 
     @Test func acknowledgedBulk() {
-        var r = rtResult()
-        #expect(rtVerdict(ATTAcknowledgedBulk.self, r).status == .notEvaluated)
-        var c = rtConnection()
-        c.att = (0..<21).map { rtATT(67 + $0 * 3, Double(1000 + $0 * 50), .sent, 0x12, handle: 0x13, length: 244, mtu: 247) }
-        c.gatt.characteristics = [characteristic(0x13, props: 0x0C, frame: 60)]
-        r.connections = [c]
-        let v = rtVerdict(ATTAcknowledgedBulk.self, r)
+        #expect(verdict(ATTAcknowledgedBulk.self, SessionScript().analysis()).status == .notEvaluated)
+        let b = bulk(properties: 0x0C)
+        let v = verdict(ATTAcknowledgedBulk.self, b.0.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [60, 67, 127])
-        r.connections[0].gatt.characteristics = [characteristic(0x13, props: 0x08, frame: 60)]  // write only
-        #expect(rtVerdict(ATTAcknowledgedBulk.self, r).status == .passed)
+        #expect(v.findings.first?.evidence == [b.learned, b.writes.first, b.writes.last].compactMap { $0 })
+        #expect(verdict(ATTAcknowledgedBulk.self, bulk(properties: 0x08).0.analysis()).status == .passed)  // write only
     }
 }

@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeTestSupport
 @testable import ScopeRules
 import Testing
 
@@ -47,39 +48,35 @@ struct LazyFindingsTests {
     }
 
     /// Many sessions, every one a finding of one severity or the other, judged whole and in
-    /// batches through `RuleAccumulator`: the same merged verdict.
+    /// batches retired as the analysis goes (`RuleAccumulator`): the same merged verdict.
     @Test(arguments: [1, 7, 64, 300])
-    func batchesGiveTheVerdictsOfTheWholeCapture(batchSize: Int) {
-        var whole = rtResult(frames: 1_000_000, lastMs: 100_000_000)
-        // The analysis names the platform its batches are judged by once its first records are read.
-        whole.capture.platformAtStart = whole.capture.platform
+    func batchesGiveTheVerdictsOfTheWholeCapture(batchSize: Int) throws {
+        var s = SessionScript()
         for i in 0..<450 {
             let startMs = Double(i) * 100_000
-            let start = rt(FrameNumber(i * 100 + 1), startMs)
+            s.at(startMs)
+            s.scanEnable(true, filterDuplicates: false)
+            // Every fifth session one advertiser ten times (9 duplicates), the others 8 advertisers
+            // of which two report twice (2 duplicates).
+            for r in 0..<10 {
+                s.at(startMs + 10 + Double(r))
+                let device = i % 5 == 0 ? 0 : (r < 8 ? r : r - 8)
+                s.advertisingReport(BDAddr(value: 0xC0_0000_0000 + UInt64(device)))
+            }
             // Every third session short (ScanLeftRunning passes it), the others 40 s long.
-            let stop = rt(FrameNumber(i * 100 + 50), startMs + (i % 3 == 0 ? 5_000 : 40_000))
-            whole.scans.append(
-                rtScan(start: start, stop: stop, end: stop, filter: 0).with {
-                    $0.reports = 10
-                    $0.duplicates = i % 5 == 0 ? 9 : 2
-                    $0.firstDuplicate = rt(FrameNumber(i * 100 + 10), startMs + 1)
-                })
+            s.at(startMs + (i % 3 == 0 ? 5_000 : 40_000))
+            s.scanEnable(false)
         }
-        let config = RuleConfiguration()
-        let rules: [any Rule.Type] = [ScanDuplicatesAllowed.self, ScanLeftRunning.self]
-        var accumulator = RuleAccumulator(config: config)
-        var batchStart = 0
-        while batchStart < whole.scans.count {
-            var batch = AnalysisResult(capture: whole.capture)
-            batch.scans = Array(whole.scans[batchStart..<min(batchStart + batchSize, whole.scans.count)])
-            accumulator.absorb(batch)
-            batchStart += batchSize
-        }
-        for type in rules {
-            let expected = RuleEngine.evaluate(type, whole, config: config, facts: RuleFacts())
+        let retirement = AnalysisBuilder.Retirement(scans: batchSize, keptScans: 0)
+        for type in [ScanDuplicatesAllowed.self, ScanLeftRunning.self] as [any Rule.Type] {
+            func judged<R: Rule>(_ rule: R.Type) throws -> (whole: RuleVerdict, batched: RuleVerdict, retiredScans: Int) {
+                let j = try judgedWholeAndInBatches(s, rule, retirement: retirement)
+                return (j.whole, j.batched, j.retiredScans)
+            }
+            let (expected, merged, retired) = try judged(type)
+            #expect(retired >= 450 - batchSize)
             #expect(expected.status == .violated)
             #expect(expected.totalFindings > FindingList.limit)
-            let merged = accumulator.merged(RuleVerdict(rule: type.id, status: .passed, reason: "held: none"))
             #expect(merged.findings == expected.findings, "\(type.id)")
             #expect(merged.omitted == expected.omitted, "\(type.id)")
             #expect(merged.reason == expected.reason, "\(type.id)")

@@ -1,136 +1,220 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeTestSupport
 import Testing
 
 @testable import ScopeRules
 
+/// Scripts with a connection to `peerA`: LE Create Connection, then its LE Connection Complete
+/// (handle `handle`), the local host central.
+private func connect(_ s: inout SessionScript, at ms: Double, handle: UInt16 = 1, peer: BDAddr = peerA) -> (request: FrameNumber, complete: FrameNumber) {
+    s.at(ms - 50)
+    let request = s.createConnection(peer)
+    s.at(ms)
+    return (request.command, s.connectionComplete(peer, handle: handle))
+}
+
 @Suite struct ScanRuleTests {
     @Test func leftRunningFiresWithoutConnectionRequest() {
-        var r = rtResult(frames: 53, lastMs: 40_000)
-        r.scans = [rtScan(start: rt(31, 100), stop: nil, end: rt(53, 40_000))]
-        let v = rtVerdict(ScanLeftRunning.self, r)
+        var s = SessionScript()
+        s.at(50)
+        s.scanParameters()
+        s.at(100)
+        let scan = s.scanEnable(true)
+        s.at(40_000)
+        let last = s.advertisingReport(peerB)
+        let v = verdict(ScanLeftRunning.self, s.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [31, 53])
+        #expect(v.findings.first?.evidence == [scan.command, last])
         #expect(v.findings.first?.message.contains("stopScan()") == true)
     }
 
     @Test func leftRunningFiresWhenScanOutlivesConnectionRequest() {
-        var r = rtResult(frames: 85, lastMs: 20_000)
-        r.scans = [rtScan(start: rt(31, 100), stop: nil, end: rt(85, 20_000)).with { $0.firstReportByDevice = [rtPeer: rt(33, 200)] }]
-        var a = ConnectionAttempt(adapter: 0, request: rt(35, 300), api: .legacy, peer: rtPeer, peerAddressType: 0, filterPolicy: 0)
-        a.complete = rt(37, 400)
-        r.attempts = [a]
-        let v = rtVerdict(ScanLeftRunning.self, r)
+        var s = SessionScript()
+        s.at(100)
+        let scan = s.scanEnable(true)
+        s.at(200)
+        let found = s.advertisingReport(peerA)
+        let c = connect(&s, at: 400)
+        s.at(20_000)
+        let last = s.advertisingReport(peerB)
+        let v = verdict(ScanLeftRunning.self, s.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [31, 33, 35, 85])
+        #expect(v.findings.first?.evidence == [scan.command, found, c.request, last])
     }
 
     @Test func leftRunningPassesAndNotEvaluated() {
-        var r = rtResult()
-        #expect(rtVerdict(ScanLeftRunning.self, r).status == .notEvaluated)
-        r.scans = [rtScan(start: rt(31, 100), stop: rt(40, 1100), end: rt(40, 1100))]
-        let v = rtVerdict(ScanLeftRunning.self, r)
+        var s = SessionScript()
+        #expect(verdict(ScanLeftRunning.self, s.analysis()).status == .notEvaluated)
+        s.at(100)
+        let scan = s.scanEnable(true)
+        s.at(1100)
+        s.scanEnable(false)
+        let v = verdict(ScanLeftRunning.self, s.analysis())
         #expect(v.status == .passed)
-        #expect(v.reason.contains("frame 31"))
+        #expect(v.reason.contains("frame \(scan.command)"))
+    }
+
+    /// A 20 s scan with the duplicate filter off (or on) where `devices` advertisers report
+    /// `repeats` times each.
+    private func duplicateScan(filter: Bool, devices: Int, repeats: Int) -> (SessionScript, scan: FrameNumber, firstDuplicate: FrameNumber?, stop: FrameNumber) {
+        var s = SessionScript()
+        s.at(0)
+        let scan = s.scanEnable(true, filterDuplicates: filter)
+        var firstDuplicate: FrameNumber?
+        var ms = 10.0
+        for round in 0..<repeats {
+            for d in 0..<devices {
+                s.at(ms)
+                let f = s.advertisingReport(BDAddr(value: 0xC0_0000_0000 + UInt64(d)))
+                if round > 0, firstDuplicate == nil { firstDuplicate = f }
+                ms += 10
+            }
+        }
+        s.at(20_000)
+        let stop = s.scanEnable(false)
+        return (s, scan.command, firstDuplicate, stop.command)
     }
 
     @Test func duplicatesGradedBySessionRatio() {
-        var r = rtResult()
-        #expect(rtVerdict(ScanDuplicatesAllowed.self, r).status == .notEvaluated)
-        var s = rtScan(start: rt(31, 0), stop: rt(712, 20_000), end: rt(712, 20_000), filter: 0)
-        s.reports = 679
-        s.duplicates = 669
-        s.firstDuplicate = rt(39, 100)
-        r.scans = [s]
-        var v = rtVerdict(ScanDuplicatesAllowed.self, r)
+        #expect(verdict(ScanDuplicatesAllowed.self, SessionScript().analysis()).status == .notEvaluated)
+        let heavy = duplicateScan(filter: false, devices: 10, repeats: 68)
+        var v = verdict(ScanDuplicatesAllowed.self, heavy.0.analysis())
         #expect(v.status == .violated)
         #expect(v.findings.first?.severity == .warning)
-        #expect(v.findings.first?.evidence == [31, 39, 712])
-        r.scans[0].duplicates = 100
-        v = rtVerdict(ScanDuplicatesAllowed.self, r)
+        #expect(v.findings.first?.evidence == [heavy.scan, heavy.firstDuplicate, heavy.stop].compactMap { $0 })
+        let light = duplicateScan(filter: false, devices: 10, repeats: 2)
+        v = verdict(ScanDuplicatesAllowed.self, light.0.analysis())
+        #expect(v.status == .violated)
         #expect(v.findings.first?.severity == .info)
-        r.scans[0].filterDuplicates = 1
-        #expect(rtVerdict(ScanDuplicatesAllowed.self, r).status == .passed)
+        let filtered = duplicateScan(filter: true, devices: 10, repeats: 2)
+        #expect(verdict(ScanDuplicatesAllowed.self, filtered.0.analysis()).status == .passed)
     }
 }
 
 @Suite struct ConnectionRuleTests {
+    /// A connection whose last ATT exchange is at `lastDataMs`, then a local Disconnect at 77 s.
+    private func idleScript(lastDataMs: Double, reason: UInt8 = 0x16, localDisconnect: Bool = true)
+        -> (SessionScript, lastData: FrameNumber, disconnect: FrameNumber?, complete: FrameNumber)
+    {
+        var s = SessionScript()
+        connect(&s, at: 1000)
+        s.at(lastDataMs)
+        let data = s.read(1, attribute: 0x0010)
+        s.at(77_000)
+        let d = localDisconnect ? s.disconnect(1, reason: 0x13).command : nil
+        let complete = s.disconnectionComplete(1, reason: reason)
+        return (s, data, d, complete)
+    }
+
     @Test func idleBeforeDisconnect() {
-        var r = rtResult()
-        #expect(rtVerdict(ConnIdleBeforeDisconnect.self, r).status == .notEvaluated)
-        var c = rtConnection()
-        c.lastPayload = rt(63, 2000)
-        c.disconnectCommand = rt(64, 77_000)
-        c.disconnect = rt(66, 77_000)
-        c.disconnectReason = 0x16
-        r.connections = [c]
-        let v = rtVerdict(ConnIdleBeforeDisconnect.self, r)
+        #expect(verdict(ConnIdleBeforeDisconnect.self, SessionScript().analysis()).status == .notEvaluated)
+        let idle = idleScript(lastDataMs: 2000)
+        let v = verdict(ConnIdleBeforeDisconnect.self, idle.0.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [63, 64, 66])
-        r.connections[0].lastPayload = rt(63, 76_000)
-        #expect(rtVerdict(ConnIdleBeforeDisconnect.self, r).status == .passed)
-        r.connections[0].disconnectReason = 0x08
-        #expect(rtVerdict(ConnIdleBeforeDisconnect.self, r).status == .violated)
+        #expect(v.findings.first?.evidence == [idle.lastData, idle.disconnect, idle.complete].compactMap { $0 })
+        #expect(verdict(ConnIdleBeforeDisconnect.self, idleScript(lastDataMs: 76_000).0.analysis()).status == .passed)
+        // Supervision timeout: a finding however recent the data.
+        let lost = idleScript(lastDataMs: 76_000, reason: 0x08, localDisconnect: false)
+        #expect(verdict(ConnIdleBeforeDisconnect.self, lost.0.analysis()).status == .violated)
     }
 
     @Test func idleNotEvaluatedWithoutSetupOrData() {
-        var r = rtResult()
-        r.connections = [rtConnection(complete: nil)]
-        let v = rtVerdict(ConnIdleBeforeDisconnect.self, r)
+        var s = SessionScript()
+        s.at(5000)
+        s.disconnectionComplete(1, reason: 0x13)
+        let v = verdict(ConnIdleBeforeDisconnect.self, s.analysis())
         #expect(v.status == .notEvaluated)
         #expect(v.reason.contains("setup not captured"))
     }
 
+    /// The host, GATT client, discovers the CCCD 0x0011 of characteristic 0x0010 and enables
+    /// notifications at 2 s (then `disable` writes 0 at 3 s); the connection ends at 5 s.
+    private func subscribed(localDisconnect: Bool, disable: Bool) -> (SessionScript, enable: FrameNumber, disconnect: FrameNumber?, complete: FrameNumber) {
+        var s = SessionScript()
+        connect(&s, at: 1000)
+        s.at(1500)
+        s.discoverCharacteristics(1, from: 0x000E, to: 0x0012)
+        s.characteristics(1, [(valueHandle: 0x0010, properties: 0x10, uuid: 0x2A37)])
+        s.findInformation(1, from: 0x0011, to: 0x0011, [(handle: 0x0011, uuid: 0x2902)])
+        s.at(2000)
+        let enable = s.write(1, attribute: 0x0011, [0x01, 0x00])
+        s.writeResponse(1)
+        if disable {
+            s.at(3000)
+            s.write(1, attribute: 0x0011, [0x00, 0x00])
+            s.writeResponse(1)
+        }
+        s.at(4900)
+        let d = localDisconnect ? s.disconnect(1).command : nil
+        s.at(5000)
+        let complete = s.disconnectionComplete(1, reason: localDisconnect ? 0x16 : 0x13)
+        return (s, enable, d, complete)
+    }
+
     @Test func subscriptionsLeftOn() {
-        var r = rtResult()
-        var c = rtConnection()
-        c.localIsGATTClient = true
-        c.disconnect = rt(66, 5000)
-        c.disconnectReason = 0x13
-        r.connections = [c]
-        #expect(rtVerdict(ConnSubscriptionsLeftOn.self, r).status == .notEvaluated)  // remote disconnect
-        r.connections[0].disconnectCommand = rt(64, 4900)
-        r.connections[0].cccdWrites = [CCCDWrite(at: rt(58, 2000), direction: .sent, handle: 0x11, characteristicValueHandle: 0x10, value: 1)]
-        let v = rtVerdict(ConnSubscriptionsLeftOn.self, r)
+        #expect(verdict(ConnSubscriptionsLeftOn.self, subscribed(localDisconnect: false, disable: false).0.analysis()).status == .notEvaluated)  // remote disconnect
+        let left = subscribed(localDisconnect: true, disable: false)
+        let v = verdict(ConnSubscriptionsLeftOn.self, left.0.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [58, 64, 66])
-        r.connections[0].cccdWrites.append(CCCDWrite(at: rt(60, 3000), direction: .sent, handle: 0x11, characteristicValueHandle: 0x10, value: 0))
-        #expect(rtVerdict(ConnSubscriptionsLeftOn.self, r).status == .passed)
+        #expect(v.findings.first?.evidence == [left.enable, left.disconnect, left.complete].compactMap { $0 })
+        #expect(verdict(ConnSubscriptionsLeftOn.self, subscribed(localDisconnect: true, disable: true).0.analysis()).status == .passed)
+    }
+
+    /// A connection to `peerA` that ends at 5 s, then a new request to it at 9 s, with a scan
+    /// that finds it in between when `scan`.
+    private func reconnection(scan: Bool) -> (SessionScript, ended: FrameNumber, scan: FrameNumber?, found: FrameNumber?, request: FrameNumber) {
+        var s = SessionScript()
+        connect(&s, at: 1000)
+        s.at(5000)
+        let ended = s.disconnectionComplete(1, reason: 0x13)
+        var start: FrameNumber?, found: FrameNumber?
+        if scan {
+            s.at(6000)
+            start = s.scanEnable(true).command
+            s.at(7000)
+            found = s.advertisingReport(peerA)
+            s.at(8000)
+            s.scanEnable(false)
+        }
+        let again = connect(&s, at: 9100, handle: 2)
+        return (s, ended, start, found, again.request)
     }
 
     @Test func reconnectByScan() {
-        var r = rtResult()
-        #expect(rtVerdict(ConnReconnectByScan.self, r).status == .notEvaluated)
-        var c = rtConnection()
-        c.disconnect = rt(63, 5000)
-        r.connections = [c]
-        var a = ConnectionAttempt(adapter: 0, request: rt(77, 9000), api: .legacy, peer: rtPeer, peerAddressType: 0, filterPolicy: 0)
-        a.outcome = .connected
-        a.complete = rt(79, 9100)
-        r.attempts = [a]
-        #expect(rtVerdict(ConnReconnectByScan.self, r).status == .passed)
-        r.scans = [rtScan(start: rt(66, 6000), stop: rt(75, 8000), end: rt(75, 8000)).with { $0.firstReportByDevice = [rtPeer: rt(73, 7000)] }]
-        let v = rtVerdict(ConnReconnectByScan.self, r)
+        #expect(verdict(ConnReconnectByScan.self, SessionScript().analysis()).status == .notEvaluated)
+        #expect(verdict(ConnReconnectByScan.self, reconnection(scan: false).0.analysis()).status == .passed)
+        let r = reconnection(scan: true)
+        let v = verdict(ConnReconnectByScan.self, r.0.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [63, 66, 73, 77])
+        #expect(v.findings.first?.evidence == [r.ended, r.scan, r.found, r.request].compactMap { $0 })
     }
 
     @Test func attemptUnbounded() {
-        var r = rtResult(frames: 50, lastMs: 40_000)
-        #expect(rtVerdict(ConnAttemptUnbounded.self, r).status == .notEvaluated)
-        var a = ConnectionAttempt(adapter: 0, request: rt(37, 1000), api: .legacy, peer: rtPeer, peerAddressType: 0, filterPolicy: 0)
-        a.cancel = rt(39, 31_000)
-        a.complete = rt(41, 31_010)
-        a.status = 0x02
-        a.outcome = .cancelled
-        r.attempts = [a]
-        let v = rtVerdict(ConnAttemptUnbounded.self, r)
+        #expect(verdict(ConnAttemptUnbounded.self, SessionScript().analysis()).status == .notEvaluated)
+        func cancelled(atMs: Double) -> (SessionScript, request: FrameNumber, cancel: FrameNumber, complete: FrameNumber) {
+            var s = SessionScript()
+            s.at(1000)
+            let request = s.createConnection(peerA).command
+            s.at(atMs)
+            let cancel = s.createConnectionCancel().command
+            s.at(atMs + 10)
+            let complete = s.connectionComplete(BDAddr(value: 0), handle: 0, status: 0x02)
+            s.at(40_000)
+            s.scanEnable(false, status: 0x0C)
+            return (s, request, cancel, complete)
+        }
+        let late = cancelled(atMs: 31_000)
+        let v = verdict(ConnAttemptUnbounded.self, late.0.analysis())
         #expect(v.status == .violated)
-        #expect(v.findings.first?.evidence == [37, 39, 41])
-        r.attempts[0].cancel = rt(39, 2000)
-        #expect(rtVerdict(ConnAttemptUnbounded.self, r).status == .passed)
-        r.attempts[0].cancel = nil
-        r.attempts[0].complete = nil
-        #expect(rtVerdict(ConnAttemptUnbounded.self, r).status == .violated)  // pending to the last frame
+        #expect(v.findings.first?.evidence == [late.request, late.cancel, late.complete])
+        #expect(verdict(ConnAttemptUnbounded.self, cancelled(atMs: 2000).0.analysis()).status == .passed)
+        // Pending to the last frame.
+        var s = SessionScript()
+        s.at(1000)
+        s.createConnection(peerA)
+        s.at(40_000)
+        s.scanEnable(false, status: 0x0C)
+        #expect(verdict(ConnAttemptUnbounded.self, s.analysis()).status == .violated)
     }
 }

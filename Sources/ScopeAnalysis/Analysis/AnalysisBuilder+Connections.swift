@@ -141,7 +141,6 @@ extension AnalysisBuilder {
         pendingAttempt[adapter] = i
         result.attempts[i].ordinal = result.retired.attempts + i
         itemsSinceCheck += 1
-        result.attempts[i].discoveryTracked = true
         if let s = activeScan[adapter] {
             result.attempts[i].scanReportsAtRequest = result.scans[s].reports
             result.attempts[i].scanStartFrameAtRequest = result.scans[s].start.frame

@@ -153,7 +153,6 @@ extension AnalysisBuilder {
         // Settled in the order requests connected: `conn.reconnect-by-scan` lists them in
         // connection order.
         result.reconnections.sort { $0.ordinal < $1.ordinal }
-        result.reconnectionsTracked = true
     }
 
     // MARK: Scan sessions and requests
@@ -177,7 +176,6 @@ extension AnalysisBuilder {
     /// peripheral-role one completed since.
     mutating func noteSpanStarted(_ i: Int) {
         let start = advertising.spans[i].start
-        advertising.spans[i].connectionsTracked = true
         var atStart: AdvertisingSpan.SpanConnection?
         var arrival: (ordinal: Int, at: FrameTime)?
         func consider(_ c: AdvertisingSpan.SpanConnection) {
@@ -242,7 +240,9 @@ extension AnalysisBuilder {
         if !cmd.legacyPDUs {
             let key = DataKey(handle: cmd.advertisingHandle ?? 0, kind: cmd.kind)
             let op = cmd.operation ?? 3
-            let soFar = (op == 0 || op == 3) ? cmd.fragmentLength : (assembling[key] ?? 0) + cmd.fragmentLength
+            // Operation (Vol 4 Part E §7.8.54): 0x01 first fragment and 0x03 complete data start
+            // the set's data; 0x00 intermediate and 0x02 last fragments add to it.
+            let soFar = (op == 1 || op == 3) ? cmd.fragmentLength : (assembling[key] ?? 0) + cmd.fragmentLength
             assembling[key] = soFar
             advertising.dataCommands[i].assembledLength = soFar
         }

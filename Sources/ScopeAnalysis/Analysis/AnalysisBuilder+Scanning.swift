@@ -16,7 +16,6 @@ extension AnalysisBuilder {
                 adapter: adapter, start: command, end: command, stillRunningAtEnd: true, api: api, active: params.active,
                 phys: params.phys, filterDuplicates: e.filterDuplicates)
             session.startComplete = complete
-            session.requestsTracked = true
             result.scans.append(session)
             noteScanStarted(command, adapter: adapter)
             let index = result.scans.count - 1

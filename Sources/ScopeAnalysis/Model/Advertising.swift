@@ -34,8 +34,7 @@ public struct AdvertisingDataCommand: Sendable, Hashable {
     public var data: [UInt8]
     public var status: UInt8?
     /// Extended (non-legacy) data: the set's data assembled so far from its fragments (Operation
-    /// 0 first, 1 intermediate, 2 last, 3 complete), recorded by the analysis; nil in hand-built
-    /// results (`adv.payload-budget` then assembles them itself).
+    /// 1 first, 0 intermediate, 2 last, 3 complete), recorded by the analysis; nil for legacy data.
     public var assembledLength: Int?
     /// Its place among the capture's data commands (0, 1, …), set by the analysis (see
     /// `ConnectionAttempt.ordinal`).
@@ -75,11 +74,7 @@ public struct AdvertisingSpan: Sendable, Hashable {
     /// Its place among the capture's spans (0, 1, …), set by the analysis (see
     /// `ConnectionAttempt.ordinal`).
     public var ordinal = 0
-    /// Set by the analysis: `connectionAtStart`, `firstArrival` and `dataLength` are recorded
-    /// (hand-built results leave it false, and readers work them out from the connections and
-    /// data commands).
-    public var connectionsTracked = false
-    /// The first connection (in capture order) that was up when the span started.
+    /// What the analysis records of the span as it goes: the first connection (in capture order) that was up when the span started.
     public var connectionAtStart: SpanConnection?
     /// The first connection in the peripheral role completed after the span started.
     public var firstArrival: FrameTime?

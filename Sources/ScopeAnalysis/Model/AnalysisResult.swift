@@ -31,10 +31,8 @@ public struct AnalysisResult: Sendable {
     /// `AnalysisBuilder.Retirement.keptScans` sessions always stay in `scans`).
     public var retiredScans = RetiredScans()
     /// Connections that ended and were followed by a connection request to the same peer, as
-    /// `conn.reconnect-by-scan` judges them (see `Reconnection`); set by the analysis (hand-built
-    /// results leave `reconnectionsTracked` false and the rule works them out itself).
+    /// `conn.reconnect-by-scan` judges them (see `Reconnection`); set by the analysis.
     public var reconnections: [Reconnection] = []
-    public var reconnectionsTracked = false
     /// Connection requests, connections, pairings, reconnections and advertising records judged
     /// on the way and dropped (long captures only: the first `AnalysisBuilder.Retirement.kept` of
     /// each list stay): their counts and what the headline sums of them.
@@ -56,11 +54,6 @@ public struct AnalysisResult: Sendable {
     /// Sums over every scan session, retired ones included.
     public var scanTotals: ScanTotals {
         scans.reduce(into: retiredScans.totals) { $0.add($1) }
-    }
-
-    /// Start frames of the scan sessions held on `adapter`, in capture order.
-    public func scanStarts(adapter: AdapterIndex) -> [FrameTime] {
-        scans.filter { $0.adapter == adapter }.map(\.start)
     }
 
     /// Frame 1's timestamp: the origin of every relative time in reports.

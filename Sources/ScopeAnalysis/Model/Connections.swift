@@ -29,12 +29,9 @@ public struct ConnectionAttempt: Sendable {
     /// was sent, and that session's start frame; nil when no scan was running.
     public var scanReportsAtRequest: Int?
     public var scanStartFrameAtRequest: FrameNumber?
-    /// Set by the analysis: `peerDiscovery` was tracked (nil there then means the peer was never
-    /// reported before the request). Hand-built results leave it false, and readers fall back to
-    /// `ScanSession.firstReportByDevice`.
-    public var discoveryTracked = false
     /// The last scan session on the adapter that reported the peer before the request (its start
-    /// frame) and the peer's first report in that session.
+    /// frame) and the peer's first report in that session; nil when the peer was not reported
+    /// before the request.
     public var peerDiscovery: PeerDiscovery?
     /// The peer of the connection it produced (set by the analysis; a request to the filter
     /// accept list names no peer).
@@ -60,7 +57,7 @@ public struct PeerDiscovery: Sendable, Hashable {
     public var firstReport: FrameTime
     /// That session as far as the request is concerned, recorded by the analysis when it notes
     /// the discovery (the session itself may be handed to the rules and dropped before the end
-    /// of a long capture); nil in hand-built results.
+    /// of a long capture); nil when the analysis no longer held the session then.
     public var scan: DiscoveryScan?
     public init(scanStartFrame: FrameNumber, firstReport: FrameTime, scan: DiscoveryScan? = nil) {
         self.scanStartFrame = scanStartFrame

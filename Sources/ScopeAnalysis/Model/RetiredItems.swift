@@ -121,7 +121,7 @@ extension DiscoverySums {
     public mutating func add(_ a: ConnectionAttempt, peer: BDAddr?, deviceFirst: FrameTime?) {
         guard a.outcome == .connected, peer != nil else { return }
         let request = a.request.time
-        if a.discoveryTracked, let d = a.peerDiscovery, let s = d.scan {
+        if let d = a.peerDiscovery, let s = d.scan {
             add(
                 scanToRequest: s.scanToRequestMicros(request), radioOn: s.radioOnMicros, reports: s.reportsUntilRequest,
                 afterScan: true, firstReportToRequest: request.microseconds &- d.firstReport.time.microseconds)

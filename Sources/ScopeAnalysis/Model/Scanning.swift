@@ -30,21 +30,14 @@ public struct ScanSession: Sendable {
     public var firstReport: FrameTime?
     public var lastReport: FrameTime?
     public var firstDuplicate: FrameTime?
-    /// First report of each advertiser in this session, for hand-built results (tests). The
-    /// analysis leaves it empty — memory would grow with every session — and records instead, per
-    /// connection request, where its peer was found (`ConnectionAttempt.peerDiscovery`).
-    public var firstReportByDevice: [BDAddr: FrameTime] = [:]
     /// Every advertising report of the session, in order. The analysis leaves it empty (memory
     /// would grow with the capture: see `density` and `ConnectionAttempt.scanReportsAtRequest`);
     /// hand-built results may fill it and reports then use it.
     public var reportLog: [ScanReportMark] = []
     /// Reports and duplicates per time bucket (at most `ReportDensity.maxBuckets`).
     public var density = ReportDensity()
-    /// Set by the analysis: the connection requests made while the session ran are summed up in
-    /// `firstRequest` and `requestToFoundPeer` (hand-built results leave it false, and readers
-    /// look at `AnalysisResult.attempts`).
-    public var requestsTracked = false
-    /// The earliest connection request on the adapter while the session ran.
+    /// The connection requests made while the session ran, as the analysis sums them up:
+    /// the earliest connection request on the adapter while the session ran.
     public var firstRequest: FrameTime?
     /// The first connection request while the session ran whose peer the session had reported.
     public var requestToFoundPeer: FoundPeerRequest?

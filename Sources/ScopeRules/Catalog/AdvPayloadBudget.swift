@@ -46,9 +46,6 @@ public struct AdvPayloadBudget: ItemRule {
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
         var t = ItemTally()
-        // Extended data assembled across fragments, by (handle, kind), for results built by hand
-        // (the analysis records `assembledLength`).
-        var pending: [String: Int] = [:]
         func size(_ label: String, _ k: ItemKey, _ value: Int?) {
             var s = t.sizes[label] ?? ItemTally.PayloadSizes()
             // The summary names a label at each command until one records a size.
@@ -107,17 +104,11 @@ public struct AdvPayloadBudget: ItemRule {
                 }
                 continue
             }
-            // Extended (non-legacy) data: assembled from fragments (Operation 0 first, 1
-            // intermediate, 2 last, 3 complete, 4 unchanged data).
+            // Extended (non-legacy) data: assembled from fragments (Operation 1 first, 0
+            // intermediate, 2 last, 3 complete, 4 unchanged data) as the analysis recorded it
+            // for every extended command.
             let op = cmd.operation ?? 3
-            let soFar: Int
-            if let assembled = cmd.assembledLength {
-                soFar = assembled
-            } else {
-                let key = "\(cmd.advertisingHandle ?? 0)/\(cmd.kind.rawValue)"
-                soFar = (op == 0 || op == 3) ? cmd.fragmentLength : (pending[key] ?? 0) + cmd.fragmentLength
-                pending[key] = soFar
-            }
+            let soFar = cmd.assembledLength ?? cmd.fragmentLength
             size(label, k, op == 2 || op == 3 ? soFar : nil)
             // Judged against the controller's maximum as read by the end (`verdict`).
             let refused = cmd.status == 0x45 || cmd.status == 0x07

@@ -28,8 +28,6 @@ public struct AdvWithoutNeed: ItemRule {
         let limit = micros("connectable_enabled_without_connection_s", config)
         let context = PlatformContext(view.platform, config)
         var t = ItemTally()
-        // Results built by hand: the spans' connections worked out from the connections.
-        let conns = view.analysis?.connections ?? []
         for (i, span) in view.spans.enumerated() {
             t.tick(0)
             guard span.connectable else { continue }
@@ -45,26 +43,9 @@ public struct AdvWithoutNeed: ItemRule {
             let stopAt = span.stop ?? view.lastFrame ?? span.start
             let enabled = stopAt.time.microseconds - span.start.time.microseconds
             // The first peripheral-role connection within the limit, and the first connection up
-            // at the start. Index loops, not `first { }` / `filter { }`: iterating yields a copy of
-            // every connection (with its ATT list), per span — quadratic on long captures.
-            let arrived: FrameTime?
-            var overlapping: AdvertisingSpan.SpanConnection?
-            if span.connectionsTracked {
-                arrived = span.firstArrival.flatMap { $0.time.microseconds - span.start.time.microseconds <= limit ? $0 : nil }
-                overlapping = span.connectionAtStart
-            } else {
-                arrived = conns.indices.lazy.compactMap { i -> FrameTime? in
-                    guard let t = conns[i].complete, conns[i].role == .peripheral else { return nil }
-                    return t.frame > span.start.frame && t.time.microseconds - span.start.time.microseconds <= limit ? t : nil
-                }.first
-                if let ci = conns.indices.first(where: { i in
-                    guard let t = conns[i].complete, t.frame < span.start.frame else { return false }
-                    return (conns[i].disconnect?.frame ?? Int.max) > span.start.frame
-                }), let complete = conns[ci].complete {
-                    overlapping = AdvertisingSpan.SpanConnection(
-                        role: conns[ci].role, complete: complete, disconnect: conns[ci].disconnect, ordinal: conns[ci].ordinal)
-                }
-            }
+            // at the start (recorded by the analysis as the span went).
+            let arrived = span.firstArrival.flatMap { $0.time.microseconds - span.start.time.microseconds <= limit ? $0 : nil }
+            let overlapping = span.connectionAtStart
             // 2. (and 1. below) Left on with no connection arriving within the limit.
             var rest = ItemTally()
             if enabled > limit, arrived == nil {

@@ -23,9 +23,8 @@ public struct ConnReconnectByScan: ItemRule {
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         var t = ItemTally()
-        // The analysis records the reconnections as it goes; results built by hand are worked out here.
-        let records = view.analysis.flatMap { $0.reconnectionsTracked ? nil : Self.reconnections($0) } ?? view.reconnections
-        for (i, r) in records.enumerated() {
+        // The analysis records the reconnections as it goes.
+        for (i, r) in view.reconnections.enumerated() {
             let k = key(0, r.ordinal, i)
             let peer = r.peer, ended = r.ended
             func requestsText() -> String {
@@ -68,58 +67,5 @@ public struct ConnReconnectByScan: ItemRule {
             return notEvaluated("no connection request to an address already connected earlier in this capture")
         }
         return verdict(findings, passReason: t.joined(separator: "; "))
-    }
-
-    /// The reconnections of a result built by hand (the analysis records them as it goes): per
-    /// connection that ended, the next requests to its peer (identities compared where known).
-    static func reconnections(_ analysis: AnalysisResult) -> [Reconnection] {
-        // Look-ups by index (attempts per peer, scans per adapter, both in frame order): a pass over
-        // every attempt and scan per connection would be quadratic on long captures.
-        struct PeerKey: Hashable {
-            var peer: BDAddr
-            var adapter: AdapterIndex
-        }
-        var attemptsByPeer: [PeerKey: [Int]] = [:]
-        for i in analysis.attempts.indices {
-            guard let p = analysis.attempts[i].peerIdentity ?? analysis.attempts[i].peer else { continue }
-            attemptsByPeer[PeerKey(peer: p, adapter: analysis.attempts[i].adapter), default: []].append(i)
-        }
-        var startsByAdapter: [AdapterIndex: [FrameTime]] = [:]
-        var out: [Reconnection] = []
-        for c in analysis.connections {
-            guard let peer = c.peerIdentity ?? c.peer, let ended = c.disconnect else { continue }
-            let candidates = attemptsByPeer[PeerKey(peer: peer, adapter: c.id.adapter)] ?? []
-            let next = candidates[analysis.partitionPoint(candidates) { analysis.attempts[$0].request.frame > ended.frame }...]
-                .lazy.map { analysis.attempts[$0] }
-            guard let first = next.first else { continue }
-            // "request(s)": the retries up to the one that connected.
-            var group: [ConnectionAttempt] = []
-            for a in next {
-                group.append(a)
-                if a.outcome == .connected { break }
-            }
-            if startsByAdapter[c.id.adapter] == nil { startsByAdapter[c.id.adapter] = analysis.scanStarts(adapter: c.id.adapter) }
-            let starts = startsByAdapter[c.id.adapter] ?? []
-            let lo = starts.partitionPoint { $0.frame > ended.frame }
-            var scanStart: FrameTime?
-            var found: FrameTime?
-            if lo < starts.count, starts[lo].frame < first.request.frame {
-                scanStart = starts[lo]
-                if first.discoveryTracked {
-                    // Where the analysis saw the peer last before the request, when in one of these scans.
-                    found = first.peerDiscovery.flatMap { d in
-                        d.scanStartFrame > ended.frame && d.firstReport.frame < first.request.frame ? d.firstReport : nil
-                    }
-                } else {
-                    found = analysis.scans.lazy.filter { $0.adapter == c.id.adapter && $0.start.frame > ended.frame && $0.start.frame < first.request.frame }
-                        .compactMap { $0.firstReportByDevice[peer] }.first { $0.frame < first.request.frame }
-                }
-            }
-            out.append(
-                Reconnection(
-                    connection: c.id, ordinal: c.ordinal, peer: peer, ended: ended, scanStart: scanStart, found: found,
-                    requests: group.map(Reconnection.Request.init)))
-        }
-        return out
     }
 }

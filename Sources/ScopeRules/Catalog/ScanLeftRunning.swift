@@ -38,7 +38,6 @@ public struct ScanLeftRunning: Rule {
         let after = micros("after_connection_request_s", config)
         var findings = facts.findingList(Self.id)
         var summaries = BoundedItems()
-        let byTime = analysis.scans.allSatisfy(\.requestsTracked) ? [:] : analysis.attemptIndicesByTime()
         for s in analysis.scans {
             let endAt = s.stop ?? s.end
             let stopped = s.stop != nil
@@ -46,47 +45,18 @@ public struct ScanLeftRunning: Rule {
                 stopped ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
             }
             summaries.append("frame \(s.start.frame): \(Text.seconds(s.durationMicros))")
-            if s.requestsTracked {
-                // The analysis noted the requests made while the session ran.
-                if s.durationMicros > idle, !(s.firstRequest.map { $0.time <= endAt.time && $0.time.microseconds - s.start.time.microseconds <= idle } ?? false) {
-                    ranWithoutRequest(s, idle: idle, end: endText(), endAt: endAt, into: &findings)
-                    continue
-                }
-                if let r = s.requestToFoundPeer, r.request.time <= endAt.time {
-                    let lingering = endAt.time.microseconds - r.request.time.microseconds
-                    if lingering > after {
-                        stayedAfterRequest(
-                            s, peer: r.peer, reported: r.reported, request: r.request, lingering: lingering, end: endText(),
-                            endAt: endAt, into: &findings)
-                    }
-                }
-                continue
-            }
-            // Requests on the adapter between the start and the end, in capture order.
-            let sorted = byTime[s.adapter] ?? []
-            var lo = analysis.partitionPoint(sorted) { analysis.attempts[$0].request.time >= s.start.time }
-            var inside: [Int] = []
-            while lo < sorted.count, analysis.attempts[sorted[lo]].request.time <= endAt.time {
-                inside.append(sorted[lo])
-                lo += 1
-            }
-            let requests = inside.sorted().map { analysis.attempts[$0] }
-            if s.durationMicros > idle,
-                !requests.contains(where: { $0.request.time.microseconds - s.start.time.microseconds <= idle })
-            {
+            // The analysis notes the requests made while the session ran.
+            if s.durationMicros > idle, !(s.firstRequest.map { $0.time <= endAt.time && $0.time.microseconds - s.start.time.microseconds <= idle } ?? false) {
                 ranWithoutRequest(s, idle: idle, end: endText(), endAt: endAt, into: &findings)
                 continue
             }
-            for r in requests {
-                guard let peer = r.peer, let reported = analysis.peerReport(in: s, before: r, peer: peer) else {
-                    continue
-                }
+            if let r = s.requestToFoundPeer, r.request.time <= endAt.time {
                 let lingering = endAt.time.microseconds - r.request.time.microseconds
-                guard lingering > after else { continue }
-                stayedAfterRequest(
-                    s, peer: peer, reported: reported, request: r.request, lingering: lingering, end: endText(), endAt: endAt,
-                    into: &findings)
-                break
+                if lingering > after {
+                    stayedAfterRequest(
+                        s, peer: r.peer, reported: r.reported, request: r.request, lingering: lingering, end: endText(),
+                        endAt: endAt, into: &findings)
+                }
             }
         }
         return verdict(
