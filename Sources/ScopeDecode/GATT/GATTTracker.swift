@@ -14,12 +14,18 @@ import ScopeCore
 /// Owned by the dissector, one per (adapter, handle, generation): a new generation gets a new
 /// tracker, which is how a reused handle starts with an empty database.
 ///
-/// With ``DecodeDetail/analysis`` the annotations carry only what analysis reads (the matching
-/// request, the inferred handle, CCCD values, the effective MTU): no handle names, fields,
-/// discovered attributes or request handle lists are built. What the tracker learns is the same.
+/// It is the one GATT database of a connection: each annotation reports what changed in it
+/// (``GATTAnnotation/procedure``, ``GATTAnnotation/discovered``,
+/// ``GATTAnnotation/clientConfigurationWrite``, ``GATTAnnotation/effectiveMTU``,
+/// ``GATTAnnotation/requestFrame``), and the analysis applies those changes rather than keeping
+/// a database of its own.
+///
+/// With ``DecodeDetail/analysis`` the annotations carry only those changes and what else the
+/// analysis reads (the inferred handle, CCCD values): no handle names, fields or request handle
+/// lists are built. What the tracker learns is the same.
 public struct GATTTracker: Sendable {
     public let connection: GATTConnectionKey
-    /// Whether annotations get the display-only parts (names, fields, discovered attributes).
+    /// Whether annotations get the display-only parts (names, fields, request handle lists).
     public let detail: DecodeDetail
     /// Everything learned, by handle.
     public private(set) var attributes: [UInt16: GATTAttribute] = [:]
@@ -207,6 +213,7 @@ public struct GATTTracker: Sendable {
                             "\(old.pdu.opcode.name ?? old.pdu.opcode.description) in frame \(old.frame)"))
                 }
                 requests[key] = Outstanding(pdu: pdu, frame: frame)
+                note.procedure = GATTDiscoveryKind(request: pdu)
             }
             if pdu.opcode == .exchangeMTURequest, let m = pdu.mtu {
                 var state = mtu(cid: cid)
@@ -223,6 +230,8 @@ public struct GATTTracker: Sendable {
                 {
                     let config = GATTClientConfiguration(rawValue: v)
                     note.clientConfiguration = config
+                    note.clientConfigurationWrite = GATTClientConfigurationWrite(
+                        handle: handle, characteristicValueHandle: characteristic(owning: handle)?.handle, value: config)
                     show(Field("Client Characteristic Configuration", config.description), in: &note)
                     if pdu.opcode == .writeCommand { clientConfigurations[handle] = config }
                 }
@@ -255,6 +264,22 @@ public struct GATTTracker: Sendable {
         return note
     }
 
+    /// An Exchange MTU Response no outstanding request matches (its request was not captured,
+    /// or another request came between): the bearer's ATT_MTU is taken from it and the last
+    /// Client Rx MTU seen (its own value when none was), no less than 23.
+    mutating func unmatchedMTUResponse(_ pdu: ATTPDU, cid: UInt16, frame: FrameNumber, note: inout GATTAnnotation) {
+        guard pdu.opcode == .exchangeMTUResponse, let m = pdu.mtu else { return }
+        var state = mtu(cid: cid)
+        state.serverRxMTU = m
+        state.responseFrame = frame
+        if state.clientRxMTU == nil {
+            note.effectiveMTU = max(GATTMTUState.defaultLE, Int(m))
+        } else {
+            note.effectiveMTU = state.effective
+        }
+        setMTU(state, cid: cid)
+    }
+
     mutating func setMTU(_ state: GATTMTUState, cid: UInt16) {
         if cid == ChannelID.att.rawValue { mtu = state } else { mtuByBearer[cid] = state }
     }
@@ -266,6 +291,7 @@ public struct GATTTracker: Sendable {
         guard let request = requests[key] else {
             if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
             show(Field("Request", "none outstanding"), in: &note)
+            unmatchedMTUResponse(pdu, cid: cid, frame: frame, note: &note)
             return
         }
         let matches =
@@ -274,6 +300,7 @@ public struct GATTTracker: Sendable {
             : pdu.opcode.answeredRequest == request.pdu.opcode
         guard matches else {
             if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
+            unmatchedMTUResponse(pdu, cid: cid, frame: frame, note: &note)
             show(
                 Field(
                     "Request",
@@ -285,6 +312,7 @@ public struct GATTTracker: Sendable {
         let req = request.pdu
         note.requestFrame = request.frame
         note.requestOpcode = req.opcode
+        note.procedure = GATTDiscoveryKind(request: req)
         show(Field("Request in frame", String(request.frame)), in: &note)
 
         if pdu.opcode == .errorResponse {
@@ -349,7 +377,7 @@ public struct GATTTracker: Sendable {
         names.removeAll(keepingCapacity: true)
         GATTTracker.update(&valueHandles, a.handle, present: a.kind == .characteristicValue)
         GATTTracker.update(&boundaryHandles, a.handle, present: a.kind != .characteristicValue && a.kind != .descriptor)
-        if displays { note.discovered.append(a) }
+        note.discovered.append(a)
     }
 
     mutating func learnServices(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
@@ -368,7 +396,8 @@ public struct GATTTracker: Sendable {
             names.removeAll(keepingCapacity: true)
             remember(
                 GATTAttribute(
-                    handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame),
+                    handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, groupEnd: end,
+                    learnedIn: frame),
                 note: &note)
             show(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"), in: &note)
         }
@@ -388,7 +417,7 @@ public struct GATTTracker: Sendable {
             remember(
                 GATTAttribute(
                     handle: range.start, kind: primary ? .primaryService : .secondaryService, uuid: uuid,
-                    learnedIn: frame), note: &note)
+                    groupEnd: range.end, learnedIn: frame), note: &note)
             show(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"), in: &note)
         }
     }
