@@ -120,6 +120,23 @@ public struct GATTService: Hashable, Sendable {
     }
 }
 
+/// A characteristic as discovery revealed it (``GATTTracker/characteristics(in:)``): its value
+/// attribute, the handles it spans (its declaration, when known, to its last descriptor) and its
+/// descriptors.
+public struct GATTCharacteristic: Hashable, Sendable {
+    /// The characteristic value attribute (UUID, properties, and the declaration as
+    /// `relatedHandle` when Read By Type taught it).
+    public var value: GATTAttribute
+    public var range: ATTHandleRange
+    public var descriptors: [GATTAttribute]
+
+    public init(value: GATTAttribute, range: ATTHandleRange, descriptors: [GATTAttribute]) {
+        self.value = value
+        self.range = range
+        self.descriptors = descriptors
+    }
+}
+
 /// ATT_MTU of one bearer (Core v5.4, Vol 3, Part F, §3.4.2): 23 until an exchange completes,
 /// then min(Client Rx MTU, Server Rx MTU).
 public struct GATTMTUState: Hashable, Sendable {
@@ -134,10 +151,11 @@ public struct GATTMTUState: Hashable, Sendable {
     /// True once a response to an Exchange MTU Request has been seen.
     public var isExchanged: Bool { clientRxMTU != nil && serverRxMTU != nil }
 
-    /// The ATT_MTU in force. Values below 23 leave it unchanged (§3.4.2.2).
+    /// The ATT_MTU in force. Values below 23 leave it unchanged (§3.4.2.2). A response whose
+    /// request was not captured counts with its own value for the client's.
     public var effective: Int {
-        guard let c = clientRxMTU, let s = serverRxMTU else { return GATTMTUState.defaultLE }
-        return max(GATTMTUState.defaultLE, Int(min(c, s)))
+        guard let s = serverRxMTU else { return GATTMTUState.defaultLE }
+        return max(GATTMTUState.defaultLE, Int(min(clientRxMTU ?? s, s)))
     }
 }
 

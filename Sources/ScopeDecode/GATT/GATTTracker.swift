@@ -101,6 +101,30 @@ public struct GATTTracker: Sendable {
         return attributes[value]
     }
 
+    /// The database as a tree: the characteristics of `service` (in handle order), each with the
+    /// descriptors that belong to it by ``characteristic(owning:)`` and the range from its
+    /// declaration (its value, when the declaration is unknown) to its last descriptor.
+    public func characteristics(in service: GATTService) -> [GATTCharacteristic] {
+        let handles = attributes.keys.filter { service.range.contains($0) }.sorted()
+        var out: [GATTCharacteristic] = []
+        for h in handles {
+            guard let a = attributes[h] else { continue }
+            switch a.kind {
+            case .characteristicValue:
+                let start = a.relatedHandle.map { min($0, h) } ?? h
+                out.append(GATTCharacteristic(value: a, range: ATTHandleRange(start: start, end: h), descriptors: []))
+            case .descriptor:
+                guard let owner = characteristic(owning: h), let i = out.lastIndex(where: { $0.value.handle == owner.handle })
+                else { continue }
+                out[i].descriptors.append(a)
+                out[i].range.end = h
+            default:
+                continue
+            }
+        }
+        return out
+    }
+
     /// The largest element of the sorted `handles` below `handle`.
     static func below(_ handle: UInt16, in handles: [UInt16]) -> UInt16? {
         var lo = 0
@@ -266,18 +290,14 @@ public struct GATTTracker: Sendable {
 
     /// An Exchange MTU Response no outstanding request matches (its request was not captured,
     /// or another request came between): the bearer's ATT_MTU is taken from it and the last
-    /// Client Rx MTU seen (its own value when none was), no less than 23.
+    /// Client Rx MTU seen (``GATTMTUState/effective``).
     mutating func unmatchedMTUResponse(_ pdu: ATTPDU, cid: UInt16, frame: FrameNumber, note: inout GATTAnnotation) {
         guard pdu.opcode == .exchangeMTUResponse, let m = pdu.mtu else { return }
         var state = mtu(cid: cid)
         state.serverRxMTU = m
         state.responseFrame = frame
-        if state.clientRxMTU == nil {
-            note.effectiveMTU = max(GATTMTUState.defaultLE, Int(m))
-        } else {
-            note.effectiveMTU = state.effective
-        }
         setMTU(state, cid: cid)
+        note.effectiveMTU = state.effective
     }
 
     mutating func setMTU(_ state: GATTMTUState, cid: UInt16) {
