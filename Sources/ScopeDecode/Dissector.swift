@@ -43,6 +43,7 @@ public struct Dissector: Sendable {
         var pdus: [DecodedPDU] = []
         var malformed: [Malformation]
         var match: CommandMatch?
+        var connection: GATTConnectionKey?
         switch record.kind {
         case .command:
             let command = HCICommand.decode(record.payload)
@@ -59,9 +60,13 @@ public struct Dissector: Sendable {
             }
             let connectionIssues = track(event, adapter: record.adapter)
             if !connectionIssues.isEmpty { malformed += connectionIssues }
+            if let handle = event.handle { connection = cachedConnection(HandleKey(adapter: record.adapter, handle: handle)) }
             packet = .event(event)
         case .acl:
             (packet, pdus, malformed) = decodeACL(record)
+            if case .acl(let header?) = packet {
+                connection = cachedConnection(HandleKey(adapter: record.adapter, handle: header.handle))
+            }
         case .sco:
             let (header, problems) = SCOHeader.decode(record.payload)
             packet = .sco(header)
@@ -75,7 +80,8 @@ public struct Dissector: Sendable {
             packet = .monitor(payload)
             malformed = problems
         }
-        return DecodedFrame(record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match)
+        return DecodedFrame(
+            record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection)
     }
 
     /// Diagnostics for state left open at the end of the capture (incomplete L2CAP PDUs).
@@ -202,10 +208,11 @@ public enum DecodeDetail: Sendable, Hashable {
     /// Everything `show` prints: GATT annotations name handles, list what discovery learned and
     /// carry display fields.
     case display
-    /// What `AnalysisBuilder` reads: GATT annotations carry the matching request, the inferred
-    /// handle, CCCD values and the effective MTU only (no names, fields, discovered attributes or
-    /// request handle lists; building them is most of the cost of annotating). Everything else
-    /// is decoded as for display.
+    /// What `AnalysisBuilder` reads: GATT annotations carry what changed in the connection's GATT
+    /// database (discovery procedures and what they found, CCCD writes, the effective MTU, the
+    /// request answered) and the inferred handle only (no names, fields or request handle lists;
+    /// building them is most of the cost of annotating), and notifications and commands other
+    /// than CCCD writes get none. Everything else is decoded as for display.
     case analysis
 }
 
@@ -221,17 +228,26 @@ public struct DecodedFrame: Sendable {
     public var malformed: [Malformation]
     /// For Command Complete/Status: the command it answers and the latency.
     public var commandMatch: CommandMatch?
+    /// The connection an ACL fragment or an event with a connection handle belongs to: its
+    /// adapter, handle and generation (counted by the dissector, one per successful connection
+    /// complete; a Connection Complete names the connection it starts). Everything downstream
+    /// identifies connections by it rather than counting again.
+    public var connection: GATTConnectionKey?
 
     public init(record: CaptureRecord) {
-        self.init(record: record, packet: .none, pdus: [], malformed: [], commandMatch: nil)
+        self.init(record: record, packet: .none, pdus: [], malformed: [], commandMatch: nil, connection: nil)
     }
 
-    init(record: CaptureRecord, packet: Packet, pdus: [DecodedPDU], malformed: [Malformation], commandMatch: CommandMatch?) {
+    init(
+        record: CaptureRecord, packet: Packet, pdus: [DecodedPDU], malformed: [Malformation], commandMatch: CommandMatch?,
+        connection: GATTConnectionKey?
+    ) {
         self.record = record
         self.packet = packet
         self.pdus = pdus
         self.malformed = malformed
         self.commandMatch = commandMatch
+        self.connection = connection
     }
 
     /// All malformations, including those of the upper-layer PDUs.

@@ -86,6 +86,38 @@ struct GATTTrackerTests {
         #expect(t.clientConfigurations[0x11] == GATTClientConfiguration(rawValue: 0))
         #expect(t.mtu.effective == 23)
         #expect(!t.mtu.isExchanged)
+
+        // What changed, as the analysis reads it: the procedures (on the request and on the
+        // response answering it), the CCCD writes with their characteristic.
+        #expect(notes[43]?.procedure == .primaryServiceByUUID && notes[45]?.procedure == .primaryServiceByUUID)
+        #expect(notes[48]?.procedure == .primaryServiceByUUID)
+        #expect(notes[49]?.procedure == .characteristics && notes[51]?.procedure == .characteristics)
+        #expect(notes[55]?.procedure == .descriptors && notes[57]?.procedure == .descriptors)
+        #expect(notes[58]?.procedure == nil && notes[60]?.procedure == nil)
+        #expect(notes[45]?.discovered.first?.groupEnd == 0x15)
+        #expect(
+            notes[58]?.clientConfigurationWrite
+                == GATTClientConfigurationWrite(
+                    handle: 0x11, characteristicValueHandle: 0x10, value: GATTClientConfiguration(rawValue: 1)))
+        #expect(notes[69]?.clientConfigurationWrite?.value.rawValue == 0)
+        #expect(notes[60]?.clientConfigurationWrite == nil)
+
+        // The database as a tree: Heart Rate → its three characteristics → the CCCD.
+        let tree = t.services.first.map { t.characteristics(in: $0) } ?? []
+        #expect(tree.map(\.value.handle) == [0x10, 0x13, 0x15])
+        #expect(tree.first?.range == ATTHandleRange(start: 0x0F, end: 0x11))
+        #expect(tree.first?.descriptors.map(\.handle) == [0x11])
+        #expect(tree.dropFirst().allSatisfy { $0.descriptors.isEmpty })
+    }
+
+    /// An Exchange MTU Response whose request was not captured (scenarios/mtu_exchanged_bulk.btsnoop
+    /// frame 45 alone): the server's Rx MTU is the ATT_MTU (with the request, 247: ``mtuExchange()``).
+    @Test func mtuExchangeWithoutItsRequest() {
+        var t = GATTTracker(connection: Self.key)
+        let notes = Self.run([(45, .received, "03 05 02")], into: &t)
+        #expect(notes[45]?.effectiveMTU == 517)
+        #expect(notes[45]?.requestFrame == nil)
+        #expect(t.mtu.serverRxMTU == 517 && t.mtu.clientRxMTU == nil && t.mtu.effective == 517)
     }
 
     // scenarios/mtu_exchanged_bulk.btsnoop frames 43 (tx) Exchange MTU Request, Client Rx MTU: 247

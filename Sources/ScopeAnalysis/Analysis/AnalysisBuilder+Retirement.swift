@@ -198,7 +198,6 @@ extension AnalysisBuilder {
         if !connections.isEmpty {
             let moved = { Self.moved($0, removed: connections) }
             openConnections = openConnections.mapValues(moved)
-            gattState = Dictionary(uniqueKeysWithValues: gattState.map { (ConnectionSlot(moved($0.key.index)), $0.value) })
             closedWithDetail = closedWithDetail.map(moved)
             openPairing = Dictionary(uniqueKeysWithValues: openPairing.map { (moved($0.key), $0.value) })
             pendingSecurityRequest = Dictionary(uniqueKeysWithValues: pendingSecurityRequest.map { (moved($0.key), $0.value) })

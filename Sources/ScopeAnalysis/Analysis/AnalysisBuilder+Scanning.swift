@@ -173,29 +173,6 @@ extension AnalysisBuilder {
         }
     }
 
-    /// `BluetoothUUID(littleEndian:)` for bytes of an array, read by index: the generic
-    /// initialiser walks them through witness calls (about 9 k instructions a UUID).
-    static func wireUUID(_ bytes: ArraySlice<UInt8>) -> BluetoothUUID? {
-        let s = bytes.startIndex
-        switch bytes.count {
-        case 2:
-            return BluetoothUUID(uuid16: UInt16(bytes[s]) | UInt16(bytes[s + 1]) << 8)
-        case 4:
-            var v: UInt32 = 0
-            for i in 0..<4 { v |= UInt32(bytes[s + i]) << UInt32(8 * i) }
-            return BluetoothUUID(uuid32: v)
-        case 16:
-            var lo: UInt64 = 0, hi: UInt64 = 0
-            for i in 0..<8 {
-                lo |= UInt64(bytes[s + i]) << UInt64(8 * i)
-                hi |= UInt64(bytes[s + 8 + i]) << UInt64(8 * i)
-            }
-            return BluetoothUUID(high: hi, low: lo)
-        default:
-            return nil
-        }
-    }
-
     /// Long captures: a closed session's density joins its adapter's capture-wide density once
     /// there are more than `AnalysisResult.foldDensityAfterSessions` sessions (memory stays flat).
     mutating func foldDensity(_ index: Int) {

@@ -30,15 +30,6 @@ public struct AnalysisBuilder: Sendable {
         func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(adapter) << 16 | UInt64(opcode), seed: seed) }
     }
 
-    /// A connection's index in `result.connections`, as a key (an `Int` key would hash with SipHash).
-    struct ConnectionSlot: Hashable, Sendable {
-        var index: Int
-        init(_ index: Int) { self.index = index }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(index) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(truncatingIfNeeded: index), seed: seed) }
-    }
-
     struct PendingCommand: Sendable {
         var at: FrameTime
         var command: HCICommand
@@ -70,9 +61,9 @@ public struct AnalysisBuilder: Sendable {
 
     // Connections.
     var pendingAttempt: [AdapterIndex: Int] = [:]
+    /// The open connection on each handle (its identity, with the generation, is the
+    /// dissector's: `DecodedFrame.connection`).
     var openConnections: [HandleKey: Int] = [:]
-    var generations: [HandleKey: Int] = [:]
-    var gattState: [ConnectionSlot: GATTState] = [:]
     var handlesWithoutSetup: Set<UInt16> = []
 
     /// Closed connections still holding their ATT detail, and their ATT PDUs.
@@ -425,14 +416,18 @@ public struct AnalysisBuilder: Sendable {
         let p = event.parameters
         switch event.code {
         case .disconnectionComplete:
-            if let d = HCIFacts.disconnectionComplete(p) { disconnectionComplete(d, adapter: adapter, at: at) }
+            if let d = HCIFacts.disconnectionComplete(p) { disconnectionComplete(d, adapter: adapter, at: at, connection: frame.connection) }
         case .encryptionChangeV1, .encryptionChangeV2:
             if let e = HCIFacts.encryptionChange(p) {
-                encryption(handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: e.enabled, isKeyRefresh: false))
+                encryption(
+                    handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: e.enabled, isKeyRefresh: false),
+                    connection: frame.connection)
             }
         case .encryptionKeyRefreshComplete:
             if let e = HCIFacts.keyRefresh(p) {
-                encryption(handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: nil, isKeyRefresh: true))
+                encryption(
+                    handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: nil, isKeyRefresh: true),
+                    connection: frame.connection)
             }
         case .connectionComplete:
             if let c = HCIFacts.classicConnectionComplete(p), c.status == 0 {
@@ -440,23 +435,23 @@ public struct AnalysisBuilder: Sendable {
                     status: 0, handle: c.handle, role: 0xFF, peerAddressType: 0, peer: c.peer, interval: 0, latency: 0, timeout: 0,
                     isLE: false)
                 conn.isLE = false
-                connectionComplete(conn, adapter: adapter, at: at)
+                connectionComplete(conn, adapter: adapter, at: at, connection: frame.connection)
             }
         case .leMeta:
-            leMeta(event, adapter: adapter, at: at)
+            leMeta(event, adapter: adapter, at: at, connection: frame.connection)
         default:
             break
         }
     }
 
-    private mutating func leMeta(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime) {
+    private mutating func leMeta(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?) {
         guard let sub = event.subevent else { return }
         let bytes = event.parameters.dropFirst()
         switch sub {
         case .connectionComplete:
-            if let c = HCIFacts.leConnectionComplete(bytes, enhanced: false) { connectionComplete(c, adapter: adapter, at: at) }
+            if let c = HCIFacts.leConnectionComplete(bytes, enhanced: false) { connectionComplete(c, adapter: adapter, at: at, connection: connection) }
         case .enhancedConnectionCompleteV1, .enhancedConnectionCompleteV2:
-            if let c = HCIFacts.leConnectionComplete(bytes, enhanced: true) { connectionComplete(c, adapter: adapter, at: at) }
+            if let c = HCIFacts.leConnectionComplete(bytes, enhanced: true) { connectionComplete(c, adapter: adapter, at: at, connection: connection) }
         case .connectionUpdateComplete:
             if let u = HCIFacts.connectionUpdate(bytes), u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
                 let update = ParameterUpdate(

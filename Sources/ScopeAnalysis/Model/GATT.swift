@@ -1,4 +1,5 @@
 import ScopeCore
+import ScopeDecode
 
 /// One ATT PDU as the analysis keeps it. Stored compactly (40 bytes instead of 64: connections
 /// keep one per PDU); the public properties read and write as before.
@@ -72,11 +73,12 @@ public struct ATTEvent: Sendable, Hashable {
     }
 }
 
-/// Services, characteristics and descriptors learned from discovery on one connection.
+/// What discovery revealed on one connection, as the rules and reports read it: the services
+/// and characteristics the decoder's `GATTTracker` (the connection's one GATT database) reported
+/// learning, and the discovery requests. Filled from the GATT annotations, never rebuilt here.
 public struct GATTDatabase: Sendable {
     public var services: [Service] = []
     public var characteristics: [Characteristic] = []
-    public var descriptors: [Descriptor] = []
     /// Discovery requests (Read By Group Type, Find By Type Value, Read By Type for 0x2803,
     /// Find Information) with their frames.
     public var discoveryProcedures: [DiscoveryProcedure] = []
@@ -127,23 +129,8 @@ public struct GATTDatabase: Sendable {
         }
     }
 
-    public struct Descriptor: Sendable, Hashable {
-        public var handle: UInt16
-        public var uuid: String
-        public var characteristicValueHandle: UInt16?
-        public var learned: FrameTime
-        public init(handle: UInt16, uuid: String, characteristicValueHandle: UInt16?, learned: FrameTime) {
-            self.handle = handle
-            self.uuid = uuid
-            self.characteristicValueHandle = characteristicValueHandle
-            self.learned = learned
-        }
-    }
-
     public struct DiscoveryProcedure: Sendable, Hashable {
-        public enum Kind: String, Sendable, Hashable {
-            case allPrimaryServices, primaryServiceByUUID, characteristics, descriptors, includes
-        }
+        public typealias Kind = GATTDiscoveryKind
         public var kind: Kind
         public var request: FrameTime
         public var startHandle: UInt16
@@ -164,6 +151,7 @@ public struct CCCDWrite: Sendable, Hashable {
     public var at: FrameTime
     public var direction: Direction
     public var handle: UInt16
+    /// The characteristic the CCCD belongs to (`GATTClientConfigurationWrite`), by value handle.
     public var characteristicValueHandle: UInt16?
     /// 0x0000 off, 0x0001 notifications, 0x0002 indications.
     public var value: UInt16

@@ -83,18 +83,21 @@ public struct GATTAttribute: Hashable, Sendable {
     public var properties: GATTCharacteristicProperties?
     /// Characteristic declarations: the value handle; value attributes: the declaration handle.
     public var relatedHandle: UInt16?
+    /// Service declarations learned with their range: the last handle of the service.
+    public var groupEnd: UInt16?
     /// The frame of the response that taught us this attribute.
     public var learnedIn: FrameNumber
 
     public init(
         handle: UInt16, kind: GATTAttributeKind, uuid: ATTUUID?, properties: GATTCharacteristicProperties? = nil,
-        relatedHandle: UInt16? = nil, learnedIn: FrameNumber
+        relatedHandle: UInt16? = nil, groupEnd: UInt16? = nil, learnedIn: FrameNumber
     ) {
         self.handle = handle
         self.kind = kind
         self.uuid = uuid
         self.properties = properties
         self.relatedHandle = relatedHandle
+        self.groupEnd = groupEnd
         self.learnedIn = learnedIn
     }
 
@@ -117,6 +120,23 @@ public struct GATTService: Hashable, Sendable {
     }
 }
 
+/// A characteristic as discovery revealed it (``GATTTracker/characteristics(in:)``): its value
+/// attribute, the handles it spans (its declaration, when known, to its last descriptor) and its
+/// descriptors.
+public struct GATTCharacteristic: Hashable, Sendable {
+    /// The characteristic value attribute (UUID, properties, and the declaration as
+    /// `relatedHandle` when Read By Type taught it).
+    public var value: GATTAttribute
+    public var range: ATTHandleRange
+    public var descriptors: [GATTAttribute]
+
+    public init(value: GATTAttribute, range: ATTHandleRange, descriptors: [GATTAttribute]) {
+        self.value = value
+        self.range = range
+        self.descriptors = descriptors
+    }
+}
+
 /// ATT_MTU of one bearer (Core v5.4, Vol 3, Part F, §3.4.2): 23 until an exchange completes,
 /// then min(Client Rx MTU, Server Rx MTU).
 public struct GATTMTUState: Hashable, Sendable {
@@ -131,16 +151,77 @@ public struct GATTMTUState: Hashable, Sendable {
     /// True once a response to an Exchange MTU Request has been seen.
     public var isExchanged: Bool { clientRxMTU != nil && serverRxMTU != nil }
 
-    /// The ATT_MTU in force. Values below 23 leave it unchanged (§3.4.2.2).
+    /// The ATT_MTU in force. Values below 23 leave it unchanged (§3.4.2.2). A response whose
+    /// request was not captured counts with its own value for the client's.
     public var effective: Int {
-        guard let c = clientRxMTU, let s = serverRxMTU else { return GATTMTUState.defaultLE }
-        return max(GATTMTUState.defaultLE, Int(min(c, s)))
+        guard let s = serverRxMTU else { return GATTMTUState.defaultLE }
+        return max(GATTMTUState.defaultLE, Int(min(clientRxMTU ?? s, s)))
+    }
+}
+
+/// The GATT discovery procedure a request belongs to (Core v5.4, Vol 3, Part G, §4.4–4.7).
+public enum GATTDiscoveryKind: String, Sendable, Hashable {
+    /// Read By Group Type for «Primary Service» (or «Secondary Service»): Discover All Primary Services.
+    case allPrimaryServices
+    /// Find By Type Value for «Primary Service»: Discover Primary Service by Service UUID.
+    case primaryServiceByUUID
+    /// Read By Type for «Characteristic»: Discover All Characteristics of a Service.
+    case characteristics
+    /// Find Information: Discover All Characteristic Descriptors.
+    case descriptors
+    /// Read By Type for «Include»: Find Included Services.
+    case includes
+
+    /// The procedure `request` belongs to; nil for requests that discover nothing.
+    public init?(request: ATTPDU) {
+        let type: UInt16?
+        switch request.parameters {
+        case .typedRange(_, let t): type = t.uuid16
+        case .findByTypeValueRequest(_, let t, _): type = t
+        default: type = nil
+        }
+        switch request.opcode {
+        case .readByGroupTypeRequest where type == GATTNames.primaryService || type == GATTNames.secondaryService:
+            self = .allPrimaryServices
+        case .findByTypeValueRequest where type == GATTNames.primaryService:
+            self = .primaryServiceByUUID
+        case .readByTypeRequest where type == GATTNames.characteristic:
+            self = .characteristics
+        case .readByTypeRequest where type == GATTNames.include:
+            self = .includes
+        case .findInformationRequest:
+            self = .descriptors
+        default:
+            return nil
+        }
+    }
+}
+
+/// A write of a Client Characteristic Configuration descriptor (Write Request or Write Command).
+public struct GATTClientConfigurationWrite: Hashable, Sendable {
+    /// The CCCD's handle.
+    public var handle: UInt16
+    /// The value handle of the characteristic the CCCD belongs to
+    /// (``GATTTracker/characteristic(owning:)``), nil when discovery did not reveal it.
+    public var characteristicValueHandle: UInt16?
+    public var value: GATTClientConfiguration
+
+    public init(handle: UInt16, characteristicValueHandle: UInt16?, value: GATTClientConfiguration) {
+        self.handle = handle
+        self.characteristicValueHandle = characteristicValueHandle
+        self.value = value
     }
 }
 
 /// What the tracker adds to one ATT PDU: the attribute it concerns (by name), the handle a
 /// response refers to (inferred from the request), the matching request, what discovery
 /// taught, and fields for display.
+///
+/// What changed in the connection's GATT state is reported with it, for analysis as for
+/// display: ``procedure`` (a discovery request, and the response answering it), ``discovered``
+/// (what that response taught), ``clientConfigurationWrite`` (a CCCD written, with the
+/// characteristic it belongs to), ``effectiveMTU`` (an MTU exchange answered) and
+/// ``requestFrame`` (the request answered).
 public struct GATTAnnotation: Hashable, Sendable {
     /// The attribute's name ("Heart Rate Measurement", "Client Characteristic Configuration of
     /// Heart Rate Measurement", "Primary Service Heart Rate"); nil when the handle is unknown.
@@ -156,9 +237,14 @@ public struct GATTAnnotation: Hashable, Sendable {
     public var requestOpcode: ATTOpcode?
     /// Attributes learned from this response (services, characteristics, descriptors).
     public var discovered: [GATTAttribute]
+    /// The discovery procedure of a discovery request, and of the response that answers it.
+    public var procedure: GATTDiscoveryKind?
     /// CCCD value written (write request/command) or read (read response).
     public var clientConfiguration: GATTClientConfiguration?
-    /// Set on the Exchange MTU Response that completes an exchange.
+    /// A Write Request or Write Command to a CCCD, with the characteristic it configures.
+    public var clientConfigurationWrite: GATTClientConfigurationWrite?
+    /// Set on an Exchange MTU Response: the ATT_MTU in force from then on (when no request
+    /// matches it, min(the last Client Rx MTU of the bearer, the Server Rx MTU), at least 23).
     public var effectiveMTU: Int?
     public var fields: [Field]
 
@@ -180,7 +266,7 @@ public struct GATTAnnotation: Hashable, Sendable {
 
     var isEmpty: Bool {
         handleName == nil && inferredHandle == nil && requestHandles.isEmpty && requestFrame == nil
-            && discovered.isEmpty
-            && clientConfiguration == nil && effectiveMTU == nil && fields.isEmpty
+            && discovered.isEmpty && procedure == nil
+            && clientConfiguration == nil && clientConfigurationWrite == nil && effectiveMTU == nil && fields.isEmpty
     }
 }

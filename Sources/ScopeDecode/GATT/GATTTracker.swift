@@ -14,12 +14,18 @@ import ScopeCore
 /// Owned by the dissector, one per (adapter, handle, generation): a new generation gets a new
 /// tracker, which is how a reused handle starts with an empty database.
 ///
-/// With ``DecodeDetail/analysis`` the annotations carry only what analysis reads (the matching
-/// request, the inferred handle, CCCD values, the effective MTU): no handle names, fields,
-/// discovered attributes or request handle lists are built. What the tracker learns is the same.
+/// It is the one GATT database of a connection: each annotation reports what changed in it
+/// (``GATTAnnotation/procedure``, ``GATTAnnotation/discovered``,
+/// ``GATTAnnotation/clientConfigurationWrite``, ``GATTAnnotation/effectiveMTU``,
+/// ``GATTAnnotation/requestFrame``), and the analysis applies those changes rather than keeping
+/// a database of its own.
+///
+/// With ``DecodeDetail/analysis`` the annotations carry only those changes and what else the
+/// analysis reads (the inferred handle, CCCD values): no handle names, fields or request handle
+/// lists are built. What the tracker learns is the same.
 public struct GATTTracker: Sendable {
     public let connection: GATTConnectionKey
-    /// Whether annotations get the display-only parts (names, fields, discovered attributes).
+    /// Whether annotations get the display-only parts (names, fields, request handle lists).
     public let detail: DecodeDetail
     /// Everything learned, by handle.
     public private(set) var attributes: [UInt16: GATTAttribute] = [:]
@@ -93,6 +99,30 @@ public struct GATTTracker: Sendable {
         if let boundary = GATTTracker.below(descriptorHandle, in: boundaryHandles), boundary > value { return nil }
         if let start = service(containing: descriptorHandle)?.range.start, value < start { return nil }
         return attributes[value]
+    }
+
+    /// The database as a tree: the characteristics of `service` (in handle order), each with the
+    /// descriptors that belong to it by ``characteristic(owning:)`` and the range from its
+    /// declaration (its value, when the declaration is unknown) to its last descriptor.
+    public func characteristics(in service: GATTService) -> [GATTCharacteristic] {
+        let handles = attributes.keys.filter { service.range.contains($0) }.sorted()
+        var out: [GATTCharacteristic] = []
+        for h in handles {
+            guard let a = attributes[h] else { continue }
+            switch a.kind {
+            case .characteristicValue:
+                let start = a.relatedHandle.map { min($0, h) } ?? h
+                out.append(GATTCharacteristic(value: a, range: ATTHandleRange(start: start, end: h), descriptors: []))
+            case .descriptor:
+                guard let owner = characteristic(owning: h), let i = out.lastIndex(where: { $0.value.handle == owner.handle })
+                else { continue }
+                out[i].descriptors.append(a)
+                out[i].range.end = h
+            default:
+                continue
+            }
+        }
+        return out
     }
 
     /// The largest element of the sorted `handles` below `handle`.
@@ -207,6 +237,7 @@ public struct GATTTracker: Sendable {
                             "\(old.pdu.opcode.name ?? old.pdu.opcode.description) in frame \(old.frame)"))
                 }
                 requests[key] = Outstanding(pdu: pdu, frame: frame)
+                note.procedure = GATTDiscoveryKind(request: pdu)
             }
             if pdu.opcode == .exchangeMTURequest, let m = pdu.mtu {
                 var state = mtu(cid: cid)
@@ -223,6 +254,8 @@ public struct GATTTracker: Sendable {
                 {
                     let config = GATTClientConfiguration(rawValue: v)
                     note.clientConfiguration = config
+                    note.clientConfigurationWrite = GATTClientConfigurationWrite(
+                        handle: handle, characteristicValueHandle: characteristic(owning: handle)?.handle, value: config)
                     show(Field("Client Characteristic Configuration", config.description), in: &note)
                     if pdu.opcode == .writeCommand { clientConfigurations[handle] = config }
                 }
@@ -255,6 +288,18 @@ public struct GATTTracker: Sendable {
         return note
     }
 
+    /// An Exchange MTU Response no outstanding request matches (its request was not captured,
+    /// or another request came between): the bearer's ATT_MTU is taken from it and the last
+    /// Client Rx MTU seen (``GATTMTUState/effective``).
+    mutating func unmatchedMTUResponse(_ pdu: ATTPDU, cid: UInt16, frame: FrameNumber, note: inout GATTAnnotation) {
+        guard pdu.opcode == .exchangeMTUResponse, let m = pdu.mtu else { return }
+        var state = mtu(cid: cid)
+        state.serverRxMTU = m
+        state.responseFrame = frame
+        setMTU(state, cid: cid)
+        note.effectiveMTU = state.effective
+    }
+
     mutating func setMTU(_ state: GATTMTUState, cid: UInt16) {
         if cid == ChannelID.att.rawValue { mtu = state } else { mtuByBearer[cid] = state }
     }
@@ -266,6 +311,7 @@ public struct GATTTracker: Sendable {
         guard let request = requests[key] else {
             if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
             show(Field("Request", "none outstanding"), in: &note)
+            unmatchedMTUResponse(pdu, cid: cid, frame: frame, note: &note)
             return
         }
         let matches =
@@ -274,6 +320,7 @@ public struct GATTTracker: Sendable {
             : pdu.opcode.answeredRequest == request.pdu.opcode
         guard matches else {
             if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
+            unmatchedMTUResponse(pdu, cid: cid, frame: frame, note: &note)
             show(
                 Field(
                     "Request",
@@ -285,6 +332,7 @@ public struct GATTTracker: Sendable {
         let req = request.pdu
         note.requestFrame = request.frame
         note.requestOpcode = req.opcode
+        note.procedure = GATTDiscoveryKind(request: req)
         show(Field("Request in frame", String(request.frame)), in: &note)
 
         if pdu.opcode == .errorResponse {
@@ -349,7 +397,7 @@ public struct GATTTracker: Sendable {
         names.removeAll(keepingCapacity: true)
         GATTTracker.update(&valueHandles, a.handle, present: a.kind == .characteristicValue)
         GATTTracker.update(&boundaryHandles, a.handle, present: a.kind != .characteristicValue && a.kind != .descriptor)
-        if displays { note.discovered.append(a) }
+        note.discovered.append(a)
     }
 
     mutating func learnServices(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
@@ -368,7 +416,8 @@ public struct GATTTracker: Sendable {
             names.removeAll(keepingCapacity: true)
             remember(
                 GATTAttribute(
-                    handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, learnedIn: frame),
+                    handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, groupEnd: end,
+                    learnedIn: frame),
                 note: &note)
             show(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"), in: &note)
         }
@@ -388,7 +437,7 @@ public struct GATTTracker: Sendable {
             remember(
                 GATTAttribute(
                     handle: range.start, kind: primary ? .primaryService : .secondaryService, uuid: uuid,
-                    learnedIn: frame), note: &note)
+                    groupEnd: range.end, learnedIn: frame), note: &note)
             show(Field(primary ? "Primary Service" : "Secondary Service", "\(range): \(uuid)"), in: &note)
         }
     }
