@@ -40,111 +40,141 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Two-space indented, one key per line, trailing newline.
     public func rendered() -> String {
-        var out = ""
-        var whole = ""
-        write(into: &out, indent: 0, flush: Int.max) { whole += $0 }
-        out += "\n"
-        return whole + out
+        var out: [UInt8] = []
+        write(into: &out, indent: 0, flush: Int.max) { _ in }
+        out.append(0x0A)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The rendering of `rendered()`, handed to `sink` in pieces of about `chunk` bytes: a long
     /// report is never one string in memory.
     public func write(chunk: Int = 1 << 16, to sink: (String) -> Void) {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(chunk + 4096)
-        write(into: &out, indent: 0, flush: chunk, sink: sink)
-        out += "\n"
-        sink(out)
+        write(into: &out, indent: 0, flush: chunk) { sink(String(decoding: $0, as: UTF8.self)) }
+        out.append(0x0A)
+        sink(String(decoding: out, as: UTF8.self))
     }
 
-    private func write(into out: inout String, indent: Int, flush: Int, sink: (String) -> Void) {
-        if out.utf8.count >= flush {
+    // Written as UTF-8 bytes, turned into a string once per piece: appending to a `String` piece
+    // by piece updates its count and flags each time (a third of writing a long report).
+    private func write(into out: inout [UInt8], indent: Int, flush: Int, sink: ([UInt8]) -> Void) {
+        if out.count >= flush {
             sink(out)
             out.removeAll(keepingCapacity: true)
         }
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .decimal(let d): out += d
-        case .string(let s): JSONWriter.appendString(s, to: &out)
+        case .null, .bool, .int, .decimal, .string:
+            writeScalar(into: &out)
         case .array(let items):
             if items.isEmpty {
-                out += "[]"
+                Self.append("[]", to: &out)
                 return
             }
             // Arrays of scalars stay on one line (frame lists).
             if items.allSatisfy(\.isScalar) {
-                out += "["
-                for (i, item) in items.enumerated() {
-                    if i > 0 { out += ", " }
-                    item.write(into: &out, indent: indent, flush: flush, sink: sink)
+                out.append(UInt8(ascii: "["))
+                for i in items.indices {
+                    if i > 0 { Self.append(", ", to: &out) }
+                    items[i].writeScalar(into: &out)
                 }
-                out += "]"
+                out.append(UInt8(ascii: "]"))
                 return
             }
-            out += "[\n"
-            for (i, item) in items.enumerated() {
-                out += Self.indentation(indent + 1)
-                item.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
-                out += i + 1 < items.count ? ",\n" : "\n"
+            Self.append("[\n", to: &out)
+            for i in items.indices {
+                Self.indent(indent + 1, into: &out)
+                items[i].write(into: &out, indent: indent + 1, flush: flush, sink: sink)
+                Self.append(i + 1 < items.count ? ",\n" : "\n", to: &out)
             }
-            out += Self.indentation(indent)
-            out += "]"
+            Self.indent(indent, into: &out)
+            out.append(UInt8(ascii: "]"))
         case .object(let pairs):
             if pairs.isEmpty {
-                out += "{}"
+                Self.append("{}", to: &out)
                 return
             }
-            out += "{\n"
-            for (i, (k, v)) in pairs.enumerated() {
-                out += Self.indentation(indent + 1)
-                JSONWriter.appendString(k, to: &out)
-                out += ": "
-                v.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
-                out += i + 1 < pairs.count ? ",\n" : "\n"
+            Self.append("{\n", to: &out)
+            for i in pairs.indices {
+                Self.indent(indent + 1, into: &out)
+                JSONWriter.appendString(pairs[i].0, to: &out)
+                Self.append(": ", to: &out)
+                pairs[i].1.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
+                Self.append(i + 1 < pairs.count ? ",\n" : "\n", to: &out)
             }
-            out += Self.indentation(indent)
-            out += "}"
+            Self.indent(indent, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// A scalar's text (nothing for an array or object).
+    private func writeScalar(into out: inout [UInt8]) {
+        switch self {
+        case .null: Self.append("null", to: &out)
+        case .bool(let b): Self.append(b ? "true" : "false", to: &out)
+        case .int(let i): Self.appendDecimal(i, to: &out)
+        case .decimal(let d): Self.append(d, to: &out)
+        case .string(let s): JSONWriter.appendString(s, to: &out)
+        case .array, .object: break
         }
     }
 
     /// On one line, without spaces: a JSON Lines row.
     public func compact() -> String {
-        var out = ""
+        var out: [UInt8] = []
         writeCompact(into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func writeCompact(into out: inout String) {
+    private func writeCompact(into out: inout [UInt8]) {
         switch self {
         case .null, .bool, .int, .decimal, .string:
-            write(into: &out, indent: 0, flush: Int.max) { _ in }
+            writeScalar(into: &out)
         case .array(let items):
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                item.writeCompact(into: &out)
+            out.append(UInt8(ascii: "["))
+            for i in items.indices {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                items[i].writeCompact(into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let pairs):
-            out += "{"
-            for (i, (k, v)) in pairs.enumerated() {
-                if i > 0 { out += "," }
-                JSONWriter.appendString(k, to: &out)
-                out += ":"
-                v.writeCompact(into: &out)
+            out.append(UInt8(ascii: "{"))
+            for i in pairs.indices {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.appendString(pairs[i].0, to: &out)
+                out.append(UInt8(ascii: ":"))
+                pairs[i].1.writeCompact(into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Two spaces per level, built once for the depths reports reach (a line's indentation is
-    /// otherwise a new string per line: about a tenth of writing a long report).
-    private static let indentations: [String] = (0..<16).map { String(repeating: "  ", count: $0) }
+    @inline(__always)
+    private static func append(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { out.append(contentsOf: $0) }
+    }
 
-    private static func indentation(_ level: Int) -> String {
-        level < indentations.count ? indentations[level] : String(repeating: "  ", count: level)
+    /// Two spaces per level.
+    @inline(__always)
+    private static func indent(_ level: Int, into out: inout [UInt8]) {
+        for _ in 0..<level { out.append(0x20); out.append(0x20) }
+    }
+
+    /// The decimal digits of `value` (as `String(value)` writes them).
+    private static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var m = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, 8 per word
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
+                m /= 10
+                count += 1
+            } while m > 0
+            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
+        }
     }
 
     var isScalar: Bool {

@@ -50,6 +50,33 @@ public struct JSONWriter: Sendable {
     public mutating func element(_ v: String) { separator(); Self.appendString(v, to: &output) }
     public mutating func element(_ v: Int) { separator(); output += String(v) }
 
+    /// `appendString` into UTF-8 bytes: the same text.
+    public static func appendString(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { bytes in
+            out.append(UInt8(ascii: "\""))
+            var plain = bytes.startIndex
+            for i in bytes.indices {
+                let b = bytes[i]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<i]))
+                plain = i + 1
+                out.append(UInt8(ascii: "\\"))
+                switch b {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Hex.digit(b >> 4), Hex.digit(b & 0x0F)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
     public static func appendString(_ s: String, to out: inout String) {
         out += "\""
         // Nearly every string needs no escape: append it whole (escaping scalar by scalar was
