@@ -67,9 +67,17 @@ struct TypedViewTests {
         // §7.8.66 with Initiating_PHYs 0x07: three PHY blocks follow the fixed part
         Case(file: "real/Syed-Bipul-Rahman__bluethooth_light_controll__btsnoop_hci.log", frame: 7868,
              fields: ["bthci_cmd.le_initiator_filter_policy", "bthci_cmd.le_peer_address_type", "bthci_cmd.bd_addr",
-                      "bthci_cmd.le_init_phys"]) {
-            guard case .leExtendedCreateConnection(let c)? = $0.command?.typed, !c.v2 else { return nil }
-            return [n(c.initiatorFilterPolicy), n(c.peerAddressType), c.peer.description, n(c.initiatingPHYs)]
+                      "bthci_cmd.le_init_phys", "bthci_cmd.le_scan_interval", "bthci_cmd.le_scan_window",
+                      "bthci_cmd.le_con_interval_min", "bthci_cmd.le_con_interval_max", "bthci_cmd.le_con_latency",
+                      "bthci_cmd.le_supv_timeout"]) {
+            guard case .leExtendedCreateConnection(let c)? = $0.command?.typed, !c.v2, let phys = c.phys,
+                phys.map(\.bit) == [0, 1, 2]
+            else { return nil }
+            func each(_ f: (LEExtendedCreateConnection.PHY) -> String) -> String { phys.map(f).joined(separator: ",") }
+            return [n(c.initiatorFilterPolicy), n(c.peerAddressType), c.peer.description, n(c.initiatingPHYs),
+                    each { units($0.scanIntervalMicros, 625) }, each { units($0.scanWindowMicros, 625) },
+                    each { units($0.connectionIntervalMinMicros, 1250) }, each { units($0.connectionIntervalMaxMicros, 1250) },
+                    each { n($0.maxLatency) }, each { units($0.supervisionTimeoutMicros, 10_000) }]
         },
         Case(file: "real/2m__a2dp-captures__btsnoop_hci.log", frame: 3666,
              fields: ["bthci_cmd.connection_handle", "bthci_cmd.reason"]) {
@@ -238,6 +246,7 @@ struct TypedViewTests {
         let v1 = try #require(LEExtendedCreateConnection(create.parameters.dropFirst(2), v2: false))
         #expect(v2.v2 && v2.peer == v1.peer && v2.peerAddressType == v1.peerAddressType)
         #expect(v2.initiatorFilterPolicy == v1.initiatorFilterPolicy && v2.initiatingPHYs == v1.initiatingPHYs)
+        #expect(v2.phys != nil && v2.phys == v1.phys)
         // LE Enhanced Connection Complete v2: v1's parameters, then Advertising_Handle, Sync_Handle.
         let complete = try #require(try Self.decoded(pklg, frame: 236)?.event)
         guard case .leConnectionComplete(let c2)? = complete.typed else {

@@ -223,17 +223,38 @@ public struct LECreateConnection: Sendable, Hashable {
     }
 }
 
-/// LE Extended Create Connection v1 (§7.8.66) and v2 (Advertising_Handle and Subevent first).
+/// LE Extended Create Connection v1 (§7.8.66) and v2 (Advertising_Handle and Subevent first):
+/// who the host asks to connect to, then one block of scan and connection parameters per bit set
+/// in Initiating_PHYs.
 public struct LEExtendedCreateConnection: Sendable, Hashable {
+    /// One Initiating PHY block.
+    public struct PHY: Sendable, Hashable {
+        /// The Initiating_PHYs bit this block belongs to (0 LE 1M, 1 LE 2M, 2 LE Coded).
+        public var bit: Int
+        public var scanIntervalMicros: Int64
+        public var scanWindowMicros: Int64
+        public var connectionIntervalMinMicros: Int64
+        public var connectionIntervalMaxMicros: Int64
+        public var maxLatency: UInt16
+        public var supervisionTimeoutMicros: Int64
+    }
+
     public var v2: Bool
     public var initiatorFilterPolicy: UInt8
     public var peerAddressType: UInt8
     public var peer: BDAddr
     public var initiatingPHYs: UInt8
+    /// The blocks in wire order (ascending bit order); nil when they are cut short (the view
+    /// still says who was asked for).
+    public var phys: [PHY]?
 
     struct Table: Sendable {
         var policy = ParamSlot.unresolved, type = ParamSlot.unresolved, peer = ParamSlot.unresolved
-        var phys = ParamSlot.unresolved
+        var mask = ParamSlot.unresolved
+        var array = ArraySlot.unresolved
+        var scanInterval = ParamSlot.unresolved, scanWindow = ParamSlot.unresolved
+        var intervalMin = ParamSlot.unresolved, intervalMax = ParamSlot.unresolved
+        var latency = ParamSlot.unresolved, timeout = ParamSlot.unresolved
         var missing: [String] = []
     }
     static let v1Table = table(.leExtendedCreateConnectionV1)
@@ -244,7 +265,16 @@ public struct LEExtendedCreateConnection: Sendable, Hashable {
         t.policy = s.int("Initiator Filter Policy")
         t.type = s.int("Peer Address Type")
         t.peer = s.address("Peer Address")
-        t.phys = s.int("Initiating PHYs")
+        t.mask = s.int("Initiating PHYs")
+        t.array = s.array("Initiating PHY")
+        var e = t.array.element
+        t.scanInterval = e.int("Scan Interval")
+        t.scanWindow = e.int("Scan Window")
+        t.intervalMin = e.int("Connection Interval Min")
+        t.intervalMax = e.int("Connection Interval Max")
+        t.latency = e.int("Max Latency")
+        t.timeout = e.int("Supervision Timeout")
+        s.absorb(e, prefix: "Initiating PHY")
         t.missing = s.missing
         return t
     }
@@ -253,8 +283,28 @@ public struct LEExtendedCreateConnection: Sendable, Hashable {
         let t = v2 ? Self.v2Table : Self.v1Table
         guard let policy = t.policy.u8(p), let type = t.type.u8(p), let peer = t.peer.address(p) else { return nil }
         (self.v2, initiatorFilterPolicy, peerAddressType, self.peer) = (v2, policy, type, peer)
-        // Read when present; the analysis needs only who is asked for.
-        initiatingPHYs = t.phys.u8(p) ?? 0
+        let mask = t.mask.u8(p) ?? 0
+        initiatingPHYs = mask
+        phys = t.array.elements(p).flatMap { elements in
+            var out: [PHY] = []
+            var bits = mask
+            for element in elements {
+                // The element's PHY is the next set bit of the mask (one element per set bit).
+                let bit = bits.trailingZeroBitCount
+                bits &= bits &- 1
+                guard let si = t.scanInterval.uint(element).flatMap(t.scanInterval.micros),
+                    let sw = t.scanWindow.uint(element).flatMap(t.scanWindow.micros),
+                    let lo = t.intervalMin.uint(element).flatMap(t.intervalMin.micros),
+                    let hi = t.intervalMax.uint(element).flatMap(t.intervalMax.micros),
+                    let latency = t.latency.u16(element),
+                    let timeout = t.timeout.uint(element).flatMap(t.timeout.micros)
+                else { return nil }
+                out.append(
+                    PHY(bit: bit, scanIntervalMicros: si, scanWindowMicros: sw, connectionIntervalMinMicros: lo,
+                        connectionIntervalMaxMicros: hi, maxLatency: latency, supervisionTimeoutMicros: timeout))
+            }
+            return out
+        }
     }
 }
 
