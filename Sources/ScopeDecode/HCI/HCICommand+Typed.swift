@@ -81,22 +81,20 @@ public struct LESetScanParameters: Sendable, Hashable {
 
     struct Table: Sendable {
         var type = ParamSlot.unresolved, interval = ParamSlot.unresolved, window = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.slots(.leSetScanParameters)
         var t = Table()
         t.type = s.int("LE Scan Type")
         t.interval = s.int("LE Scan Interval")
         t.window = s.int("LE Scan Window")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
-        guard let type = t.type.u8(p), let i = t.interval.uint(p).flatMap(t.interval.micros),
-            let w = t.window.uint(p).flatMap(t.window.micros)
+        let t = Self.built.table
+        guard let type = t.type.u8(p), let i = t.interval.micros(p),
+            let w = t.window.micros(p)
         else { return nil }
         (scanType, intervalMicros, windowMicros) = (type, i, w)
     }
@@ -122,34 +120,32 @@ public struct LESetExtendedScanParameters: Sendable, Hashable {
         var mask = ParamSlot.unresolved
         var array = ArraySlot.unresolved
         var type = ParamSlot.unresolved, interval = ParamSlot.unresolved, window = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.slots(.leSetExtendedScanParameters)
         var t = Table()
         t.mask = s.int("Scanning PHYs")
-        t.array = s.array("Scanning PHY")
-        var e = t.array.element
+        var e: ParamSlots
+        (t.array, e) = s.array("Scanning PHY")
         t.type = e.int("Scan Type")
         t.interval = e.int("Scan Interval")
         t.window = e.int("Scan Window")
         s.absorb(e, prefix: "Scanning PHY")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
-        guard let mask = t.mask.u8(p), let elements = t.array.elements(p) else { return nil }
+        let t = Self.built.table
+        guard let mask = t.mask.u8(p), let count = t.array.count(p) else { return nil }
         var phys: [PHY] = []
-        phys.reserveCapacity(elements.count)
+        phys.reserveCapacity(count)
         var bits = mask
-        for element in elements {
+        for k in 0..<count {
             // The element's PHY is the next set bit of the mask (the array has one per set bit).
             let bit = bits.trailingZeroBitCount
             bits &= bits &- 1
-            guard let type = t.type.u8(element), let i = t.interval.uint(element).flatMap(t.interval.micros),
-                let w = t.window.uint(element).flatMap(t.window.micros)
+            let at = t.array.start(k)
+            guard let type = t.type.u8(p, at: at), let i = t.interval.micros(p, at: at), let w = t.window.micros(p, at: at)
             else { return nil }
             phys.append(PHY(bit: bit, scanType: type, intervalMicros: i, windowMicros: w))
         }
@@ -166,21 +162,19 @@ public struct LESetScanEnable: Sendable, Hashable {
 
     struct Table: Sendable {
         var enable = ParamSlot.unresolved, filter = ParamSlot.unresolved
-        var missing: [String] = []
     }
     static let legacyTable = table(.leSetScanEnable, enable: "LE Scan Enable")
     static let extendedTable = table(.leSetExtendedScanEnable, enable: "Enable")
-    private static func table(_ opcode: HCIOpcode, enable: String) -> Table {
+    private static func table(_ opcode: HCIOpcode, enable: String) -> Built<Table> {
         var s = HCICommand.slots(opcode)
         var t = Table()
         t.enable = s.int(enable)
         t.filter = s.int("Filter Duplicates")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }
 
     init?(_ p: ArraySlice<UInt8>, extended: Bool) {
-        let t = extended ? Self.extendedTable : Self.legacyTable
+        let t = extended ? Self.extendedTable.table : Self.legacyTable.table
         guard let e = t.enable.u8(p), let f = t.filter.u8(p) else { return nil }
         (self.extended, enable, filterDuplicates) = (extended, e != 0, f)
     }
@@ -200,9 +194,8 @@ public struct LECreateConnection: Sendable, Hashable {
     struct Table: Sendable {
         var policy = ParamSlot.unresolved, type = ParamSlot.unresolved, peer = ParamSlot.unresolved
         var interval = ParamSlot.unresolved, window = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.slots(.leCreateConnection)
         var t = Table()
         t.interval = s.int("LE Scan Interval")
@@ -210,13 +203,12 @@ public struct LECreateConnection: Sendable, Hashable {
         t.policy = s.int("Initiator Filter Policy")
         t.type = s.int("Peer Address Type")
         t.peer = s.address("Peer Address")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
-        guard let i = t.interval.uint(p).flatMap(t.interval.micros), let w = t.window.uint(p).flatMap(t.window.micros),
+        let t = Self.built.table
+        guard let i = t.interval.micros(p), let w = t.window.micros(p),
             let policy = t.policy.u8(p), let type = t.type.u8(p), let peer = t.peer.address(p)
         else { return nil }
         (scanIntervalMicros, scanWindowMicros, initiatorFilterPolicy, peerAddressType, self.peer) = (i, w, policy, type, peer)
@@ -255,19 +247,18 @@ public struct LEExtendedCreateConnection: Sendable, Hashable {
         var scanInterval = ParamSlot.unresolved, scanWindow = ParamSlot.unresolved
         var intervalMin = ParamSlot.unresolved, intervalMax = ParamSlot.unresolved
         var latency = ParamSlot.unresolved, timeout = ParamSlot.unresolved
-        var missing: [String] = []
     }
     static let v1Table = table(.leExtendedCreateConnectionV1)
     static let v2Table = table(.leExtendedCreateConnectionV2)
-    private static func table(_ opcode: HCIOpcode) -> Table {
+    private static func table(_ opcode: HCIOpcode) -> Built<Table> {
         var s = HCICommand.slots(opcode)
         var t = Table()
         t.policy = s.int("Initiator Filter Policy")
         t.type = s.int("Peer Address Type")
         t.peer = s.address("Peer Address")
         t.mask = s.int("Initiating PHYs")
-        t.array = s.array("Initiating PHY")
-        var e = t.array.element
+        var e: ParamSlots
+        (t.array, e) = s.array("Initiating PHY")
         t.scanInterval = e.int("Scan Interval")
         t.scanWindow = e.int("Scan Window")
         t.intervalMin = e.int("Connection Interval Min")
@@ -275,29 +266,27 @@ public struct LEExtendedCreateConnection: Sendable, Hashable {
         t.latency = e.int("Max Latency")
         t.timeout = e.int("Supervision Timeout")
         s.absorb(e, prefix: "Initiating PHY")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }
 
     init?(_ p: ArraySlice<UInt8>, v2: Bool) {
-        let t = v2 ? Self.v2Table : Self.v1Table
+        let t = v2 ? Self.v2Table.table : Self.v1Table.table
         guard let policy = t.policy.u8(p), let type = t.type.u8(p), let peer = t.peer.address(p) else { return nil }
         (self.v2, initiatorFilterPolicy, peerAddressType, self.peer) = (v2, policy, type, peer)
         let mask = t.mask.u8(p) ?? 0
         initiatingPHYs = mask
-        phys = t.array.elements(p).flatMap { elements in
+        phys = t.array.count(p).flatMap { count in
             var out: [PHY] = []
+            out.reserveCapacity(count)
             var bits = mask
-            for element in elements {
+            for k in 0..<count {
                 // The element's PHY is the next set bit of the mask (one element per set bit).
                 let bit = bits.trailingZeroBitCount
                 bits &= bits &- 1
-                guard let si = t.scanInterval.uint(element).flatMap(t.scanInterval.micros),
-                    let sw = t.scanWindow.uint(element).flatMap(t.scanWindow.micros),
-                    let lo = t.intervalMin.uint(element).flatMap(t.intervalMin.micros),
-                    let hi = t.intervalMax.uint(element).flatMap(t.intervalMax.micros),
-                    let latency = t.latency.u16(element),
-                    let timeout = t.timeout.uint(element).flatMap(t.timeout.micros)
+                let at = t.array.start(k)
+                guard let si = t.scanInterval.micros(p, at: at), let sw = t.scanWindow.micros(p, at: at),
+                    let lo = t.intervalMin.micros(p, at: at), let hi = t.intervalMax.micros(p, at: at),
+                    let latency = t.latency.u16(p, at: at), let timeout = t.timeout.micros(p, at: at)
                 else { return nil }
                 out.append(
                     PHY(bit: bit, scanIntervalMicros: si, scanWindowMicros: sw, connectionIntervalMinMicros: lo,
@@ -315,19 +304,17 @@ public struct Disconnect: Sendable, Hashable {
 
     struct Table: Sendable {
         var handle = ParamSlot.unresolved, reason = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.slots(.disconnect)
         var t = Table()
         t.handle = s.int("Connection Handle")
         t.reason = s.int("Reason")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard let h = t.handle.handle(p), let r = t.reason.u8(p) else { return nil }
         (handle, reason) = (h, r)
     }
@@ -347,21 +334,19 @@ public struct LESetAdvertisingParameters: Sendable, Hashable {
 
     struct Table: Sendable {
         var min = ParamSlot.unresolved, max = ParamSlot.unresolved, type = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.slots(.leSetAdvertisingParameters)
         var t = Table()
         t.min = s.int("Advertising Interval Min")
         t.max = s.int("Advertising Interval Max")
         t.type = s.int("Advertising Type")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
-        guard let lo = t.min.uint(p).flatMap(t.min.micros), let hi = t.max.uint(p).flatMap(t.max.micros),
+        let t = Self.built.table
+        guard let lo = t.min.micros(p), let hi = t.max.micros(p),
             let type = t.type.u8(p)
         else { return nil }
         (intervalMinMicros, intervalMaxMicros, advertisingType) = (lo, hi, type)
@@ -381,23 +366,21 @@ public struct LESetExtendedAdvertisingParameters: Sendable, Hashable {
 
     struct Table: Sendable {
         var handle = ParamSlot.unresolved, properties = ParamSlot.unresolved, min = ParamSlot.unresolved
-        var missing: [String] = []
     }
     static let v1Table = table(.leSetExtendedAdvertisingParametersV1)
     static let v2Table = table(.leSetExtendedAdvertisingParametersV2)
-    private static func table(_ opcode: HCIOpcode) -> Table {
+    private static func table(_ opcode: HCIOpcode) -> Built<Table> {
         var s = HCICommand.slots(opcode)
         var t = Table()
         t.handle = s.int("Advertising Handle")
         t.properties = s.int("Advertising Event Properties")
         t.min = s.int("Primary Advertising Interval Min")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }
 
     init?(_ p: ArraySlice<UInt8>, v2: Bool) {
-        let t = v2 ? Self.v2Table : Self.v1Table
-        guard let h = t.handle.u8(p), let props = t.properties.u16(p), let lo = t.min.uint(p).flatMap(t.min.micros)
+        let t = v2 ? Self.v2Table.table : Self.v1Table.table
+        guard let h = t.handle.u8(p), let props = t.properties.u16(p), let lo = t.min.micros(p)
         else { return nil }
         (advertisingHandle, eventProperties, primaryIntervalMinMicros) = (h, props, lo)
     }
@@ -414,21 +397,19 @@ public struct LESetAdvertisingData: Sendable, Hashable {
 
     struct Table: Sendable {
         var advertising = RunSlot.unresolved, scanResponse = RunSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var a = HCICommand.slots(.leSetAdvertisingData)
         var r = HCICommand.slots(.leSetScanResponseData)
         var t = Table()
         t.advertising = a.run("Advertising Data")
         t.scanResponse = r.run("Scan Response Data")
         a.absorb(r, prefix: "LE Set Scan Response Data")
-        t.missing = a.missing
-        return t
+        return Built(t, a.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>, scanResponse: Bool) {
-        let t = Self.table
+        let t = Self.built.table
         guard let (length, data) = (scanResponse ? t.scanResponse : t.advertising).read(p) else { return nil }
         (self.scanResponse, self.length, self.data) = (scanResponse, length, data)
     }
@@ -446,22 +427,20 @@ public struct LESetExtendedAdvertisingData: Sendable, Hashable {
 
     struct Table: Sendable {
         var handle = ParamSlot.unresolved, operation = ParamSlot.unresolved, run = RunSlot.unresolved
-        var missing: [String] = []
     }
     static let advertisingTable = table(.leSetExtendedAdvertisingData, "Advertising Data")
     static let scanResponseTable = table(.leSetExtendedScanResponseData, "Scan Response Data")
-    private static func table(_ opcode: HCIOpcode, _ data: String) -> Table {
+    private static func table(_ opcode: HCIOpcode, _ data: String) -> Built<Table> {
         var s = HCICommand.slots(opcode)
         var t = Table()
         t.handle = s.int("Advertising Handle")
         t.operation = s.int("Operation")
         t.run = s.run(data)
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }
 
     init?(_ p: ArraySlice<UInt8>, scanResponse: Bool) {
-        let t = scanResponse ? Self.scanResponseTable : Self.advertisingTable
+        let t = scanResponse ? Self.scanResponseTable.table : Self.advertisingTable.table
         guard let h = t.handle.u8(p), let op = t.operation.u8(p), let (length, data) = t.run.read(p) else { return nil }
         (self.scanResponse, advertisingHandle, operation, self.length, self.data) = (scanResponse, h, op, length, data)
     }
@@ -473,18 +452,16 @@ public struct LESetAdvertisingEnable: Sendable, Hashable {
 
     struct Table: Sendable {
         var enable = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.slots(.leSetAdvertisingEnable)
         var t = Table()
         t.enable = s.int("Advertising Enable")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        guard let e = Self.table.enable.u8(p) else { return nil }
+        guard let e = Self.built.table.enable.u8(p) else { return nil }
         enable = e != 0
     }
 }
@@ -505,30 +482,28 @@ public struct LESetExtendedAdvertisingEnable: Sendable, Hashable {
         var enable = ParamSlot.unresolved
         var array = ArraySlot.unresolved
         var handle = ParamSlot.unresolved, duration = ParamSlot.unresolved, events = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.slots(.leSetExtendedAdvertisingEnable)
         var t = Table()
         t.enable = s.int("Enable")
-        t.array = s.array("Set")
-        var e = t.array.element
+        var e: ParamSlots
+        (t.array, e) = s.array("Set")
         t.handle = e.int("Advertising Handle")
         t.duration = e.int("Duration")
         t.events = e.int("Max Extended Advertising Events")
         s.absorb(e, prefix: "Set")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
-        guard let e = t.enable.u8(p), let elements = t.array.elements(p) else { return nil }
+        let t = Self.built.table
+        guard let e = t.enable.u8(p), let count = t.array.count(p) else { return nil }
         var sets: [Set] = []
-        sets.reserveCapacity(elements.count)
-        for element in elements {
-            guard let h = t.handle.u8(element), let d = t.duration.uint(element).flatMap(t.duration.micros),
-                let n = t.events.u8(element)
+        sets.reserveCapacity(count)
+        for k in 0..<count {
+            let at = t.array.start(k)
+            guard let h = t.handle.u8(p, at: at), let d = t.duration.micros(p, at: at), let n = t.events.u8(p, at: at)
             else { return nil }
             sets.append(Set(advertisingHandle: h, durationMicros: d, maxExtendedAdvertisingEvents: n))
         }

@@ -89,19 +89,17 @@ public struct DisconnectionComplete: Sendable, Hashable {
 
     struct Table: Sendable {
         var head = StatusHandleSlots(), reason = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCIEvent.slots(event: .disconnectionComplete)
         var t = Table()
         t.head = StatusHandleSlots(&s)
         t.reason = s.int("Reason")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard let st = t.head.status.u8(p), let h = t.head.handle.handle(p), let r = t.reason.u8(p) else { return nil }
         (status, handle, reason) = (st, h, r)
     }
@@ -116,21 +114,19 @@ public struct EncryptionChange: Sendable, Hashable {
 
     struct Table: Sendable {
         var head = StatusHandleSlots(), enabled = ParamSlot.unresolved
-        var missing: [String] = []
     }
     static let v1Table = table(.encryptionChangeV1)
     static let v2Table = table(.encryptionChangeV2)
-    private static func table(_ code: HCIEventCode) -> Table {
+    private static func table(_ code: HCIEventCode) -> Built<Table> {
         var s = HCIEvent.slots(event: code)
         var t = Table()
         t.head = StatusHandleSlots(&s)
         t.enabled = s.int("Encryption Enabled")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }
 
     init?(_ p: ArraySlice<UInt8>, v2: Bool) {
-        let t = v2 ? Self.v2Table : Self.v1Table
+        let t = v2 ? Self.v2Table.table : Self.v1Table.table
         guard let st = t.head.status.u8(p), let h = t.head.handle.handle(p), let e = t.enabled.u8(p) else { return nil }
         (status, handle, enabled) = (st, h, e)
     }
@@ -143,18 +139,16 @@ public struct EncryptionKeyRefreshComplete: Sendable, Hashable {
 
     struct Table: Sendable {
         var head = StatusHandleSlots()
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCIEvent.slots(event: .encryptionKeyRefreshComplete)
         var t = Table()
         t.head = StatusHandleSlots(&s)
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard let st = t.head.status.u8(p), let h = t.head.handle.handle(p) else { return nil }
         (status, handle) = (st, h)
     }
@@ -170,20 +164,18 @@ public struct ClassicConnectionComplete: Sendable, Hashable {
 
     struct Table: Sendable {
         var head = StatusHandleSlots(), peer = ParamSlot.unresolved, linkType = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCIEvent.slots(event: .connectionComplete)
         var t = Table()
         t.head = StatusHandleSlots(&s)
         t.peer = s.address("BD_ADDR")
         t.linkType = s.int("Link Type")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard let st = t.head.status.u8(p), let h = t.head.handle.handle(p), let a = t.peer.address(p),
             let l = t.linkType.u8(p)
         else { return nil }
@@ -213,12 +205,11 @@ public struct LEConnectionComplete: Sendable, Hashable {
         var head = StatusHandleSlots(), role = ParamSlot.unresolved, type = ParamSlot.unresolved
         var peer = ParamSlot.unresolved, interval = ParamSlot.unresolved, latency = ParamSlot.unresolved
         var timeout = ParamSlot.unresolved
-        var missing: [String] = []
     }
     static let legacyTable = table(.connectionComplete)
     static let enhancedV1Table = table(.enhancedConnectionCompleteV1)
     static let enhancedV2Table = table(.enhancedConnectionCompleteV2)
-    private static func table(_ sub: LESubevent) -> Table {
+    private static func table(_ sub: LESubevent) -> Built<Table> {
         var s = HCIEvent.slots(subevent: sub)
         var t = Table()
         t.head = StatusHandleSlots(&s)
@@ -228,20 +219,19 @@ public struct LEConnectionComplete: Sendable, Hashable {
         t.interval = s.int("Connection Interval")
         t.latency = s.int("Peripheral Latency")
         t.timeout = s.int("Supervision Timeout")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }
 
     init?(_ p: ArraySlice<UInt8>, _ kind: Kind) {
         let t: Table
         switch kind {
-        case .legacy: t = Self.legacyTable
-        case .enhancedV1: t = Self.enhancedV1Table
-        case .enhancedV2: t = Self.enhancedV2Table
+        case .legacy: t = Self.legacyTable.table
+        case .enhancedV1: t = Self.enhancedV1Table.table
+        case .enhancedV2: t = Self.enhancedV2Table.table
         }
         guard let st = t.head.status.u8(p), let h = t.head.handle.handle(p), let r = t.role.u8(p), let ty = t.type.u8(p),
-            let a = t.peer.address(p), let i = t.interval.uint(p).flatMap(t.interval.micros), let l = t.latency.u16(p),
-            let to = t.timeout.uint(p).flatMap(t.timeout.micros)
+            let a = t.peer.address(p), let i = t.interval.micros(p), let l = t.latency.u16(p),
+            let to = t.timeout.micros(p)
         else { return nil }
         (self.kind, status, handle, role, peerAddressType, peer) = (kind, st, h, r, ty, a)
         (intervalMicros, peripheralLatency, supervisionTimeoutMicros) = (i, l, to)
@@ -259,24 +249,22 @@ public struct LEConnectionUpdateComplete: Sendable, Hashable {
     struct Table: Sendable {
         var head = StatusHandleSlots(), interval = ParamSlot.unresolved, latency = ParamSlot.unresolved
         var timeout = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCIEvent.slots(subevent: .connectionUpdateComplete)
         var t = Table()
         t.head = StatusHandleSlots(&s)
         t.interval = s.int("Connection Interval")
         t.latency = s.int("Peripheral Latency")
         t.timeout = s.int("Supervision Timeout")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard let st = t.head.status.u8(p), let h = t.head.handle.handle(p),
-            let i = t.interval.uint(p).flatMap(t.interval.micros), let l = t.latency.u16(p),
-            let to = t.timeout.uint(p).flatMap(t.timeout.micros)
+            let i = t.interval.micros(p), let l = t.latency.u16(p),
+            let to = t.timeout.micros(p)
         else { return nil }
         (status, handle, intervalMicros, peripheralLatency, supervisionTimeoutMicros) = (st, h, i, l, to)
     }
@@ -291,20 +279,18 @@ public struct LEPHYUpdateComplete: Sendable, Hashable {
 
     struct Table: Sendable {
         var head = StatusHandleSlots(), tx = ParamSlot.unresolved, rx = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCIEvent.slots(subevent: .phyUpdateComplete)
         var t = Table()
         t.head = StatusHandleSlots(&s)
         t.tx = s.int("TX PHY")
         t.rx = s.int("RX PHY")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard let st = t.head.status.u8(p), let h = t.head.handle.handle(p), let tx = t.tx.u8(p), let rx = t.rx.u8(p)
         else { return nil }
         (status, handle, txPHY, rxPHY) = (st, h, tx, rx)
@@ -319,20 +305,18 @@ public struct LEDataLengthChange: Sendable, Hashable {
 
     struct Table: Sendable {
         var handle = ParamSlot.unresolved, tx = ParamSlot.unresolved, rx = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCIEvent.slots(subevent: .dataLengthChange)
         var t = Table()
         t.handle = s.int("Connection Handle")
         t.tx = s.int("Max TX Octets")
         t.rx = s.int("Max RX Octets")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard let h = t.handle.handle(p), let tx = t.tx.u16(p), let rx = t.rx.u16(p) else { return nil }
         (handle, maxTXOctets, maxRXOctets) = (h, tx, rx)
     }
@@ -349,19 +333,17 @@ public struct LEAdvertisingSetTerminated: Sendable, Hashable {
 
     struct Table: Sendable {
         var head = StatusHandleSlots(), advertisingHandle = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCIEvent.slots(subevent: .advertisingSetTerminated)
         var t = Table()
         t.head = StatusHandleSlots(&s)
         t.advertisingHandle = s.int("Advertising Handle")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard let st = t.head.status.u8(p), let a = t.advertisingHandle.u8(p), let h = t.head.handle.handle(p)
         else { return nil }
         (status, advertisingHandle, connectionHandle) = (st, a, h)
@@ -375,19 +357,17 @@ public struct LEReadSupportedStatesReturn: Sendable, Hashable {
 
     struct Table: Sendable {
         var status = ParamSlot.unresolved, states = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.returnSlots(.leReadSupportedStates)
         var t = Table()
         t.status = s.int("Status")
         t.states = s.int("LE States")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ r: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard t.status.u8(r) == 0, let v = t.states.uint(r) else { return nil }
         states = v
     }
@@ -399,19 +379,17 @@ public struct LEReadMaximumAdvertisingDataLengthReturn: Sendable, Hashable {
 
     struct Table: Sendable {
         var status = ParamSlot.unresolved, length = ParamSlot.unresolved
-        var missing: [String] = []
     }
-    static let table: Table = {
+    static let built: Built<Table> = {
         var s = HCICommand.returnSlots(.leReadMaximumAdvertisingDataLength)
         var t = Table()
         t.status = s.int("Status")
         t.length = s.int("Max Advertising Data Length")
-        t.missing = s.missing
-        return t
+        return Built(t, s.missing)
     }()
 
     init?(_ r: ArraySlice<UInt8>) {
-        let t = Self.table
+        let t = Self.built.table
         guard t.status.u8(r) == 0, let v = t.length.u16(r) else { return nil }
         maxLength = Int(v)
     }
@@ -424,36 +402,36 @@ public struct LEReadMaximumAdvertisingDataLengthReturn: Sendable, Hashable {
 enum TypedViewTables {
     static var missing: [(view: String, missing: [String])] {
         [
-            ("LESetScanParameters", LESetScanParameters.table.missing),
-            ("LESetExtendedScanParameters", LESetExtendedScanParameters.table.missing),
+            ("LESetScanParameters", LESetScanParameters.built.missing),
+            ("LESetExtendedScanParameters", LESetExtendedScanParameters.built.missing),
             ("LESetScanEnable", LESetScanEnable.legacyTable.missing),
             ("LESetScanEnable (extended)", LESetScanEnable.extendedTable.missing),
-            ("LECreateConnection", LECreateConnection.table.missing),
+            ("LECreateConnection", LECreateConnection.built.missing),
             ("LEExtendedCreateConnection v1", LEExtendedCreateConnection.v1Table.missing),
             ("LEExtendedCreateConnection v2", LEExtendedCreateConnection.v2Table.missing),
-            ("Disconnect", Disconnect.table.missing),
-            ("LESetAdvertisingParameters", LESetAdvertisingParameters.table.missing),
+            ("Disconnect", Disconnect.built.missing),
+            ("LESetAdvertisingParameters", LESetAdvertisingParameters.built.missing),
             ("LESetExtendedAdvertisingParameters v1", LESetExtendedAdvertisingParameters.v1Table.missing),
             ("LESetExtendedAdvertisingParameters v2", LESetExtendedAdvertisingParameters.v2Table.missing),
-            ("LESetAdvertisingData", LESetAdvertisingData.table.missing),
+            ("LESetAdvertisingData", LESetAdvertisingData.built.missing),
             ("LESetExtendedAdvertisingData", LESetExtendedAdvertisingData.advertisingTable.missing),
             ("LESetExtendedAdvertisingData (scan response)", LESetExtendedAdvertisingData.scanResponseTable.missing),
-            ("LESetAdvertisingEnable", LESetAdvertisingEnable.table.missing),
-            ("LESetExtendedAdvertisingEnable", LESetExtendedAdvertisingEnable.table.missing),
-            ("DisconnectionComplete", DisconnectionComplete.table.missing),
+            ("LESetAdvertisingEnable", LESetAdvertisingEnable.built.missing),
+            ("LESetExtendedAdvertisingEnable", LESetExtendedAdvertisingEnable.built.missing),
+            ("DisconnectionComplete", DisconnectionComplete.built.missing),
             ("EncryptionChange v1", EncryptionChange.v1Table.missing),
             ("EncryptionChange v2", EncryptionChange.v2Table.missing),
-            ("EncryptionKeyRefreshComplete", EncryptionKeyRefreshComplete.table.missing),
-            ("ClassicConnectionComplete", ClassicConnectionComplete.table.missing),
+            ("EncryptionKeyRefreshComplete", EncryptionKeyRefreshComplete.built.missing),
+            ("ClassicConnectionComplete", ClassicConnectionComplete.built.missing),
             ("LEConnectionComplete", LEConnectionComplete.legacyTable.missing),
             ("LEConnectionComplete (enhanced v1)", LEConnectionComplete.enhancedV1Table.missing),
             ("LEConnectionComplete (enhanced v2)", LEConnectionComplete.enhancedV2Table.missing),
-            ("LEConnectionUpdateComplete", LEConnectionUpdateComplete.table.missing),
-            ("LEPHYUpdateComplete", LEPHYUpdateComplete.table.missing),
-            ("LEDataLengthChange", LEDataLengthChange.table.missing),
-            ("LEAdvertisingSetTerminated", LEAdvertisingSetTerminated.table.missing),
-            ("LEReadSupportedStatesReturn", LEReadSupportedStatesReturn.table.missing),
-            ("LEReadMaximumAdvertisingDataLengthReturn", LEReadMaximumAdvertisingDataLengthReturn.table.missing),
+            ("LEConnectionUpdateComplete", LEConnectionUpdateComplete.built.missing),
+            ("LEPHYUpdateComplete", LEPHYUpdateComplete.built.missing),
+            ("LEDataLengthChange", LEDataLengthChange.built.missing),
+            ("LEAdvertisingSetTerminated", LEAdvertisingSetTerminated.built.missing),
+            ("LEReadSupportedStatesReturn", LEReadSupportedStatesReturn.built.missing),
+            ("LEReadMaximumAdvertisingDataLengthReturn", LEReadMaximumAdvertisingDataLengthReturn.built.missing),
         ]
     }
 }

@@ -16,25 +16,40 @@ public struct ParamSlot: Sendable, Hashable {
 
     static let unresolved = ParamSlot(offset: -1, width: 0, microsPerUnit: nil)
 
-    /// The little-endian integer at the slot, nil when `bytes` are too short (or unresolved).
+    /// The little-endian integer at the slot (of the element starting `base` bytes into
+    /// `bytes`), nil when `bytes` are too short (or the slot is unresolved).
     @inline(__always)
-    func uint(_ bytes: ArraySlice<UInt8>) -> UInt64? {
-        guard offset >= 0, width > 0, bytes.count - offset >= width else { return nil }
-        let start = bytes.startIndex + offset
+    func uint(_ bytes: ArraySlice<UInt8>, at base: Int = 0) -> UInt64? {
+        guard offset >= 0, width > 0, base >= 0, base <= bytes.count else { return nil }
+        let at = base + offset
+        guard bytes.count - at >= width else { return nil }
+        let start = bytes.startIndex + at
         var v: UInt64 = 0
         for k in 0..<width { v |= UInt64(bytes[start + k]) << (8 * UInt64(k)) }
         return v
     }
 
-    func u8(_ bytes: ArraySlice<UInt8>) -> UInt8? { uint(bytes).map { UInt8(truncatingIfNeeded: $0) } }
-    func u16(_ bytes: ArraySlice<UInt8>) -> UInt16? { uint(bytes).map { UInt16(truncatingIfNeeded: $0) } }
-    func u32(_ bytes: ArraySlice<UInt8>) -> UInt32? { uint(bytes).map { UInt32(truncatingIfNeeded: $0) } }
+    @inline(__always)
+    func u8(_ bytes: ArraySlice<UInt8>, at base: Int = 0) -> UInt8? {
+        uint(bytes, at: base).map { UInt8(truncatingIfNeeded: $0) }
+    }
+    @inline(__always)
+    func u16(_ bytes: ArraySlice<UInt8>, at base: Int = 0) -> UInt16? {
+        uint(bytes, at: base).map { UInt16(truncatingIfNeeded: $0) }
+    }
     /// A connection handle: its 12 significant bits.
+    @inline(__always)
     func handle(_ bytes: ArraySlice<UInt8>) -> UInt16? { u16(bytes).map { $0 & 0x0FFF } }
 
     func address(_ bytes: ArraySlice<UInt8>) -> BDAddr? {
         guard width == 6 else { return nil }
         return uint(bytes).map(BDAddr.init(value:))
+    }
+
+    /// The time at the slot in microseconds, by the row's unit.
+    @inline(__always)
+    func micros(_ bytes: ArraySlice<UInt8>, at base: Int = 0) -> Int64? {
+        uint(bytes, at: base).flatMap(micros)
     }
 
     /// `raw` in microseconds, by the row's unit (nil: the row gives the parameter no time unit).
@@ -66,33 +81,38 @@ struct RunSlot: Sendable {
     }
 }
 
-/// An array of fixed-size elements: where it starts, where its count comes from, and the
-/// element's own slots.
+/// An array of fixed-size elements: where it starts, where its count comes from, and each
+/// element's size (the element's own parameters are slots relative to its start).
 struct ArraySlot: Sendable {
     let offset: Int
     /// The integer holding the count, or the bit set whose set bits each have one element.
     let count: ParamSlot
     let countsBits: Bool
     let elementSize: Int
-    let element: ParamSlots
 
-    static let unresolved = ArraySlot(
-        offset: -1, count: .unresolved, countsBits: false, elementSize: 0, element: ParamSlots([]))
+    static let unresolved = ArraySlot(offset: -1, count: .unresolved, countsBits: false, elementSize: 0)
 
-    /// Each element's bytes, nil when the count is missing or the elements are cut short.
-    func elements(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
+    /// How many elements there are, nil when the count is missing or the elements are cut short.
+    func count(_ bytes: ArraySlice<UInt8>) -> Int? {
         guard offset >= 0, elementSize > 0, let raw = count.uint(bytes) else { return nil }
         let n = countsBits ? raw.nonzeroBitCount : Int(clamping: raw)
         let (total, overflow) = n.multipliedReportingOverflow(by: elementSize)
         guard !overflow, bytes.count - offset >= total else { return nil }
-        var out: [ArraySlice<UInt8>] = []
-        out.reserveCapacity(n)
-        var start = bytes.startIndex + offset
-        for _ in 0..<n {
-            out.append(bytes[start..<(start + elementSize)])
-            start += elementSize
-        }
-        return out
+        return n
+    }
+
+    /// Where element `i` starts (for `i` below a `count` that succeeded: no overflow).
+    @inline(__always)
+    func start(_ i: Int) -> Int { offset + i * elementSize }
+}
+
+/// A view's slot table, built once, with the names it looked for and did not find.
+struct Built<Table: Sendable>: Sendable {
+    let table: Table
+    let missing: [String]
+    init(_ table: Table, _ missing: [String]) {
+        self.table = table
+        self.missing = missing
     }
 }
 
@@ -168,17 +188,17 @@ struct ParamSlots: Sendable {
     }
 
     /// An `.array` of fixed-size elements, with its element layout's slots.
-    mutating func array(_ name: String) -> ArraySlot {
-        guard let (offset, field) = find(name) else { return .unresolved }
+    mutating func array(_ name: String) -> (ArraySlot, element: ParamSlots) {
+        guard let (offset, field) = find(name) else { return (.unresolved, ParamSlots([])) }
         guard case .array(_, let source, let element) = field else {
             missing.append("\(name) (not an array)")
-            return .unresolved
+            return (.unresolved, ParamSlots([]))
         }
         var size = 0
         for e in element {
             guard let s = e.fixedSize else {
                 missing.append("\(name) (elements of variable size)")
-                return .unresolved
+                return (.unresolved, ParamSlots([]))
             }
             size += s
         }
@@ -188,7 +208,7 @@ struct ParamSlots: Sendable {
         case .field(let n): (count, bits) = (int(n), false)
         case .bitsIn(let n): (count, bits) = (int(n), true)
         }
-        return ArraySlot(offset: offset, count: count, countsBits: bits, elementSize: size, element: ParamSlots(element))
+        return (ArraySlot(offset: offset, count: count, countsBits: bits, elementSize: size), ParamSlots(element))
     }
 
     /// Folds an element's (or another row's) failed lookups into this one's.
