@@ -2,29 +2,27 @@ import ScopeCore
 import ScopeDecode
 
 extension AnalysisBuilder {
-    mutating func advertisingDataCommand(_ command: HCICommand, adapter: AdapterIndex, at: FrameTime) {
+    /// LE Set Advertising Data / Scan Response Data sent.
+    mutating func legacyAdvertisingDataCommand(_ d: LESetAdvertisingData, name: String, at: FrameTime) {
         advertisingSeen = true
-        let p = command.parameters
-        let name = command.opcode.name ?? command.opcode.description
-        switch command.opcode {
-        case .leSetAdvertisingData, .leSetScanResponseData:
-            guard let d = HCIFacts.legacyAdvertisingData(p) else { return }
-            advertising.dataCommands.append(
-                AdvertisingDataCommand(
-                    at: at, complete: nil, command: name, advertisingHandle: nil,
-                    kind: command.opcode == .leSetAdvertisingData ? .advertising : .scanResponse, legacyPDUs: true, operation: nil,
-                    length: d.length, fragmentLength: d.data.count, data: d.data, status: nil))
-            dataCommandAdded()
-        default:
-            guard let d = HCIFacts.extendedAdvertisingData(p) else { return }
-            let legacy = extendedAdvertisingParameters[SetKey(adapter: adapter, handle: d.handle)]?.legacyPDUs ?? false
-            advertising.dataCommands.append(
-                AdvertisingDataCommand(
-                    at: at, complete: nil, command: name, advertisingHandle: d.handle,
-                    kind: command.opcode == .leSetExtendedAdvertisingData ? .advertising : .scanResponse, legacyPDUs: legacy,
-                    operation: d.operation, length: d.length, fragmentLength: d.data.count, data: d.data, status: nil))
-            dataCommandAdded()
-        }
+        advertising.dataCommands.append(
+            AdvertisingDataCommand(
+                at: at, complete: nil, command: name, advertisingHandle: nil,
+                kind: d.scanResponse ? .scanResponse : .advertising, legacyPDUs: true, operation: nil,
+                length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil))
+        dataCommandAdded()
+    }
+
+    /// LE Set Extended Advertising Data / Scan Response Data sent.
+    mutating func extendedAdvertisingDataCommand(_ d: LESetExtendedAdvertisingData, name: String, adapter: AdapterIndex, at: FrameTime) {
+        advertisingSeen = true
+        let legacy = extendedAdvertisingParameters[SetKey(adapter: adapter, handle: d.advertisingHandle)]?.legacyPDUs ?? false
+        advertising.dataCommands.append(
+            AdvertisingDataCommand(
+                at: at, complete: nil, command: name, advertisingHandle: d.advertisingHandle,
+                kind: d.scanResponse ? .scanResponse : .advertising, legacyPDUs: legacy,
+                operation: d.operation, length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil))
+        dataCommandAdded()
     }
 
     private mutating func dataCommandAdded() {
@@ -70,12 +68,12 @@ extension AnalysisBuilder {
         stopSpan(SetKey(adapter: adapter, handle: nil), at: at, by: "connection (controller stops legacy advertising)")
     }
 
-    mutating func advertisingSetTerminated(_ t: (status: UInt8, handle: UInt8, connection: UInt16), adapter: AdapterIndex, at: FrameTime) {
+    mutating func advertisingSetTerminated(_ t: LEAdvertisingSetTerminated, adapter: AdapterIndex, at: FrameTime) {
         let reason =
             t.status == 0
             ? "connection (Advertising Set Terminated)"
             : "Advertising Set Terminated (\(HCIStatus(rawValue: t.status).description))"
-        stopSpan(SetKey(adapter: adapter, handle: t.handle), at: at, by: reason)
+        stopSpan(SetKey(adapter: adapter, handle: t.advertisingHandle), at: at, by: reason)
     }
 
     mutating func finishAdvertising(end: FrameTime?) {
@@ -102,4 +100,13 @@ extension AnalysisBuilder {
             advertising.spans[s].connectedWhileEnabledMicros = total
         }
     }
+}
+
+/// What the analysis keeps of a successful (Extended) Set Advertising Parameters, for the spans
+/// the set's enable starts.
+struct AdvertisingSetup: Sendable, Hashable {
+    var intervalMicros: Int64
+    var connectable: Bool
+    var directed: Bool
+    var legacyPDUs: Bool
 }

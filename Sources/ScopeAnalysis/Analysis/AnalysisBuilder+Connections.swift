@@ -76,12 +76,16 @@ extension AnalysisBuilder {
 
     // MARK: Attempts
 
-    mutating func startAttempt(_ c: HCIFacts.CreateConnection, api: HCIAPI, adapter: AdapterIndex, at: FrameTime) {
-        let usesList = c.filterPolicy & 0x01 != 0
+    /// LE (Extended) Create Connection sent: Initiator_Filter_Policy bit 0 asks for the Filter
+    /// Accept List instead of the peer address.
+    mutating func startAttempt(
+        filterPolicy: UInt8, peerAddressType: UInt8, peer: BDAddr, api: HCIAPI, adapter: AdapterIndex, at: FrameTime
+    ) {
+        let usesList = filterPolicy & 0x01 != 0
         result.attempts.append(
             ConnectionAttempt(
-                adapter: adapter, request: at, api: api, peer: usesList ? nil : c.peer, peerAddressType: usesList ? nil : c.peerAddressType,
-                filterPolicy: c.filterPolicy))
+                adapter: adapter, request: at, api: api, peer: usesList ? nil : peer, peerAddressType: usesList ? nil : peerAddressType,
+                filterPolicy: filterPolicy))
         let i = result.attempts.count - 1
         pendingAttempt[adapter] = i
         result.attempts[i].ordinal = result.retired.attempts + i
@@ -90,9 +94,9 @@ extension AnalysisBuilder {
             result.attempts[i].scanReportsAtRequest = result.scans[s].reports
             result.attempts[i].scanStartFrameAtRequest = result.scans[s].start.frame
         }
-        if !usesList { result.attempts[i].peerDiscovery = peerDiscovery(c.peer, adapter: adapter, for: result.attempts[i]) }
+        if !usesList { result.attempts[i].peerDiscovery = peerDiscovery(peer, adapter: adapter, for: result.attempts[i]) }
         noteRequestInScan(result.attempts[i])
-        if !usesList { noteRequest(result.attempts[i], peer: c.peer) }
+        if !usesList { noteRequest(result.attempts[i], peer: peer) }
     }
 
     /// The last scan session on `adapter` that reported `peer` before `attempt`'s request, its
@@ -127,7 +131,7 @@ extension AnalysisBuilder {
     }
 
     mutating func connectionComplete(
-        _ c: HCIFacts.ConnectionComplete, adapter: AdapterIndex, at: FrameTime, connection frameConnection: GATTConnectionKey?
+        _ c: ConnectionSetup, adapter: AdapterIndex, at: FrameTime, connection frameConnection: GATTConnectionKey?
     ) {
         // The LE attempt this event answers (central role, or a failure of our request).
         var attemptIndex: Int?
@@ -156,9 +160,9 @@ extension AnalysisBuilder {
         connection.peerAddressType = c.isLE ? c.peerAddressType : nil
         connection.complete = at
         if c.isLE {
-            connection.intervalMicros = HCIFacts.connectionInterval(c.interval)
+            connection.intervalMicros = c.intervalMicros
             connection.peripheralLatency = Int(c.latency)
-            connection.supervisionTimeoutMicros = HCIFacts.timeout(c.timeout)
+            connection.supervisionTimeoutMicros = c.timeoutMicros
         }
         connection.ordinal = result.retired.connections + result.connections.count
         if let i = attemptIndex {
@@ -196,7 +200,7 @@ extension AnalysisBuilder {
     }
 
     mutating func disconnectionComplete(
-        _ d: (status: UInt8, handle: UInt16, reason: UInt8), adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?
+        _ d: DisconnectionComplete, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?
     ) {
         guard d.status == 0 else { return }
         let key = HandleKey(adapter: adapter, handle: d.handle)
@@ -330,5 +334,30 @@ extension AnalysisBuilder {
             }
         }
         if characteristics { db.characteristics.sort { $0.declarationHandle < $1.declarationHandle } }
+    }
+}
+
+/// A connection's setup as the analysis takes it from LE (Enhanced) Connection Complete or from
+/// BR/EDR Connection Complete (which has no role, address type or LE parameters).
+struct ConnectionSetup: Sendable, Hashable {
+    var status: UInt8
+    var handle: UInt16
+    /// 0 central, 1 peripheral, 0xFF not stated.
+    var role: UInt8
+    var peerAddressType: UInt8
+    var peer: BDAddr
+    var intervalMicros: Int64
+    var latency: UInt16
+    var timeoutMicros: Int64
+    var isLE: Bool
+
+    init(_ c: LEConnectionComplete) {
+        (status, handle, role, peerAddressType, peer) = (c.status, c.handle, c.role, c.peerAddressType, c.peer)
+        (intervalMicros, latency, timeoutMicros, isLE) = (c.intervalMicros, c.peripheralLatency, c.supervisionTimeoutMicros, true)
+    }
+
+    init(classic c: ClassicConnectionComplete) {
+        (status, handle, role, peerAddressType, peer) = (c.status, c.handle, 0xFF, 0, c.peer)
+        (intervalMicros, latency, timeoutMicros, isLE) = (0, 0, 0, false)
     }
 }

@@ -5,16 +5,16 @@ extension AnalysisBuilder {
     /// LE Set (Extended) Scan Enable answered: a successful enable starts a session at the command
     /// frame; a successful disable stops it there, and its reports run up to this Command Complete.
     mutating func scanEnable(
-        _ e: (enable: Bool, filterDuplicates: UInt8), api: HCIAPI, status: UInt8, command: FrameTime, complete: FrameTime,
+        _ e: LESetScanEnable, api: HCIAPI, status: UInt8, command: FrameTime, complete: FrameTime,
         adapter: AdapterIndex
     ) {
         guard status == 0 else { return }
         if e.enable {
             guard activeScan[adapter] == nil else { return }
-            let params = scanParameters[adapter] ?? HCIFacts.ScanParameters(phys: [])
+            let phys = scanParameters[adapter] ?? []
             var session = ScanSession(
-                adapter: adapter, start: command, end: command, stillRunningAtEnd: true, api: api, active: params.active,
-                phys: params.phys, filterDuplicates: e.filterDuplicates)
+                adapter: adapter, start: command, end: command, stillRunningAtEnd: true, api: api, active: phys.contains { $0.active },
+                phys: phys, filterDuplicates: e.filterDuplicates)
             session.startComplete = complete
             result.scans.append(session)
             noteScanStarted(command, adapter: adapter)

@@ -42,7 +42,7 @@ public struct AnalysisBuilder: Sendable {
     var pendingCommands: [CommandKey: PendingCommand] = [:]
 
     // Scanning.
-    var scanParameters: [AdapterIndex: HCIFacts.ScanParameters] = [:]
+    var scanParameters: [AdapterIndex: [ScanPHY]] = [:]
     var activeScan: [AdapterIndex: Int] = [:]
     /// The running sessions' tracking (one per adapter in `activeScan`, a short list: no hashing).
     var scanState: [ScanTracking] = []
@@ -106,8 +106,8 @@ public struct AnalysisBuilder: Sendable {
 
     // Advertising.
     var advertising = AdvertisingActivity()
-    var legacyAdvertisingParameters: [AdapterIndex: HCIFacts.AdvertisingParameters] = [:]
-    var extendedAdvertisingParameters: [SetKey: HCIFacts.AdvertisingParameters] = [:]
+    var legacyAdvertisingParameters: [AdapterIndex: AdvertisingSetup] = [:]
+    var extendedAdvertisingParameters: [SetKey: AdvertisingSetup] = [:]
     var openSpans: [SetKey: Int] = [:]
     var advertisingSeen = false
 
@@ -373,29 +373,32 @@ public struct AnalysisBuilder: Sendable {
     // MARK: Commands
 
     private mutating func commandSent(_ command: HCICommand, adapter: AdapterIndex, at: FrameTime) {
-        let p = command.parameters
-        switch command.opcode {
-        case .leCreateConnection:
-            if let c = HCIFacts.createConnection(p) { startAttempt(c, api: .legacy, adapter: adapter, at: at) }
-        case .leExtendedCreateConnectionV1:
-            if let c = HCIFacts.extendedCreateConnection(p, v2: false) { startAttempt(c, api: .extended, adapter: adapter, at: at) }
-        case .leExtendedCreateConnectionV2:
-            if let c = HCIFacts.extendedCreateConnection(p, v2: true) { startAttempt(c, api: .extended, adapter: adapter, at: at) }
-        case .leCreateConnectionCancel:
+        switch command.typed {
+        case .leCreateConnection(let c)?:
+            startAttempt(filterPolicy: c.initiatorFilterPolicy, peerAddressType: c.peerAddressType, peer: c.peer, api: .legacy, adapter: adapter, at: at)
+        case .leExtendedCreateConnection(let c)?:
+            startAttempt(filterPolicy: c.initiatorFilterPolicy, peerAddressType: c.peerAddressType, peer: c.peer, api: .extended, adapter: adapter, at: at)
+        case .leCreateConnectionCancel?:
             if let i = pendingAttempt[adapter], result.attempts[i].cancel == nil {
                 result.attempts[i].cancel = at
                 noteRequestChanged(i)
             }
-        case .disconnect:
-            if let d = HCIFacts.disconnect(p), let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)],
-                result.connections[i].disconnectCommand == nil
-            {
+        case .disconnect(let d)?:
+            if let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)], result.connections[i].disconnectCommand == nil {
                 result.connections[i].disconnectCommand = at
             }
-        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
-            advertisingDataCommand(command, adapter: adapter, at: at)
+        case .leSetAdvertisingData(let d)?:
+            legacyAdvertisingDataCommand(d, name: command.opcode.name ?? command.opcode.description, at: at)
+        case .leSetExtendedAdvertisingData(let d)?:
+            extendedAdvertisingDataCommand(d, name: command.opcode.name ?? command.opcode.description, adapter: adapter, at: at)
         default:
-            break
+            // The other data commands too short for their view still say advertising is in use.
+            switch command.opcode {
+            case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
+                advertisingSeen = true
+            default:
+                break
+            }
         }
     }
 
@@ -413,65 +416,42 @@ public struct AnalysisBuilder: Sendable {
             advertisingReports(reports, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
             return
         }
-        let p = event.parameters
-        switch event.code {
-        case .disconnectionComplete:
-            if let d = HCIFacts.disconnectionComplete(p) { disconnectionComplete(d, adapter: adapter, at: at, connection: frame.connection) }
-        case .encryptionChangeV1, .encryptionChangeV2:
-            if let e = HCIFacts.encryptionChange(p) {
-                encryption(
-                    handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: e.enabled, isKeyRefresh: false),
-                    connection: frame.connection)
-            }
-        case .encryptionKeyRefreshComplete:
-            if let e = HCIFacts.keyRefresh(p) {
-                encryption(
-                    handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: nil, isKeyRefresh: true),
-                    connection: frame.connection)
-            }
-        case .connectionComplete:
-            if let c = HCIFacts.classicConnectionComplete(p), c.status == 0 {
-                var conn = HCIFacts.ConnectionComplete(
-                    status: 0, handle: c.handle, role: 0xFF, peerAddressType: 0, peer: c.peer, interval: 0, latency: 0, timeout: 0,
-                    isLE: false)
-                conn.isLE = false
-                connectionComplete(conn, adapter: adapter, at: at, connection: frame.connection)
-            }
-        case .leMeta:
-            leMeta(event, adapter: adapter, at: at, connection: frame.connection)
-        default:
-            break
-        }
-    }
-
-    private mutating func leMeta(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?) {
-        guard let sub = event.subevent else { return }
-        let bytes = event.parameters.dropFirst()
-        switch sub {
-        case .connectionComplete:
-            if let c = HCIFacts.leConnectionComplete(bytes, enhanced: false) { connectionComplete(c, adapter: adapter, at: at, connection: connection) }
-        case .enhancedConnectionCompleteV1, .enhancedConnectionCompleteV2:
-            if let c = HCIFacts.leConnectionComplete(bytes, enhanced: true) { connectionComplete(c, adapter: adapter, at: at, connection: connection) }
-        case .connectionUpdateComplete:
-            if let u = HCIFacts.connectionUpdate(bytes), u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
+        switch event.typed {
+        case .disconnectionComplete(let d)?:
+            disconnectionComplete(d, adapter: adapter, at: at, connection: frame.connection)
+        case .encryptionChange(let e)?:
+            encryption(
+                handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: e.enabled, isKeyRefresh: false),
+                connection: frame.connection)
+        case .encryptionKeyRefreshComplete(let e)?:
+            encryption(
+                handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: nil, isKeyRefresh: true),
+                connection: frame.connection)
+        case .connectionComplete(let c)?:
+            if c.status == 0 { connectionComplete(ConnectionSetup(classic: c), adapter: adapter, at: at, connection: frame.connection) }
+        case .leConnectionComplete(let c)?:
+            connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: frame.connection)
+        case .leConnectionUpdateComplete(let u)?:
+            if u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
                 let update = ParameterUpdate(
-                    at: at, intervalMicros: HCIFacts.connectionInterval(u.interval), peripheralLatency: Int(u.latency),
-                    supervisionTimeoutMicros: HCIFacts.timeout(u.timeout))
+                    at: at, intervalMicros: u.intervalMicros, peripheralLatency: Int(u.peripheralLatency),
+                    supervisionTimeoutMicros: u.supervisionTimeoutMicros)
                 result.connections[i].parameterUpdates.append(update)
                 result.connections[i].intervalMicros = update.intervalMicros
                 result.connections[i].peripheralLatency = update.peripheralLatency
                 result.connections[i].supervisionTimeoutMicros = update.supervisionTimeoutMicros
             }
-        case .phyUpdateComplete:
-            if let u = HCIFacts.phyUpdate(bytes), u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
-                result.connections[i].phyUpdates.append(PHYUpdate(at: at, tx: u.tx, rx: u.rx))
+        case .lePHYUpdateComplete(let u)?:
+            if u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
+                result.connections[i].phyUpdates.append(PHYUpdate(at: at, tx: u.txPHY, rx: u.rxPHY))
             }
-        case .dataLengthChange:
-            if let d = HCIFacts.dataLengthChange(bytes), let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)] {
-                result.connections[i].dataLengthChanges.append(DataLengthChange(at: at, maxTXOctets: Int(d.tx), maxRXOctets: Int(d.rx)))
+        case .leDataLengthChange(let d)?:
+            if let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)] {
+                result.connections[i].dataLengthChanges.append(
+                    DataLengthChange(at: at, maxTXOctets: Int(d.maxTXOctets), maxRXOctets: Int(d.maxRXOctets)))
             }
-        case .advertisingSetTerminated:
-            if let t = HCIFacts.advertisingSetTerminated(bytes) { advertisingSetTerminated(t, adapter: adapter, at: at) }
+        case .leAdvertisingSetTerminated(let t)?:
+            advertisingSetTerminated(t, adapter: adapter, at: at)
         default:
             break
         }
@@ -480,16 +460,27 @@ public struct AnalysisBuilder: Sendable {
     private mutating func commandAnswered(_ pending: PendingCommand, event: HCIEvent, adapter: AdapterIndex, at: FrameTime) {
         let command = pending.command
         let status = event.status ?? 0xFF
-        let p = command.parameters
         switch command.opcode {
-        case .leSetScanParameters:
-            if status == 0, let s = HCIFacts.scanParameters(p) { scanParameters[adapter] = s }
-        case .leSetExtendedScanParameters:
-            if status == 0, let s = HCIFacts.extendedScanParameters(p) { scanParameters[adapter] = s }
-        case .leSetScanEnable:
-            if let e = HCIFacts.scanEnable(p) { scanEnable(e, api: .legacy, status: status, command: pending.at, complete: at, adapter: adapter) }
-        case .leSetExtendedScanEnable:
-            if let e = HCIFacts.scanEnable(p) { scanEnable(e, api: .extended, status: status, command: pending.at, complete: at, adapter: adapter) }
+        case .leSetScanParameters, .leSetExtendedScanParameters:
+            guard status == 0 else { break }
+            switch command.typed {
+            case .leSetScanParameters(let s)?:
+                scanParameters[adapter] = [
+                    ScanPHY(phy: "1M", active: s.active, intervalMicros: s.intervalMicros, windowMicros: s.windowMicros)
+                ]
+            case .leSetExtendedScanParameters(let s)?:
+                scanParameters[adapter] = s.phys.compactMap { p in
+                    Self.scanPHYName(bit: p.bit).map {
+                        ScanPHY(phy: $0, active: p.active, intervalMicros: p.intervalMicros, windowMicros: p.windowMicros)
+                    }
+                }
+            default:
+                break
+            }
+        case .leSetScanEnable, .leSetExtendedScanEnable:
+            if case .leSetScanEnable(let e)? = command.typed {
+                scanEnable(e, api: e.extended ? .extended : .legacy, status: status, command: pending.at, complete: at, adapter: adapter)
+            }
         case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2:
             // A refused request (Command Status with an error) ends the attempt there.
             if event.code == .commandStatus, status != 0, let i = pendingAttempt[adapter], result.attempts[i].request == pending.at {
@@ -501,11 +492,16 @@ public struct AnalysisBuilder: Sendable {
             }
         case .leSetAdvertisingParameters:
             advertisingSeen = true
-            if status == 0, let a = HCIFacts.advertisingParameters(p) { legacyAdvertisingParameters[adapter] = a }
+            if status == 0, case .leSetAdvertisingParameters(let a)? = command.typed {
+                legacyAdvertisingParameters[adapter] = AdvertisingSetup(
+                    intervalMicros: a.intervalMinMicros, connectable: a.connectable, directed: a.directed, legacyPDUs: true)
+            }
         case .leSetExtendedAdvertisingParametersV1, .leSetExtendedAdvertisingParametersV2:
             advertisingSeen = true
-            if status == 0, let a = HCIFacts.extendedAdvertisingParameters(p) {
-                extendedAdvertisingParameters[SetKey(adapter: adapter, handle: a.handle)] = a.params
+            if status == 0, case .leSetExtendedAdvertisingParameters(let a)? = command.typed {
+                extendedAdvertisingParameters[SetKey(adapter: adapter, handle: a.advertisingHandle)] = AdvertisingSetup(
+                    intervalMicros: a.primaryIntervalMinMicros, connectable: a.connectable, directed: a.directed,
+                    legacyPDUs: a.legacyPDUs)
             }
         case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
             if let i = advertising.dataCommands.lastIndex(where: { $0.at == pending.at }) {
@@ -514,29 +510,39 @@ public struct AnalysisBuilder: Sendable {
                 noteDataCommandAnswered(i)
             }
         case .leSetAdvertisingEnable:
-            if status == 0, let enable = p.first { advertisingEnable(enable != 0, handles: [nil], adapter: adapter, at: pending.at) }
+            if status == 0, case .leSetAdvertisingEnable(let e)? = command.typed {
+                advertisingEnable(e.enable, handles: [nil], adapter: adapter, at: pending.at)
+            }
         case .leSetExtendedAdvertisingEnable:
-            if status == 0, let e = HCIFacts.extendedAdvertisingEnable(p) {
-                if !e.enable && e.handles.isEmpty {
+            if status == 0, case .leSetExtendedAdvertisingEnable(let e)? = command.typed {
+                if !e.enable && e.sets.isEmpty {
                     let all = openSpans.keys.filter { $0.adapter == adapter && $0.handle != nil }.map(\.handle)
                     advertisingEnable(false, handles: all, adapter: adapter, at: pending.at)
                 } else {
-                    advertisingEnable(e.enable, handles: e.handles.map { Optional($0) }, adapter: adapter, at: pending.at)
+                    advertisingEnable(e.enable, handles: e.sets.map { Optional($0.advertisingHandle) }, adapter: adapter, at: pending.at)
                 }
             }
         case .leReadSupportedStates:
-            if let s = HCIFacts.supportedStates(event.returnParameters) {
-                advertisingSeen = advertisingSeen || false
-                advertising.supportedStates = s
+            if case .leReadSupportedStates(let s)? = event.typed {
+                advertising.supportedStates = s.states
                 advertising.supportedStatesFrame = at.frame
             }
         case .leReadMaximumAdvertisingDataLength:
-            if let m = HCIFacts.maxAdvertisingDataLength(event.returnParameters) {
-                advertising.maxAdvertisingDataLength = m
+            if case .leReadMaximumAdvertisingDataLength(let m)? = event.typed {
+                advertising.maxAdvertisingDataLength = m.maxLength
                 advertising.maxAdvertisingDataLengthFrame = at.frame
             }
         default:
             break
+        }
+    }
+
+    /// The scanning PHYs the analysis reports, by their Scanning_PHYs bit (LE 2M cannot scan).
+    static func scanPHYName(bit: Int) -> String? {
+        switch bit {
+        case 0: return "1M"
+        case 2: return "Coded"
+        default: return nil
         }
     }
 }

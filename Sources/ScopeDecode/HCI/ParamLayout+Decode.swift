@@ -308,6 +308,25 @@ extension BytesRender {
 }
 
 extension ParamRender {
+    /// Microseconds in one unit of `.slots` (0.625 ms), `.connInterval` (1.25 ms), `.tenMillis`.
+    static let slotMicros: UInt64 = 625
+    static let connIntervalMicros: UInt64 = 1250
+    static let tenMillisMicros: UInt64 = 10_000
+
+    /// Microseconds per unit for the renders that are times (nil for the others): what the
+    /// typed views convert raw values with.
+    public var microsPerUnit: Int64? {
+        switch self {
+        case .slots: return Int64(Self.slotMicros)
+        case .connInterval: return Int64(Self.connIntervalMicros)
+        case .tenMillis: return Int64(Self.tenMillisMicros)
+        case .units1_28s: return 1_280_000
+        case .micros: return 1
+        case .seconds: return 1_000_000
+        default: return nil
+        }
+    }
+
     /// Renders `v`, read from `width` bytes.
     func render(_ v: UInt64, width: Int) -> String {
         let digits = width * 2
@@ -320,9 +339,9 @@ extension ParamRender {
         case .handle:
             let reserved = v & ~0x0FFF
             return reserved == 0 ? hex : "\(Hex.prefixed(v & 0x0FFF, digits: 4)) (RFU bits \(Hex.prefixed(reserved, digits: 4)))"
-        case .slots: return "\(Self.millis(v, microsPerUnit: 625, decimals: 3)) (\(hex))"
-        case .connInterval: return "\(Self.millis(v, microsPerUnit: 1250, decimals: 2)) (\(hex))"
-        case .tenMillis: return "\(Self.millis(v, microsPerUnit: 10_000, decimals: 0)) (\(hex))"
+        case .slots: return "\(Self.millis(v, microsPerUnit: Self.slotMicros, decimals: 3)) (\(hex))"
+        case .connInterval: return "\(Self.millis(v, microsPerUnit: Self.connIntervalMicros, decimals: 2)) (\(hex))"
+        case .tenMillis: return "\(Self.millis(v, microsPerUnit: Self.tenMillisMicros, decimals: 0)) (\(hex))"
         case .units1_28s:
             let (ms, overflow) = v.multipliedReportingOverflow(by: 1280)
             if overflow { return hex }
