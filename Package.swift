@@ -52,7 +52,7 @@ var targets: [Target] = [
     .executableTarget(name: "hciscope", dependencies: ["ScopeCommands"]),
     .target(
         name: "ScopeTestSupport",
-        dependencies: ["ScopeCore"],
+        dependencies: ["ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore"],
         resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "ScopeCoreTests", dependencies: ["ScopeCore", "ScopeTestSupport"]),

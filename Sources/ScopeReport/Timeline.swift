@@ -46,15 +46,9 @@ public struct Timeline: Sendable {
             lane.spans.append(Span(kind: .scan, start: rel(s.start.time), end: rel((s.stop ?? s.end).time),
                                    label: "scan at frame \(s.start.frame): \(mode), \(filter), \(s.reports) reports",
                                    frame: s.start.frame))
-            lane.ticks.reserveCapacity(lane.ticks.count + s.reportLog.count)
-            for r in s.reportLog {
-                lane.ticks.append(Tick(kind: r.duplicate ? .duplicate : .report, at: rel(r.at.time), frame: r.at.frame))
-            }
-            if s.reportLog.isEmpty {
-                // Bounded density: one tick per non-empty bucket, a duplicate tick when most of it were duplicates.
-                for b in s.density.buckets {
-                    lane.ticks.append(Tick(kind: b.duplicates * 2 > b.reports ? .duplicate : .report, at: rel(s.density.start(of: b)), frame: b.first.frame))
-                }
+            // Bounded density: one tick per non-empty bucket, a duplicate tick when most of it were duplicates.
+            for b in s.density.buckets {
+                lane.ticks.append(Tick(kind: b.duplicates * 2 > b.reports ? .duplicate : .report, at: rel(s.density.start(of: b)), frame: b.first.frame))
             }
             scanLanes[s.adapter] = lane
         }
@@ -78,16 +72,9 @@ public struct Timeline: Sendable {
         }
         for d in ranked.prefix(Self.maxDeviceLanes) {
             var lane = Lane(label: d.name.map { "\($0) \(d.address)" } ?? d.address.description)
-            for s in a.scans {
-                for r in s.reportLog where r.address == d.address {
-                    lane.ticks.append(Tick(kind: r.duplicate ? .duplicate : .report, at: rel(r.at.time), frame: r.at.frame))
-                }
-            }
-            if lane.ticks.isEmpty {
-                lane.ticks.append(Tick(kind: .report, at: rel(d.first.time), frame: d.first.frame))
-                if d.last.frame != d.first.frame {
-                    lane.ticks.append(Tick(kind: .report, at: rel(d.last.time), frame: d.last.frame))
-                }
+            lane.ticks.append(Tick(kind: .report, at: rel(d.first.time), frame: d.first.frame))
+            if d.last.frame != d.first.frame {
+                lane.ticks.append(Tick(kind: .report, at: rel(d.last.time), frame: d.last.frame))
             }
             for attempt in a.attempts where attempt.peer == d.address {
                 lane.ticks.append(Tick(kind: .request, at: rel(attempt.request.time), frame: attempt.request.frame))

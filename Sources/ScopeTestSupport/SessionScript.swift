@@ -177,6 +177,45 @@ extension SessionScript {
     }
 }
 
+// MARK: Extended scanning
+
+extension SessionScript {
+    /// HCI_LE_Set_Extended_Scan_Parameters (§7.8.64, OCF 0x0041): Own_Address_Type,
+    /// Scanning_Filter_Policy, Scanning_PHYs (bit 0: LE 1M), then for the PHY Scan_Type,
+    /// Scan_Interval, Scan_Window (units of 0.625 ms); Command Complete.
+    @discardableResult
+    public mutating func extendedScanParameters(active: Bool = true, intervalMs: Double = 100, windowMs: Double = 50) -> Exchange {
+        completed(0x2041, [0x00, 0x00, 0x01, active ? 0x01 : 0x00] + le16(slots(intervalMs)) + le16(slots(windowMs)))
+    }
+
+    /// HCI_LE_Set_Extended_Scan_Enable (§7.8.65, OCF 0x0042): Enable, Filter_Duplicates, Duration
+    /// (10 ms units, 0 until disabled), Period (1.28 s units, 0 continuous); Command Complete.
+    @discardableResult
+    public mutating func extendedScanEnable(_ enable: Bool, filterDuplicates: Bool = true, status: UInt8 = 0) -> Exchange {
+        completed(0x2042, [enable ? 0x01 : 0x00, filterDuplicates ? 0x01 : 0x00] + le16(0) + le16(0), returning: [status])
+    }
+
+    /// HCI_LE_Extended_Advertising_Report (§7.7.65.13, subevent 0x0D) with one complete report:
+    /// Num_Reports, Event_Type (2 octets: bit 0 connectable, bit 1 scannable, bit 4 legacy PDU;
+    /// data status 0b00 complete), Address_Type, Address, Primary_PHY (LE 1M), Secondary_PHY (none
+    /// for legacy PDUs, else LE 1M), Advertising_SID (0xFF: none), TX_Power (0x7F: not
+    /// available), RSSI, Periodic_Advertising_Interval (0), Direct_Address_Type, Direct_Address,
+    /// Data_Length, Data (up to 229 octets in one event).
+    @discardableResult
+    public mutating func extendedAdvertisingReport(
+        _ peer: BDAddr, addressType: UInt8 = 0x00, connectable: Bool = true, legacy: Bool = true, data: [UInt8] = [0x02, 0x01, 0x06],
+        rssi: Int8 = -60
+    ) -> FrameNumber {
+        // A legacy connectable PDU is ADV_IND (connectable and scannable, 0b0010011); a
+        // non-connectable one ADV_NONCONN_IND (0b0010000).
+        let eventType: UInt16 = (connectable ? (legacy ? 0x0003 : 0x0001) : 0x0000) | (legacy ? 0x0010 : 0x0000)
+        var parameters: [UInt8] = [0x01] + le16(eventType) + [addressType] + address(peer)
+        parameters += [0x01, legacy ? 0x00 : 0x01, 0xFF, 0x7F, UInt8(bitPattern: rssi)] + le16(0) + [0x00] + [UInt8](repeating: 0, count: 6)
+        parameters += [UInt8(truncatingIfNeeded: data.count)] + data
+        return leMeta(0x0D, parameters)
+    }
+}
+
 // MARK: Connections
 
 extension SessionScript {
@@ -201,9 +240,11 @@ extension SessionScript {
     /// (0x00 Central, 0x01 Peripheral), Peer_Address_Type, Peer_Address, Connection_Interval,
     /// Peripheral_Latency, Supervision_Timeout, Central_Clock_Accuracy.
     @discardableResult
-    public mutating func connectionComplete(_ peer: BDAddr, handle: UInt16, peripheral: Bool = false, status: UInt8 = 0) -> FrameNumber {
+    public mutating func connectionComplete(
+        _ peer: BDAddr, addressType: UInt8 = 0x00, handle: UInt16, peripheral: Bool = false, status: UInt8 = 0
+    ) -> FrameNumber {
         var parameters = [status] + le16(handle)
-        parameters += [peripheral ? 0x01 : 0x00, 0x00] + address(peer)
+        parameters += [peripheral ? 0x01 : 0x00, addressType] + address(peer)
         parameters += le16(0x0028) + le16(0) + le16(0x01F4) + [0x00]
         return leMeta(0x01, parameters)
     }
@@ -367,6 +408,12 @@ extension SessionScript {
         att(handle, .received, [0x01, request] + le16(attribute) + [error])
     }
 
+    /// ATT_HANDLE_VALUE_NTF (§3.4.7.1, 0x1B): Attribute_Handle, Attribute_Value, from the server.
+    @discardableResult
+    public mutating func notification(_ handle: UInt16, attribute: UInt16, _ value: [UInt8]) -> FrameNumber {
+        att(handle, .received, [0x1B] + le16(attribute) + value)
+    }
+
     /// SMP Pairing Request / Response (§3.5.1–2, codes 0x01/0x02): IO_Capability, OOB_Data_Flag,
     /// AuthReq, Maximum_Encryption_Key_Size, Initiator_Key_Distribution, Responder_Key_Distribution.
     @discardableResult
@@ -379,6 +426,16 @@ extension SessionScript {
     public mutating func pairingFailed(_ handle: UInt16, reason: UInt8, direction: Direction = .received) -> FrameNumber {
         smp(handle, direction, [0x05, reason])
     }
+}
+
+// MARK: Notes
+
+extension SessionScript {
+    /// A note the capturing tool wrote between the packets (btmon's System Note, monitor opcode 12
+    /// in BlueZ's btsnoop.h: the text, NUL-terminated); the analysis keeps it as a marker.
+    /// A btsnoop file of datalink 1002 cannot hold one: write such scripts only as monitor captures.
+    @discardableResult
+    public mutating func note(_ text: String) -> FrameNumber { record(.systemNote, .received, Array(text.utf8) + [0]) }
 }
 
 // MARK: Encoding

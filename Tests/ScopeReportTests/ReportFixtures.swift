@@ -3,199 +3,156 @@ import ScopeAnalysis
 import ScopeCore
 import ScopeReport
 import ScopeRules
+import ScopeTestSupport
 import Testing
 
-/// Hand-built analyses modelled on the `good_central` scenario (same frames and times for the
-/// connection) with a duplicate-heavy scan and a pairing added, so every section has content.
+/// The reporter tests' input: a central's session written as HCI bytes (`SessionScript`) and
+/// put through the pipeline every capture takes (`Dissector`, `AnalysisBuilder`, `RuleEngine`).
+/// Modelled on the `good_central` scenario's times: an extended scan with duplicates allowed
+/// finds a heart-rate strap among a beacon and a scale, the central connects, discovers the
+/// strap's GATT database, subscribes to its measurements, pairs (Just Works although both sides
+/// could do Numeric Comparison), disconnects with the subscription left on, then advertises.
 enum ReportFixtures {
     static let t0: Int64 = 1_741_705_649_175_233
 
-    static func at(_ frame: FrameNumber, _ ms: Double) -> FrameTime {
-        FrameTime(frame: frame, time: Timestamp(microseconds: t0 + Int64((ms * 1000).rounded())))
+    static let strap = BDAddr("FB:15:C9:74:99:D9") ?? BDAddr(value: 1)
+    static let scale = BDAddr("C4:7F:51:0A:22:13") ?? BDAddr(value: 2)
+    static let beacon = BDAddr("5D:3A:11:90:BE:02") ?? BDAddr(value: 3)
+
+    /// AD structures (Core Supplement Part A §1): Flags, Complete List of 16-bit Service UUIDs,
+    /// Complete Local Name, Manufacturer Specific Data.
+    static func flags() -> [UInt8] { [0x02, 0x01, 0x06] }
+    static func uuids16(_ uuid: UInt16) -> [UInt8] { [0x03, 0x03, UInt8(uuid & 0xFF), UInt8(uuid >> 8)] }
+    static func name(_ text: String) -> [UInt8] { [UInt8(truncatingIfNeeded: text.utf8.count + 1), 0x09] + Array(text.utf8) }
+    static func manufacturer(_ company: UInt16, _ data: [UInt8]) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: data.count + 3), 0xFF, UInt8(company & 0xFF), UInt8(company >> 8)] + data
     }
 
-    static let strap = BDAddr("FB:15:C9:74:99:D9")!
-    static let scale = BDAddr("C4:7F:51:0A:22:13")!
-    static let beacon = BDAddr("5D:3A:11:90:BE:02")!
-
-    static func centralAnalysis(file: String = "good_central.btsnoop", strapName: String = "HR Strap 7") -> AnalysisResult {
-        var cap = CaptureInfo(file: file, format: "btsnoop")
-        cap.frames = 96
-        cap.firstTimestamp = Timestamp(microseconds: t0)
-        cap.lastTimestamp = Timestamp(microseconds: t0 + 12_500_000)
-        var a = AnalysisResult(capture: cap)
-
-        var s = ScanSession(adapter: 0, start: at(20, 402.118), end: at(38, 707.118), stillRunningAtEnd: false, api: .extended,
-                            active: true, phys: [ScanPHY(phy: "1M", active: true, intervalMicros: 100_000, windowMicros: 50_000)],
-                            filterDuplicates: 0)
-        s.startComplete = at(21, 402.9)
-        s.stop = at(38, 707.118)
-        s.stopComplete = at(39, 707.4)
-        let reportPlan: [(FrameNumber, Double, BDAddr, Bool)] = [
-            (22, 420.5, beacon, false), (23, 431.0, beacon, true), (24, 455.25, scale, false), (25, 470.0, beacon, true),
-            (26, 498.75, beacon, true), (27, 512.0, scale, true), (28, 530.5, beacon, true), (29, 560.125, strap, false),
-            (30, 590.0, beacon, true), (33, 640.0, strap, true), (35, 671.5, beacon, true), (37, 701.0, scale, true),
+    /// The session; `hostile` puts attacker-controlled text where a capture carries it (the strap's
+    /// name), cuts three notifications short (as an Android filtered log does) and has the host
+    /// set 40 bytes of legacy advertising data, which the controller refuses.
+    static func centralScript(strapName: String = "HR Strap 7", hostile: Bool = false) -> SessionScript {
+        var s = SessionScript(origin: t0)
+        s.at(400)
+        s.note("step 1: connect to the strap")
+        s.at(401)
+        s.extendedScanParameters(active: true, intervalMs: 100, windowMs: 50)
+        s.at(402.118)
+        s.extendedScanEnable(true, filterDuplicates: false)
+        let beaconData = flags() + manufacturer(0x004C, [0x02, 0x15] + [UInt8](repeating: 0xA5, count: 16) + [0x00, 0x01, 0x00, 0x02, 0xC5])
+        let strapData = flags() + uuids16(0x180D) + name(strapName)
+        let scaleData = flags() + name("Kitchen Scale")
+        let plan: [(Double, BDAddr, Int8)] = [
+            (420.5, beacon, -88), (431.0, beacon, -90), (455.25, scale, -77), (470.0, beacon, -85), (498.75, beacon, -86),
+            (512.0, scale, -80), (530.5, beacon, -89), (560.125, strap, -64), (590.0, beacon, -87), (640.0, strap, -71),
+            (671.5, beacon, -90), (701.0, scale, -78),
         ]
-        s.reportLog = reportPlan.map { ScanReportMark(at: at($0.0, $0.1), address: $0.2, duplicate: $0.3) }
-        s.reports = reportPlan.count
-        s.duplicates = reportPlan.filter(\.3).count
-        s.duplicateEventBytes = 372
-        s.devicesSeen = 3
-        s.firstReport = at(22, 420.5)
-        s.lastReport = at(37, 701.0)
-        s.firstDuplicate = at(23, 431.0)
-        a.scans = [s]
-
-        var d1 = Device(address: strap, addressType: 1, first: at(29, 560.125))
-        d1.last = at(33, 640.0)
-        d1.reports = 2
-        d1.distinctPayloads = 1
-        d1.rssiMin = -71
-        d1.rssiMax = -64
-        d1.name = strapName
-        d1.serviceUUIDs = ["180d"]
-        d1.connectable = true
-        var d2 = Device(address: scale, addressType: 1, first: at(24, 455.25))
-        d2.last = at(37, 701.0)
-        d2.reports = 3
-        d2.distinctPayloads = 1
-        d2.rssiMin = -80
-        d2.rssiMax = -77
-        d2.name = "Kitchen Scale"
-        d2.connectable = true
-        var d3 = Device(address: beacon, addressType: 1, first: at(22, 420.5))
-        d3.last = at(35, 671.5)
-        d3.reports = 7
-        d3.distinctPayloads = 1
-        d3.rssiMin = -90
-        d3.rssiMax = -85
-        d3.manufacturers = [0x004C]
-        a.devices = [d1, d2, d3]
-
-        let id = ConnectionID(adapter: 0, handle: 1, generation: 1)
-        var attempt = ConnectionAttempt(adapter: 0, request: at(40, 707.556), api: .legacy, peer: strap, peerAddressType: 1,
-                                        filterPolicy: 0)
-        attempt.complete = at(42, 772.16)
-        attempt.status = 0
-        attempt.outcome = .connected
-        attempt.connection = id
-        // Where the analysis found the strap: its first report in the session, and the session up to the request.
-        attempt.peerDiscovery = PeerDiscovery(scanStartFrame: 20, firstReport: at(29, 560.125), scan: DiscoveryScan(s, for: attempt))
-        a.attempts = [attempt]
-
-        var c = Connection(id: id, role: .central)
-        c.peer = strap
-        c.peerAddressType = 1
-        c.request = at(40, 707.556)
-        c.complete = at(42, 772.16)
-        c.intervalMicros = 50_000
-        c.peripheralLatency = 0
-        c.supervisionTimeoutMicros = 5_000_000
-        let attPlan: [(FrameNumber, Double, Direction, UInt8, Int)] = [
-            (45, 905.0, .sent, 0x06, 2), (46, 960.0, .received, 0x07, 4), (47, 1010.0, .sent, 0x06, 2),
-            (48, 1060.0, .received, 0x01, 0), (49, 1110.0, .sent, 0x08, 2), (50, 1160.0, .received, 0x09, 7),
-            (51, 1210.0, .sent, 0x08, 2), (52, 1260.0, .received, 0x01, 0), (53, 1310.0, .sent, 0x04, 0),
-            (54, 1360.0, .received, 0x05, 4), (58, 1410.0, .sent, 0x12, 2), (59, 1460.0, .received, 0x13, 0),
-            (60, 1510.0, .received, 0x1B, 2), (61, 2510.0, .received, 0x1B, 2), (67, 3510.0, .received, 0x1B, 2),
-            (68, 4510.0, .received, 0x1B, 2), (69, 5510.0, .received, 0x1B, 2), (70, 6510.0, .received, 0x1B, 2),
-            (71, 9966.493, .received, 0x1B, 2), (64, 2300.0, .received, 0x1B, 2), (72, 10_100.0, .sent, 0x12, 2),
-            (73, 10_120.0, .received, 0x13, 0),
-        ]
-        c.att = attPlan.sorted { $0.0 < $1.0 }.map {
-            ATTEvent(at: at($0.0, $0.1), direction: $0.2, opcode: $0.3, handle: 0x0010, valueLength: $0.4, mtu: 23)
+        for (ms, peer, rssi) in plan {
+            s.at(ms)
+            switch peer {
+            case beacon: s.extendedAdvertisingReport(beacon, addressType: 0x01, connectable: false, data: beaconData, rssi: rssi)
+            case scale: s.extendedAdvertisingReport(scale, addressType: 0x01, data: scaleData, rssi: rssi)
+            default: s.extendedAdvertisingReport(strap, addressType: 0x01, legacy: false, data: strapData, rssi: rssi)
+            }
         }
-        c.firstATT = at(45, 905.0)
-        c.discoveryEnd = at(54, 1360.0)
-        c.firstData = at(60, 1510.0)
-        c.lastPayload = at(71, 9966.493)
-        c.disconnectCommand = at(74, 10_156.326)
-        c.disconnect = at(76, 10_166.375)
-        c.disconnectReason = 0x16
-        c.disconnectInitiator = .local
-        c.encryptionChanges = [EncryptionChange(at: at(66, 2350.0), status: 0, enabled: 1, isKeyRefresh: false)]
-        c.localIsGATTClient = true
-        c.gatt.services = [GATTDatabase.Service(start: 0x000E, end: 0x0014, uuid: "180d", name: "Heart Rate", isPrimary: true,
-                                                learned: at(46, 960.0))]
-        c.gatt.characteristics = [GATTDatabase.Characteristic(declarationHandle: 0x000F, valueHandle: 0x0010, properties: 0x10,
-                                                               uuid: "2a37", name: "Heart Rate Measurement", serviceStart: 0x000E,
-                                                               learned: at(50, 1160.0))]
-        a.connections = [c]
+        s.at(706.118)
+        s.extendedScanEnable(false, filterDuplicates: false)  // answered at 707.118
+        s.at(707.556)
+        s.createConnection(strap, addressType: 0x01)
+        s.at(772.16)
+        s.connectionComplete(strap, addressType: 0x01, handle: 0x0001)
 
-        var p = Pairing(connection: id, request: at(62, 2000.0), initiatedBy: .local)
-        p.response = at(63, 2080.0)
-        p.initiator = Pairing.Features(ioCapability: 3, oobDataPresent: false, authReq: 0x09, maxKeySize: 16, initiatorKeys: 1,
-                                       responderKeys: 1)
-        p.responder = Pairing.Features(ioCapability: 3, oobDataPresent: false, authReq: 0x09, maxKeySize: 16, initiatorKeys: 1,
-                                       responderKeys: 1)
-        p.method = .justWorks
-        p.secureConnections = true
-        p.result = .success
-        p.encryption = at(66, 2350.0)
-        a.pairings = [p]
-        a.markers = [Marker(at: at(19, 400.0), text: "step 1: connect to the strap")]
-        return a
+        // GATT discovery (Vol 3 Part G §4.4.1, §4.6.1, §4.7.1), the subscription (§4.10) and a read.
+        s.at(800)
+        s.exchangeMTU(0x0001, client: 247, server: 185)
+        s.at(905)
+        s.discoverPrimaryServices(0x0001, from: 0x0001)
+        s.at(960)
+        s.primaryServices(0x0001, [(0x0001, 0x0005, 0x1800), (0x0006, 0x0009, 0x1801), (0x000E, 0x0014, 0x180D)])
+        s.at(1010)
+        s.discoverPrimaryServices(0x0001, from: 0x0015)
+        s.at(1060)
+        s.attError(0x0001, request: 0x10, attribute: 0x0015, error: 0x0A)
+        s.at(1110)
+        s.discoverCharacteristics(0x0001, from: 0x000E, to: 0x0014)
+        s.at(1160)
+        s.characteristics(0x0001, [(0x0010, 0x10, 0x2A37), (0x0013, 0x02, 0x2A38)])
+        s.at(1210)
+        s.discoverCharacteristics(0x0001, from: 0x0013, to: 0x0014)
+        s.at(1260)
+        s.attError(0x0001, request: 0x08, attribute: 0x0013, error: 0x0A)
+        s.at(1310)
+        s.findInformation(0x0001, from: 0x0011, to: 0x0011, [(0x0011, 0x2902)])
+        s.at(1410)
+        s.write(0x0001, attribute: 0x0011, [0x01, 0x00])
+        s.at(1460)
+        s.writeResponse(0x0001)
+        s.at(1470)
+        s.read(0x0001, attribute: 0x0013)
+        s.at(1490)
+        s.readResponse(0x0001, [0x01])
+
+        // Heart-rate measurements (Flags, 8-bit value), pairing in between.
+        var notified = 0
+        func measurement(_ ms: Double, _ bpm: UInt8) {
+            s.at(ms)
+            s.notification(0x0001, attribute: 0x0010, [0x00, bpm])
+            notified += 1
+            if hostile && notified <= 3 { s.truncateLast(keeping: 6) }
+        }
+        measurement(1510, 72)
+        s.at(2000)
+        s.pairingFeatures(0x0001, response: false, io: 0x04, authReq: 0x09)
+        s.at(2080)
+        s.pairingFeatures(0x0001, response: true, io: 0x01, authReq: 0x09)
+        measurement(2300, 73)
+        s.at(2350)
+        s.encryptionChange(0x0001)
+        for (ms, bpm) in [(2510.0, 74), (3510, 75), (4510, 75), (5510, 76), (6510, 77), (9966.493, 77)] as [(Double, UInt8)] {
+            measurement(ms, bpm)
+        }
+        s.at(10_156.326)
+        s.disconnect(0x0001, reason: 0x13)
+        s.at(10_166.375)
+        s.disconnectionComplete(0x0001, reason: 0x16)
+
+        // Then the central advertises for a while.
+        s.at(10_500)
+        s.advertisingParameters(connectable: true, intervalMs: 100)
+        s.at(10_510)
+        if hostile {
+            s.advertisingData(flags() + name("Strap Companion") + manufacturer(0x004C, [0x00]), length: 40, status: 0x12)
+        } else {
+            s.advertisingData(flags() + name("Strap Companion"))
+        }
+        s.at(10_520)
+        s.advertisingEnable(true)
+        s.at(12_500)
+        s.advertisingEnable(false)
+        return s
     }
 
-    static let allRules = [
-        "adv.payload-budget", "adv.without-need", "att.acknowledged-bulk", "att.small-writes", "conn.attempt-unbounded",
-        "conn.idle-before-disconnect", "conn.reconnect-by-scan", "conn.subscriptions-left-on", "gatt.discover-all-characteristics",
-        "gatt.discover-all-services", "gatt.polling", "scan.duplicates-allowed", "scan.left-running", "security.insufficient-auth",
-        "security.legacy-pairing", "security.pairing-failed", "security.unauthenticated-pairing",
-    ]
-
-    static func centralVerdicts() -> [RuleVerdict] {
-        let violated: [String: [Finding]] = [
-            "scan.duplicates-allowed": [
-                Finding(rule: "scan.duplicates-allowed", severity: .warning, subject: "scan session at frame 20",
-                        message: "Filter_Duplicates off and 9 of 12 reports (75 %) were duplicates. Usually "
-                            + "scanForPeripherals(withServices:options:) with CBCentralManagerScanOptionAllowDuplicatesKey.",
-                        evidence: [20, 23, 25, 26], recommendation: "Scan without allowing duplicates unless you track RSSI."),
-            ],
-            "conn.subscriptions-left-on": [
-                Finding(rule: "conn.subscriptions-left-on", severity: .info, subject: "connection hci0 handle 0x0001",
-                        message: "The host disconnected while notifications on handle 0x0010 were still enabled (CCCD 0x0011 written at frame 58).",
-                        evidence: [58, 74], recommendation: "Call setNotifyValue(false, for:) before cancelPeripheralConnection."),
-            ],
-            "security.unauthenticated-pairing": [
-                Finding(rule: "security.unauthenticated-pairing", severity: .info, subject: "pairing at frame 62",
-                        message: "Just Works was used although both sides could have done Passkey Entry.", evidence: [62, 63, 66]),
-            ],
-        ]
-        let notEvaluated: [String: String] = [
-            "adv.payload-budget": "no advertising data set by the local host",
-            "adv.without-need": "the local host never advertised",
-            "att.acknowledged-bulk": "no run of 20 Write Requests to one handle",
-            "att.small-writes": "no run of 20 writes to one handle",
-            "conn.reconnect-by-scan": "no second connection request to an address already connected",
-            "gatt.polling": "no ATT Read Request in this capture",
-            "security.insufficient-auth": "no ATT error Insufficient Authentication/Encryption",
-        ]
-        return allRules.map { rule in
-            if let f = violated[rule] { return RuleVerdict(rule: rule, status: .violated, reason: "\(f.count) finding(s)", findings: f) }
-            if let why = notEvaluated[rule] { return RuleVerdict(rule: rule, status: .notEvaluated, reason: why) }
-            return RuleVerdict(rule: rule, status: .passed, reason: "checked against frames 20-76; nothing to report")
-        }
+    static func centralAnalysis(file: String = "good_central.btsnoop", strapName: String = "HR Strap 7", hostile: Bool = false) -> AnalysisResult {
+        centralScript(strapName: strapName, hostile: hostile).analysis(file: file)
     }
 
     static func centralReport() -> Report {
-        Report(analysis: centralAnalysis(), verdicts: centralVerdicts(), tool: ToolInfo(version: "0.1.0"),
-               config: ConfigSummary(source: "hciscope.yml", profile: nil, settings: [("scan.left-running.max_s", "30")]))
+        let analysis = centralAnalysis()
+        return Report(analysis: analysis, verdicts: RuleEngine.evaluate(analysis), tool: ToolInfo(version: "0.1.0"),
+                      config: ConfigSummary(source: "hciscope.yml", profile: nil, settings: [("scan.left-running.max_s", "30")]))
     }
 
-    /// Strings an attacker controls (device names, file names) and ones rules may produce.
+    /// Strings an attacker controls (device names, file names).
     static let hostile = "<script>alert(\"pwn\")</script> & 'quote' | pipe `tick` *star* ]]> \u{1B}[31mred\u{1B}[0m"
 
+    /// A file name is the attacker's too (and the only hostile text a Markdown report shows: it
+    /// lists no device names).
+    static let hostileFile = "evil<&>\"'| pipe `tick`.btsnoop"
+
     static func hostileReport() -> Report {
-        var a = centralAnalysis(file: "evil<&>\"'|.btsnoop", strapName: hostile)
-        a.capture.health.truncatedACL = 3
-        a.capture.health.notes = [.other("note with " + hostile)]
-        var v = centralVerdicts()
-        v.append(RuleVerdict(rule: "x.hostile", status: .violated, reason: "reason " + hostile, findings: [
-            Finding(rule: "x.hostile", severity: .error, subject: "device " + hostile, message: "message " + hostile,
-                    evidence: [1, 2, 3, 9], recommendation: "fix " + hostile),
-        ]))
-        v.append(RuleVerdict(rule: "y.hostile-skip", status: .notEvaluated, reason: "skip " + hostile))
-        return Report(analysis: a, verdicts: v, tool: ToolInfo(version: "0.1.0"), config: ConfigSummary(profile: "ios"))
+        let analysis = centralAnalysis(file: hostileFile, strapName: hostile, hostile: true)
+        return Report(analysis: analysis, verdicts: RuleEngine.evaluate(analysis), tool: ToolInfo(version: "0.1.0"),
+                      config: ConfigSummary(profile: "ios"))
     }
 }
 

@@ -7,16 +7,7 @@ import ScopeRules
 import ScopeTestSupport
 import Testing
 
-/// A script's records through the pipeline every capture takes: the decoder, then the analysis.
 extension SessionScript {
-    func analysis(file: String = "script.btsnoop") -> AnalysisResult {
-        var builder = AnalysisBuilder(file: file, format: CaptureFormat.btsnoopH4.rawValue)
-        var dissector = Dissector(detail: .analysis)
-        for record in records { builder.consume(dissector.decode(record)) }
-        _ = dissector.finish()
-        return builder.finish()
-    }
-
     /// Writes the script as a btsnoop (datalink 1002) file, to open in Wireshark.
     func write(to path: String) throws {
         var writer = try CaptureWriter.make(format: .btsnoopH4, path: path)

@@ -33,6 +33,7 @@ import Testing
         s.writeResponse(1)
         s.read(1, attribute: 0x0010)
         s.readResponse(1, [0x00, 0x48])
+        s.notification(1, attribute: 0x0010, [0x00, 0x49])
         s.writeCommand(1, attribute: 0x0010, [0x01])
         s.attError(1, request: 0x0A, attribute: 0x0012, error: 0x0F)
         s.pairingFeatures(1, response: false, io: 0x03, authReq: 0x09)
@@ -51,8 +52,14 @@ import Testing
         s.extendedAdvertisingData([0x02, 0x01, 0x06])
         s.advertisingEnable(true)
         s.at(400)
-        s.connectionComplete(peerB, handle: 2, peripheral: true)
+        s.connectionComplete(peerB, addressType: 0x01, handle: 2, peripheral: true)
         s.disconnectionComplete(2, reason: 0x13)
+        s.at(500)
+        s.extendedScanParameters(active: false)
+        s.extendedScanEnable(true, filterDuplicates: false)
+        s.extendedAdvertisingReport(peerA, connectable: false)
+        s.extendedAdvertisingReport(peerB, addressType: 0x01, legacy: false, data: [0x02, 0x01, 0x06] + [0x29, 0x09] + [UInt8](repeating: 0x41, count: 40))
+        s.extendedScanEnable(false)
         return s
     }
 
@@ -125,7 +132,7 @@ import Testing
         let fromFile = try withCaptureFile(script) { try AnalysisBuilder.analyze(path: $0) }
         #expect(RuleEngine.evaluate(fromFile) == RuleEngine.evaluate(script.analysis()))
         #expect(fromFile.capture.frames == script.records.count)
-        #expect(fromFile.connections.count == 2 && fromFile.scans.count == 1 && fromFile.attempts.count == 2 && fromFile.pairings.count == 1)
+        #expect(fromFile.connections.count == 2 && fromFile.scans.count == 2 && fromFile.attempts.count == 2 && fromFile.pairings.count == 1)
     }
 }
 

@@ -138,8 +138,6 @@ public enum HealthNote: Sendable, Hashable {
     case truncatedACL(count: Int)
     /// ACL on handles whose connection setup is not in the capture.
     case setupNotCaptured(handles: [UInt16])
-    /// Any other sentence.
-    case other(String)
 
     /// The sentence printed in reports.
     public var text: String {
@@ -161,8 +159,6 @@ public enum HealthNote: Sendable, Hashable {
             return "connection setup not captured for handle(s) "
                 + handles.map { Hex.prefixed($0, digits: 4) }.joined(separator: ", ")
                 + ": rules that need the setup are not evaluated for them"
-        case .other(let text):
-            return text
         }
     }
 

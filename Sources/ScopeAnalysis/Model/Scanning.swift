@@ -30,10 +30,6 @@ public struct ScanSession: Sendable {
     public var firstReport: FrameTime?
     public var lastReport: FrameTime?
     public var firstDuplicate: FrameTime?
-    /// Every advertising report of the session, in order. The analysis leaves it empty (memory
-    /// would grow with the capture: see `density` and `ConnectionAttempt.scanReportsAtRequest`);
-    /// hand-built results may fill it and reports then use it.
-    public var reportLog: [ScanReportMark] = []
     /// Reports and duplicates per time bucket (at most `ReportDensity.maxBuckets`).
     public var density = ReportDensity()
     /// The connection requests made while the session ran, as the analysis sums them up:

@@ -1,20 +1,5 @@
 import ScopeCore
 
-/// One advertising report as counted by a scan session (added for reports: density timelines and
-/// "reports processed until the connection request"). The analysis no longer records one per
-/// report (memory grew with the capture); hand-built results (tests, fixtures) may still fill
-/// `ScanSession.reportLog`, and reports prefer it when present.
-public struct ScanReportMark: Sendable, Hashable {
-    public var at: FrameTime
-    public var address: BDAddr
-    public var duplicate: Bool
-    public init(at: FrameTime, address: BDAddr, duplicate: Bool) {
-        self.at = at
-        self.address = address
-        self.duplicate = duplicate
-    }
-}
-
 /// Report density of one scan session in bounded memory: reports and duplicates per fixed time
 /// bucket from the session's first report. Buckets start 250 ms wide; when a report would need
 /// more than `maxBuckets` buckets, neighbours are merged pairwise and the width doubles, so a
