@@ -167,18 +167,8 @@ struct CaptureStreamTests {
         let output = directory.appendingPathComponent("rtt.pcap").path
 
         // A local RTT server: listens, sends a banner and the stream in small pieces, closes.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(listener >= 0)
+        let (listener, port) = try #require(loopbackListener())
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        try #require(bound && listen(listener, 1) == 0)
-        let port = UInt16(bigEndian: address.sin_port)
         let stream = Self.monitorStream(banner: "SEGGER J-Link V7.94 - Real time terminal output\r\nProcess: JLinkGDBServerCLExe\r\n")
         let served = DispatchSemaphore(value: 0)
         let server = Thread {

@@ -74,3 +74,26 @@ func jsonLines(_ text: String) throws -> [[String: Any]] {
         return dict
     }
 }
+
+#if os(Linux)
+import Glibc
+
+/// A TCP socket listening on 127.0.0.1 at a port the kernel chose (for a local RTT server), and
+/// that port; nil when it cannot be set up.
+func loopbackListener() -> (fd: Int32, port: UInt16)? {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard listener >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+    }
+    guard bound, listen(listener, 1) == 0 else {
+        close(listener)
+        return nil
+    }
+    return (listener, UInt16(bigEndian: address.sin_port))
+}
+#endif

@@ -74,18 +74,8 @@ struct LiveMemoryTests {
     /// sends whole passes (each a pass length and a second later than the one before) until at
     /// least `frames` frames went out, then closes.
     static func record(binary: String, pass: Pass, frames: Int, directory: URL) throws -> Run {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(listener >= 0)
+        let (listener, port) = try #require(loopbackListener())
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        try #require(bound && listen(listener, 1) == 0)
-        let port = UInt16(bigEndian: address.sin_port)
 
         let errPath = directory.appendingPathComponent("live-\(frames).err").path
         var actions = posix_spawn_file_actions_t()
