@@ -52,6 +52,8 @@ public enum RuleEngine {
     static func evaluate(
         _ analysis: AnalysisResult, config: RuleConfiguration, retired: RuleAccumulator?, concurrent: Bool?
     ) -> [RuleVerdict] {
+        // Batches still waiting for the platform the first records name are judged by it now.
+        let retired = retired.map { $0.judgingWaiting(platform: analysis.capture.platformAtStart ?? analysis.capture.platform) }
         // The connection rules see only the connections still holding their detail.
         var rest = analysis
         let someRetired = retired.map { !$0.isEmpty } ?? false
@@ -202,6 +204,14 @@ public struct RuleAccumulator: Sendable {
     public init(config: RuleConfiguration = RuleConfiguration()) { self.config = config }
 
     public var isEmpty: Bool { batches == 0 && waiting.isEmpty }
+
+    /// This accumulator with the batches still waiting judged by `platform`.
+    func judgingWaiting(platform: HostPlatform) -> RuleAccumulator {
+        guard !waiting.isEmpty else { return self }
+        var judged = self
+        judged.judgeWaiting(platform: platform)
+        return judged
+    }
 
     /// Judges the batches that waited for the platform the first records name, by `platform`.
     public mutating func judgeWaiting(platform: HostPlatform) {

@@ -12,6 +12,23 @@ import Testing
 struct RetirementTests {
     static let everyClose = AnalysisBuilder.Retirement(attPDUs: 0, connections: 1)
 
+    /// Batches absorbed by hand (not through `RuleEngine.analyze`) before the platform window was
+    /// read wait for it; `RuleEngine.evaluate` judges them by the analysis's `platformAtStart`, so
+    /// no retired connection goes unjudged.
+    @Test func waitingBatchesAreJudgedByEvaluate() throws {
+        let path = Fixtures.project("scenarios/conn.subscriptions-left-on-fires.btsnoop").path
+        var retired = RuleAccumulator()
+        let analysis = try AnalysisBuilder.analyze(path: path, retirement: Self.everyClose) { retired.absorb($0) }
+        #expect(analysis.connections.contains { $0.retired != nil }, "the scenario's connections retire")
+        #expect(analysis.capture.frames < AnalysisBuilder.platformWindow, "every batch waits")
+        let verdicts = RuleEngine.evaluate(analysis, config: RuleConfiguration(), retired: retired)
+        let expected = try RuleEngine.analyze(path: path, retirement: Self.everyClose).verdicts
+        let whole = RuleEngine.evaluate(try AnalysisBuilder.analyze(path: path))
+        #expect(verdicts == expected)
+        #expect(verdicts.map(\.status) == whole.map(\.status))
+        #expect(verdicts.first { $0.rule == "conn.subscriptions-left-on" }?.status == .violated)
+    }
+
     @Test func retiringEveryConnectionKeepsEveryVerdictOverTheCorpus() throws {
         let files = Fixtures.corpusFiles()
         guard !files.isEmpty else { return }
