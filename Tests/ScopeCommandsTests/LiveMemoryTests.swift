@@ -9,9 +9,9 @@ import Testing
 /// `capture --live` on a recording of any length holds flat memory. The release binary records
 /// 2 M and then 10 M frames of a busy real session (the corpus's busiest Android log: scans on and
 /// off, advertising, connections, GATT) that a local RTT server sends over and over in the monitor
-/// TTY framing, with the sender's own timestamps (each pass squeezed into ten minutes, so 10 M
-/// frames are a day of recording), decoding and analysing every frame for the `--live` panel as
-/// it goes. Its peak RSS (from `wait4`) must stay under 50 MB and must not grow with the length.
+/// TTY framing, with the sender's own timestamps (each pass squeezed into ten minutes at most, so
+/// 10 M frames of the corpus log are a day of recording), decoding and analysing every frame for
+/// the `--live` panel as it goes. Its peak RSS (from `wait4`) must stay under 50 MB and must not grow with the length.
 ///
 /// The release binary is what `Scripts/test.sh` builds before the tests; the debug build would
 /// take minutes for 12 M frames, so without a release build the test says so and does nothing.
@@ -23,8 +23,11 @@ struct LiveMemoryTests {
     /// first millions of frames and then stop. Measured: 25.0 MB at 2 M, 28.4 MB at 10 M (and
     /// 24.7 / 27.7 / 28.2 MB at 1 / 5 / 10 M by hand).
     static let growthBytes = 6 << 20
-    /// One pass over the source lasts this long in sender time, and the next starts a second later.
-    static let passMicros: Int64 = 600_000_000
+    /// One pass over the source lasts at most this long in sender time (and the next starts a
+    /// 600th of it later); shorter when the longest run would not fit in the 32-bit counter of
+    /// 1/10 ms (4.97 days), so the sender's clock never wraps.
+    static let longestPassMicros: Int64 = 600_000_000
+    static let longestRun = 10_000_000
 
     struct Run {
         var frames: Int
@@ -40,6 +43,9 @@ struct LiveMemoryTests {
         var stampOffsets: [Int]
         var stamps: [UInt32]
         var name: String
+        /// How long a pass lasts in sender time, and the gap before the next.
+        var micros: Int64
+        var gapMicros: Int64
     }
 
     static func source() throws -> Pass? {
@@ -56,11 +62,13 @@ struct LiveMemoryTests {
             }
             guard let first = records.first?.timestamp.microseconds, let last = records.last?.timestamp.microseconds else { continue }
             let span = max(1, last - first)
-            var pass = Pass(bytes: [], stampOffsets: [], stamps: [], name: url.lastPathComponent)
+            let passes = Int64((longestRun + records.count - 1) / max(1, records.count))
+            let micros = min(longestPassMicros, 400_000_000_000 / passes * 600 / 601)
+            var pass = Pass(bytes: [], stampOffsets: [], stamps: [], name: url.lastPathComponent, micros: micros, gapMicros: micros / 600)
             for r in records {
                 guard let opcode = MonitorOpcode.opcode(for: r.kind, direction: r.direction) else { continue }
                 // TS32 counts 1/10 ms.
-                let ts32 = UInt32((r.timestamp.microseconds - first) * passMicros / span / 100)
+                let ts32 = UInt32((r.timestamp.microseconds - first) * micros / span / 100)
                 pass.stampOffsets.append(pass.bytes.count + 7)
                 pass.stamps.append(ts32)
                 pass.bytes += StreamEncoding.monitorFrame(opcode: opcode, payload: r.payload, ts32: ts32)
@@ -71,7 +79,7 @@ struct LiveMemoryTests {
     }
 
     /// Runs `hciscope capture --rtt 127.0.0.1:PORT -w /dev/null --live` against a server that
-    /// sends whole passes (each a pass length and a second later than the one before) until at
+    /// sends whole passes (each a pass length and a 600th of it later than the one before) until at
     /// least `frames` frames went out, then closes.
     static func record(binary: String, pass: Pass, frames: Int, directory: URL) throws -> Run {
         let (listener, port) = try #require(loopbackListener())
@@ -111,7 +119,7 @@ struct LiveMemoryTests {
                 var round: Int64 = 0
                 writing: while sent < frames {
                     // This pass's timestamps: the first pass's, moved on by whole passes.
-                    let shift = UInt32(truncatingIfNeeded: round * (passMicros + 1_000_000) / 100)
+                    let shift = UInt32(truncatingIfNeeded: round * (pass.micros + pass.gapMicros) / 100)
                     bytes.withUnsafeMutableBytes { out in
                         for (offset, stamp) in zip(pass.stampOffsets, pass.stamps) {
                             out.storeBytes(of: (stamp &+ shift).littleEndian, toByteOffset: offset, as: UInt32.self)
@@ -152,7 +160,7 @@ struct LiveMemoryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let short = try Self.record(binary: binary, pass: pass, frames: 2_000_000, directory: directory)
-        let long = try Self.record(binary: binary, pass: pass, frames: 10_000_000, directory: directory)
+        let long = try Self.record(binary: binary, pass: pass, frames: Self.longestRun, directory: directory)
         for run in [short, long] {
             #expect(run.status == 0, "exit status \(run.status): \(run.said.suffix(400))")
             #expect(run.said.contains("\(run.frames) frames written to /dev/null"), "\(run.said.suffix(400))")

@@ -222,12 +222,12 @@ extension AnalysisBuilder {
             let att = Array(result.connections[i].att[...])
             result.connections[i].att = att
         }
-        if let p = openPairing.removeValue(forKey: i), result.pairings[p].result == .incomplete {
-            // Left incomplete: the link went away before the pairing finished.
-        }
-        pendingSecurityRequest[i] = nil
+        // A pairing still open is left incomplete: the link went away before it finished.
+        let id = result.connections[i].id
+        openPairing[id] = nil
+        pendingSecurityRequest[id] = nil
         // Identity keys come over the link: none can follow now.
-        if !pendingIRK.isEmpty { pendingIRK = pendingIRK.filter { $0.key.connection != i } }
+        if !pendingIRK.isEmpty { pendingIRK = pendingIRK.filter { $0.key.connection != id } }
     }
 
     mutating func encryption(handle: UInt16, adapter: AdapterIndex, change: EncryptionChange, connection: GATTConnectionKey?) {

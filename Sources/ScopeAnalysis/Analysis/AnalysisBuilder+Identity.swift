@@ -5,7 +5,7 @@ extension AnalysisBuilder {
     /// SMP Identity Information (IRK) and Identity Address Information, in that order per
     /// distribution (Core v5.4 Vol 3 Part H §3.6.4–3.6.5).
     mutating func identityKey(_ pdu: SMPPDU, connection i: Int, direction: Direction, at: FrameTime) {
-        let key = IdentityKey(connection: i, direction: direction)
+        let key = IdentityKey(connection: result.connections[i].id, direction: direction)
         switch pdu.parameters {
         case .identityInformation(let irk) where irk.count == 16:
             pendingIRK[key] = (irk, at)
@@ -44,6 +44,6 @@ extension AnalysisBuilder {
 }
 
 struct IdentityKey: Hashable, Sendable {
-    var connection: Int
+    var connection: ConnectionID
     var direction: Direction
 }

@@ -4,20 +4,21 @@ import ScopeDecode
 extension AnalysisBuilder {
     mutating func smp(_ pdu: SMPPDU, connection i: Int, direction: Direction, at: FrameTime) {
         let side: Side = direction == .sent ? .local : direction == .received ? .remote : .unknown
+        let id = result.connections[i].id
         switch pdu.code {
         case .securityRequest:
-            pendingSecurityRequest[i] = at
+            pendingSecurityRequest[id] = at
         case .pairingRequest:
             guard let f = pdu.pairingFeatures else { return }
-            var pairing = Pairing(connection: result.connections[i].id, request: at, initiatedBy: side)
-            pairing.securityRequest = pendingSecurityRequest.removeValue(forKey: i)
+            var pairing = Pairing(connection: id, request: at, initiatedBy: side)
+            pairing.securityRequest = pendingSecurityRequest.removeValue(forKey: id)
             pairing.initiator = Self.features(f)
             pairing.ordinal = result.retired.pairings + result.pairings.count
             result.pairings.append(pairing)
             itemsSinceCheck += 1
-            openPairing[i] = result.pairings.count - 1
+            openPairing[id] = result.pairings.count - 1
         case .pairingResponse:
-            guard let f = pdu.pairingFeatures, let p = openPairing[i] else { return }
+            guard let f = pdu.pairingFeatures, let p = openPairing[id] else { return }
             var pairing = result.pairings[p]
             pairing.response = at
             let responder = Self.features(f)
@@ -30,7 +31,7 @@ extension AnalysisBuilder {
         case .identityInformation, .identityAddressInformation:
             identityKey(pdu, connection: i, direction: direction, at: at)
         case .pairingFailed:
-            guard let p = openPairing.removeValue(forKey: i) else { return }
+            guard let p = openPairing.removeValue(forKey: id) else { return }
             result.pairings[p].result = .failed
             result.pairings[p].reason = pdu.failureReason?.rawValue
             result.pairings[p].failed = at
@@ -49,9 +50,10 @@ extension AnalysisBuilder {
 
     /// Encryption Change (or Key Refresh on an encrypted link) after the SMP exchange decides it.
     mutating func pairingEncryption(connection i: Int, change: EncryptionChange, wasEncrypted: Bool) {
-        guard let p = openPairing[i] else { return }
+        let id = result.connections[i].id
+        guard let p = openPairing[id] else { return }
         if change.isKeyRefresh && !wasEncrypted { return }
-        openPairing[i] = nil
+        openPairing[id] = nil
         result.pairings[p].encryption = change.at
         if change.status == 0 && (change.isKeyRefresh || (change.enabled ?? 0) != 0) {
             result.pairings[p].result = .success

@@ -199,9 +199,6 @@ extension AnalysisBuilder {
             let moved = { Self.moved($0, removed: connections) }
             openConnections = openConnections.mapValues(moved)
             closedWithDetail = closedWithDetail.map(moved)
-            openPairing = Dictionary(uniqueKeysWithValues: openPairing.map { (moved($0.key), $0.value) })
-            pendingSecurityRequest = Dictionary(uniqueKeysWithValues: pendingSecurityRequest.map { (moved($0.key), $0.value) })
-            pendingIRK = Dictionary(uniqueKeysWithValues: pendingIRK.map { (IdentityKey(connection: moved($0.key.connection), direction: $0.key.direction), $0.value) })
         }
         if !pairings.isEmpty { openPairing = openPairing.mapValues { Self.moved($0, removed: pairings) } }
         if !attempts.isEmpty { pendingAttempt = pendingAttempt.mapValues { Self.moved($0, removed: attempts) } }

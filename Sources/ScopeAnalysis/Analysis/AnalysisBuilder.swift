@@ -97,12 +97,13 @@ public struct AnalysisBuilder: Sendable {
     var advertisingData: [UInt8?: [RecentData]] = [:]
 
     // Pairing.
-    var openPairing: [Int: Int] = [:]
+    /// Per connection, the position in `result.pairings` of its pairing still in progress.
+    var openPairing: [ConnectionID: Int] = [:]
     /// IRKs waiting for their Identity Address Information, per connection and direction.
     var pendingIRK: [IdentityKey: ([UInt8], FrameTime)] = [:]
     /// Resolve resolvable private addresses with the IRKs the capture distributes (on by default).
     public var resolvePrivateAddressesEnabled = true
-    var pendingSecurityRequest: [Int: FrameTime] = [:]
+    var pendingSecurityRequest: [ConnectionID: FrameTime] = [:]
 
     // Advertising.
     var advertising = AdvertisingActivity()
