@@ -223,11 +223,11 @@ struct TypedViewTests {
 
     @Test("view agrees with tshark", arguments: cases)
     func agreesWithTshark(_ c: Case) throws {
-        guard let url = Fixtures.corpus(c.file), let tshark = TypedViewTshark.path else { return }
+        guard let url = Fixtures.corpus(c.file), Tshark.path != nil else { return }
         let frame = try #require(try Self.decoded(url, frame: c.frame), "frame \(c.frame) is a command or an event")
         let mine = try #require(c.values(frame), "the expected typed view")
-        let out = try TypedViewTshark.run(
-            tshark, ["-r", url.path, "-Y", "frame.number==\(c.frame)", "-T", "fields", "-E", "occurrence=a"]
+        let out = try Tshark.run(
+            ["-r", url.path, "-Y", "frame.number==\(c.frame)", "-T", "fields", "-E", "occurrence=a"]
                 + c.fields.flatMap { ["-e", $0] })
         let theirs = out.trimmingCharacters(in: .newlines).components(separatedBy: "\t").map(Self.normalised)
         #expect(theirs == mine, "\(c.fields)")
@@ -309,27 +309,3 @@ struct TypedViewTests {
     }
 }
 
-enum TypedViewTshark {
-    static let path: String? = {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").map(String.init)
-        for dir in dirs where FileManager.default.isExecutableFile(atPath: dir + "/tshark") { return dir + "/tshark" }
-        FileHandle.standardError.write(Data("⚠️  tshark not found: typed-view comparisons are SKIPPED\n".utf8))
-        return nil
-    }()
-
-    struct Failure: Error { var message: String }
-
-    static func run(_ path: String, _ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw Failure(message: "tshark exit \(p.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
-    }
-}

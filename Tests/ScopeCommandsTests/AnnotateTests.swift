@@ -149,15 +149,8 @@ import Testing
     }
 }
 
-/// tshark (Debian package `tshark`), when installed.
-enum Tshark {
-    static let path: String? = {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").map(String.init)
-        for dir in dirs where FileManager.default.isExecutableFile(atPath: dir + "/tshark") { return dir + "/tshark" }
-        FileHandle.standardError.write(Data("⚠️  tshark not found (apt-get install -y tshark): --annotate tests are SKIPPED\n".utf8))
-        return nil
-    }()
-
+/// What the --annotate tests ask tshark.
+extension Tshark {
     /// A separator no comment holds (ASCII unit separator).
     static let aggregator = "\u{1F}"
 
@@ -168,7 +161,7 @@ enum Tshark {
         var result: [[String]] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-            guard Int(parts[0]) == result.count + 1 else { throw TsharkError(message: "unexpected line: \(line.prefix(80))") }
+            guard Int(parts[0]) == result.count + 1 else { throw Failure(message: "unexpected line: \(line.prefix(80))") }
             let field = parts.count > 1 ? String(parts[1]) : ""
             result.append(field.isEmpty ? [] : field.components(separatedBy: aggregator))
         }
@@ -179,21 +172,5 @@ enum Tshark {
     static func frames(_ file: String, filter: String) throws -> [FrameNumber] {
         try run(["-r", file, "-Y", filter, "-T", "fields", "-e", "frame.number"])
             .split(separator: "\n").compactMap { Int($0) }
-    }
-
-    struct TsharkError: Error { var message: String }
-
-    static func run(_ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path ?? "/usr/bin/tshark")
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw TsharkError(message: "tshark \(arguments.joined(separator: " ")): exit \(p.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
     }
 }

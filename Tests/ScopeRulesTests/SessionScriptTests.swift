@@ -78,26 +78,13 @@ import Testing
     }
 
     @Test func tsharkDecodesWhatTheScriptWrote() throws {
-        guard let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            print("tshark not installed: SessionScript capture not checked against Wireshark")
-            return
-        }
+        guard Tshark.path != nil else { return }
         let script = Self.everything()
         let lines = try withCaptureFile(script) { path -> [String] in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: tshark)
-            p.arguments = [
+            try Tshark.run([
                 "-r", path, "-T", "fields", "-E", "occurrence=f", "-e", "frame.number", "-e", "bthci_cmd.opcode", "-e", "bthci_evt.code",
                 "-e", "bthci_evt.le_meta_subevent", "-e", "btatt.opcode", "-e", "btsmp.opcode", "-e", "_ws.malformed", "-e", "_ws.expert.severity",
-            ]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 0)
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            ]).split(separator: "\n").map(String.init)
         }
         #expect(lines.count == script.records.count)
         for (line, record) in zip(lines, script.records) {

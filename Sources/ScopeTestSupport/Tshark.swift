@@ -1,0 +1,37 @@
+import Foundation
+
+/// tshark (Debian package `tshark`), the reference decoder tests compare with, when installed:
+/// found on `PATH` once (saying so once when it is not), and run with its output read back.
+public enum Tshark {
+    public static let path: String? = {
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").map(String.init)
+        for dir in dirs where FileManager.default.isExecutableFile(atPath: dir + "/tshark") { return dir + "/tshark" }
+        FileHandle.standardError.write(Data("⚠️  tshark not found (apt-get install -y tshark): the comparisons with it are SKIPPED\n".utf8))
+        return nil
+    }()
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+        public init(message: String) { self.message = message }
+    }
+
+    /// tshark's standard output for `arguments` (standard error discarded); throws when it is
+    /// not installed or exits with a failure.
+    public static func run(_ arguments: [String]) throws -> String {
+        guard let path else { throw Failure(message: "tshark is not installed") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw Failure(message: "tshark \(arguments.joined(separator: " ")): exit \(p.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
