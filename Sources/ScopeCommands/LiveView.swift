@@ -12,6 +12,8 @@ struct LiveTracker {
     /// `retirement`: when settled items leave the builder (tests make it retire early).
     init(retirement: AnalysisBuilder.Retirement = AnalysisBuilder.Retirement()) {
         builder.retirement = retirement
+        // No rule judges the recording here: open connections need not hold their ATT PDUs.
+        builder.heldATTBudget = retirement.attPDUs
     }
 
     mutating func consume(_ record: CaptureRecord) {

@@ -63,7 +63,8 @@ public enum RuleEngine {
         }
         let connectionRules = rest
         // What several rules derive, worked out once (one set per analysis they see).
-        let facts = RuleFacts(), connectionFacts = someRetired ? RuleFacts() : facts
+        let follower = retired?.follower
+        let facts = RuleFacts(follower: follower), connectionFacts = someRetired ? RuleFacts(follower: follower) : facts
         @Sendable func verdict(_ index: Int) -> RuleVerdict {
             let type = RuleRegistry.all[index]
             let id = type.id
@@ -201,7 +202,14 @@ public struct RuleAccumulator: Sendable {
     /// Batches handed over before the platform was known (`absorb`).
     var waiting: [AnalysisResult] = []
 
-    public init(config: RuleConfiguration = RuleConfiguration()) { self.config = config }
+    /// Follows every connection's ATT PDUs while the analysis runs, for the connection rules
+    /// (`AnalysisBuilder.analyze(path:follower:)`): the folds of a connection go once it is judged.
+    public let follower: ConnectionFollower
+
+    public init(config: RuleConfiguration = RuleConfiguration()) {
+        self.config = config
+        follower = ConnectionFollower(config: config)
+    }
 
     public var isEmpty: Bool { batches == 0 && waiting.isEmpty }
 
@@ -236,7 +244,8 @@ public struct RuleAccumulator: Sendable {
             judgeWaiting(platform: platform)
         }
         batches += 1
-        let facts = RuleFacts()
+        let facts = RuleFacts(follower: follower)
+        defer { follower.forget(batch.connections) }
         for type in RuleRegistry.all where config.isEnabled(type.id) {
             switch type.scope {
             case .items:
@@ -331,7 +340,7 @@ extension RuleEngine {
             retirement.arrivalWindowMicros = max(retirement.arrivalWindowMicros, Int64((window * 1_000_000).rounded()))
         }
         var analysis = try AnalysisBuilder.analyze(
-            path: path, resolvePrivateAddresses: resolvePrivateAddresses, retirement: retirement
+            path: path, resolvePrivateAddresses: resolvePrivateAddresses, retirement: retirement, follower: retired.follower
         ) { retired.absorb($0) }
         analysis.capture.platform = analysis.capture.platform.overridden(by: config.platform?.kind)
         // The batches and the end go by the platform the first records name.

@@ -122,101 +122,132 @@ struct GATTUse: Sendable {
     var at: FrameTime
     var kind: String
     var client: Side
+    /// Its PDU's place among the connection's ATT PDUs.
+    var order: Int
     var text: String { "handle \(Text.hex4(handle)) \(kind) (frame \(at.frame))" }
 }
 
 /// Uses and sweep reads of one connection.
 struct GATTUsage: Sendable {
-    var uses: [GATTUse] = []
+    /// The first use of each attribute, in PDU order.
+    private(set) var uses: [GATTUse] = []
     /// Read Requests that belong to a "just in case" sweep (not uses).
-    var sweepReads: [ATTEvent] = []
+    private(set) var sweepReads: [ATTEvent] = []
 
-    init(_ c: Connection) {
-        let discoveryFrames = Set(c.gatt.discoveryProcedures.map(\.request.frame))
-        // The CCCD write of each frame (the first), sorted by frame: looked up for every write
-        // by binary search.
-        let cccds = c.cccdWrites.indices.sorted { (c.cccdWrites[$0].at.frame, $0) < (c.cccdWrites[$1].at.frame, $1) }
-            .map { c.cccdWrites[$0] }
-        func cccdWrite(at frame: FrameNumber) -> CCCDWrite? {
-            let lo = cccds.partitionPoint { $0.at.frame >= frame }
-            return lo < cccds.count && cccds[lo].at.frame == frame ? cccds[lo] : nil
-        }
-        var sweepFrames = Set<FrameNumber>()
+    /// What `GATTUsage` needs of a connection's ATT PDUs, one at a time: the first use of each
+    /// attribute, and the runs of Read Requests that may be sweeps (whether they are depends on
+    /// the characteristics known by their start: judged with the connection's database).
+    struct Fold: Sendable {
+        typealias Read = (event: ATTEvent, order: Int)
+        /// Per attribute (value handle for a CCCD write): its first use outside the runs below.
+        var firstUse: [UInt16: GATTUse] = [:]
+        /// Per client side (local, remote): runs of two or more Read Requests right after a
+        /// discovery request, each handle at most once.
+        var runs: [[[Read]]] = [[], []]
+        /// Per client side: the run being collected after a discovery request.
+        var collecting: [(reads: [Read], seen: Set<UInt16>)?] = [nil, nil]
+        var order = 0
 
-        // The client-originated PDUs of each client side, in order (one pass over the PDUs).
-        var local: [ATTEvent] = [], remote: [ATTEvent] = []
-        if !discoveryFrames.isEmpty {
-            for e in c.att where ATTOp.isClientOriginated(e.opcode) {
-                switch e.clientSide {
-                case .local: local.append(e)
-                case .remote: remote.append(e)
-                case .unknown: break
+        mutating func add(_ step: ATTStep) {
+            let e = step.event
+            defer { order += 1 }
+            if ATTOp.isClientOriginated(e.opcode), let side = Self.index(e.clientSide) {
+                if collecting[side] != nil {
+                    if e.opcode == ATTOp.readRequest, let h = e.handle, !collecting[side]!.seen.contains(h) {
+                        collecting[side]!.seen.insert(h)
+                        collecting[side]!.reads.append((e, order))
+                        return
+                    }
+                    end(side)
                 }
+                if step.startsDiscovery { collecting[side] = ([], []) }
             }
-        }
-
-        // Sweeps: per client side, the run of Read Requests right after a discovery request,
-        // each handle at most once, covering every readable characteristic known so far
-        // (outside GAP/GATT), at least two.
-        for requests in [local, remote] {
-            var i = 0
-            while i < requests.count {
-                defer { i += 1 }
-                guard i + 1 < requests.count, requests[i + 1].opcode == ATTOp.readRequest,
-                    discoveryFrames.contains(requests[i].at.frame)
-                else { continue }
-                var run: [ATTEvent] = []
-                var seen = Set<UInt16>()
-                var j = i + 1
-                while j < requests.count, requests[j].opcode == ATTOp.readRequest, let h = requests[j].handle,
-                    !seen.contains(h)
-                {
-                    seen.insert(h)
-                    run.append(requests[j])
-                    j += 1
-                }
-                guard run.count >= 2, let first = run.first else { continue }
-                let readable = c.gatt.characteristics.filter { ch in
-                    ch.properties & 0x02 != 0 && ch.learned.frame < first.at.frame
-                        && !(c.service(containing: ch.valueHandle)?.isGAPOrGATT ?? false)
-                }
-                guard !readable.isEmpty, readable.allSatisfy({ seen.contains($0.valueHandle) }) else { continue }
-                sweepReads += run
-                sweepFrames.formUnion(run.map(\.at.frame))
-            }
-        }
-
-        uses.reserveCapacity(c.att.count)
-        for e in c.att {
-            guard let h = e.handle else { continue }
+            guard let h = e.handle else { return }
             switch e.opcode {
             case ATTOp.readRequest, ATTOp.readBlobRequest:
-                if sweepFrames.isEmpty || !sweepFrames.contains(e.at.frame) {
-                    uses.append(GATTUse(handle: h, at: e.at, kind: "read", client: e.clientSide))
-                }
+                use(GATTUse(handle: h, at: e.at, kind: "read", client: e.clientSide, order: order))
             case _ where ATTOp.isWrite(e.opcode):
-                if let w = cccdWrite(at: e.at.frame) {
+                if let w = step.clientConfigurationWrite {
                     let value = w.characteristicValueHandle ?? h
-                    uses.append(GATTUse(handle: value, at: e.at, kind: "subscribed (CCCD write)", client: e.clientSide))
+                    use(GATTUse(handle: value, at: e.at, kind: "subscribed (CCCD write)", client: e.clientSide, order: order))
                 } else {
-                    uses.append(GATTUse(handle: h, at: e.at, kind: "written", client: e.clientSide))
+                    use(GATTUse(handle: h, at: e.at, kind: "written", client: e.clientSide, order: order))
                 }
             case ATTOp.notification:
-                uses.append(GATTUse(handle: h, at: e.at, kind: "notified", client: e.clientSide))
+                use(GATTUse(handle: h, at: e.at, kind: "notified", client: e.clientSide, order: order))
             case ATTOp.indication:
-                uses.append(GATTUse(handle: h, at: e.at, kind: "indicated", client: e.clientSide))
+                use(GATTUse(handle: h, at: e.at, kind: "indicated", client: e.clientSide, order: order))
             default:
                 break
             }
         }
+
+        private static func index(_ side: Side) -> Int? {
+            switch side {
+            case .local: 0
+            case .remote: 1
+            case .unknown: nil
+            }
+        }
+
+        /// Keeps `u` when it is the attribute's first use so far (a read held in a run comes
+        /// back here after later PDUs when the run proves too short).
+        private mutating func use(_ u: GATTUse) {
+            if let earlier = firstUse[u.handle], earlier.order < u.order { return }
+            firstUse[u.handle] = u
+        }
+
+        /// Ends the run being collected: two reads or more may be a sweep; fewer are uses.
+        private mutating func end(_ side: Int) {
+            guard let run = collecting[side] else { return }
+            collecting[side] = nil
+            if run.reads.count >= 2 {
+                runs[side].append(run.reads)
+            } else {
+                for r in run.reads {
+                    use(GATTUse(handle: r.event.handle ?? 0, at: r.event.at, kind: "read", client: r.event.clientSide, order: r.order))
+                }
+            }
+        }
+
+        /// The fold with the runs being collected ended.
+        func finished() -> Fold {
+            var done = self
+            done.end(0)
+            done.end(1)
+            return done
+        }
     }
 
-    /// Uses of attributes inside the service (CCCD and value handles lie in its range).
-    func uses(in service: GATTDatabase.Service) -> [GATTUse] {
-        uses.filter { service.start <= $0.handle && $0.handle <= service.end }
+    /// `fold`'s uses and sweeps on connection `c`: a run is a sweep when it covers every
+    /// readable characteristic known before it (outside GAP/GATT), at least one; the reads of
+    /// the other runs are uses.
+    init(_ fold: Fold, _ c: Connection) {
+        let fold = fold.finished()
+        var firstUse = fold.firstUse
+        for side in fold.runs {
+            for run in side {
+                guard let first = run.first?.event else { continue }
+                let seen = Set(run.compactMap(\.event.handle))
+                let readable = c.gatt.characteristics.filter { ch in
+                    ch.properties & 0x02 != 0 && ch.learned.frame < first.at.frame
+                        && !(c.service(containing: ch.valueHandle)?.isGAPOrGATT ?? false)
+                }
+                if !readable.isEmpty, readable.allSatisfy({ seen.contains($0.valueHandle) }) {
+                    sweepReads += run.map(\.event)
+                    continue
+                }
+                for r in run {
+                    guard let h = r.event.handle else { continue }
+                    if let u = firstUse[h], u.order < r.order { continue }
+                    firstUse[h] = GATTUse(handle: h, at: r.event.at, kind: "read", client: r.event.clientSide, order: r.order)
+                }
+            }
+        }
+        uses = firstUse.values.sorted { $0.order < $1.order }
     }
 
-    /// The first of `uses(in: service)`.
+    /// The first use of an attribute inside the service (CCCD and value handles lie in its range).
     func firstUse(in service: GATTDatabase.Service) -> GATTUse? {
         uses.first { service.start <= $0.handle && $0.handle <= service.end }
     }
@@ -230,13 +261,17 @@ struct GATTUsage: Sendable {
 /// work again.
 public final class RuleFacts: @unchecked Sendable {
     private let lock = NSLock()
+    /// Per connection (its index): the folds of its ATT PDUs, and its GATT uses.
+    private var folds: [Int: ConnectionFolds] = [:]
     private var usage: [Int: GATTUsage] = [:]
+    /// The folds the analysis made as it went, when it was followed.
+    let follower: ConnectionFollower?
 
     /// Per rule id: the findings per severity (rank) that the batches merged so far keep
     /// (`RuleAccumulator.absorb`), so a batch builds only those that will still be listed.
     private var alreadyKept: [String: [Int]] = [:]
 
-    public init() {}
+    public init(follower: ConnectionFollower? = nil) { self.follower = follower }
 
     /// A rule's empty finding list for this evaluation: one that keeps only what merging it
     /// into the batches judged before will keep (`FindingList(alreadyKept:)`).
@@ -252,14 +287,32 @@ public final class RuleFacts: @unchecked Sendable {
         alreadyKept[rule] = kept
     }
 
-    /// `GATTUsage(analysis.connections[index])`.
-    func usage(_ analysis: AnalysisResult, _ index: Int) -> GATTUsage {
+    /// The folds of `analysis.connections[index]`'s ATT PDUs: the follower's, when it followed
+    /// them as the analysis went, else folded now over the PDUs the connection holds.
+    func folds(_ analysis: AnalysisResult, _ index: Int, config: RuleConfiguration) -> ConnectionFolds {
         lock.lock()
         defer { lock.unlock() }
-        if let u = usage[index] { return u }
-        let u = GATTUsage(analysis.connections[index])
+        if let f = folds[index] { return f }
+        let c = analysis.connections[index]
+        let f = follower?.folds(of: c.id) ?? ConnectionFolds(folding: c, config: config)
+        folds[index] = f
+        return f
+    }
+
+    /// `analysis.connections[index]`'s GATT uses (`GATTUsage`).
+    func usage(_ analysis: AnalysisResult, _ index: Int, config: RuleConfiguration) -> GATTUsage {
+        if let u = lockedUsage(index) { return u }
+        let u = GATTUsage(folds(analysis, index, config: config).usage, analysis.connections[index])
+        lock.lock()
+        defer { lock.unlock() }
         usage[index] = u
         return u
+    }
+
+    private func lockedUsage(_ index: Int) -> GATTUsage? {
+        lock.lock()
+        defer { lock.unlock() }
+        return usage[index]
     }
 }
 

@@ -217,6 +217,7 @@ extension AnalysisBuilder {
         guard let i = openConnections.removeValue(forKey: key) else { return }
         closedWithDetail.append(i)
         closedDetailEvents += result.connections[i].att.count
+        openHeldATT -= result.connections[i].att.count
         // The ATT list stops growing: give back the spare capacity of its last doubling.
         if result.connections[i].att.capacity > result.connections[i].att.count + 16 {
             let att = Array(result.connections[i].att[...])
@@ -250,7 +251,10 @@ extension AnalysisBuilder {
                 // In place: a copy of the connection left behind would share its buffers, and
                 // every append (one ATT event per PDU) would then copy the whole list —
                 // quadratic on long connections.
-                Self.att(facts, connection: &result.connections[i], direction: direction, at: at)
+                let event = Self.att(facts, connection: &result.connections[i], direction: direction, at: at)
+                if result.connections[i].holdsATT { openHeldATT += 1 }
+                if let follower = attFollower { follower.follow(result.connections[i].step(event), on: result.connections[i].id) }
+                if let budget = heldATTBudget, openHeldATT > budget { stopHoldingOpenATT() }
             } else if case .smp(let smp) = frame.pdus[p].upper {
                 self.smp(smp, connection: i, direction: direction, at: at)
             }
@@ -260,7 +264,14 @@ extension AnalysisBuilder {
     // MARK: ATT / GATT
 
     /// Applies one ATT PDU and what the decoder's GATT tracker reported about it.
-    private static func att(_ pdu: ATTFacts, connection c: inout Connection, direction: Direction, at: FrameTime) {
+    /// The open connections stop holding their ATT PDUs (`heldATTBudget`).
+    private mutating func stopHoldingOpenATT() {
+        for i in openConnections.values { result.connections[i].stopHoldingATT() }
+        openHeldATT = 0
+    }
+
+    @discardableResult
+    private static func att(_ pdu: ATTFacts, connection c: inout Connection, direction: Direction, at: FrameTime) -> ATTEvent {
         let kind = pdu.opcode.kind
         if c.firstATT == nil { c.firstATT = at }
         if kind == .request || kind == .command {
@@ -270,7 +281,7 @@ extension AnalysisBuilder {
             at: at, direction: direction, opcode: pdu.opcode.rawValue, handle: pdu.handle ?? pdu.inferredHandle,
             valueLength: pdu.valueLength, errorCode: pdu.errorCode, requestOpcodeInError: pdu.requestOpcodeInError?.rawValue,
             requestFrame: pdu.requestFrame, mtu: c.mtu)
-        c.att.append(event)
+        c.record(event)
         if let write = pdu.clientConfigurationWrite {
             c.cccdWrites.append(
                 CCCDWrite(
@@ -305,6 +316,7 @@ extension AnalysisBuilder {
         default:
             break
         }
+        return event
     }
 
     /// Records the services and characteristics a discovery response taught the decoder's GATT

@@ -69,6 +69,17 @@ public struct AnalysisBuilder: Sendable {
     /// Closed connections still holding their ATT detail, and their ATT PDUs.
     var closedWithDetail: [Int] = []
     var closedDetailEvents = 0
+    /// Follows every connection's ATT PDUs as they are applied (the rules' per-connection
+    /// state): with one, open connections need not hold every PDU (`heldATTBudget`).
+    public var attFollower: (any ATTFollower)?
+    /// nil: every connection holds every ATT PDU until it is retired (what rules judging a
+    /// finished result fold). A number: once the open connections hold more ATT PDUs than this,
+    /// they drop their lists (`Connection.att`) and hold no more; their counts stay exact.
+    /// `capture --live` and a followed analysis set it, so that a connection open for a day
+    /// holds flat memory.
+    public var heldATTBudget: Int?
+    /// ATT PDUs held by the open connections.
+    var openHeldATT = 0
     /// Positions in `result.scans` of closed sessions that may be retired (every session after
     /// the first `retirement.keptScans`).
     var closedScans: [Int] = []

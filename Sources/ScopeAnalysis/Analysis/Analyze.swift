@@ -15,25 +15,33 @@ extension AnalysisBuilder {
     ///
     /// `retire`, when given, receives batches of closed connections with their ATT detail and of
     /// closed scan sessions as the analysis goes (see `retireClosed()`); the result then keeps
-    /// only their counts.
+    /// only their counts. `follower`, when given, follows every connection's ATT PDUs as they
+    /// are applied (see `attFollower`), and open connections then hold at most
+    /// `retirement.attPDUs` of them between them (`heldATTBudget`).
     public static func analyze(
         path: String, resolvePrivateAddresses: Bool = true, retirement: Retirement = Retirement(),
-        retire: ((AnalysisResult) -> Void)? = nil
+        follower: (any ATTFollower)? = nil, retire: ((AnalysisResult) -> Void)? = nil
     ) throws -> AnalysisResult {
-        try analyze(path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: nil, retirement: retirement, retire: retire)
+        try analyze(
+            path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: nil, retirement: retirement, follower: follower,
+            retire: retire)
     }
 
     /// `pipelined`: nil decides by the CPUs available; true/false force it (tests compare both).
     /// `detail`: what the single-thread loop's dissector works out (tests compare both).
     static func analyze(
         path: String, resolvePrivateAddresses: Bool, pipelined: Bool?, retirement: Retirement = Retirement(),
-        detail: DecodeDetail = .analysis, retire: ((AnalysisResult) -> Void)? = nil
+        detail: DecodeDetail = .analysis, follower: (any ATTFollower)? = nil, retire: ((AnalysisResult) -> Void)? = nil
     ) throws -> AnalysisResult {
         let reader = try CaptureReader.open(path: path)
         var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
         builder.noteOrigin(reader.origin)
         builder.resolvePrivateAddressesEnabled = resolvePrivateAddresses
         builder.retirement = retirement
+        if let follower {
+            builder.attFollower = follower
+            builder.heldATTBudget = retirement.attPDUs
+        }
         let running = AnalysisLoad.shared.enter()
         defer { AnalysisLoad.shared.leave() }
         // The pipeline keeps about two CPUs busy: only when this analysis has two to itself

@@ -124,6 +124,11 @@ public struct ConnectionID: Sendable, Hashable, CustomStringConvertible {
         self.generation = generation
     }
     public var description: String { "hci\(adapter) handle \(Hex.prefixed(handle, digits: 4))" + (generation > 1 ? " #\(generation)" : "") }
+
+    // Looked up once per ATT PDU (`ATTFollower`): one word, hashed with `fastHash`.
+    private var word: UInt64 { UInt64(adapter) << 48 | UInt64(handle) << 32 | UInt64(UInt32(truncatingIfNeeded: generation)) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(word) }
+    public func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
 }
 
 public struct Connection: Sendable {
@@ -158,8 +163,15 @@ public struct Connection: Sendable {
     public var disconnectInitiator: Side = .unknown
     /// Last ACL frame with payload (either direction, SMP included).
     public var lastPayload: FrameTime?
-    /// Every ATT PDU of the connection, in order.
+    /// The ATT PDUs of the connection the analysis holds, in order: every one, unless the
+    /// analysis was told to follow them instead (`AnalysisBuilder.attFollower`), when an open
+    /// connection drops its list once the open connections hold more than
+    /// `AnalysisBuilder.heldATTBudget` of them (the counts below stay exact).
     public var att: [ATTEvent] = []
+    /// Counts of every ATT PDU of the connection, held or not.
+    public private(set) var attTotals = ATTTotals()
+    /// False once the analysis stopped holding this connection's ATT PDUs in `att`.
+    var holdsATT = true
     /// GATT database rebuilt from discovery responses on this connection.
     public var gatt = GATTDatabase()
     /// CCCD writes (Write Request / Write Command to a Client Characteristic Configuration).
@@ -185,27 +197,26 @@ public struct Connection: Sendable {
         self.role = role
     }
 
-    /// ATT PDUs of the connection (held or retired).
-    public var attCount: Int { retired?.attPDUs ?? att.count }
+    /// ATT PDUs of the connection (held or not).
+    public var attCount: Int { attTotals.pdus }
 
-    /// ATT PDUs per opcode (held or retired).
-    public var attByOpcode: [UInt8: Int] {
-        if let retired { return retired.attByOpcode }
-        var byOpcode: [UInt8: Int] = [:]
-        for c in opcodeCounts() { byOpcode[c.opcode] = Int(c.count) }
-        return byOpcode
+    /// ATT PDUs per opcode (held or not).
+    public var attByOpcode: [UInt8: Int] { Dictionary(uniqueKeysWithValues: attTotals.opcodeCounts.map { ($0.opcode, Int($0.count)) }) }
+
+    /// Σ (value length + 7) over the ATT PDUs (held or not): the radio-time model's data bytes.
+    public var attAirBytes: Int64 { attTotals.airBytes }
+
+    /// Counts `e` and holds it in `att` while the connection holds its PDUs.
+    mutating func record(_ e: ATTEvent) {
+        attTotals.add(e)
+        if holdsATT { att.append(e) }
     }
 
-    /// Counted in an array, not by hashing every PDU's opcode (retirement asks this of every
-    /// closed connection).
-    private func opcodeCounts() -> [RetiredDetail.OpcodeCount] {
-        var counts = [Int](repeating: 0, count: 256)
-        for e in att { counts[Int(e.opcode)] += 1 }
-        return counts.indices.filter { counts[$0] > 0 }.map { RetiredDetail.OpcodeCount(opcode: UInt8($0), count: UInt32(clamping: counts[$0])) }
+    /// Stops holding the ATT PDUs in `att` (their counts go on).
+    mutating func stopHoldingATT() {
+        holdsATT = false
+        att = []
     }
-
-    /// Σ (value length + 7) over the ATT PDUs (held or retired): the radio-time model's data bytes.
-    public var attAirBytes: Int64 { retired?.attAirBytes ?? att.reduce(Int64(0)) { $0 + Int64($1.valueLength) + 7 } }
 
     /// GATT services and characteristics learned (held or retired).
     public var gattCounts: (services: Int, characteristics: Int) {
@@ -216,33 +227,42 @@ public struct Connection: Sendable {
     public mutating func retireDetail() {
         guard retired == nil else { return }
         let counts = gattCounts
-        retired = RetiredDetail(
-            attPDUs: att.count, opcodeCounts: opcodeCounts(), attAirBytes: attAirBytes, services: counts.services,
-            characteristics: counts.characteristics)
+        retired = RetiredDetail(services: counts.services, characteristics: counts.characteristics)
         att = []
         gatt = GATTDatabase()
         cccdWrites = []
     }
 }
 
-/// What a connection keeps of its ATT detail once retired (see `Connection.retired`).
+/// What a connection keeps of its GATT detail once retired (see `Connection.retired`).
 public struct RetiredDetail: Sendable, Hashable {
-    public var attPDUs: Int
-    /// ATT PDUs per opcode, in opcode order: a short array, not a dictionary (a retired
-    /// connection is kept for the rest of the analysis, and a small dictionary costs several
-    /// hundred bytes).
-    public var opcodeCounts: [OpcodeCount]
+    public var services: Int
+    public var characteristics: Int
+}
+
+/// The counts of a connection's ATT PDUs, kept as they come (whether or not the PDUs are held).
+public struct ATTTotals: Sendable, Hashable {
+    public var pdus = 0
+    /// ATT PDUs per opcode, in opcode order: a short array, not a dictionary (a connection is
+    /// kept for the rest of the analysis, and a small dictionary costs several hundred bytes).
+    public private(set) var opcodeCounts: [OpcodeCount] = []
     public struct OpcodeCount: Sendable, Hashable {
         public var opcode: UInt8
         public var count: UInt32
     }
-    public var attByOpcode: [UInt8: Int] {
-        Dictionary(uniqueKeysWithValues: opcodeCounts.map { ($0.opcode, Int($0.count)) })
-    }
     /// Σ (value length + 7) over the ATT PDUs: the data bytes of the radio-time model.
-    public var attAirBytes: Int64
-    public var services: Int
-    public var characteristics: Int
+    public var airBytes: Int64 = 0
+
+    mutating func add(_ e: ATTEvent) {
+        pdus += 1
+        airBytes += Int64(e.valueLength) + 7
+        let i = opcodeCounts.partitionPoint { $0.opcode >= e.opcode }
+        if i < opcodeCounts.count, opcodeCounts[i].opcode == e.opcode {
+            opcodeCounts[i].count &+= 1
+        } else {
+            opcodeCounts.insert(OpcodeCount(opcode: e.opcode, count: 1), at: i)
+        }
+    }
 }
 
 public struct ParameterUpdate: Sendable, Hashable {

@@ -23,9 +23,63 @@ public struct ATTAcknowledgedBulk: Rule {
     ]
     public init() {}
 
+    /// Per client side, the runs of consecutive Write Requests of one connection (a request to
+    /// another handle, or one more than `max_gap_s` after the previous, starts a new run): the
+    /// longest, and those of `min_run_write_requests` or more.
+    struct Fold: Sendable {
+        let maxGap: Int64
+        let minRun: Int
+        var any = false
+        var longest = 0
+        /// Per side (local, remote): the long runs ended, and the run going on.
+        var ended: [[WriteRun]] = [[], []]
+        var current: [WriteRun?] = [nil, nil]
+
+        init(config: RuleConfiguration) {
+            maxGap = ATTAcknowledgedBulk().micros("max_gap_s", config)
+            minRun = Int(ATTAcknowledgedBulk().number("min_run_write_requests", config))
+        }
+
+        mutating func add(_ w: ATTEvent) {
+            guard w.opcode == ATTOp.writeRequest else { return }
+            any = true
+            let side: Int
+            switch w.clientSide {
+            case .local: side = 0
+            case .remote: side = 1
+            case .unknown: return
+            }
+            if let prev = current[side]?.last, prev.handle == w.handle, w.at.time.microseconds - prev.at.time.microseconds <= maxGap {
+                current[side]!.add(w)
+            } else {
+                end(side)
+                current[side] = WriteRun(w)
+            }
+        }
+
+        private mutating func end(_ side: Int) {
+            guard let r = current[side] else { return }
+            longest = max(longest, r.count)
+            if r.count >= minRun { ended[side].append(r) }
+            current[side] = nil
+        }
+
+        /// The long runs of both sides (local first), the runs going on ended.
+        func finished() -> (runs: [WriteRun], longest: Int) {
+            var done = self
+            done.end(0)
+            done.end(1)
+            return (done.ended[0] + done.ended[1], done.longest)
+        }
+    }
+
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let hasRequests = analysis.connections.contains { $0.att.contains { $0.opcode == ATTOp.writeRequest } }
-        guard hasRequests else {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).bulk }
+        guard folds.contains(where: \.any) else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no ATT Write Request in this capture")
         }
@@ -33,44 +87,29 @@ public struct ATTAcknowledgedBulk: Rule {
         let maxGap = micros("max_gap_s", config)
         var findings = FindingList()
         var longest = 0
-        for c in analysis.connections {
-            for side in [Side.local, .remote] {
-                // Consecutive Write Requests of this client: a request to another handle ends a run.
-                let requests = c.att.filter { $0.opcode == ATTOp.writeRequest && $0.clientSide == side }
-                var runs: [[ATTEvent]] = []
-                var run: [ATTEvent] = []
-                for w in requests {
-                    if let prev = run.last,
-                        prev.handle != w.handle || w.at.time.microseconds - prev.at.time.microseconds > maxGap
-                    {
-                        runs.append(run)
-                        run = []
-                    }
-                    run.append(w)
-                }
-                if !run.isEmpty { runs.append(run) }
-                for r in runs {
-                    longest = max(longest, r.count)
-                    guard r.count >= minRun, let first = r.first, let last = r.last, let handle = first.handle else { continue }
-                    let total = r.reduce(0) { $0 + $1.valueLength }
-                    let payload = first.mtu - 3
-                    guard total > payload else { continue }
-                    let ch = c.characteristic(valueHandle: handle)
-                    if let ch, ch.properties & 0x04 == 0 { continue }
-                    let propsText = ch.map {
-                        "the characteristic allows Write Without Response (properties \(Text.hex2($0.properties)), frame \($0.learned.frame))"
-                    } ?? "the characteristic's properties are unknown (not discovered in this capture)"
-                    let sizes = r.map(\.valueLength)
-                    findings.append(
-                        finding(
-                            subject: "\(c.label) handle \(Text.hex4(handle))",
-                            shows:
-                                "\(r.count) consecutive Write Requests to handle \(Text.hex4(handle)) by the \(Text.side(side)) client (frames \(first.at.frame)-\(last.at.frame)), each within \(Text.seconds(maxGap)) of the previous one, \(total) bytes in total, \(sizes.min() ?? 0)-\(sizes.max() ?? 0) bytes each, more than one ATT payload (\(payload) bytes at ATT_MTU \(first.mtu)); \(propsText)",
-                            cause:
-                                "Usually writeValue(_:for:type: .withResponse) in a loop for a bulk transfer instead of .withoutResponse paced by canSendWriteWithoutResponse (Android: WRITE_TYPE_DEFAULT instead of WRITE_TYPE_NO_RESPONSE; BlueZ: WriteValue type \"request\")",
-                            evidence: [ch?.learned.frame, first.at.frame, last.at.frame],
-                            fix: "Send bulk data with Write Without Response, with an application-level acknowledgement if needed."))
-                }
+        for (c, fold) in zip(analysis.connections, folds) {
+            let (runs, longestHere) = fold.finished()
+            longest = max(longest, longestHere)
+            for r in runs {
+                let first = r.first, last = r.last
+                guard r.count >= minRun, let handle = first.handle else { continue }
+                let payload = first.mtu - 3
+                guard r.total > payload else { continue }
+                let ch = c.characteristic(valueHandle: handle)
+                if let ch, ch.properties & 0x04 == 0 { continue }
+                let propsText = ch.map {
+                    "the characteristic allows Write Without Response (properties \(Text.hex2($0.properties)), frame \($0.learned.frame))"
+                } ?? "the characteristic's properties are unknown (not discovered in this capture)"
+                let side = first.clientSide
+                findings.append(
+                    finding(
+                        subject: "\(c.label) handle \(Text.hex4(handle))",
+                        shows:
+                            "\(r.count) consecutive Write Requests to handle \(Text.hex4(handle)) by the \(Text.side(side)) client (frames \(first.at.frame)-\(last.at.frame)), each within \(Text.seconds(maxGap)) of the previous one, \(r.total) bytes in total, \(r.smallest)-\(r.largest) bytes each, more than one ATT payload (\(payload) bytes at ATT_MTU \(first.mtu)); \(propsText)",
+                        cause:
+                            "Usually writeValue(_:for:type: .withResponse) in a loop for a bulk transfer instead of .withoutResponse paced by canSendWriteWithoutResponse (Android: WRITE_TYPE_DEFAULT instead of WRITE_TYPE_NO_RESPONSE; BlueZ: WriteValue type \"request\")",
+                        evidence: [ch?.learned.frame, first.at.frame, last.at.frame],
+                        fix: "Send bulk data with Write Without Response, with an application-level acknowledgement if needed."))
             }
         }
         return verdict(

@@ -23,10 +23,70 @@ public struct ATTSmallWrites: Rule {
     ]
     public init() {}
 
+    /// Per client side and handle, the runs of consecutive writes of at most `max_write_bytes`
+    /// bytes to it in one connection, each within `max_gap_s` of the previous one (a larger
+    /// write ends a run): the longest, and those of `min_writes` or more.
+    struct Fold: Sendable {
+        let maxBytes: Int
+        let maxGap: Int64
+        let minWrites: Int
+        var any = false
+        var longest = 0
+        /// Per target: the long runs ended, and the run going on.
+        var targets: [WriteTarget: (ended: [WriteRun], current: WriteRun?)] = [:]
+
+        init(config: RuleConfiguration) {
+            let rule = ATTSmallWrites()
+            maxBytes = Int(rule.number("max_write_bytes", config))
+            maxGap = rule.micros("max_gap_s", config)
+            minWrites = Int(rule.number("min_writes", config))
+        }
+
+        mutating func add(_ e: ATTEvent) {
+            guard e.opcode == ATTOp.writeRequest || e.opcode == ATTOp.writeCommand else { return }
+            any = true
+            guard let handle = e.handle else { return }
+            let target = WriteTarget(side: e.clientSide, handle: handle)
+            var t = targets.removeValue(forKey: target) ?? ([], nil)
+            if e.valueLength > maxBytes {
+                end(&t)
+            } else if let prev = t.current?.last, e.at.time.microseconds - prev.at.time.microseconds <= maxGap {
+                t.current!.add(e)
+            } else {
+                end(&t)
+                t.current = WriteRun(e)
+            }
+            targets[target] = t
+        }
+
+        private mutating func end(_ t: inout (ended: [WriteRun], current: WriteRun?)) {
+            guard let r = t.current else { return }
+            longest = max(longest, r.count)
+            if r.count >= minWrites { t.ended.append(r) }
+            t.current = nil
+        }
+
+        /// The long runs, target by target in the order of their "side/handle" texts, the runs
+        /// going on ended.
+        func finished() -> (runs: [WriteRun], longest: Int) {
+            var done = self
+            var runs: [WriteRun] = []
+            for target in targets.keys.sorted(by: { $0.text < $1.text }) {
+                var t = done.targets[target]!
+                done.end(&t)
+                runs += t.ended
+            }
+            return (runs, done.longest)
+        }
+    }
+
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        func counts(_ e: ATTEvent) -> Bool { e.opcode == ATTOp.writeRequest || e.opcode == ATTOp.writeCommand }
-        let hasWrites = analysis.connections.contains { $0.att.contains(where: counts) }
-        guard hasWrites else {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).smallWrites }
+        guard folds.contains(where: \.any) else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no ATT Write Request / Write Command in this capture")
         }
@@ -35,68 +95,29 @@ public struct ATTSmallWrites: Rule {
         let maxGap = micros("max_gap_s", config)
         var findings = FindingList()
         var longest = 0
-        for c in analysis.connections {
-            // The writes per client side and handle, in the order of their "side/handle" texts.
-            // (Consecutive writes usually share a target: the last group is tried first.)
-            var groups: [(target: WriteTarget, writes: [ATTEvent])] = []
-            var groupOf: [WriteTarget: Int] = [:]
-            var last = -1
-            for e in c.att where counts(e) {
-                guard let handle = e.handle else { continue }
-                let target = WriteTarget(side: e.clientSide, handle: handle)
-                if last < 0 || groups[last].target != target {
-                    if let g = groupOf[target] {
-                        last = g
-                    } else {
-                        last = groups.count
-                        groupOf[target] = last
-                        groups.append((target, []))
-                    }
-                }
-                groups[last].writes.append(e)
-            }
-            for (_, ws) in groups.map({ (text: $0.target.text, writes: $0.writes) }).sorted(by: { $0.text < $1.text }) {
-                // Runs of consecutive small writes (ranges of `ws`), each within maxGap of the previous.
-                var runs: [Range<Int>] = []
-                var start: Int?
-                for i in ws.indices {
-                    if ws[i].valueLength > maxBytes {
-                        if let s = start { runs.append(s..<i) }
-                        start = nil
-                    } else if let s = start {
-                        if ws[i].at.time.microseconds - ws[i - 1].at.time.microseconds > maxGap {
-                            runs.append(s..<i)
-                            start = i
-                        }
-                    } else {
-                        start = i
-                    }
-                }
-                if let s = start { runs.append(s..<ws.count) }
-                for range in runs {
-                    let r = ws[range]
-                    longest = max(longest, r.count)
-                    guard r.count >= minWrites, let first = r.first, let last = r.last, let handle = first.handle else { continue }
-                    let exchanged = c.mtuExchanges.contains { $0.frame < first.at.frame }
-                    guard !exchanged || first.mtu > 23 else { continue }
-                    let commands = r.filter { $0.opcode == ATTOp.writeCommand }.count
-                    let requests = r.count - commands
-                    let gaps = zip(r.dropFirst(), r).map { $0.at.time.microseconds - $1.at.time.microseconds }
-                    let kindsText = [commands > 0 ? "\(commands) Write Command" : nil, requests > 0 ? "\(requests) Write Request" : nil]
-                        .compactMap { $0 }.joined(separator: ", ")
-                    let mtuText = exchanged
-                        ? "although an MTU exchange had raised the ATT_MTU to \(first.mtu) (payload up to \(first.mtu - 3) bytes)"
-                        : "while no MTU exchange had happened (ATT_MTU \(first.mtu))"
-                    findings.append(
-                        finding(
-                            subject: "\(c.label) handle \(Text.hex4(handle))",
-                            shows:
-                                "\(r.count) writes of at most \(maxBytes) bytes to handle \(Text.hex4(handle)) by the \(Text.side(first.clientSide)) client (frames \(first.at.frame)-\(last.at.frame), \(kindsText), largest \(r.map(\.valueLength).max() ?? 0) bytes, longest gap \(Text.millis(gaps.max() ?? 0))) \(mtuText)",
-                            cause:
-                                "Usually data chunked into 20-byte pieces (the default ATT_MTU 23) instead of maximumWriteValueLength(for:) (Android: requestMtu(517) and chunks of mtu - 3; BlueZ: AcquireWrite's MTU)",
-                            evidence: [first.at.frame, last.at.frame],
-                            fix: "Negotiate a larger ATT_MTU (and data length) and write chunks of ATT_MTU - 3 bytes."))
-                }
+        for (c, fold) in zip(analysis.connections, folds) {
+            let (runs, longestHere) = fold.finished()
+            longest = max(longest, longestHere)
+            for r in runs {
+                let first = r.first, last = r.last
+                guard r.count >= minWrites, let handle = first.handle else { continue }
+                let exchanged = c.mtuExchanges.contains { $0.frame < first.at.frame }
+                guard !exchanged || first.mtu > 23 else { continue }
+                let requests = r.count - r.commands
+                let kindsText = [r.commands > 0 ? "\(r.commands) Write Command" : nil, requests > 0 ? "\(requests) Write Request" : nil]
+                    .compactMap { $0 }.joined(separator: ", ")
+                let mtuText = exchanged
+                    ? "although an MTU exchange had raised the ATT_MTU to \(first.mtu) (payload up to \(first.mtu - 3) bytes)"
+                    : "while no MTU exchange had happened (ATT_MTU \(first.mtu))"
+                findings.append(
+                    finding(
+                        subject: "\(c.label) handle \(Text.hex4(handle))",
+                        shows:
+                            "\(r.count) writes of at most \(maxBytes) bytes to handle \(Text.hex4(handle)) by the \(Text.side(first.clientSide)) client (frames \(first.at.frame)-\(last.at.frame), \(kindsText), largest \(r.largest) bytes, longest gap \(Text.millis(r.longestGap))) \(mtuText)",
+                        cause:
+                            "Usually data chunked into 20-byte pieces (the default ATT_MTU 23) instead of maximumWriteValueLength(for:) (Android: requestMtu(517) and chunks of mtu - 3; BlueZ: AcquireWrite's MTU)",
+                        evidence: [first.at.frame, last.at.frame],
+                        fix: "Negotiate a larger ATT_MTU (and data length) and write chunks of ATT_MTU - 3 bytes."))
             }
         }
         return verdict(
@@ -108,7 +129,7 @@ public struct ATTSmallWrites: Rule {
 }
 
 /// The writer and target of a write (grouping without building a text key per write).
-private struct WriteTarget: Hashable {
+struct WriteTarget: Hashable, Sendable {
     var side: Side
     var handle: UInt16
     var text: String { "\(side.rawValue)/\(handle)" }

@@ -38,7 +38,7 @@ public struct GATTDiscoverAllCharacteristics: Rule {
         var usedNotes: [String] = []
         for i in conns {
             let c = analysis.connections[i]
-            let usage = facts.usage(analysis, i)
+            let usage = facts.usage(analysis, i, config: config)
             let procs = c.gatt.discoveryProcedures.filter { $0.kind == .characteristics || $0.kind == .descriptors }
             for s in c.gatt.services where !s.isGAPOrGATT {
                 let inService = procs.filter { s.start <= $0.startHandle && $0.startHandle <= s.end }

@@ -49,7 +49,7 @@ public struct GATTDiscoverAllServices: Rule {
                 continue
             }
             let client = all.first?.client ?? .unknown
-            let usage = facts.usage(analysis, i)
+            let usage = facts.usage(analysis, i, config: config)
             let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
             let used = counted.compactMap { s in usage.firstUse(in: s).map { (service: s, use: $0) } }
             let frames = all.map(\.request.frame)

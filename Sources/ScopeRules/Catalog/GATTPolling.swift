@@ -20,24 +20,57 @@ public struct GATTPolling: Rule {
     public static let defaultThresholds: [String: ThresholdValue] = ["min_reads": .number(5), "max_median_gap_s": .number(2)]
     public init() {}
 
+    /// Per client side and handle, the Read Requests of one connection: how many, the first and
+    /// last, and the gaps between them (for the median: 8 bytes a read, not the PDU).
+    struct Fold: Sendable {
+        struct Key: Hashable, Sendable {
+            var side: Side
+            var handle: UInt16
+            /// The order findings come in ("local/18" before "local/9": text order).
+            var text: String { "\(side.rawValue)/\(handle)" }
+        }
+        struct Reads: Sendable {
+            var first: ATTEvent
+            var last: ATTEvent
+            var count = 1
+            var gaps: [Int64] = []
+        }
+        var reads: [Key: Reads] = [:]
+        var any = false
+
+        mutating func add(_ e: ATTEvent) {
+            guard e.opcode == ATTOp.readRequest else { return }
+            any = true
+            guard let handle = e.handle else { return }
+            let key = Key(side: e.clientSide, handle: handle)
+            if let last = reads[key]?.last {
+                reads[key]!.gaps.append(e.at.time.microseconds - last.at.time.microseconds)
+                reads[key]!.last = e
+                reads[key]!.count += 1
+            } else {
+                reads[key] = Reads(first: e, last: e)
+            }
+        }
+    }
+
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let hasReads = analysis.connections.contains { $0.att.contains { $0.opcode == ATTOp.readRequest } }
-        guard hasReads else {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).polling }
+        guard folds.contains(where: \.any) else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no ATT Read Request in this capture")
         }
         let minReads = Int(number("min_reads", config))
         let maxGap = micros("max_median_gap_s", config)
         var findings = FindingList()
-        for c in analysis.connections {
-            let reads = c.att.filter { $0.opcode == ATTOp.readRequest && $0.handle != nil }
-            let byKey = Dictionary(grouping: reads) { "\($0.clientSide.rawValue)/\($0.handle ?? 0)" }
-            for key in byKey.keys.sorted() {
-                guard let rs = byKey[key], rs.count >= minReads, let first = rs.first, let last = rs.last,
-                    let handle = first.handle
-                else { continue }
-                let gaps = zip(rs.dropFirst(), rs).map { $0.at.time.microseconds - $1.at.time.microseconds }
-                guard let med = median(gaps), med <= maxGap else { continue }
+        for (c, fold) in zip(analysis.connections, folds) {
+            for key in fold.reads.keys.sorted(by: { $0.text < $1.text }) {
+                guard let rs = fold.reads[key], rs.count >= minReads else { continue }
+                let first = rs.first, last = rs.last, handle = key.handle
+                guard let med = median(rs.gaps), med <= maxGap else { continue }
                 let enabled = c.cccdWrites.contains { $0.characteristicValueHandle == handle && $0.value & 0x0003 != 0 }
                 guard !enabled else { continue }
                 let ch = c.characteristic(valueHandle: handle)

@@ -30,12 +30,26 @@ public struct SecurityInsufficientAuth: Rule {
         0x12: "Write Request", 0x16: "Prepare Write Request", 0x20: "Read Multiple Variable Request",
     ]
 
+    /// The Error Responses of one connection with one of `codes`.
+    struct Fold: Sendable {
+        var errors: [ATTEvent] = []
+
+        mutating func add(_ e: ATTEvent) {
+            guard e.opcode == ATTOp.errorResponse, let code = e.errorCode, SecurityInsufficientAuth.codes[code] != nil else { return }
+            errors.append(e)
+        }
+    }
+
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         var findings = FindingList()
         var notes: [String] = []
         var any = false
-        for c in analysis.connections {
-            for e in c.att where e.opcode == ATTOp.errorResponse {
+        for (i, c) in analysis.connections.enumerated() {
+            for e in facts.folds(analysis, i, config: config).insufficient.errors {
                 guard let code = e.errorCode, let codeName = Self.codes[code] else { continue }
                 any = true
                 let req = e.requestOpcodeInError.flatMap { Self.requestNames[$0] } ?? "request"

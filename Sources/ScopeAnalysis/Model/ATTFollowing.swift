@@ -1,0 +1,44 @@
+import ScopeCore
+
+/// One ATT PDU of a connection as the connection rules follow it: the event, and what the
+/// analysis recorded at the same frame (`Connection.step(_:)`).
+public struct ATTStep: Sendable {
+    public var event: ATTEvent
+    /// The CCCD write recorded at this frame (the first one), if any.
+    public var clientConfigurationWrite: CCCDWrite?
+    /// A GATT discovery procedure's request was recorded at this frame.
+    public var startsDiscovery: Bool
+}
+
+extension Connection {
+    /// `e` (one of this connection's ATT PDUs) as a step: the same whether it is asked while the
+    /// analysis applies the PDU or once the connection is complete, since both lists it looks in
+    /// are in frame order and what a later frame adds cannot match this one.
+    public func step(_ e: ATTEvent) -> ATTStep {
+        let frame = e.at.frame
+        var cccd: CCCDWrite?
+        // Both checks start at the lists' ends: while the analysis applies the PDU, nothing
+        // later is there, and most PDUs are neither.
+        if let last = cccdWrites.last, last.at.frame >= frame {
+            let w = cccdWrites.partitionPoint { $0.at.frame >= frame }
+            if cccdWrites[w].at.frame == frame { cccd = cccdWrites[w] }
+        }
+        var startsDiscovery = false
+        if let last = gatt.discoveryProcedures.last, last.request.frame >= frame {
+            let d = gatt.discoveryProcedures.partitionPoint { $0.request.frame >= frame }
+            startsDiscovery = gatt.discoveryProcedures[d].request.frame == frame
+        }
+        return ATTStep(event: e, clientConfigurationWrite: cccd, startsDiscovery: startsDiscovery)
+    }
+
+    /// Every ATT PDU the connection holds, as steps.
+    public var heldSteps: [ATTStep] { att.map(step) }
+}
+
+/// Follows every connection's ATT PDUs as the analysis applies them (the connection rules'
+/// per-connection state, kept by ScopeRules): handed to `AnalysisBuilder.attFollower`, it lets
+/// the analysis stop holding every PDU of a connection until it closes. Called on the thread
+/// that feeds the builder, in frame order.
+public protocol ATTFollower: AnyObject, Sendable {
+    func follow(_ step: ATTStep, on connection: ConnectionID)
+}

@@ -1,0 +1,94 @@
+import Foundation
+import ScopeAnalysis
+import ScopeCore
+
+/// What the connection rules keep of one connection's ATT PDUs, folded one PDU at a time
+/// (`add`): each rule's own fold (`GATTPolling.Fold`, …), bounded by what the rule reports,
+/// not by the PDUs. The same folds run while the analysis applies the PDUs
+/// (`ConnectionFollower`, so a connection open for a day holds flat memory) or over the PDUs a
+/// finished connection holds (`init(folding:config:)`): one algorithm per rule, whichever way.
+struct ConnectionFolds: Sendable {
+    var polling: GATTPolling.Fold
+    var bulk: ATTAcknowledgedBulk.Fold
+    var smallWrites: ATTSmallWrites.Fold
+    var insufficient = SecurityInsufficientAuth.Fold()
+    var usage = GATTUsage.Fold()
+
+    init(config: RuleConfiguration) {
+        polling = GATTPolling.Fold()
+        bulk = ATTAcknowledgedBulk.Fold(config: config)
+        smallWrites = ATTSmallWrites.Fold(config: config)
+    }
+
+    /// The folds of the PDUs `c` holds.
+    init(folding c: Connection, config: RuleConfiguration) {
+        self.init(config: config)
+        for e in c.att { add(c.step(e)) }
+    }
+
+    mutating func add(_ step: ATTStep) {
+        polling.add(step.event)
+        bulk.add(step.event)
+        smallWrites.add(step.event)
+        insufficient.add(step.event)
+        usage.add(step)
+    }
+}
+
+/// Follows every connection's ATT PDUs for the connection rules while the analysis runs
+/// (`AnalysisBuilder.attFollower`): the folds of each connection until it is judged. Written by
+/// the thread feeding the analysis, then read by the rules once it has handed the connections
+/// over (a batch, or the end): never both at once.
+public final class ConnectionFollower: ATTFollower, @unchecked Sendable {
+    private let config: RuleConfiguration
+    private var folds: [ConnectionID: ConnectionFolds] = [:]
+
+    public init(config: RuleConfiguration) { self.config = config }
+
+    public func follow(_ step: ATTStep, on connection: ConnectionID) {
+        folds[connection, default: ConnectionFolds(config: config)].add(step)
+    }
+
+    /// The folds of `connection`; nil when none of its PDUs was followed.
+    func folds(of connection: ConnectionID) -> ConnectionFolds? { folds[connection] }
+
+    /// Forgets judged connections.
+    func forget(_ connections: [Connection]) {
+        for c in connections { folds[c.id] = nil }
+    }
+
+    /// Connections followed and not yet forgotten.
+    public var following: Int { folds.count }
+}
+
+/// A run of consecutive writes to one handle (what `att.acknowledged-bulk` and
+/// `att.small-writes` report of it).
+struct WriteRun: Sendable {
+    var first: ATTEvent
+    var last: ATTEvent
+    var count = 1
+    var commands: Int
+    var total: Int
+    var smallest: Int
+    var largest: Int
+    var longestGap: Int64 = 0
+
+    init(_ e: ATTEvent) {
+        first = e
+        last = e
+        commands = e.opcode == ATTOp.writeCommand ? 1 : 0
+        total = e.valueLength
+        smallest = e.valueLength
+        largest = e.valueLength
+    }
+
+    mutating func add(_ e: ATTEvent) {
+        longestGap = max(longestGap, e.at.time.microseconds - last.at.time.microseconds)
+        last = e
+        count += 1
+        if e.opcode == ATTOp.writeCommand { commands += 1 }
+        total += e.valueLength
+        smallest = min(smallest, e.valueLength)
+        largest = max(largest, e.valueLength)
+    }
+}
