@@ -78,69 +78,24 @@ public struct Headline: Sendable {
     /// `connections`: the summary of every connection, in order; `listLimit`: how many discovery
     /// costs and connection timings the lists keep (the figures count all).
     init(analysis a: AnalysisResult, connections: some Sequence<ConnectionSummary>, listLimit: Int, rel: (Timestamp) -> Int64) {
-        // Discovery cost, per connection attempt that connected.
-        // Index-based look-ups throughout: iterating the sessions or connections would copy each
-        // one (with its report log / ATT list) per attempt — quadratic on long captures.
-        var connectionIndex: [ConnectionID: Int] = [:]
-        for i in a.connections.indices where connectionIndex[a.connections[i].id] == nil { connectionIndex[a.connections[i].id] = i }
-        var deviceIndex: [BDAddr: Int] = [:]
-        for i in a.devices.indices where deviceIndex[a.devices[i].address] == nil { deviceIndex[a.devices[i].address] = i }
-        var scanByStart: [FrameNumber: Int] = [:]
-        for i in a.scans.indices { scanByStart[a.scans[i].start.frame] = i }
-        // Summed as they come (long captures keep no list of them), from the sums of the
-        // requests retired on the way.
-        var sums = a.retired.discovery
+        // Discovery cost, per connection attempt that connected: the first `listLimit` listed,
+        // every one summed (`discoveryTotals`, by the same `ConnectionAttempt.discovery`).
+        let devices = a.deviceIndex
         var discoveryList: [DiscoveryCost] = []
-        func note(_ cost: DiscoveryCost) {
-            if discoveryList.count < listLimit { discoveryList.append(cost) }
-            sums.add(
-                scanToRequest: cost.scanToRequestMicros, radioOn: cost.radioOnMicros, reports: cost.reportsUntilRequest,
-                afterScan: cost.scanStartFrame != nil, firstReportToRequest: cost.firstReportToRequestMicros)
-        }
-        for attempt in a.attempts where attempt.outcome == .connected {
-            let conn = attempt.connection.flatMap { connectionIndex[$0] }.map { a.connections[$0] }
-            guard let peer = attempt.peer ?? conn?.peer ?? attempt.connectionPeer else { continue }
-            let device = deviceIndex[peer].map { a.devices[$0] }
+        for attempt in a.attempts where discoveryList.count < listLimit {
+            guard let peer = attempt.connectedPeer,
+                let d = attempt.discovery(deviceFirst: a.deviceFirst(peer, index: devices))
+            else { continue }
+            let device = devices[peer].map { a.devices[$0] }
             let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
-            var cost = DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame)
-            let request = attempt.request.time
-            // The analysis records where the peer was found.
-            if let d = attempt.peerDiscovery, let s = d.scan {
-                // The session as the analysis recorded it for this request (the sums of retired
-                // requests are taken the same way: `DiscoverySums.add`).
-                cost.scanStartFrame = s.start.frame
-                cost.scanToRequestMicros = s.scanToRequestMicros(request)
-                cost.dutyCycle = s.phys.reduce(0) { $0 + $1.dutyCycle }
-                cost.radioOnMicros = s.radioOnMicros
-                cost.reportsUntilRequest = s.reportsUntilRequest
-                cost.firstReportFrame = d.firstReport.frame
-                cost.firstReportToRequestMicros = request.microseconds &- d.firstReport.time.microseconds
-                note(cost)
-                continue
-            }
-            // Recorded without the session's summary: the session itself, when still held.
-            if let d = attempt.peerDiscovery, let foundIndex = scanByStart[d.scanStartFrame] {
-                let s = a.scans[foundIndex]
-                let until = min(request, (s.stop ?? s.end).time)
-                let spent = max(0, until.microseconds &- s.start.time.microseconds)
-                cost.scanStartFrame = s.start.frame
-                cost.scanToRequestMicros = request.microseconds &- s.start.time.microseconds
-                cost.dutyCycle = s.phys.reduce(0) { $0 + $1.dutyCycle }
-                cost.radioOnMicros = RadioModel.scan(durationMicros: spent, phys: s.phys)
-                if s.reports > 0, let n = attempt.scanReportsAtRequest, attempt.scanStartFrameAtRequest == s.start.frame {
-                    cost.reportsUntilRequest = n
-                } else if let last = s.lastReport, last.time <= request {
-                    cost.reportsUntilRequest = s.reports
-                }
-                cost.firstReportFrame = d.firstReport.frame
-                cost.firstReportToRequestMicros = request.microseconds &- d.firstReport.time.microseconds
-            }
-            if cost.firstReportFrame == nil, let d = device, d.first.time <= request {
-                cost.firstReportFrame = d.first.frame
-                cost.firstReportToRequestMicros = request.microseconds &- d.first.time.microseconds
-            }
-            note(cost)
+            discoveryList.append(
+                DiscoveryCost(
+                    device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame,
+                    scanStartFrame: d.scanStartFrame, scanToRequestMicros: d.scanToRequestMicros, reportsUntilRequest: d.reportsUntilRequest,
+                    radioOnMicros: d.radioOnMicros, dutyCycle: d.dutyCycle, firstReportFrame: d.firstReportFrame,
+                    firstReportToRequestMicros: d.firstReportToRequestMicros))
         }
+        let sums = a.discoveryTotals
 
         // Every session, retired ones included.
         let totals = a.scanTotals
@@ -155,22 +110,15 @@ public struct Headline: Sendable {
 
         discovery = discoveryList
         discoveryTotal = sums.count
-        var timing = a.retired.timing
-        for c in connections {
-            timing.count += 1
-            if connectionTiming.count < listLimit {
-                connectionTiming.append(
-                    ConnectionTiming(
-                        connection: c.id, peer: c.peer, setupMicros: c.setupMicros, firstATTMicros: c.firstATTMicros,
-                        discoveryMicros: c.discoveryMicros, firstDataMicros: c.firstDataMicros, lifetimeMicros: c.lifetimeMicros,
-                        idleTailMicros: c.idleTailMicros))
-            }
-            timing.setup.add(c.setupMicros)
-            timing.firstATT.add(c.firstATTMicros)
-            timing.discovery.add(c.discoveryMicros)
-            timing.firstData.add(c.firstDataMicros)
-            timing.idleTail.add(c.idleTailMicros)
+        // The first `listLimit` connections listed, every one summed (`timingTotals`).
+        for c in connections.prefix(listLimit) {
+            connectionTiming.append(
+                ConnectionTiming(
+                    connection: c.id, peer: c.peer, setupMicros: c.setupMicros, firstATTMicros: c.firstATTMicros,
+                    discoveryMicros: c.discoveryMicros, firstDataMicros: c.firstDataMicros, lifetimeMicros: c.lifetimeMicros,
+                    idleTailMicros: c.idleTailMicros))
         }
+        let timing = a.timingTotals
         connectionTimingTotal = timing.count
 
         figures = [

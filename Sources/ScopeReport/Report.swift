@@ -426,7 +426,7 @@ public struct ConnectionSummary: Sendable {
         completeFrame = c.complete?.frame
         completeMicros = c.complete.map { rel($0.time) }
         setupObserved = c.setupObserved
-        if let r = c.request, let k = c.complete { setupMicros = k.time.microseconds &- r.time.microseconds }
+        setupMicros = c.setupMicros
         intervalMicros = c.parameterUpdates.last?.intervalMicros ?? c.intervalMicros
         latency = c.parameterUpdates.last?.peripheralLatency ?? c.peripheralLatency
         supervisionTimeoutMicros = c.parameterUpdates.last?.supervisionTimeoutMicros ?? c.supervisionTimeoutMicros
@@ -435,17 +435,13 @@ public struct ConnectionSummary: Sendable {
         dataLengthChanges = c.dataLengthChanges.count
         mtu = c.mtu
         encrypted = c.encryptionChanges.contains { $0.status == 0 && ($0.isKeyRefresh || ($0.enabled ?? 0) != 0) }
-        func since(_ f: FrameTime?) -> Int64? {
-            guard let k = c.complete, let f else { return nil }
-            return f.time.microseconds &- k.time.microseconds
-        }
-        firstATTMicros = since(c.firstATT)
-        discoveryMicros = since(c.discoveryEnd)
-        firstDataMicros = since(c.firstData)
+        firstATTMicros = c.sinceComplete(c.firstATT)
+        discoveryMicros = c.sinceComplete(c.discoveryEnd)
+        firstDataMicros = c.sinceComplete(c.firstData)
         stillConnectedAtEnd = c.disconnect == nil
         let end = c.disconnect?.time ?? captureEnd
         if let k = c.complete { lifetimeMicros = end.microseconds &- k.time.microseconds }
-        if let from = c.lastPayload ?? c.complete { idleTailMicros = end.microseconds &- from.time.microseconds }
+        idleTailMicros = c.idleTailMicros(captureEnd: captureEnd)
         disconnectFrame = c.disconnect?.frame
         disconnectMicros = c.disconnect.map { rel($0.time) }
         disconnectReason = c.disconnectReason.map(ContractNames.hciStatus)

@@ -175,8 +175,7 @@ extension AnalysisBuilder {
         for p in attempts {
             let a = result.attempts[p]
             leaving.attempts.append(a)
-            let peer = a.peer ?? a.connectionPeer
-            result.retired.discovery.add(a, peer: peer, deviceFirst: peer.flatMap { p in result.devices.first { $0.address == p }?.first })
+            if let d = a.discovery(deviceFirst: result.deviceFirst(a.connectedPeer)) { result.retired.discovery.add(d) }
         }
         leaving.pairings = pairings.map { result.pairings[$0] }
         leaving.advertisingData = data.map { advertising.dataCommands[$0] }

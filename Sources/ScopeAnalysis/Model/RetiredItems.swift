@@ -59,16 +59,33 @@ public struct DiscoverySums: Sendable, Hashable {
     public var reports: Int?
     public init() {}
 
-    /// One discovery cost: `scan` values only when the request followed a scan.
-    public mutating func add(scanToRequest s: Int64?, radioOn r: Int64?, reports n: Int?, afterScan: Bool, firstReportToRequest f: Int64?) {
+    /// One connection request's discovery cost: the scan values only when the request followed
+    /// a scan.
+    public mutating func add(_ d: AttemptDiscovery) {
         count += 1
-        if afterScan {
-            scanToRequest.add(s)
-            radioOn.add(r)
-            if let n { reports = (reports ?? 0) + n }
+        if d.scanStartFrame != nil {
+            scanToRequest.add(d.scanToRequestMicros)
+            radioOn.add(d.radioOnMicros)
+            if let n = d.reportsUntilRequest { reports = (reports ?? 0) + n }
         }
-        firstReportToRequest.add(f)
+        firstReportToRequest.add(d.firstReportToRequestMicros)
     }
+}
+
+/// What one connection request that connected to a known peer cost to discover (the headline's
+/// discovery cost, `ConnectionAttempt.discovery(deviceFirst:)`).
+public struct AttemptDiscovery: Sendable, Hashable {
+    /// The session that found the peer; nil when the request followed no scan that did.
+    public var scanStartFrame: FrameNumber?
+    public var scanToRequestMicros: Int64?
+    /// The session's advertising reports up to the request (nil when unknown).
+    public var reportsUntilRequest: Int?
+    /// Estimated scan radio-on time from the session start to the request.
+    public var radioOnMicros: Int64?
+    /// Σ window/interval of the session's PHYs.
+    public var dutyCycle: Double?
+    public var firstReportFrame: FrameNumber?
+    public var firstReportToRequestMicros: Int64?
 }
 
 /// The headline's connection-timing sums over connections.
@@ -114,20 +131,63 @@ extension TimingSums {
     }
 }
 
-extension DiscoverySums {
-    /// The headline's discovery cost of a request the analysis recorded (see `Headline`): for a
-    /// request that connected to `peer`, from the session that found it (`peerDiscovery`), else
-    /// from the device's first report (`deviceFirst`).
-    public mutating func add(_ a: ConnectionAttempt, peer: BDAddr?, deviceFirst: FrameTime?) {
-        guard a.outcome == .connected, peer != nil else { return }
-        let request = a.request.time
-        if let d = a.peerDiscovery, let s = d.scan {
-            add(
-                scanToRequest: s.scanToRequestMicros(request), radioOn: s.radioOnMicros, reports: s.reportsUntilRequest,
-                afterScan: true, firstReportToRequest: request.microseconds &- d.firstReport.time.microseconds)
-            return
+extension ConnectionAttempt {
+    /// The peer it connected to: the one it named, else the connection's (filter accept list).
+    public var connectedPeer: BDAddr? { peer ?? connectionPeer }
+
+    /// Its discovery cost when it connected to a known peer (else nil): from the session that
+    /// found the peer (`peerDiscovery`), else from the device's first report (`deviceFirst`)
+    /// when that came before the request.
+    public func discovery(deviceFirst: FrameTime?) -> AttemptDiscovery? {
+        guard outcome == .connected, connectedPeer != nil else { return nil }
+        let request = request.time
+        var d = AttemptDiscovery()
+        if let found = peerDiscovery, let s = found.scan {
+            d.scanStartFrame = s.start.frame
+            d.scanToRequestMicros = s.scanToRequestMicros(request)
+            d.dutyCycle = s.phys.reduce(0) { $0 + $1.dutyCycle }
+            d.radioOnMicros = s.radioOnMicros
+            d.reportsUntilRequest = s.reportsUntilRequest
+            d.firstReportFrame = found.firstReport.frame
+            d.firstReportToRequestMicros = request.microseconds &- found.firstReport.time.microseconds
+        } else if let first = deviceFirst, first.time <= request {
+            d.firstReportFrame = first.frame
+            d.firstReportToRequestMicros = request.microseconds &- first.time.microseconds
         }
-        let first = deviceFirst.flatMap { $0.time <= request ? request.microseconds &- $0.time.microseconds : nil }
-        add(scanToRequest: nil, radioOn: nil, reports: nil, afterScan: false, firstReportToRequest: first)
+        return d
+    }
+}
+
+extension AnalysisResult {
+    /// The first report of the device `address` (the first device of that address).
+    public func deviceFirst(_ address: BDAddr?, index: [BDAddr: Int]? = nil) -> FrameTime? {
+        guard let address else { return nil }
+        if let index { return index[address].map { devices[$0].first } }
+        return devices.first { $0.address == address }?.first
+    }
+
+    /// Where each device address first appears in `devices`.
+    public var deviceIndex: [BDAddr: Int] {
+        var index: [BDAddr: Int] = [:]
+        for i in devices.indices where index[devices[i].address] == nil { index[devices[i].address] = i }
+        return index
+    }
+
+    /// Discovery cost summed over every connection request that connected to a known peer,
+    /// dropped ones included.
+    public var discoveryTotals: DiscoverySums {
+        let index = deviceIndex
+        var sums = retired.discovery
+        for a in attempts {
+            if let d = a.discovery(deviceFirst: deviceFirst(a.connectedPeer, index: index)) { sums.add(d) }
+        }
+        return sums
+    }
+
+    /// Connection timing summed over every connection, dropped ones included (an open
+    /// connection's idle tail runs to the capture's last timestamp).
+    public var timingTotals: TimingSums {
+        let end = capture.lastTimestamp ?? origin
+        return connections.reduce(into: retired.timing) { $0.add($1, captureEnd: end) }
     }
 }
