@@ -35,9 +35,15 @@ public enum CaptureFiles {
             reader.close()
             return .capture(format)
         } catch {
-            if case .notACapture = error.kind, !beginsWithCaptureMagic(path: path) { return .notACapture }
-            return .unreadable(error)
+            return recognition(of: error, path: path)
         }
+    }
+
+    /// What opening `path` failing with `error` says of it: not a capture (the readers
+    /// recognise nothing and no capture magic starts it), or a capture that cannot be read.
+    public static func recognition(of error: CaptureError, path: String) -> CaptureRecognition {
+        if case .notACapture = error.kind, !beginsWithCaptureMagic(path: path) { return .notACapture }
+        return .unreadable(error)
     }
 
     /// True when the file's first bytes are a btsnoop, pcap or pcapng magic (PacketLogger has

@@ -175,16 +175,17 @@ public struct Analyze: ParsableCommand {
         // cores; results keep the input order.
         let analyse: @Sendable (Input) -> FileOutcome = { input in
             var outcome = FileOutcome()
-            if input.found, case .notACapture = CaptureFiles.recognise(path: input.path) {
-                outcome.skipped = true
-                return outcome
-            }
             let file = input.path
             let analysis: AnalysisResult
             let verdicts: [RuleVerdict]
             do {
                 (analysis, verdicts) = try RuleEngine.analyze(path: file, config: ruleConfig, resolvePrivateAddresses: resolve)
             } catch {
+                // A file a folder search found that no reader recognises is skipped, not failed.
+                if input.found, let e = error as? CaptureError, case .notACapture = CaptureFiles.recognition(of: e, path: file) {
+                    outcome.skipped = true
+                    return outcome
+                }
                 outcome.messages.append("hciscope analyze: \(file): \(error)")
                 let failure = MultiReport.Failure(file: file, message: String(describing: error))
                 outcome.failure = failure
