@@ -203,8 +203,7 @@ public func runH4Proxy(
     var summary = H4ProxySummary()
     var framers = [H4Framer(), H4Framer()]  // [0] host → controller, [1] controller → host
     var buffer = [UInt8](repeating: 0, count: 65_536)
-    let start = MonitorSource.now()
-    var lastStatus = start
+    var loop = CaptureLoop(options: options)
 
     /// Reads one chunk from side `i`, records it, forwards it; why to stop when a side closed.
     func pump(_ i: Int) throws(LiveError) -> H4ProxySummary.Stop? {
@@ -251,26 +250,14 @@ public func runH4Proxy(
         return nil
     }
 
-    loop: while true {
-        let timeout: Int32
-        switch options.limit(written: summary.written, since: start) {
-        case .count:
-            summary.stoppedBy = .count
-            break loop
-        case .duration:
-            summary.stoppedBy = .duration
-            break loop
-        case .wait(let ms):
-            timeout = ms
-        }
+    proxying: while true {
         var fds = [
             pollfd(fd: host, events: Int16(POLLIN), revents: 0), pollfd(fd: controller, events: Int16(POLLIN), revents: 0),
             pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0),
         ]
-        let ready = poll(&fds, 3, timeout)
-        if ready < 0 {
-            if errno == EINTR { continue }
-            throw LiveError("poll failed", errno: errno)
+        if case .reached(let limit) = try loop.wait(&fds, written: summary.written) {
+            summary.stoppedBy = limit == .count ? .count : .duration
+            break
         }
         if fds[2].revents != 0 {
             summary.stoppedBy = .signal
@@ -279,15 +266,11 @@ public func runH4Proxy(
         for i in 0..<2 where fds[i].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             if let stop = try pump(i) {
                 summary.stoppedBy = stop
-                break loop
+                break proxying
             }
-            if let count = options.count, summary.written >= count { continue loop }
+            if let count = options.count, summary.written >= count { continue proxying }
         }
-        let now = MonitorSource.now()
-        if let status, now.microseconds - lastStatus.microseconds >= 250_000 {
-            lastStatus = now
-            status(summary)
-        }
+        if let status, loop.statusDue() { status(summary) }
     }
     return summary
 }

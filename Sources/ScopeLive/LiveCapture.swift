@@ -60,6 +60,42 @@ extension LiveCaptureOptions {
     }
 }
 
+/// What every capture loop shares (`runLiveCapture`, `runStreamCapture`, `runH4Proxy`): the
+/// limits as a poll timeout, `poll` retried when a signal interrupts it, and the status line at
+/// most every 250 ms.
+struct CaptureLoop {
+    enum Turn: Equatable { case reached(LiveCaptureOptions.Limit), ready(Int32) }
+
+    let options: LiveCaptureOptions
+    let start = MonitorSource.now()
+    private var lastStatus: Timestamp
+
+    init(options: LiveCaptureOptions) {
+        self.options = options
+        lastStatus = start
+    }
+
+    /// Waits on `fds` as long as the limits allow: `.reached` with the count or duration when
+    /// one is reached, else `.ready` with how many descriptors are ready (0: the wait ran out).
+    func wait(_ fds: inout [pollfd], written: Int) throws(LiveError) -> Turn {
+        while true {
+            let limit = options.limit(written: written, since: start)
+            guard case .wait(let timeout) = limit else { return .reached(limit) }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready >= 0 { return .ready(ready) }
+            if errno != EINTR { throw LiveError("poll failed", errno: errno) }
+        }
+    }
+
+    /// True when the status line is due (at most every 250 ms).
+    mutating func statusDue() -> Bool {
+        let now = MonitorSource.now()
+        guard now.microseconds - lastStatus.microseconds >= 250_000 else { return false }
+        lastStatus = now
+        return true
+    }
+}
+
 public struct LiveCaptureSummary: Sendable {
     public enum Stop: String, Sendable { case signal, count, duration, endOfInput = "end of input" }
     public var written = 0
@@ -80,8 +116,7 @@ public func runLiveCapture(
     problem: (LiveError) -> Void = { _ in }
 ) throws(LiveError) -> LiveCaptureSummary {
     var summary = LiveCaptureSummary()
-    let start = MonitorSource.now()
-    var lastStatus = start
+    var loop = CaptureLoop(options: options)
     var frame = 0
     func handle(_ result: Result<MonitorMessage, LiveError>) throws(LiveError) {
         switch result {
@@ -103,16 +138,10 @@ public func runLiveCapture(
         }
     }
     while true {
-        let limit = options.limit(written: summary.written, since: start)
-        guard case .wait(let timeout) = limit else {
+        var fds = [pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+        if case .reached(let limit) = try loop.wait(&fds, written: summary.written) {
             summary.stoppedBy = limit == .count ? .count : .duration
             break
-        }
-        var fds = [pollfd(fd: source.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
-        let ready = poll(&fds, nfds_t(fds.count), timeout)
-        if ready < 0 {
-            if errno == EINTR { continue }
-            throw LiveError("poll failed", errno: errno)
         }
         if fds[1].revents != 0 {
             // Keep what the kernel already queued: drain without waiting, then stop.
@@ -135,11 +164,7 @@ public func runLiveCapture(
             break
         }
         summary.kernelDrops = source.kernelDrops
-        let now = MonitorSource.now()
-        if let status, now.microseconds - lastStatus.microseconds >= 250_000 {
-            lastStatus = now
-            status(summary)
-        }
+        if let status, loop.statusDue() { status(summary) }
     }
     summary.kernelDrops = source.kernelDrops
     return summary

@@ -125,8 +125,7 @@ public func runStreamCapture<Framing: StreamFraming>(
     status: ((StreamCaptureSummary) -> Void)? = nil
 ) throws(LiveError) -> StreamCaptureSummary {
     var summary = StreamCaptureSummary()
-    let start = MonitorSource.now()
-    var lastStatus = start
+    var loop = CaptureLoop(options: options)
     var buffer = [UInt8](repeating: 0, count: 65_536)
 
     func handle(_ out: StreamOutput) throws(LiveError) {
@@ -158,23 +157,12 @@ public func runStreamCapture<Framing: StreamFraming>(
         return true
     }
 
-    loop: while true {
-        let timeout: Int32
-        switch options.limit(written: summary.written, since: start) {
-        case .count:
-            summary.stoppedBy = .count
-            break loop
-        case .duration:
-            summary.stoppedBy = .duration
-            break loop
-        case .wait(let ms):
-            timeout = ms
-        }
+    while true {
         var fds = [pollfd(fd: input.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
-        let ready = poll(&fds, 2, timeout)
-        if ready < 0 {
-            if errno == EINTR { continue }
-            throw LiveError("poll failed", errno: errno)
+        let turn = try loop.wait(&fds, written: summary.written)
+        guard case .ready(let ready) = turn else {
+            summary.stoppedBy = turn == .reached(.count) ? .count : .duration
+            break
         }
         if fds[1].revents != 0 {
             // Keep what already arrived.
@@ -191,11 +179,7 @@ public func runStreamCapture<Framing: StreamFraming>(
                 break
             }
         }
-        let now = MonitorSource.now()
-        if let status, now.microseconds - lastStatus.microseconds >= 250_000 {
-            lastStatus = now
-            status(summary)
-        }
+        if let status, loop.statusDue() { status(summary) }
     }
     if summary.stoppedBy != .count { try handle(decoder.finish(receivedAt: MonitorSource.now())) }
     summary.skippedBytes = decoder.skippedBytes
