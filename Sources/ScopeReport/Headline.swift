@@ -4,22 +4,16 @@ import ScopeCore
 /// The figures the project exists for: discovery cost, duplicate-scan overhead and connection
 /// timing (RULES.md "Metrics"), plus a flat list of scalar figures compared against baselines.
 public struct Headline: Sendable {
-    /// Discovery cost of one device that was connected to.
+    /// Discovery cost of one device that was connected to: the request's `AttemptDiscovery`
+    /// (its fields read through: `cost.scanToRequestMicros`, …) and what names it.
+    @dynamicMemberLookup
     public struct DiscoveryCost: Sendable {
         public var device: String
         public var connection: String?
         public var requestFrame: FrameNumber
-        /// nil when the connection request was not preceded by a scan (direct connection).
-        public var scanStartFrame: FrameNumber?
-        public var scanToRequestMicros: Int64?
-        /// All advertising reports of that session up to the request (nil when unknown).
-        public var reportsUntilRequest: Int?
-        /// Estimated scan radio-on time from the session start to the request.
-        public var radioOnMicros: Int64?
-        /// Σ window/interval of the session (the model's input).
-        public var dutyCycle: Double?
-        public var firstReportFrame: FrameNumber?
-        public var firstReportToRequestMicros: Int64?
+        public var discovery: AttemptDiscovery
+
+        public subscript<T>(dynamicMember field: KeyPath<AttemptDiscovery, T>) -> T { discovery[keyPath: field] }
     }
 
     public struct Duplicates: Sendable {
@@ -89,11 +83,7 @@ public struct Headline: Sendable {
             let device = devices[peer].map { a.devices[$0] }
             let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
             discoveryList.append(
-                DiscoveryCost(
-                    device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame,
-                    scanStartFrame: d.scanStartFrame, scanToRequestMicros: d.scanToRequestMicros, reportsUntilRequest: d.reportsUntilRequest,
-                    radioOnMicros: d.radioOnMicros, dutyCycle: d.dutyCycle, firstReportFrame: d.firstReportFrame,
-                    firstReportToRequestMicros: d.firstReportToRequestMicros))
+                DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame, discovery: d))
         }
         let sums = a.discoveryTotals
 
