@@ -46,8 +46,8 @@ extension AnalysisBuilder {
                         directed: params?.directed, intervalMicros: params?.intervalMicros, start: at, stop: nil, stoppedBy: "",
                         enabledMicros: 0, connectedWhileEnabledMicros: 0))
                 let i = advertising.spans.count - 1
-                openSpans[key] = i
                 advertising.spans[i].ordinal = result.retired.advertisingSpans + i
+                openSpans[key] = advertising.spans[i].ordinal
                 itemsSinceCheck += 1
                 noteSpanStarted(i)
             } else {
@@ -57,7 +57,7 @@ extension AnalysisBuilder {
     }
 
     mutating func stopSpan(_ key: SetKey, at: FrameTime, by reason: String) {
-        guard let i = openSpans.removeValue(forKey: key) else { return }
+        guard let i = openSpans.removeValue(forKey: key).flatMap({ advertising.spans.position(of: $0) }) else { return }
         advertising.spans[i].stop = at
         advertising.spans[i].stoppedBy = reason
         advertising.spans[i].enabledMicros = at.time.microseconds - advertising.spans[i].start.time.microseconds
@@ -79,7 +79,8 @@ extension AnalysisBuilder {
     mutating func finishAdvertising(end: FrameTime?) {
         if let end {
             // Still enabled: no stop frame; enabled time runs to the last frame.
-            for (_, i) in openSpans {
+            for (_, ordinal) in openSpans {
+                guard let i = advertising.spans.position(of: ordinal) else { continue }
                 advertising.spans[i].stoppedBy = "still enabled at the end of the capture"
                 advertising.spans[i].enabledMicros = end.time.microseconds - advertising.spans[i].start.time.microseconds
             }

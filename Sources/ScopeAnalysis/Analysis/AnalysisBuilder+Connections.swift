@@ -87,10 +87,10 @@ extension AnalysisBuilder {
                 adapter: adapter, request: at, api: api, peer: usesList ? nil : peer, peerAddressType: usesList ? nil : peerAddressType,
                 filterPolicy: filterPolicy))
         let i = result.attempts.count - 1
-        pendingAttempt[adapter] = i
         result.attempts[i].ordinal = result.retired.attempts + i
+        pendingAttempt[adapter] = result.attempts[i].ordinal
         itemsSinceCheck += 1
-        if let s = activeScan[adapter] {
+        if let s = activeScanPosition(adapter) {
             result.attempts[i].scanReportsAtRequest = result.scans[s].reports
             result.attempts[i].scanStartFrameAtRequest = result.scans[s].start.frame
         }
@@ -110,10 +110,14 @@ extension AnalysisBuilder {
             scanStartFrame: found.scanStart, firstReport: found.firstReport, scan: session.map { DiscoveryScan($0, for: attempt) })
     }
 
-    /// The session in `result.scans` that started at `frame` (sessions are in start order).
+    /// The session in `result.scans` that started at `frame`.
     func scanSession(startingAt frame: FrameNumber) -> ScanSession? {
-        let lo = result.scans.partitionPoint { $0.start.frame >= frame }
-        return lo < result.scans.count && result.scans[lo].start.frame == frame ? result.scans[lo] : nil
+        result.scans.position(of: frame).map { result.scans[$0] }
+    }
+
+    /// The position in `result.attempts` of the request waiting on `adapter`.
+    func pendingAttemptPosition(_ adapter: AdapterIndex) -> Int? {
+        pendingAttempt[adapter].flatMap { result.attempts.position(of: $0) }
     }
 
     mutating func finishAttempts() {
@@ -135,7 +139,7 @@ extension AnalysisBuilder {
     ) {
         // The LE attempt this event answers (central role, or a failure of our request).
         var attemptIndex: Int?
-        if c.isLE, let i = pendingAttempt[adapter], c.role == 0 || c.status != 0 {
+        if c.isLE, let i = pendingAttemptPosition(adapter), c.role == 0 || c.status != 0 {
             attemptIndex = i
             pendingAttempt[adapter] = nil
             result.attempts[i].complete = at
@@ -177,24 +181,34 @@ extension AnalysisBuilder {
         }
         result.connections.append(connection)
         itemsSinceCheck += 1
-        let index = result.connections.count - 1
         noteConnectionArrived(connection, at: at)
-        openConnections[key] = index
+        openConnections[key] = HeldRef(id: connection.ordinal, position: result.connections.count - 1)
         if let i = attemptIndex { noteRequestChanged(i) }
         if c.isLE && role == .peripheral { connectionStopsLegacyAdvertising(adapter: adapter, at: at) }
+    }
+
+    /// The position in `result.connections` of the open connection on `key` (looked up per ACL
+    /// frame: its last position, checked, is the fast path).
+    @inline(__always)
+    mutating func openConnection(_ key: HandleKey) -> Int? {
+        guard var ref = openConnections[key] else { return nil }
+        let before = ref.position
+        guard let i = result.connections.position(of: &ref) else { return nil }
+        if i != before { openConnections[key] = ref }
+        return i
     }
 
     /// The connection on `key`, created when its setup was not captured.
     /// `connection`: the frame's (`DecodedFrame.connection`).
     mutating func connectionIndex(_ key: HandleKey, connection frameConnection: GATTConnectionKey?, at: FrameTime) -> Int {
-        if let i = openConnections[key] { return i }
+        if let i = openConnection(key) { return i }
         let id = Self.connectionID(key, frame: frameConnection)
         var connection = Connection(id: id, role: .unknown)
         connection.ordinal = result.retired.connections + result.connections.count
         result.connections.append(connection)
         itemsSinceCheck += 1
         let index = result.connections.count - 1
-        openConnections[key] = index
+        openConnections[key] = HeldRef(id: connection.ordinal, position: index)
         handlesWithoutSetup.insert(key.handle)
         return index
     }
@@ -214,8 +228,10 @@ extension AnalysisBuilder {
     }
 
     private mutating func closeConnection(_ key: HandleKey) {
-        guard let i = openConnections.removeValue(forKey: key) else { return }
-        closedWithDetail.append(i)
+        let open = openConnection(key)
+        openConnections[key] = nil
+        guard let i = open else { return }
+        closedWithDetail.append(result.connections[i].ordinal)
         closedDetailEvents += result.connections[i].att.count
         openHeldATT -= result.connections[i].att.count
         // The ATT list stops growing: give back the spare capacity of its last doubling.
@@ -266,7 +282,9 @@ extension AnalysisBuilder {
     /// Applies one ATT PDU and what the decoder's GATT tracker reported about it.
     /// The open connections stop holding their ATT PDUs (`heldATTBudget`).
     private mutating func stopHoldingOpenATT() {
-        for i in openConnections.values { result.connections[i].stopHoldingATT() }
+        for ref in openConnections.values {
+            if let i = result.connections.position(of: ref.id) { result.connections[i].stopHoldingATT() }
+        }
         openHeldATT = 0
     }
 

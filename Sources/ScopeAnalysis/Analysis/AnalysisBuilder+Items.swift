@@ -159,7 +159,7 @@ extension AnalysisBuilder {
 
     /// A request on `adapter`: what `scan.left-running` needs of it, on the session running there.
     mutating func noteRequestInScan(_ attempt: ConnectionAttempt) {
-        guard let s = activeScan[attempt.adapter] else { return }
+        guard let s = activeScanPosition(attempt.adapter) else { return }
         let session = result.scans[s]
         guard session.start.time <= attempt.request.time else { return }
         if session.firstRequest.map({ attempt.request.time < $0.time }) ?? true { result.scans[s].firstRequest = attempt.request }
@@ -186,7 +186,8 @@ extension AnalysisBuilder {
                 arrival = (c.ordinal, c.complete)
             }
         }
-        for (_, index) in openConnections {
+        for (_, ref) in openConnections {
+            guard let index = result.connections.position(of: ref.id) else { continue }
             let c = result.connections[index]
             guard let complete = c.complete else { continue }
             consider(AdvertisingSpan.SpanConnection(role: c.role, complete: complete, disconnect: nil, ordinal: c.ordinal))
@@ -207,7 +208,7 @@ extension AnalysisBuilder {
         guard c.role == .peripheral, !spansAwaitingArrival.isEmpty else { return }
         var waiting: [Int] = []
         for ordinal in spansAwaitingArrival {
-            guard let i = position(ofSpan: ordinal) else { continue }
+            guard let i = advertising.spans.position(of: ordinal) else { continue }
             if advertising.spans[i].start.frame < at.frame {
                 advertising.spans[i].firstArrival = at
             } else {
@@ -220,18 +221,13 @@ extension AnalysisBuilder {
     /// A connection went down: spans that started while it was up learn when, and later spans
     /// starting at a frame before this one can still find it (`recentCloses`).
     mutating func noteConnectionDown(_ c: Connection, at: FrameTime) {
-        for (_, i) in openSpans where advertising.spans[i].connectionAtStart?.ordinal == c.ordinal {
+        for (_, ordinal) in openSpans {
+            guard let i = advertising.spans.position(of: ordinal), advertising.spans[i].connectionAtStart?.ordinal == c.ordinal else { continue }
             advertising.spans[i].connectionAtStart?.disconnect = at
         }
         guard let complete = c.complete else { return }
         recentCloses.append(AdvertisingSpan.SpanConnection(role: c.role, complete: complete, disconnect: at, ordinal: c.ordinal))
         if recentCloses.count > 16 { recentCloses.removeFirst() }
-    }
-
-    /// Position in `advertising.spans` of the span with `ordinal` (spans are in ordinal order).
-    func position(ofSpan ordinal: Int) -> Int? {
-        let lo = advertising.spans.partitionPoint { $0.ordinal >= ordinal }
-        return lo < advertising.spans.count && advertising.spans[lo].ordinal == ordinal ? lo : nil
     }
 
     /// A data command was sent: its assembled length, and the set's recent data (for the spans).

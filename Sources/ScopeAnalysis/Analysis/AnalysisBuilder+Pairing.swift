@@ -16,9 +16,9 @@ extension AnalysisBuilder {
             pairing.ordinal = result.retired.pairings + result.pairings.count
             result.pairings.append(pairing)
             itemsSinceCheck += 1
-            openPairing[id] = result.pairings.count - 1
+            openPairing[id] = pairing.ordinal
         case .pairingResponse:
-            guard let f = pdu.pairingFeatures, let p = openPairing[id] else { return }
+            guard let f = pdu.pairingFeatures, let p = openPairing[id].flatMap({ result.pairings.position(of: $0) }) else { return }
             var pairing = result.pairings[p]
             pairing.response = at
             let responder = Self.features(f)
@@ -31,7 +31,7 @@ extension AnalysisBuilder {
         case .identityInformation, .identityAddressInformation:
             identityKey(pdu, connection: i, direction: direction, at: at)
         case .pairingFailed:
-            guard let p = openPairing.removeValue(forKey: id) else { return }
+            guard let p = openPairing.removeValue(forKey: id).flatMap({ result.pairings.position(of: $0) }) else { return }
             result.pairings[p].result = .failed
             result.pairings[p].reason = pdu.failureReason?.rawValue
             result.pairings[p].failed = at
@@ -51,7 +51,7 @@ extension AnalysisBuilder {
     /// Encryption Change (or Key Refresh on an encrypted link) after the SMP exchange decides it.
     mutating func pairingEncryption(connection i: Int, change: EncryptionChange, wasEncrypted: Bool) {
         let id = result.connections[i].id
-        guard let p = openPairing[id] else { return }
+        guard let p = openPairing[id].flatMap({ result.pairings.position(of: $0) }) else { return }
         if change.isKeyRefresh && !wasEncrypted { return }
         openPairing[id] = nil
         result.pairings[p].encryption = change.at

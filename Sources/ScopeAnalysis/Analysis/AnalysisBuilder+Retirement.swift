@@ -67,9 +67,10 @@ extension AnalysisBuilder {
         part.capture.platform = platformDetector.platform
         part.capture.platformAtStart = platformAtStart
         if hasRetirableConnections {
-            part.connections = closedWithDetail.map { result.connections[$0] }
+            let positions = closedWithDetail.compactMap { result.connections.position(of: $0) }
+            part.connections = positions.map { result.connections[$0] }
             part.pairings = result.pairings(of: part.connections)
-            for i in closedWithDetail { result.connections[i].retireDetail() }
+            for i in positions { result.connections[i].retireDetail() }
             closedWithDetail = []
             closedDetailEvents = 0
         }
@@ -82,7 +83,7 @@ extension AnalysisBuilder {
     }
 
     private mutating func retireClosedScans(into part: inout AnalysisResult) {
-        let positions = closedScans.sorted()
+        let positions = result.scans.positions(of: closedScans)
         closedScans = []
         guard !positions.isEmpty else { return }
         part.scans = positions.map { result.scans[$0] }
@@ -96,10 +97,7 @@ extension AnalysisBuilder {
         }
         retiredDiscoveryScans = retiredDiscoveryScans.filter { pointedAt.contains($0.key) }
         for s in part.scans where pointedAt.contains(s.start.frame) { retiredDiscoveryScans[s.start.frame] = s }
-        // The sessions still held move down; the running ones' positions follow.
         Self.remove(positions, from: &result.scans)
-        for (adapter, p) in activeScan { activeScan[adapter] = Self.moved(p, removed: positions) }
-        for i in scanState.indices { scanState[i].index = Self.moved(scanState[i].index, removed: positions) }
     }
 }
 
@@ -137,7 +135,7 @@ extension AnalysisBuilder {
         var attempts: [Int] = []
         for p in kept..<max(kept, result.attempts.count) {
             let a = result.attempts[p]
-            guard a.complete != nil || (a.cancel != nil && pendingAttempt[a.adapter] != p) else { continue }
+            guard a.complete != nil || (a.cancel != nil && pendingAttempt[a.adapter] != a.ordinal) else { continue }
             if a.outcome == .connected, Self.contains(discoveryKept, a.ordinal) { continue }
             attempts.append(p)
         }
@@ -188,20 +186,12 @@ extension AnalysisBuilder {
         result.retired.advertisingData += data.count
         result.retired.advertisingSpans += spans.count
 
-        // Out of the lists; the positions held elsewhere follow.
+        // Out of the lists (the state that refers to held items names them by id: `HeldItem`).
         Self.remove(connections, from: &result.connections)
         Self.remove(attempts, from: &result.attempts)
         Self.remove(pairings, from: &result.pairings)
         Self.remove(data, from: &advertising.dataCommands)
         Self.remove(spans, from: &advertising.spans)
-        if !connections.isEmpty {
-            let moved = { Self.moved($0, removed: connections) }
-            openConnections = openConnections.mapValues(moved)
-            closedWithDetail = closedWithDetail.map(moved)
-        }
-        if !pairings.isEmpty { openPairing = openPairing.mapValues { Self.moved($0, removed: pairings) } }
-        if !attempts.isEmpty { pendingAttempt = pendingAttempt.mapValues { Self.moved($0, removed: attempts) } }
-        if !spans.isEmpty { openSpans = openSpans.mapValues { Self.moved($0, removed: spans) } }
 
         var meta = AdvertisingActivity()
         meta.supportedStates = advertising.supportedStates
@@ -238,10 +228,5 @@ extension AnalysisBuilder {
             if next < positions.count, positions[next] == p { next += 1 } else { out.append(list[p]) }
         }
         list = out
-    }
-
-    /// Where the element at `position` is once those at `removed` (ascending, not `position`) are gone.
-    static func moved(_ position: Int, removed: [Int]) -> Int {
-        position - removed.partitionPoint { $0 >= position }
     }
 }

@@ -18,23 +18,35 @@ extension AnalysisBuilder {
             session.startComplete = complete
             result.scans.append(session)
             noteScanStarted(command, adapter: adapter)
-            let index = result.scans.count - 1
-            activeScan[adapter] = index
-            scanState.append(ScanTracking(adapter: adapter, index: index))
-        } else if let index = activeScan.removeValue(forKey: adapter) {
+            let ref = HeldRef(id: command.frame, position: result.scans.count - 1)
+            activeScan[adapter] = ref
+            scanState.append(ScanTracking(adapter: adapter, session: ref))
+        } else if var session = activeScan.removeValue(forKey: adapter), let index = result.scans.position(of: &session) {
+            let start = session.id
             result.scans[index].stop = command
             result.scans[index].stopComplete = complete
             result.scans[index].end = command
             result.scans[index].stillRunningAtEnd = false
-            scanState.removeAll { $0.index == index }
+            scanState.removeAll { $0.session.id == start }
             foldDensity(index)
-            if index >= retirement.keptScans { closedScans.append(index) }
+            if index >= retirement.keptScans { closedScans.append(start) }
         }
     }
 
+    /// The position in `result.scans` of the session running on `adapter`.
+    mutating func activeScanPosition(_ adapter: AdapterIndex) -> Int? {
+        guard var session = activeScan[adapter] else { return nil }
+        let before = session.position
+        guard let index = result.scans.position(of: &session) else { return nil }
+        if index != before { activeScan[adapter] = session }
+        return index
+    }
+
     mutating func advertisingReports(_ reports: AdvertisingReports, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {
-        // The running session on this adapter (as `activeScan[adapter]`).
+        // The running session on this adapter (as `activeScan[adapter]`); its position, found
+        // once per event, is `scanState[slot].session.position` for the reports.
         let slot = scanState.firstIndex { $0.adapter == adapter }
+        if let slot, !result.scans.holds(scanState[slot].session) { findRunningScan(slot) }
         var duplicatesInEvent = 0
         var counted = 0
         // Each report's essentials read in place from the event's bytes (no `AdvertisingReport`).
@@ -43,8 +55,15 @@ extension AnalysisBuilder {
         }
         if let slot, duplicatesInEvent > 0, counted > 0 {
             // The event's bytes shared equally among the reports it carried.
-            result.scans[scanState[slot].index].duplicateEventBytes += eventBytes * duplicatesInEvent / counted
+            result.scans[scanState[slot].session.position].duplicateEventBytes += eventBytes * duplicatesInEvent / counted
         }
+    }
+
+    /// Sessions before the running one left: where it is now.
+    private mutating func findRunningScan(_ slot: Int) {
+        var session = scanState[slot].session
+        guard let index = result.scans.position(of: &session) else { return }
+        scanState[slot].session.position = index
     }
 
     /// One report; `slot`: the running session's entry in `scanState`.
@@ -86,7 +105,7 @@ extension AnalysisBuilder {
         let device = indexOfDevice(address: address, addressType: addressType, at: at)
         var isDuplicate = false
         if let slot {
-            let s = scanState[slot].index
+            let s = scanState[slot].session.position
             // Mutate in place: copying the session or its tracking per report would copy their
             // collections each time (quadratic on long scans).
             let reportType = report.isLegacyEvent ? eventType : eventType & ~UInt16(0x60)
@@ -186,7 +205,8 @@ extension AnalysisBuilder {
 
     mutating func finishScans(end: FrameTime?) {
         guard let end else { return }
-        for (_, index) in activeScan {
+        for (_, var session) in activeScan {
+            guard let index = result.scans.position(of: &session) else { continue }
             result.scans[index].end = end
             result.scans[index].stillRunningAtEnd = true
         }

@@ -43,7 +43,8 @@ public struct AnalysisBuilder: Sendable {
 
     // Scanning.
     var scanParameters: [AdapterIndex: [ScanPHY]] = [:]
-    var activeScan: [AdapterIndex: Int] = [:]
+    /// The running session on each adapter (its id, `ScanSession.heldID`: the start frame).
+    var activeScan: [AdapterIndex: HeldRef<FrameNumber>] = [:]
     /// The running sessions' tracking (one per adapter in `activeScan`, a short list: no hashing).
     var scanState: [ScanTracking] = []
     /// Advertiser → index in `result.devices`.
@@ -60,13 +61,14 @@ public struct AnalysisBuilder: Sendable {
     var fragments: [FragmentKey: [UInt8]] = [:]
 
     // Connections.
+    /// The request waiting for its answer on each adapter (its ordinal).
     var pendingAttempt: [AdapterIndex: Int] = [:]
-    /// The open connection on each handle (its identity, with the generation, is the
-    /// dissector's: `DecodedFrame.connection`).
-    var openConnections: [HandleKey: Int] = [:]
+    /// The open connection on each handle (its ordinal; its identity, with the generation, is
+    /// the dissector's: `DecodedFrame.connection`).
+    var openConnections: [HandleKey: HeldRef<Int>] = [:]
     var handlesWithoutSetup: Set<UInt16> = []
 
-    /// Closed connections still holding their ATT detail, and their ATT PDUs.
+    /// Closed connections still holding their ATT detail (ordinals), and their ATT PDUs.
     var closedWithDetail: [Int] = []
     var closedDetailEvents = 0
     /// Follows every connection's ATT PDUs as they are applied (the rules' per-connection
@@ -80,9 +82,9 @@ public struct AnalysisBuilder: Sendable {
     public var heldATTBudget: Int?
     /// ATT PDUs held by the open connections.
     var openHeldATT = 0
-    /// Positions in `result.scans` of closed sessions that may be retired (every session after
-    /// the first `retirement.keptScans`).
-    var closedScans: [Int] = []
+    /// Closed sessions that may be retired (every session after the first
+    /// `retirement.keptScans`), by start frame.
+    var closedScans: [FrameNumber] = []
     /// When closed connections and scan sessions are handed over (`retireClosed()`).
     public var retirement = Retirement()
     /// Items created since settled ones were last looked for (`hasRetirableItems`).
@@ -108,7 +110,7 @@ public struct AnalysisBuilder: Sendable {
     var advertisingData: [UInt8?: [RecentData]] = [:]
 
     // Pairing.
-    /// Per connection, the position in `result.pairings` of its pairing still in progress.
+    /// Per connection, the ordinal of its pairing still in progress.
     var openPairing: [ConnectionID: Int] = [:]
     /// IRKs waiting for their Identity Address Information, per connection and direction.
     var pendingIRK: [IdentityKey: ([UInt8], FrameTime)] = [:]
@@ -120,6 +122,7 @@ public struct AnalysisBuilder: Sendable {
     var advertising = AdvertisingActivity()
     var legacyAdvertisingParameters: [AdapterIndex: AdvertisingSetup] = [:]
     var extendedAdvertisingParameters: [SetKey: AdvertisingSetup] = [:]
+    /// The enabled span of each set (its ordinal).
     var openSpans: [SetKey: Int] = [:]
     var advertisingSeen = false
 
@@ -143,8 +146,7 @@ public struct AnalysisBuilder: Sendable {
     }
 
     struct Discovery: Sendable {
-        /// The session's start frame (its identity: positions in `result.scans` change when
-        /// sessions retire).
+        /// The session's start frame (its id, `ScanSession.heldID`).
         var scanStart: FrameNumber
         var firstReport: FrameTime
     }
@@ -223,8 +225,9 @@ public struct AnalysisBuilder: Sendable {
 
     struct ScanTracking: Sendable {
         var adapter: AdapterIndex
-        /// The session's index in `result.scans`.
-        var index: Int
+        /// The session in `result.scans`: its start frame, and its position when last found
+        /// (`session` finds it).
+        var session: HeldRef<FrameNumber>
         /// Its distinct reports, to tell duplicates (owner: device index << 16 | event type).
         var seen = PayloadTable()
         /// Devices that reported in the session, and which (bit i: `result.devices[i]`).
@@ -391,12 +394,12 @@ public struct AnalysisBuilder: Sendable {
         case .leExtendedCreateConnection(let c)?:
             startAttempt(filterPolicy: c.initiatorFilterPolicy, peerAddressType: c.peerAddressType, peer: c.peer, api: .extended, adapter: adapter, at: at)
         case .leCreateConnectionCancel?:
-            if let i = pendingAttempt[adapter], result.attempts[i].cancel == nil {
+            if let i = pendingAttemptPosition(adapter), result.attempts[i].cancel == nil {
                 result.attempts[i].cancel = at
                 noteRequestChanged(i)
             }
         case .disconnect(let d)?:
-            if let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)], result.connections[i].disconnectCommand == nil {
+            if let i = openConnection(HandleKey(adapter: adapter, handle: d.handle)), result.connections[i].disconnectCommand == nil {
                 result.connections[i].disconnectCommand = at
             }
         case .leSetAdvertisingData(let d)?:
@@ -444,7 +447,7 @@ public struct AnalysisBuilder: Sendable {
         case .leConnectionComplete(let c)?:
             connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: frame.connection)
         case .leConnectionUpdateComplete(let u)?:
-            if u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
+            if u.status == 0, let i = openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
                 let update = ParameterUpdate(
                     at: at, intervalMicros: u.intervalMicros, peripheralLatency: Int(u.peripheralLatency),
                     supervisionTimeoutMicros: u.supervisionTimeoutMicros)
@@ -454,11 +457,11 @@ public struct AnalysisBuilder: Sendable {
                 result.connections[i].supervisionTimeoutMicros = update.supervisionTimeoutMicros
             }
         case .lePHYUpdateComplete(let u)?:
-            if u.status == 0, let i = openConnections[HandleKey(adapter: adapter, handle: u.handle)] {
+            if u.status == 0, let i = openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
                 result.connections[i].phyUpdates.append(PHYUpdate(at: at, tx: u.txPHY, rx: u.rxPHY))
             }
         case .leDataLengthChange(let d)?:
-            if let i = openConnections[HandleKey(adapter: adapter, handle: d.handle)] {
+            if let i = openConnection(HandleKey(adapter: adapter, handle: d.handle)) {
                 result.connections[i].dataLengthChanges.append(
                     DataLengthChange(at: at, maxTXOctets: Int(d.maxTXOctets), maxRXOctets: Int(d.maxRXOctets)))
             }
@@ -495,7 +498,9 @@ public struct AnalysisBuilder: Sendable {
             }
         case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2:
             // A refused request (Command Status with an error) ends the attempt there.
-            if event.code == .commandStatus, status != 0, let i = pendingAttempt[adapter], result.attempts[i].request == pending.at {
+            if event.code == .commandStatus, status != 0, let i = pendingAttemptPosition(adapter),
+                result.attempts[i].request == pending.at
+            {
                 result.attempts[i].complete = at
                 result.attempts[i].status = status
                 result.attempts[i].outcome = .failed
