@@ -2,7 +2,7 @@ import ScopeAnalysis
 import ScopeCore
 
 /// The items a rule of `RuleScope.items` judges: what an analysis still holds at the end, or a
-/// batch of items leaving it on the way (`AnalysisResult.leaving`). Each item is in exactly one
+/// batch of items leaving it on the way (`SettledBatch.leaving`). Each item is in exactly one
 /// view, so the tallies of every view merged are the tally of the whole capture.
 struct ItemView {
     var attempts: [ConnectionAttempt]

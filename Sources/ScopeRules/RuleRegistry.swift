@@ -200,7 +200,7 @@ public struct RuleAccumulator: Sendable {
     /// Batches absorbed.
     public private(set) var batches = 0
     /// Batches handed over before the platform was known (`absorb`).
-    var waiting: [AnalysisResult] = []
+    var waiting: [SettledBatch] = []
 
     /// Follows every connection's ATT PDUs while the analysis runs, for the connection rules
     /// (`AnalysisBuilder.analyze(path:follower:)`): the folds of a connection go once it is judged.
@@ -231,14 +231,15 @@ public struct RuleAccumulator: Sendable {
 
     /// Judges a batch of retired connections with every enabled connection rule, and a batch of
     /// retired scan sessions with every enabled scan rule.
-    public mutating func absorb(_ batch: AnalysisResult) {
-        let leaving = batch.leaving.flatMap { $0.isEmpty ? nil : $0 }
+    public mutating func absorb(_ settled: SettledBatch) {
+        let batch = settled.partial
+        let leaving = settled.leaving.isEmpty ? nil : settled.leaving
         guard !batch.connections.isEmpty || !batch.scans.isEmpty || leaving != nil else { return }
         if config.platform == nil, config.detectedPlatform == nil {
             // Judged once the platform the first records name is known (a batch handed over
             // within them waits, with what it holds: a bounded number of items).
             guard let platform = batch.capture.platformAtStart else {
-                waiting.append(batch)
+                waiting.append(settled)
                 return
             }
             judgeWaiting(platform: platform)

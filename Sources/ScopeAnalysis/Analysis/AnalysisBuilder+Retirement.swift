@@ -56,13 +56,12 @@ extension AnalysisBuilder {
 
     var hasRetirableScans: Bool { !closedScans.isEmpty && closedScans.count >= retirement.scans }
 
-    /// A partial result for the rules that can judge part of a capture (`RuleScope`): the closed
+    /// What the rules that can judge part of a capture (`RuleScope`) take now: the closed
     /// connections still holding their ATT detail (and their pairings), when due, and the closed
-    /// scan sessions, when due, with the connection requests made from their start on. The
-    /// connections then keep only their counts; the sessions leave `result.scans` and only their
-    /// sums stay (`AnalysisResult.retiredScans`); settled items leave as `part.leaving`
-    /// (`retireSettledItems`).
-    public mutating func retireClosed() -> AnalysisResult {
+    /// scan sessions, when due, as a partial result; settled items as they leave
+    /// (`retireSettledItems`). The connections then keep only their counts; the sessions leave
+    /// `result.scans` and only their sums stay (`AnalysisResult.retiredScans`).
+    public mutating func retireClosed() -> SettledBatch {
         var part = AnalysisResult(capture: result.capture)
         part.capture.platform = platformDetector.platform
         part.capture.platformAtStart = platformAtStart
@@ -75,11 +74,12 @@ extension AnalysisBuilder {
             closedDetailEvents = 0
         }
         if hasRetirableScans { retireClosedScans(into: &part) }
+        var leaving = LeavingItems()
         if hasRetirableItems {
             itemsSinceCheck = 0
-            retireSettledItems(into: &part)
+            retireSettledItems(into: &part, leaving: &leaving)
         }
-        return part
+        return SettledBatch(partial: part, leaving: leaving)
     }
 
     private mutating func retireClosedScans(into part: inout AnalysisResult) {
@@ -103,16 +103,15 @@ extension AnalysisBuilder {
 
 extension AnalysisBuilder {
     /// Settled items after the first `retirement.kept` of each list leave the result for the
-    /// rules of `RuleScope.items` (`part.leaving`); their counts and headline sums stay in
+    /// rules of `RuleScope.items` (`leaving`); their counts and headline sums stay in
     /// `result.retired`. Settled: a connection request answered (or replaced while cancelled), a
     /// connection closed by a Disconnection Complete with its ATT detail judged (its pairings
     /// go with it), an advertising data command answered (or replaced), a span stopped that saw
     /// a peripheral-role connection arrive or started more than `arrivalWindowMicros` ago, and
     /// every reconnection. Requests still pending stay (a pending request is judged up to the
     /// last frame), and so do the first `kept` requests that connected (the headline lists them).
-    mutating func retireSettledItems(into part: inout AnalysisResult) {
+    mutating func retireSettledItems(into part: inout AnalysisResult, leaving: inout LeavingItems) {
         let kept = retirement.kept
-        var leaving = LeavingItems()
         let now = lastFrame?.time.microseconds ?? 0
 
         // Connections and their pairings.
@@ -199,7 +198,6 @@ extension AnalysisBuilder {
         meta.maxAdvertisingDataLength = advertising.maxAdvertisingDataLength
         meta.maxAdvertisingDataLengthFrame = advertising.maxAdvertisingDataLengthFrame
         part.advertising = meta
-        part.leaving = leaving
     }
 
     /// Keeps `a` for the headline's discovery-cost list when it is among the first `kept` requests

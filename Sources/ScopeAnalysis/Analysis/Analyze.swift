@@ -20,7 +20,7 @@ extension AnalysisBuilder {
     /// `retirement.attPDUs` of them between them (`heldATTBudget`).
     public static func analyze(
         path: String, resolvePrivateAddresses: Bool = true, retirement: Retirement = Retirement(),
-        follower: (any ATTFollower)? = nil, retire: ((AnalysisResult) -> Void)? = nil
+        follower: (any ATTFollower)? = nil, retire: ((SettledBatch) -> Void)? = nil
     ) throws -> AnalysisResult {
         try analyze(
             path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: nil, retirement: retirement, follower: follower,
@@ -31,7 +31,7 @@ extension AnalysisBuilder {
     /// `detail`: what the single-thread loop's dissector works out (tests compare both).
     static func analyze(
         path: String, resolvePrivateAddresses: Bool, pipelined: Bool?, retirement: Retirement = Retirement(),
-        detail: DecodeDetail = .analysis, follower: (any ATTFollower)? = nil, retire: ((AnalysisResult) -> Void)? = nil
+        detail: DecodeDetail = .analysis, follower: (any ATTFollower)? = nil, retire: ((SettledBatch) -> Void)? = nil
     ) throws -> AnalysisResult {
         let reader = try CaptureReader.open(path: path)
         var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
@@ -230,7 +230,7 @@ enum FramePipeline {
         thread.start()
     }
 
-    static func run(reader: CaptureReader, into builder: inout AnalysisBuilder, retire: ((AnalysisResult) -> Void)? = nil) {
+    static func run(reader: CaptureReader, into builder: inout AnalysisBuilder, retire: ((SettledBatch) -> Void)? = nil) {
         let records = Channel<CaptureRecord>()
         let frames = Channel<DecodedFrame>()
         let box = ReaderBox(reader)

@@ -37,9 +37,6 @@ public struct AnalysisResult: Sendable {
     /// on the way and dropped (long captures only: the first `AnalysisBuilder.Retirement.kept` of
     /// each list stay): their counts and what the headline sums of them.
     public var retired = RetiredItems()
-    /// In a partial result handed to the rules on the way (`AnalysisBuilder.retireClosed()`):
-    /// the items leaving the result, each judged once, by the rules of `RuleScope.items`.
-    public var leaving: LeavingItems?
     public static let foldDensityAfterSessions = 256
     public static let capturedDensityBuckets = 1000
 

@@ -1,6 +1,21 @@
 import ScopeCore
 
-/// The items a partial result hands to the rules of `RuleScope.items` (`AnalysisResult.leaving`):
+/// What the analysis of a long capture hands the rules as it goes (`AnalysisBuilder.retireClosed()`):
+/// the closed connections with their ATT detail and the closed scan sessions, as a partial
+/// result for the rules that judge one connection or session at a time, and the settled items
+/// leaving the analysis, for the rules that judge one item at a time.
+public struct SettledBatch: Sendable {
+    /// Closed connections (with their pairings) and scan sessions, and the capture's platform.
+    public var partial: AnalysisResult
+    public var leaving: LeavingItems
+
+    public init(partial: AnalysisResult, leaving: LeavingItems = LeavingItems()) {
+        self.partial = partial
+        self.leaving = leaving
+    }
+}
+
+/// The items a batch hands to the rules of `RuleScope.items` (`SettledBatch.leaving`):
 /// settled connection requests, closed connections (their ATT detail already judged), their
 /// pairings, reconnections and finished advertising records. Each item leaves the analysis
 /// exactly once, so judging these batches and what the result holds at the end judges every
