@@ -1,8 +1,10 @@
 import ScopeCore
 
 /// A JSON value whose objects keep their keys in insertion order, so reports serialise the same
-/// way every time (golden files, diffs between runs, programs that read them).
-public indirect enum JSONValue: Sendable, Equatable {
+/// way every time (golden files, diffs between runs, programs that read them). Not `indirect`:
+/// arrays and objects already keep their items in array storage, and a scalar held inline costs
+/// no allocation (a long report has hundreds of thousands of them).
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -72,7 +74,7 @@ public indirect enum JSONValue: Sendable, Equatable {
                 return
             }
             // Arrays of scalars stay on one line (frame lists).
-            if items.allSatisfy(\.isScalar) {
+            if items.allSatisfy({ $0.isScalar }) {
                 out.append(UInt8(ascii: "["))
                 for i in items.indices {
                     if i > 0 { Self.append(", ", to: &out) }
@@ -113,7 +115,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .null: Self.append("null", to: &out)
         case .bool(let b): Self.append(b ? "true" : "false", to: &out)
         case .int(let i): Self.appendDecimal(i, to: &out)
-        case .decimal(let d): Self.append(d, to: &out)
+        case .decimal(let d): Self.appendUTF8(d, to: &out)
         case .string(let s): JSONWriter.appendString(s, to: &out)
         case .array, .object: break
         }
@@ -150,15 +152,20 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     @inline(__always)
-    private static func append(_ s: String, to out: inout [UInt8]) {
+    private static func appendUTF8(_ s: String, to out: inout [UInt8]) {
         var s = s
         s.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    private static func append(_ s: StaticString, to out: inout [UInt8]) {
+        s.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
     /// Two spaces per level.
     @inline(__always)
     private static func indent(_ level: Int, into out: inout [UInt8]) {
-        for _ in 0..<level { out.append(0x20); out.append(0x20) }
+        out.append(contentsOf: repeatElement(0x20, count: 2 * level))
     }
 
     /// The decimal digits of `value` (as `String(value)` writes them).
@@ -206,14 +213,36 @@ struct JSONObject {
 public enum Millis {
     /// 707556 → "707.556", 64000 → "64", -1500 → "-1.5".
     public static func string(_ micros: Int64) -> String {
-        let sign = micros < 0 ? "-" : ""
-        let m = micros.magnitude
-        let whole = String(m / 1000)
-        var frac = String(m % 1000)
-        if m % 1000 == 0 { return sign + whole }
-        frac = String(repeating: "0", count: 3 - frac.count) + frac
-        while frac.hasSuffix("0") { frac.removeLast() }
-        return sign + whole + "." + frac
+        // Digits written right to left into 32 bytes on the stack (sign, 20 digits, point), then
+        // made into a string once: reports render tens of thousands of these.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var end = buffer.count
+            func put(_ b: UInt8) {
+                end -= 1
+                buffer[end] = b
+            }
+            let m = micros.magnitude
+            var frac = m % 1000
+            if frac != 0 {
+                var places = 3
+                while frac % 10 == 0 {
+                    frac /= 10
+                    places -= 1
+                }
+                for _ in 0..<places {
+                    put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac % 10))
+                    frac /= 10
+                }
+                put(UInt8(ascii: "."))
+            }
+            var whole = m / 1000
+            repeat {
+                put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10))
+                whole /= 10
+            } while whole > 0
+            if micros < 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[end...]), as: UTF8.self)
+        }
     }
 
     /// A ratio rendered with `places` decimals, half away from zero, e.g. 0.3333 → "0.333".
