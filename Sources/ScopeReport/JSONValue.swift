@@ -1,8 +1,10 @@
 import ScopeCore
 
 /// A JSON value whose objects keep their keys in insertion order, so reports serialise the same
-/// way every time (golden files, diffs between runs, programs that read them).
-public indirect enum JSONValue: Sendable, Equatable {
+/// way every time (golden files, diffs between runs, programs that read them). Not `indirect`:
+/// arrays and objects already keep their items in array storage, and a scalar held inline costs
+/// no allocation (a long report has hundreds of thousands of them).
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -40,93 +42,92 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Two-space indented, one key per line, trailing newline.
     public func rendered() -> String {
-        var out: [UInt8] = []
+        var out = RenderBuffer(capacity: 1 << 12)
         write(into: &out, indent: 0, flush: Int.max) { _ in }
         out.append(0x0A)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
     /// The rendering of `rendered()`, handed to `sink` in pieces of about `chunk` bytes: a long
     /// report is never one string in memory.
     public func write(chunk: Int = 1 << 16, to sink: (String) -> Void) {
-        var out: [UInt8] = []
-        out.reserveCapacity(chunk + 4096)
-        write(into: &out, indent: 0, flush: chunk) { sink(String(decoding: $0, as: UTF8.self)) }
+        var out = RenderBuffer(capacity: chunk + 4096)
+        write(into: &out, indent: 0, flush: chunk) { sink($0) }
         out.append(0x0A)
-        sink(String(decoding: out, as: UTF8.self))
+        sink(out.string)
     }
 
     // Written as UTF-8 bytes, turned into a string once per piece: appending to a `String` piece
     // by piece updates its count and flags each time (a third of writing a long report).
-    private func write(into out: inout [UInt8], indent: Int, flush: Int, sink: ([UInt8]) -> Void) {
+    private func write(into out: inout RenderBuffer, indent: Int, flush: Int, sink: (String) -> Void) {
         if out.count >= flush {
-            sink(out)
-            out.removeAll(keepingCapacity: true)
+            sink(out.string)
+            out.removeAll()
         }
         switch self {
         case .null, .bool, .int, .decimal, .string:
             writeScalar(into: &out)
         case .array(let items):
             if items.isEmpty {
-                Self.append("[]", to: &out)
+                out.append("[]")
                 return
             }
             // Arrays of scalars stay on one line (frame lists).
-            if items.allSatisfy(\.isScalar) {
+            if items.allSatisfy({ $0.isScalar }) {
                 out.append(UInt8(ascii: "["))
                 for i in items.indices {
-                    if i > 0 { Self.append(", ", to: &out) }
+                    if i > 0 { out.append(", ") }
                     items[i].writeScalar(into: &out)
                 }
                 out.append(UInt8(ascii: "]"))
                 return
             }
-            Self.append("[\n", to: &out)
+            out.append("[\n")
             for i in items.indices {
-                Self.indent(indent + 1, into: &out)
+                out.spaces(2 * (indent + 1))
                 items[i].write(into: &out, indent: indent + 1, flush: flush, sink: sink)
-                Self.append(i + 1 < items.count ? ",\n" : "\n", to: &out)
+                out.append(i + 1 < items.count ? ",\n" : "\n")
             }
-            Self.indent(indent, into: &out)
+            out.spaces(2 * indent)
             out.append(UInt8(ascii: "]"))
         case .object(let pairs):
             if pairs.isEmpty {
-                Self.append("{}", to: &out)
+                out.append("{}")
                 return
             }
-            Self.append("{\n", to: &out)
+            out.append("{\n")
             for i in pairs.indices {
-                Self.indent(indent + 1, into: &out)
-                JSONWriter.appendString(pairs[i].0, to: &out)
-                Self.append(": ", to: &out)
+                out.spaces(2 * (indent + 1))
+                out.appendString(pairs[i].0)
+                out.append(": ")
                 pairs[i].1.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
-                Self.append(i + 1 < pairs.count ? ",\n" : "\n", to: &out)
+                out.append(i + 1 < pairs.count ? ",\n" : "\n")
             }
-            Self.indent(indent, into: &out)
+            out.spaces(2 * indent)
             out.append(UInt8(ascii: "}"))
         }
     }
 
     /// A scalar's text (nothing for an array or object).
-    private func writeScalar(into out: inout [UInt8]) {
+    private func writeScalar(into out: inout RenderBuffer) {
         switch self {
-        case .null: Self.append("null", to: &out)
-        case .bool(let b): Self.append(b ? "true" : "false", to: &out)
-        case .int(let i): Self.appendDecimal(i, to: &out)
-        case .decimal(let d): Self.append(d, to: &out)
-        case .string(let s): JSONWriter.appendString(s, to: &out)
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .int(let i): out.appendDecimal(i)
+        case .decimal(let d): out.appendUTF8(d)
+        case .string(let s): out.appendString(s)
         case .array, .object: break
         }
     }
 
     /// On one line, without spaces: a JSON Lines row.
     public func compact() -> String {
-        var out: [UInt8] = []
+        var out = RenderBuffer(capacity: 1 << 10)
         writeCompact(into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
-    private func writeCompact(into out: inout [UInt8]) {
+    private func writeCompact(into out: inout RenderBuffer) {
         switch self {
         case .null, .bool, .int, .decimal, .string:
             writeScalar(into: &out)
@@ -141,39 +142,11 @@ public indirect enum JSONValue: Sendable, Equatable {
             out.append(UInt8(ascii: "{"))
             for i in pairs.indices {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.appendString(pairs[i].0, to: &out)
+                out.appendString(pairs[i].0)
                 out.append(UInt8(ascii: ":"))
                 pairs[i].1.writeCompact(into: &out)
             }
             out.append(UInt8(ascii: "}"))
-        }
-    }
-
-    @inline(__always)
-    private static func append(_ s: String, to out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { out.append(contentsOf: $0) }
-    }
-
-    /// Two spaces per level.
-    @inline(__always)
-    private static func indent(_ level: Int, into out: inout [UInt8]) {
-        for _ in 0..<level { out.append(0x20); out.append(0x20) }
-    }
-
-    /// The decimal digits of `value` (as `String(value)` writes them).
-    private static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var m = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, 8 per word
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
-                m /= 10
-                count += 1
-            } while m > 0
-            for i in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[i]) }
         }
     }
 
@@ -182,6 +155,99 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .array, .object: return false
         default: return true
         }
+    }
+}
+
+/// The UTF-8 bytes of a rendering. A report is hundreds of thousands of small pieces (keys,
+/// punctuation, indentation, numbers); each is copied in with one capacity check, without the
+/// uniqueness check and generic copy of `Array.append(contentsOf:)`.
+private struct RenderBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes so far as a string.
+    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    mutating func removeAll() { count = 0 }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if count + bytes.count > capacity { grow(bytes.count) }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always)
+    mutating func append(_ s: StaticString) {
+        s.withUTF8Buffer { append($0) }
+    }
+
+    /// A string's UTF-8 as it is (a number already rendered).
+    mutating func appendUTF8(_ s: String) {
+        var s = s
+        s.withUTF8 { append($0) }
+    }
+
+    /// A JSON string literal, quotes included (escaped by `JSONWriter.forEachPiece`).
+    mutating func appendString(_ s: String) {
+        append(UInt8(ascii: "\""))
+        JSONWriter.forEachPiece(ofString: s) { append($0) }
+        append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    mutating func spaces(_ n: Int) {
+        if count + n > capacity { grow(n) }
+        (base + count).update(repeating: 0x20, count: n)
+        count += n
+    }
+
+    /// The decimal digits of `value` (as `String(value)` writes them).
+    mutating func appendDecimal(_ value: Int64) {
+        if count + 21 > capacity { grow(21) }
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        var m = value.magnitude
+        var digits = 0
+        var rest = m
+        repeat {
+            digits += 1
+            rest /= 10
+        } while rest > 0
+        var i = count + digits
+        count = i
+        repeat {
+            i -= 1
+            base[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
+            m /= 10
+        } while m > 0
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let newCapacity = max(capacity * 2, count + needed)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 }
 
@@ -206,14 +272,36 @@ struct JSONObject {
 public enum Millis {
     /// 707556 → "707.556", 64000 → "64", -1500 → "-1.5".
     public static func string(_ micros: Int64) -> String {
-        let sign = micros < 0 ? "-" : ""
-        let m = micros.magnitude
-        let whole = String(m / 1000)
-        var frac = String(m % 1000)
-        if m % 1000 == 0 { return sign + whole }
-        frac = String(repeating: "0", count: 3 - frac.count) + frac
-        while frac.hasSuffix("0") { frac.removeLast() }
-        return sign + whole + "." + frac
+        // Digits written right to left into 32 bytes on the stack (sign, 20 digits, point), then
+        // made into a string once: reports render tens of thousands of these.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var end = buffer.count
+            func put(_ b: UInt8) {
+                end -= 1
+                buffer[end] = b
+            }
+            let m = micros.magnitude
+            var frac = m % 1000
+            if frac != 0 {
+                var places = 3
+                while frac % 10 == 0 {
+                    frac /= 10
+                    places -= 1
+                }
+                for _ in 0..<places {
+                    put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac % 10))
+                    frac /= 10
+                }
+                put(UInt8(ascii: "."))
+            }
+            var whole = m / 1000
+            repeat {
+                put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10))
+                whole /= 10
+            } while whole > 0
+            if micros < 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[end...]), as: UTF8.self)
+        }
     }
 
     /// A ratio rendered with `places` decimals, half away from zero, e.g. 0.3333 → "0.333".

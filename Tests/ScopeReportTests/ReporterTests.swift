@@ -301,11 +301,37 @@ import FoundationXML
 }
 
 @Suite struct UtilityTests {
+    @Test func jsonBytes() {
+        let v = JSONValue.object([
+            ("a\"b", .string("x\"y\\z\n\r\t\u{01}\u{1F}é")), ("n", .array([.int(-12), .int(Int64.min), .decimal("1.5"), .null, .bool(true)])),
+            ("o", .object([])), ("l", .array([.object([("k", .bool(false))])])),
+        ])
+        #expect(v.compact() == #"{"a\"b":"x\"y\\z\n\r\t\u0001\u001fé","n":[-12,-9223372036854775808,1.5,null,true],"o":{},"l":[{"k":false}]}"#)
+        #expect(v.rendered() == """
+            {
+              "a\\"b": "x\\"y\\\\z\\n\\r\\t\\u0001\\u001fé",
+              "n": [-12, -9223372036854775808, 1.5, null, true],
+              "o": {},
+              "l": [
+                {
+                  "k": false
+                }
+              ]
+            }
+
+            """)
+    }
+
     @Test func millis() {
         #expect(Millis.string(707_556) == "707.556")
         #expect(Millis.string(64_000) == "64")
         #expect(Millis.string(-1_500) == "-1.5")
         #expect(Millis.string(5) == "0.005")
+        #expect(Millis.string(0) == "0")
+        #expect(Millis.string(1_010) == "1.01")
+        #expect(Millis.string(-70) == "-0.07")
+        #expect(Millis.string(Int64.min) == "-9223372036854775.808")
+        #expect(Millis.string(Int64.max) == "9223372036854775.807")
         #expect(Millis.ratio(0.75) == "0.75")
         #expect(Millis.ratio(1) == "1")
     }

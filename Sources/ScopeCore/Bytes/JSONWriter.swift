@@ -52,28 +52,41 @@ public struct JSONWriter: Sendable {
 
     /// `appendString` into UTF-8 bytes: the same text.
     public static func appendString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        forEachPiece(ofString: s) { out.append(contentsOf: $0) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The UTF-8 of `s` as the inside of a JSON string literal (the quotes left to the caller),
+    /// handed to `emit` in order: the runs of bytes that stand for themselves and the escapes
+    /// between them. Nearly every string is one run.
+    @inlinable
+    public static func forEachPiece(ofString s: String, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
         var s = s
         s.withUTF8 { bytes in
-            out.append(UInt8(ascii: "\""))
             var plain = bytes.startIndex
             for i in bytes.indices {
                 let b = bytes[i]
                 guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<i]))
+                emit(UnsafeBufferPointer(rebasing: bytes[plain..<i]))
                 plain = i + 1
-                out.append(UInt8(ascii: "\\"))
-                switch b {
-                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Hex.digit(b >> 4), Hex.digit(b & 0x0F)])
-                }
+                escape(b).withUnsafeBufferPointer(emit)
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
-            out.append(UInt8(ascii: "\""))
+            emit(UnsafeBufferPointer(rebasing: bytes[plain...]))
+        }
+    }
+
+    /// The escape of a byte that cannot stand for itself in a JSON string.
+    @usableFromInline
+    static func escape(_ b: UInt8) -> [UInt8] {
+        switch b {
+        case UInt8(ascii: "\""): return [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+        case UInt8(ascii: "\\"): return [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+        case 0x0A: return [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+        case 0x0D: return [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+        case 0x09: return [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+        default:
+            return [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Hex.digit(b >> 4), Hex.digit(b & 0x0F)]
         }
     }
 
