@@ -50,13 +50,6 @@ public struct JSONWriter: Sendable {
     public mutating func element(_ v: String) { separator(); Self.appendString(v, to: &output) }
     public mutating func element(_ v: Int) { separator(); output += String(v) }
 
-    /// `appendString` into UTF-8 bytes: the same text.
-    public static func appendString(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        forEachPiece(ofString: s) { out.append(contentsOf: $0) }
-        out.append(UInt8(ascii: "\""))
-    }
-
     /// The UTF-8 of `s` as the inside of a JSON string literal (the quotes left to the caller),
     /// handed to `emit` in order: the runs of bytes that stand for themselves and the escapes
     /// between them. Nearly every string is one run.
@@ -92,26 +85,14 @@ public struct JSONWriter: Sendable {
 
     public static func appendString(_ s: String, to out: inout String) {
         out += "\""
-        // Nearly every string needs no escape: append it whole (escaping scalar by scalar was
-        // three quarters of `show --json`). Every character that needs one is ASCII.
+        // Nearly every string needs no escape (every character that does is ASCII): appended
+        // whole; the others piece by piece (`forEachPiece`, the one escaping rule).
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out += s
             out += "\""
             return
         }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u00" + Hex.string([UInt8(scalar.value)])
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
+        forEachPiece(ofString: s) { out += String(decoding: $0, as: UTF8.self) }
         out += "\""
     }
 }
