@@ -40,25 +40,55 @@ struct ConnectionFolds: Sendable {
 /// the thread feeding the analysis, then read by the rules once it has handed the connections
 /// over (a batch, or the end): never both at once.
 public final class ConnectionFollower: ATTFollower, @unchecked Sendable {
-    private let config: RuleConfiguration
-    private var folds: [ConnectionID: ConnectionFolds] = [:]
+    /// The folds of a connection none of whose PDUs came yet (the thresholds read once).
+    private let empty: ConnectionFolds
+    // Touched on every ATT PDU, by one thread at a time (see above): the folds in slots, the
+    // slot of each connection, slots given back, and the last connection looked up (PDUs come
+    // in runs on one connection: most look-ups stop there).
+    @exclusivity(unchecked) private var folds: [ConnectionFolds] = []
+    @exclusivity(unchecked) private var slots: [ConnectionID: Int] = [:]
+    @exclusivity(unchecked) private var free: [Int] = []
+    @exclusivity(unchecked) private var last: (connection: ConnectionID, slot: Int)?
 
-    public init(config: RuleConfiguration) { self.config = config }
+    public init(config: RuleConfiguration) { empty = ConnectionFolds(config: config) }
 
     public func follow(_ step: ATTStep, on connection: ConnectionID) {
-        folds[connection, default: ConnectionFolds(config: config)].add(step)
+        folds[slot(of: connection)].add(step)
+    }
+
+    private func slot(of connection: ConnectionID) -> Int {
+        if let last, last.connection == connection { return last.slot }
+        let slot: Int
+        if let s = slots[connection] {
+            slot = s
+        } else if let s = free.popLast() {
+            slot = s
+            folds[s] = empty
+            slots[connection] = s
+        } else {
+            slot = folds.count
+            folds.append(empty)
+            slots[connection] = slot
+        }
+        last = (connection, slot)
+        return slot
     }
 
     /// The folds of `connection`; nil when none of its PDUs was followed.
-    func folds(of connection: ConnectionID) -> ConnectionFolds? { folds[connection] }
+    func folds(of connection: ConnectionID) -> ConnectionFolds? { slots[connection].map { folds[$0] } }
 
-    /// Forgets judged connections.
+    /// Forgets judged connections (their slots serve the next ones).
     func forget(_ connections: [Connection]) {
-        for c in connections { folds[c.id] = nil }
+        for c in connections {
+            guard let s = slots.removeValue(forKey: c.id) else { continue }
+            folds[s] = empty
+            free.append(s)
+            if last?.connection == c.id { last = nil }
+        }
     }
 
     /// Connections followed and not yet forgotten.
-    public var following: Int { folds.count }
+    public var following: Int { slots.count }
 }
 
 /// A run of consecutive writes to one handle (what `att.acknowledged-bulk` and

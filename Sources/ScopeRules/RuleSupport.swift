@@ -127,6 +127,20 @@ struct GATTUse: Sendable {
     var text: String { "handle \(Text.hex4(handle)) \(kind) (frame \(at.frame))" }
 }
 
+/// An attribute handle as a dictionary key looked up per ATT PDU: hashed with one
+/// multiply–xorshift round instead of SipHash (`_rawHashValue(seed:)` is the standard library's
+/// hook for that; `hash(into:)` stays for every other use).
+struct AttributeHandle: Hashable, Sendable {
+    var handle: UInt16
+    init(_ handle: UInt16) { self.handle = handle }
+    func hash(into hasher: inout Hasher) { hasher.combine(handle) }
+    func _rawHashValue(seed: Int) -> Int {
+        var x = UInt64(handle) ^ UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x >> 32)) &* 0xD6E8_FEB8_6659_FD93
+        return Int(truncatingIfNeeded: x ^ (x >> 32))
+    }
+}
+
 /// Uses and sweep reads of one connection.
 struct GATTUsage: Sendable {
     /// The first use of each attribute, in PDU order.
@@ -140,7 +154,7 @@ struct GATTUsage: Sendable {
     struct Fold: Sendable {
         typealias Read = (event: ATTEvent, order: Int)
         /// Per attribute (value handle for a CCCD write): its first use outside the runs below.
-        var firstUse: [UInt16: GATTUse] = [:]
+        var firstUse: [AttributeHandle: GATTUse] = [:]
         /// Per client side (local, remote): runs of two or more Read Requests right after a
         /// discovery request, each handle at most once.
         var runs: [[[Read]]] = [[], []]
@@ -193,8 +207,9 @@ struct GATTUsage: Sendable {
         /// Keeps `u` when it is the attribute's first use so far (a read held in a run comes
         /// back here after later PDUs when the run proves too short).
         private mutating func use(_ u: GATTUse) {
-            if let earlier = firstUse[u.handle], earlier.order < u.order { return }
-            firstUse[u.handle] = u
+            let key = AttributeHandle(u.handle)
+            if let earlier = firstUse[key], earlier.order < u.order { return }
+            firstUse[key] = u
         }
 
         /// Ends the run being collected: two reads or more may be a sweep; fewer are uses.
@@ -224,7 +239,8 @@ struct GATTUsage: Sendable {
     /// the other runs are uses.
     init(_ fold: Fold, _ c: Connection) {
         let fold = fold.finished()
-        var firstUse = fold.firstUse
+        var firstUse: [UInt16: GATTUse] = [:]
+        for (key, u) in fold.firstUse { firstUse[key.handle] = u }
         for side in fold.runs {
             for run in side {
                 guard let first = run.first?.event else { continue }

@@ -295,10 +295,12 @@ extension AnalysisBuilder {
         if kind == .request || kind == .command {
             if direction == .sent { c.localIsGATTClient = true } else if direction == .received { c.remoteIsGATTClient = true }
         }
-        let event = ATTEvent(
+        var event = ATTEvent(
             at: at, direction: direction, opcode: pdu.opcode.rawValue, handle: pdu.handle ?? pdu.inferredHandle,
             valueLength: pdu.valueLength, errorCode: pdu.errorCode, requestOpcodeInError: pdu.requestOpcodeInError?.rawValue,
             requestFrame: pdu.requestFrame, mtu: c.mtu)
+        event.writesClientConfiguration = pdu.clientConfigurationWrite != nil
+        event.startsDiscovery = kind == .request && pdu.procedure != nil && pdu.range != nil
         c.record(event)
         if let write = pdu.clientConfigurationWrite {
             c.cccdWrites.append(

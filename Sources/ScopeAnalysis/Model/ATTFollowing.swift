@@ -12,23 +12,16 @@ public struct ATTStep: Sendable {
 
 extension Connection {
     /// `e` (one of this connection's ATT PDUs) as a step: the same whether it is asked while the
-    /// analysis applies the PDU or once the connection is complete, since both lists it looks in
-    /// are in frame order and what a later frame adds cannot match this one.
+    /// analysis applies the PDU or once the connection is complete (the CCCD write is the one
+    /// recorded at the PDU's frame; a later frame's cannot match).
     public func step(_ e: ATTEvent) -> ATTStep {
-        let frame = e.at.frame
         var cccd: CCCDWrite?
-        // Both checks start at the lists' ends: while the analysis applies the PDU, nothing
-        // later is there, and most PDUs are neither.
-        if let last = cccdWrites.last, last.at.frame >= frame {
+        if e.writesClientConfiguration {
+            let frame = e.at.frame
             let w = cccdWrites.partitionPoint { $0.at.frame >= frame }
-            if cccdWrites[w].at.frame == frame { cccd = cccdWrites[w] }
+            if w < cccdWrites.count, cccdWrites[w].at.frame == frame { cccd = cccdWrites[w] }
         }
-        var startsDiscovery = false
-        if let last = gatt.discoveryProcedures.last, last.request.frame >= frame {
-            let d = gatt.discoveryProcedures.partitionPoint { $0.request.frame >= frame }
-            startsDiscovery = gatt.discoveryProcedures[d].request.frame == frame
-        }
-        return ATTStep(event: e, clientConfigurationWrite: cccd, startsDiscovery: startsDiscovery)
+        return ATTStep(event: e, clientConfigurationWrite: cccd, startsDiscovery: e.startsDiscovery)
     }
 
     /// Every ATT PDU the connection holds, as steps.

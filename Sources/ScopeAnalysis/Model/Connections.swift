@@ -253,15 +253,25 @@ public struct ATTTotals: Sendable, Hashable {
     /// Σ (value length + 7) over the ATT PDUs: the data bytes of the radio-time model.
     public var airBytes: Int64 = 0
 
+    /// Where the last PDU's opcode was counted (PDUs come in runs of one opcode).
+    private var last = 0
+
     mutating func add(_ e: ATTEvent) {
         pdus += 1
         airBytes += Int64(e.valueLength) + 7
-        let i = opcodeCounts.partitionPoint { $0.opcode >= e.opcode }
+        if last < opcodeCounts.count, opcodeCounts[last].opcode == e.opcode {
+            opcodeCounts[last].count &+= 1
+            return
+        }
+        // A connection uses a dozen opcodes or so: a plain scan, inserting in order.
+        var i = 0
+        while i < opcodeCounts.count, opcodeCounts[i].opcode < e.opcode { i += 1 }
         if i < opcodeCounts.count, opcodeCounts[i].opcode == e.opcode {
             opcodeCounts[i].count &+= 1
         } else {
             opcodeCounts.insert(OpcodeCount(opcode: e.opcode, count: 1), at: i)
         }
+        last = i
     }
 }
 

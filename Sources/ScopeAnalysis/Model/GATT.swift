@@ -15,7 +15,8 @@ public struct ATTEvent: Sendable, Hashable {
     public var opcode: UInt8
     private var errorCodeRaw: UInt8
     private var requestOpcodeRaw: UInt8
-    /// Bit 0: handle present; bit 1: error code present; bit 2: request opcode in error present.
+    /// Bit 0: handle present; bit 1: error code present; bit 2: request opcode in error present;
+    /// bit 3: `writesClientConfiguration`; bit 4: `startsDiscovery`.
     private var presence: UInt8
 
     /// The handle the PDU names or (for responses) the request named.
@@ -49,6 +50,16 @@ public struct ATTEvent: Sendable, Hashable {
     public var requestFrame: FrameNumber? {
         get { requestFrameRaw < 0 ? nil : requestFrameRaw }
         set { requestFrameRaw = newValue.map { max(0, $0) } ?? -1 }
+    }
+    /// The PDU wrote a Client Characteristic Configuration (`Connection.cccdWrites` holds it).
+    public var writesClientConfiguration: Bool {
+        get { presence & 8 != 0 }
+        set { presence = newValue ? presence | 8 : presence & ~8 }
+    }
+    /// The PDU is the request of a GATT discovery procedure (`GATTDatabase.discoveryProcedures`).
+    public var startsDiscovery: Bool {
+        get { presence & 16 != 0 }
+        set { presence = newValue ? presence | 16 : presence & ~16 }
     }
     /// ATT_MTU in force when the PDU was sent (ATT_MTU is at most 65535).
     public var mtu: Int {
