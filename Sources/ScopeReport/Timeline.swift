@@ -84,7 +84,12 @@ public struct Timeline: Sendable {
 
         let end = a.capture.lastTimestamp ?? a.origin
         for c in a.connections {
-            var lane = Lane(label: "connection \(c.id)" + (c.peer.map { " → \($0)" } ?? ""))
+            // A connection judged and dropped on the way, or followed without holding its PDUs
+            // (long captures), has fewer ATT ticks than PDUs: the label says so.
+            let undrawn = c.attCount - c.att.count
+            var lane = Lane(
+                label: "connection \(c.id)" + (c.peer.map { " → \($0)" } ?? "")
+                    + (undrawn > 0 ? " (\(undrawn) of \(c.attCount) ATT PDUs not drawn)" : ""))
             let start = c.complete ?? c.att.first?.at ?? c.firstATT ?? c.lastPayload
             if let start {
                 lane.spans.append(Span(kind: .connection, start: rel(start.time), end: rel((c.disconnect?.time) ?? end),
