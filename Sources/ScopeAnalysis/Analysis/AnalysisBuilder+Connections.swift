@@ -191,11 +191,7 @@ extension AnalysisBuilder {
     /// frame: its last position, checked, is the fast path).
     @inline(__always)
     mutating func openConnection(_ key: HandleKey) -> Int? {
-        guard var ref = openConnections[key] else { return nil }
-        let before = ref.position
-        guard let i = result.connections.position(of: &ref) else { return nil }
-        if i != before { openConnections[key] = ref }
-        return i
+        openConnections.position(of: key, in: result.connections)
     }
 
     /// The connection on `key`, created when its setup was not captured.

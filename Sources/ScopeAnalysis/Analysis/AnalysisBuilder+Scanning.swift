@@ -35,11 +35,7 @@ extension AnalysisBuilder {
 
     /// The position in `result.scans` of the session running on `adapter`.
     mutating func activeScanPosition(_ adapter: AdapterIndex) -> Int? {
-        guard var session = activeScan[adapter] else { return nil }
-        let before = session.position
-        guard let index = result.scans.position(of: &session) else { return nil }
-        if index != before { activeScan[adapter] = session }
-        return index
+        activeScan.position(of: adapter, in: result.scans)
     }
 
     mutating func advertisingReports(_ reports: AdvertisingReports, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {

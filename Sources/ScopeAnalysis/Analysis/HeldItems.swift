@@ -27,6 +27,19 @@ struct HeldRef<ID: Comparable & Sendable>: Sendable {
     var position: Int
 }
 
+extension Dictionary {
+    /// The position in `list` of the item that the ref under `key` names, nil when there is no
+    /// ref or the item has left; the ref follows the item when it moved.
+    @inline(__always)
+    mutating func position<Item: HeldItem>(of key: Key, in list: [Item]) -> Int? where Value == HeldRef<Item.HeldID> {
+        guard var ref = self[key] else { return nil }
+        let before = ref.position
+        guard let p = list.position(of: &ref) else { return nil }
+        if p != before { self[key] = ref }
+        return p
+    }
+}
+
 extension Array where Element: HeldItem {
     /// The position of the item with `id`, nil when it has left. Reads the ids in place (a
     /// closure over the elements, as `partitionPoint`'s, may copy each one it is handed).
