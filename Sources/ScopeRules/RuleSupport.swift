@@ -174,7 +174,7 @@ struct GATTUsage: Sendable {
                     }
                     end(side)
                 }
-                if step.startsDiscovery { collecting[side] = ([], []) }
+                if e.startsDiscovery { collecting[side] = ([], []) }
             }
             guard let h = e.handle else { return }
             switch e.opcode {

@@ -1,13 +1,11 @@
 import ScopeCore
 
-/// One ATT PDU of a connection as the connection rules follow it: the event, and what the
-/// analysis recorded at the same frame (`Connection.step(_:)`).
+/// One ATT PDU of a connection as the connection rules follow it: the event, and the CCCD
+/// write it made (`Connection.step(_:)`).
 public struct ATTStep: Sendable {
     public var event: ATTEvent
-    /// The CCCD write recorded at this frame (the first one), if any.
+    /// The CCCD write recorded at the PDU's frame, when the PDU wrote one.
     public var clientConfigurationWrite: CCCDWrite?
-    /// A GATT discovery procedure's request was recorded at this frame.
-    public var startsDiscovery: Bool
 }
 
 extension Connection {
@@ -21,11 +19,8 @@ extension Connection {
             let w = cccdWrites.partitionPoint { $0.at.frame >= frame }
             if w < cccdWrites.count, cccdWrites[w].at.frame == frame { cccd = cccdWrites[w] }
         }
-        return ATTStep(event: e, clientConfigurationWrite: cccd, startsDiscovery: e.startsDiscovery)
+        return ATTStep(event: e, clientConfigurationWrite: cccd)
     }
-
-    /// Every ATT PDU the connection holds, as steps.
-    public var heldSteps: [ATTStep] { att.map(step) }
 }
 
 /// Follows every connection's ATT PDUs as the analysis applies them (the connection rules'
