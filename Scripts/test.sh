@@ -28,8 +28,11 @@ else
     echo "test.sh: no corpus of real captures: tests run on the project's own captures only" >&2
 fi
 # The binary as shipped (Swift runtime and Foundation linked in statically), and
-# swift-argument-parser's man page generator for the install test (InstallTests).
-swift build -c release --static-swift-stdlib --product hciscope
+# swift-argument-parser's man page generator for the install test (InstallTests). SwiftPM keeps a
+# build plan, with the commit `--version` names (Package.swift reads it from git), until
+# Package.swift changes: planned again here, so the binary tested names the commit it is built from.
+touch Package.swift
+swift build -c release --static-swift-stdlib --product hciscope --manifest-cache none
 swift build -c release --product generate-manual
 swift test
 # The package as it builds on macOS: without the Linux-only live layer (Package.swift,
