@@ -55,15 +55,19 @@ struct ItemView {
 struct ItemKey: Comparable, Hashable, Sendable {
     /// The rule's pass over the capture (e.g. pairings first, then encryption changes).
     var phase: Int
-    /// The item's `ordinal` (its place in the capture's list)…
-    var ordinal: Int
-    /// …its index in the list judged (results built by hand leave every ordinal 0)…
+    /// The frame where the item began (a request's or pairing's first frame, a connection's
+    /// `firstSeen`, a span's start)…
+    var frame: Int
+    /// …what orders items that began in the same frame (advertising spans one enable started:
+    /// their handle)…
+    var tie = 0
+    /// …its index in the list judged…
     var index: Int
     /// …and a place within the item.
     var sub = 0
 
     static func < (a: ItemKey, b: ItemKey) -> Bool {
-        (a.phase, a.ordinal, a.index, a.sub) < (b.phase, b.ordinal, b.index, b.sub)
+        (a.phase, a.frame, a.tie, a.index, a.sub) < (b.phase, b.frame, b.tie, b.index, b.sub)
     }
 }
 
@@ -232,8 +236,8 @@ extension ItemRule {
         return verdict(t, end: view, config: config)
     }
 
-    /// `key` of item `index` of a list judged (ordinals set by the analysis, else the index).
-    func key(_ phase: Int, _ ordinal: Int, _ index: Int, _ sub: Int = 0) -> ItemKey {
-        ItemKey(phase: phase, ordinal: ordinal, index: index, sub: sub)
+    /// `key` of item `index` of a list judged, which began at `frame`.
+    func key(_ phase: Int, _ frame: Int, tie: Int = 0, _ index: Int, _ sub: Int = 0) -> ItemKey {
+        ItemKey(phase: phase, frame: frame, tie: tie, index: index, sub: sub)
     }
 }

@@ -16,15 +16,15 @@ extension AnalysisBuilder {
 
     public var liveView: LiveView {
         LiveView(
-            frames: result.capture.frames, scanningAdapters: activeScan.keys.sorted(),
-            reports: result.scanTotals.reports, devices: result.devices.count,
-            openConnections: openConnections.count, connections: result.connections.count + result.retired.connections,
-            pairings: result.pairings.count + result.retired.pairings, advertising: !openSpans.isEmpty)
+            frames: result.capture.frames, scanningAdapters: scans.active.keys.sorted(),
+            reports: scans.sessions.items.reduce(into: scans.retired.totals) { $0.add($1) }.reports, devices: scans.devices.count,
+            openConnections: links.open.count, connections: links.connections.created, pairings: pairing.pairings.created,
+            advertising: !advertising.openSpans.isEmpty)
     }
 
     /// How many connections, scan sessions and connection requests the builder holds now (the
     /// rest were retired): what grows with a recording's length when nothing retires.
     public var held: (connections: Int, scans: Int, attempts: Int) {
-        (result.connections.count, result.scans.count, result.attempts.count)
+        (links.connections.count, scans.sessions.count, links.attempts.count)
     }
 }

@@ -64,7 +64,7 @@ struct PayloadTable: Sendable {
     private struct Entry: Sendable {
         /// `PayloadTable.empty` marks a free slot.
         var owner: UInt64
-        var payload: AnalysisBuilder.Payload
+        var payload: ScanTracker.Payload
     }
     private static let empty = UInt64.max
     private var entries: [Entry] = []
@@ -72,7 +72,7 @@ struct PayloadTable: Sendable {
 
     /// Adds the pair; false when it was there already.
     @inline(__always)
-    mutating func insert(_ owner: UInt64, _ payload: AnalysisBuilder.Payload) -> Bool {
+    mutating func insert(_ owner: UInt64, _ payload: ScanTracker.Payload) -> Bool {
         if count * 4 >= entries.count * 3 { grow() }
         let mask = entries.count - 1
         var i = Self.slot(owner, payload) & mask
@@ -88,13 +88,13 @@ struct PayloadTable: Sendable {
     }
 
     @inline(__always)
-    private static func slot(_ owner: UInt64, _ payload: AnalysisBuilder.Payload) -> Int {
+    private static func slot(_ owner: UInt64, _ payload: ScanTracker.Payload) -> Int {
         fastHash(owner &* 0x9E37_79B9_7F4A_7C15 ^ payload.fingerprint &+ UInt64(payload.count), seed: 0)
     }
 
     private mutating func grow() {
         let old = entries
-        let free = Entry(owner: Self.empty, payload: AnalysisBuilder.Payload(fingerprint: 0, count: 0))
+        let free = Entry(owner: Self.empty, payload: ScanTracker.Payload(fingerprint: 0, count: 0))
         entries = Array(repeating: free, count: max(16, old.count * 2))
         let mask = entries.count - 1
         for e in old where e.owner != Self.empty {

@@ -36,9 +36,6 @@ public struct AdvertisingDataCommand: Sendable, Hashable {
     /// Extended (non-legacy) data: the set's data assembled so far from its fragments (Operation
     /// 1 first, 0 intermediate, 2 last, 3 complete), recorded by the analysis; nil for legacy data.
     public var assembledLength: Int?
-    /// Its place among the capture's data commands (0, 1, …), set by the analysis (see
-    /// `ConnectionAttempt.ordinal`).
-    public var ordinal = 0
 
     public init(
         at: FrameTime, complete: FrameTime?, command: String, advertisingHandle: UInt8?, kind: DataKind, legacyPDUs: Bool,
@@ -71,9 +68,6 @@ public struct AdvertisingSpan: Sendable, Hashable {
     public var stoppedBy: String
     public var enabledMicros: Int64
     public var connectedWhileEnabledMicros: Int64
-    /// Its place among the capture's spans (0, 1, …), set by the analysis (see
-    /// `ConnectionAttempt.ordinal`).
-    public var ordinal = 0
     /// What the analysis records of the span as it goes: the first connection (in capture order) that was up when the span started.
     public var connectionAtStart: SpanConnection?
     /// The first connection in the peripheral role completed after the span started.
@@ -91,13 +85,10 @@ public struct AdvertisingSpan: Sendable, Hashable {
         public var complete: FrameTime
         /// Its disconnection, when it came while the span was enabled.
         public var disconnect: FrameTime?
-        /// `Connection.ordinal`.
-        public var ordinal: Int
-        public init(role: Connection.Role, complete: FrameTime, disconnect: FrameTime?, ordinal: Int) {
+        public init(role: Connection.Role, complete: FrameTime, disconnect: FrameTime?) {
             self.role = role
             self.complete = complete
             self.disconnect = disconnect
-            self.ordinal = ordinal
         }
     }
 

@@ -36,10 +36,6 @@ public struct ConnectionAttempt: Sendable {
     /// The peer of the connection it produced (set by the analysis; a request to the filter
     /// accept list names no peer).
     public var connectionPeer: BDAddr?
-    /// Its place among the capture's connection requests (0, 1, …), set by the analysis: long
-    /// captures hand requests to the rules in batches, and verdicts keep this order.
-    public var ordinal = 0
-
     public init(adapter: AdapterIndex, request: FrameTime, api: HCIAPI, peer: BDAddr?, peerAddressType: UInt8?, filterPolicy: UInt8) {
         self.adapter = adapter
         self.request = request
@@ -188,9 +184,9 @@ public struct Connection: Sendable {
     /// `cccdWrites`) to the rules and dropped it, so that memory stays flat on long captures:
     /// the counts reports still need. nil while the detail is held.
     public var retired: RetiredDetail?
-    /// Its place among the capture's connections (0, 1, …), set by the analysis (see
-    /// `ConnectionAttempt.ordinal`).
-    public var ordinal = 0
+    /// The frame that opened it for the analysis: its connection complete, or the first frame
+    /// on its handle when the setup was not captured (connections are in this order).
+    public var firstSeen: FrameNumber = 0
 
     public init(id: ConnectionID, role: Role) {
         self.id = id
@@ -331,8 +327,9 @@ public struct EncryptionChange: Sendable, Hashable {
 /// start has to be kept; only connections followed by such a request get one.
 public struct Reconnection: Sendable, Hashable {
     public var connection: ConnectionID
-    /// `Connection.ordinal`: verdicts list reconnections in connection order.
-    public var ordinal: Int
+    /// `Connection.firstSeen` of the connection that ended: verdicts list reconnections in
+    /// connection order.
+    public var connectionFirstSeen: FrameNumber
     public var peer: BDAddr
     /// The Disconnection Complete.
     public var ended: FrameTime
@@ -357,9 +354,9 @@ public struct Reconnection: Sendable, Hashable {
         }
     }
 
-    public init(connection: ConnectionID, ordinal: Int, peer: BDAddr, ended: FrameTime, scanStart: FrameTime?, found: FrameTime?, requests: [Request]) {
+    public init(connection: ConnectionID, connectionFirstSeen: FrameNumber, peer: BDAddr, ended: FrameTime, scanStart: FrameTime?, found: FrameTime?, requests: [Request]) {
         self.connection = connection
-        self.ordinal = ordinal
+        self.connectionFirstSeen = connectionFirstSeen
         self.peer = peer
         self.ended = ended
         self.scanStart = scanStart

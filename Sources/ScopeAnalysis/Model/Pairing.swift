@@ -43,9 +43,6 @@ public struct Pairing: Sendable {
     public var failed: FrameTime?
     public var failedSentBy: Side?
     public var encryption: FrameTime?
-    /// Its place among the capture's pairings (0, 1, …), set by the analysis (see
-    /// `ConnectionAttempt.ordinal`).
-    public var ordinal = 0
 
     public init(connection: ConnectionID, request: FrameTime, initiatedBy: Side) {
         self.connection = connection

@@ -61,7 +61,7 @@ public struct AdvPayloadBudget: ItemRule {
 
         for (i, cmd) in view.dataCommands.enumerated() {
             t.tick(0)
-            let k = key(0, cmd.ordinal, i)
+            let k = key(0, Int(cmd.at.frame), i)
             let kindText = cmd.kind == .advertising ? "advertising data" : "scan response data"
             let label = cmd.command + (cmd.advertisingHandle.map { " (set \($0)\(cmd.legacyPDUs ? ", legacy PDUs" : ""))" } ?? "")
             let evidence = [cmd.at.frame, cmd.complete?.frame]

@@ -32,7 +32,7 @@ public struct AdvWithoutNeed: ItemRule {
             t.tick(0)
             guard span.connectable else { continue }
             t.tick(1)
-            let k = key(0, span.ordinal, i)
+            let k = key(0, Int(span.start.frame), tie: Int(span.advertisingHandle ?? 0), i)
             // iOS advertises for its own services (Continuity, Handoff, AirDrop: Apple
             // manufacturer data); Core Bluetooth apps cannot set manufacturer data at all.
             if context.isIOS, span.manufacturers.contains(Self.apple) {

@@ -39,7 +39,7 @@ public struct ConnAttemptUnbounded: ItemRule {
             guard let endAt else { continue }
             let waited = endAt.time.microseconds - a.request.time.microseconds
             let line = "connection request at frame \(a.request.frame) (\(peer)) \(how) after \(Text.seconds(waited))"
-            let k = key(0, a.ordinal, i)
+            let k = key(0, Int(a.request.frame), i)
             if waited > limit, a.peer == nil, let platform = context.platform, context.certain,
                 platform == .ios || platform == .bluez
             {

@@ -28,7 +28,7 @@ public struct ConnIdleBeforeDisconnect: ItemRule {
         var t = ItemTally()
         for (i, c) in view.connections.enumerated() {
             t.tick(0)
-            let k = key(0, c.ordinal, i)
+            let k = key(0, Int(c.firstSeen), i)
             let who = "\(c.label) (\(c.role.rawValue), \(c.peerText))"
             if let reason = c.disconnectReason, reason == timeoutReason, let d = c.disconnect {
                 t.finding(k, Self.defaultSeverity) {

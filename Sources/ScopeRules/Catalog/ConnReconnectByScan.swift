@@ -25,7 +25,7 @@ public struct ConnReconnectByScan: ItemRule {
         var t = ItemTally()
         // The analysis records the reconnections as it goes.
         for (i, r) in view.reconnections.enumerated() {
-            let k = key(0, r.ordinal, i)
+            let k = key(0, Int(r.connectionFirstSeen), i)
             let peer = r.peer, ended = r.ended
             func requestsText() -> String {
                 r.requests.map { a -> String in

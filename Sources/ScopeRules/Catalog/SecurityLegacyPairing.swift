@@ -22,7 +22,7 @@ public struct SecurityLegacyPairing: ItemRule {
         var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
-            let k = key(0, p.ordinal, i)
+            let k = key(0, Int(p.request.frame), i)
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
             let req = p.initiator?.secureConnections ?? false
             let rsp = p.responder?.secureConnections ?? false

@@ -23,7 +23,7 @@ public struct SecurityPairingFailed: ItemRule {
             t.tick(0)
             guard let f = p.failed else { continue }
             let by = p.failedSentBy.map { $0 == .local ? "sent" : ($0 == .remote ? "received" : "") } ?? ""
-            t.finding(key(0, p.ordinal, i), Self.defaultSeverity) {
+            t.finding(key(0, Int(p.request.frame), i), Self.defaultSeverity) {
                 finding(
                     subject: "pairing at frame \(p.request.frame)",
                     shows: "SMP Pairing Failed, reason \(Text.hex2(p.reason ?? 0)) (frame \(f.frame)\(by.isEmpty ? "" : ", \(by)"))",
@@ -40,7 +40,7 @@ public struct SecurityPairingFailed: ItemRule {
                 t.tick(1)
                 if e.status == 0 { t.tick(2) }
                 guard e.status != 0, !reported.contains(e.at.frame) else { continue }
-                t.finding(key(1, c.ordinal, i, j), Self.defaultSeverity) {
+                t.finding(key(1, Int(c.firstSeen), i, j), Self.defaultSeverity) {
                     finding(
                         subject: c.label,
                         shows:

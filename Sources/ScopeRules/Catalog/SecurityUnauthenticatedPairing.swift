@@ -45,7 +45,7 @@ public struct SecurityUnauthenticatedPairing: ItemRule {
         var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
-            let k = key(0, p.ordinal, i)
+            let k = key(0, Int(p.request.frame), i)
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
             guard let ini = p.initiator, let rsp = p.responder else {
                 t.note(0, k) { "pairing at frames \(frames): features not decoded" }

@@ -1,0 +1,280 @@
+import ScopeCore
+import ScopeDecode
+
+/// Advertising the local host set up: the advertising data commands and the spans a set was
+/// enabled, with what a span needs of the connections (the first one up at its start, the first
+/// peripheral-role one after it). Fed by the advertising commands' answers and the connection
+/// events; owned by `AnalysisBuilder`.
+struct AdvertisingTracker: Sendable {
+    var dataCommands = HeldList<AdvertisingDataCommand, Int>()
+    var spans = HeldList<AdvertisingSpan, Int>()
+    /// What the controller said of advertising (supported states, maximum data length).
+    var controller = AdvertisingActivity()
+    /// The host set advertising data, parameters or enabled advertising.
+    var seen = false
+    var legacyAdvertisingParameters: [AdapterIndex: AdvertisingSetup] = [:]
+    var extendedAdvertisingParameters: [SetKey: AdvertisingSetup] = [:]
+    /// The enabled span of each set (its id).
+    var openSpans: [SetKey: Int] = [:]
+    /// Spans (ids) still waiting for a peripheral-role connection.
+    var spansAwaitingArrival: [Int] = []
+    /// The last connections that went down (for spans whose enable was answered after).
+    var recentCloses: [AdvertisingSpan.SpanConnection] = []
+    /// Extended advertising data assembled so far, per set and kind.
+    var assembling: [DataKey: Int] = [:]
+    /// The last advertising data commands per set.
+    var advertisingData: [UInt8?: [RecentData]] = [:]
+
+    struct SetKey: Hashable, Sendable {
+        var adapter: AdapterIndex
+        /// nil: legacy advertising.
+        var handle: UInt8?
+    }
+}
+
+extension AdvertisingTracker {
+    /// LE Set Advertising Data / Scan Response Data sent.
+    mutating func legacyAdvertisingDataCommand(_ d: LESetAdvertisingData, name: String, at: FrameTime) {
+        seen = true
+        dataCommandAdded(
+            AdvertisingDataCommand(
+                at: at, complete: nil, command: name, advertisingHandle: nil,
+                kind: d.scanResponse ? .scanResponse : .advertising, legacyPDUs: true, operation: nil,
+                length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil))
+    }
+
+    /// LE Set Extended Advertising Data / Scan Response Data sent.
+    mutating func extendedAdvertisingDataCommand(_ d: LESetExtendedAdvertisingData, name: String, adapter: AdapterIndex, at: FrameTime) {
+        seen = true
+        let legacy = extendedAdvertisingParameters[SetKey(adapter: adapter, handle: d.advertisingHandle)]?.legacyPDUs ?? false
+        dataCommandAdded(
+            AdvertisingDataCommand(
+                at: at, complete: nil, command: name, advertisingHandle: d.advertisingHandle,
+                kind: d.scanResponse ? .scanResponse : .advertising, legacyPDUs: legacy,
+                operation: d.operation, length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil))
+    }
+
+    private mutating func dataCommandAdded(_ command: AdvertisingDataCommand) {
+        dataCommands.append(command)
+        noteDataCommand(dataCommands.count - 1)
+    }
+
+    /// A successful (Extended) Advertising Enable: spans start and stop at the command frame.
+    /// `up`: the connections up now (a new span notes the first one up at its start).
+    mutating func advertisingEnable(
+        _ enable: Bool, handles: [UInt8?], adapter: AdapterIndex, at: FrameTime, up: [AdvertisingSpan.SpanConnection]
+    ) {
+        seen = true
+        for handle in handles {
+            let key = SetKey(adapter: adapter, handle: handle)
+            if enable {
+                guard openSpans[key] == nil else { continue }
+                let params = handle == nil ? legacyAdvertisingParameters[adapter] : extendedAdvertisingParameters[key]
+                openSpans[key] = spans.append(
+                    AdvertisingSpan(
+                        advertisingHandle: handle, api: handle == nil ? .legacy : .extended, connectable: params?.connectable ?? true,
+                        directed: params?.directed, intervalMicros: params?.intervalMicros, start: at, stop: nil, stoppedBy: "",
+                        enabledMicros: 0, connectedWhileEnabledMicros: 0))
+                noteSpanStarted(spans.count - 1, up: up)
+            } else {
+                stopSpan(key, at: at, by: "host disabled it")
+            }
+        }
+    }
+
+    mutating func stopSpan(_ key: SetKey, at: FrameTime, by reason: String) {
+        guard let i = openSpans.removeValue(forKey: key).flatMap({ spans.position(of: $0) }) else { return }
+        spans[i].stop = at
+        spans[i].stoppedBy = reason
+        spans[i].enabledMicros = at.time.microseconds - spans[i].start.time.microseconds
+    }
+
+    /// Legacy advertising stops when a connection is created in the peripheral role.
+    mutating func connectionStopsLegacyAdvertising(adapter: AdapterIndex, at: FrameTime) {
+        stopSpan(SetKey(adapter: adapter, handle: nil), at: at, by: "connection (controller stops legacy advertising)")
+    }
+
+    mutating func advertisingSetTerminated(_ t: LEAdvertisingSetTerminated, adapter: AdapterIndex, at: FrameTime) {
+        let reason =
+            t.status == 0
+            ? "connection (Advertising Set Terminated)"
+            : "Advertising Set Terminated (\(HCIStatus(rawValue: t.status).description))"
+        stopSpan(SetKey(adapter: adapter, handle: t.advertisingHandle), at: at, by: reason)
+    }
+
+    /// `connections`: every connection held at the end.
+    mutating func finish(end: FrameTime?, connections: HeldList<Connection, Int>) {
+        if let end {
+            // Still enabled: no stop frame; enabled time runs to the last frame.
+            for (_, id) in openSpans {
+                guard let i = spans.position(of: id) else { continue }
+                spans[i].stoppedBy = "still enabled at the end of the capture"
+                spans[i].enabledMicros = end.time.microseconds - spans[i].start.time.microseconds
+            }
+            openSpans = [:]
+        }
+        // Connected-while-enabled: overlap of each span with the connections on its adapter.
+        for s in spans.indices {
+            let span = spans[s]
+            let start = span.start.time.microseconds
+            let stop = span.stop?.time.microseconds ?? end?.time.microseconds ?? start
+            var total = spans[s].connectedWhileEnabledMicros
+            for c in connections.items {
+                guard let complete = c.complete else { continue }
+                let from = max(start, complete.time.microseconds)
+                let to = min(stop, (c.disconnect ?? end)?.time.microseconds ?? stop)
+                if to > from { total += to - from }
+            }
+            spans[s].connectedWhileEnabledMicros = total
+        }
+    }
+    // MARK: Advertising spans and connections
+
+    /// What a new span needs of the connections: the first one up at its start, and a
+    /// peripheral-role one completed since.
+    mutating func noteSpanStarted(_ i: Int, up: [AdvertisingSpan.SpanConnection]) {
+        let start = spans[i].start
+        var atStart: AdvertisingSpan.SpanConnection?
+        var arrival: FrameTime?
+        // In capture order: the connections' completes.
+        func consider(_ c: AdvertisingSpan.SpanConnection) {
+            if c.complete.frame < start.frame, (c.disconnect?.frame ?? .max) > start.frame,
+                c.complete.frame < (atStart?.complete.frame ?? .max)
+            {
+                atStart = c
+            }
+            if c.role == .peripheral, c.complete.frame > start.frame, c.complete.frame < (arrival?.frame ?? .max) {
+                arrival = c.complete
+            }
+        }
+        for c in up { consider(c) }
+        for c in recentCloses { consider(c) }
+        spans[i].connectionAtStart = atStart
+        spans[i].firstArrival = arrival
+        if arrival == nil { spansAwaitingArrival.append(spans.ids[i]) }
+        // The data its set advertised at the start.
+        let data = advertisingData[spans[i].advertisingHandle]?
+            .last { $0.frame <= start.frame && ($0.status ?? 0) == 0 }
+        spans[i].dataLength = data?.length
+        spans[i].manufacturers = data?.companies ?? []
+    }
+
+    /// A connection came up: the spans waiting for a peripheral-role arrival.
+    mutating func noteConnectionArrived(_ c: Connection, at: FrameTime) {
+        guard c.role == .peripheral, !spansAwaitingArrival.isEmpty else { return }
+        var waiting: [Int] = []
+        for id in spansAwaitingArrival {
+            guard let i = spans.position(of: id) else { continue }
+            if spans[i].start.frame < at.frame {
+                spans[i].firstArrival = at
+            } else {
+                waiting.append(id)
+            }
+        }
+        spansAwaitingArrival = waiting
+    }
+
+    /// A connection went down: spans that started while it was up learn when, and later spans
+    /// starting at a frame before this one can still find it (`recentCloses`).
+    mutating func noteConnectionDown(_ c: Connection, at: FrameTime) {
+        for (_, id) in openSpans {
+            guard let i = spans.position(of: id), let complete = c.complete,
+                spans[i].connectionAtStart?.complete.frame == complete.frame
+            else { continue }
+            spans[i].connectionAtStart?.disconnect = at
+        }
+        guard let complete = c.complete else { return }
+        recentCloses.append(AdvertisingSpan.SpanConnection(role: c.role, complete: complete, disconnect: at))
+        if recentCloses.count > 16 { recentCloses.removeFirst() }
+    }
+
+    /// A data command was sent: its assembled length, and the set's recent data (for the spans).
+    mutating func noteDataCommand(_ i: Int) {
+        let cmd = dataCommands[i]
+        if !cmd.legacyPDUs {
+            let key = DataKey(handle: cmd.advertisingHandle ?? 0, kind: cmd.kind)
+            let op = cmd.operation ?? 3
+            // Operation (Vol 4 Part E §7.8.54): 0x01 first fragment and 0x03 complete data start
+            // the set's data; 0x00 intermediate and 0x02 last fragments add to it.
+            let soFar = (op == 1 || op == 3) ? cmd.fragmentLength : (assembling[key] ?? 0) + cmd.fragmentLength
+            assembling[key] = soFar
+            dataCommands[i].assembledLength = soFar
+        }
+        guard cmd.kind == .advertising else { return }
+        var list = advertisingData[cmd.advertisingHandle] ?? []
+        // Extended data in fragments: the companies of the fragment that starts it (or the whole).
+        let companies = ADParser.parse(cmd.data, baseOffset: 0).manufacturerData.map(\.companyID)
+        list.append(RecentData(id: dataCommands.ids[i], frame: cmd.at.frame, length: cmd.length, status: nil, companies: companies))
+        if list.count > 8 { list.removeFirst() }
+        advertisingData[cmd.advertisingHandle] = list
+    }
+
+    /// A data command was answered.
+    mutating func noteDataCommandAnswered(_ i: Int) {
+        let cmd = dataCommands[i]
+        guard cmd.kind == .advertising, var list = advertisingData[cmd.advertisingHandle],
+            let k = list.lastIndex(where: { $0.id == dataCommands.ids[i] })
+        else { return }
+        list[k].status = cmd.status
+        advertisingData[cmd.advertisingHandle] = list
+    }
+
+    struct DataKey: Hashable, Sendable {
+        var handle: UInt8
+        var kind: AdvertisingDataCommand.DataKind
+    }
+
+    struct RecentData: Sendable {
+        /// The command's id.
+        var id: Int
+        var frame: FrameNumber
+        var length: Int
+        var status: UInt8?
+        /// Company identifiers of its manufacturer-specific data.
+        var companies: [UInt16] = []
+    }
+}
+
+/// What the analysis keeps of a successful (Extended) Set Advertising Parameters, for the spans
+/// the set's enable starts.
+struct AdvertisingSetup: Sendable, Hashable {
+    var intervalMicros: Int64
+    var connectable: Bool
+    var directed: Bool
+    var legacyPDUs: Bool
+}
+
+extension AdvertisingTracker {
+    /// The advertising records held, with what the controller said.
+    var activity: AdvertisingActivity {
+        var a = controller
+        a.dataCommands = dataCommands.items
+        a.spans = spans.items
+        return a
+    }
+
+    /// What the controller said, without the records (a batch handed over carries it).
+    var controllerOnly: AdvertisingActivity {
+        var meta = AdvertisingActivity()
+        meta.supportedStates = controller.supportedStates
+        meta.supportedStatesFrame = controller.supportedStatesFrame
+        meta.maxAdvertisingDataLength = controller.maxAdvertisingDataLength
+        meta.maxAdvertisingDataLengthFrame = controller.maxAdvertisingDataLengthFrame
+        return meta
+    }
+
+    /// Time connection `c` (handed over now) was up while each span still held was enabled,
+    /// except the spans `leaving` with it (`finish` adds the connections still held at the end).
+    mutating func addConnectedTime(of c: Connection, leaving: Set<Int>) {
+        guard let complete = c.complete, let down = c.disconnect else { return }
+        for s in spans.indices where !leaving.contains(s) {
+            let span = spans[s]
+            let from = max(span.start.time.microseconds, complete.time.microseconds)
+            let to = min(span.stop?.time.microseconds ?? down.time.microseconds, down.time.microseconds)
+            if to > from { spans[s].connectedWhileEnabledMicros += to - from }
+        }
+    }
+
+    /// The connection requests and advertising records created so far.
+    var created: Int { dataCommands.created + spans.created }
+}

@@ -1,0 +1,301 @@
+import ScopeCore
+import ScopeDecode
+
+/// Connections: the connection requests (LE Create Connection and what became of it), the
+/// connections (from their complete, or their first frame when the setup was not captured, to
+/// their Disconnection Complete) and what their ATT PDUs say. Fed by the connection commands and
+/// events and by ACL frames; owned by `AnalysisBuilder`.
+struct ConnectionTracker: Sendable {
+    var attempts = HeldList<ConnectionAttempt, Int>()
+    var connections = HeldList<Connection, Int>()
+    /// The request waiting for its answer on each adapter (its id).
+    var pendingAttempt: [AdapterIndex: Int] = [:]
+    /// The open connection on each handle (its id; its identity, with the generation, is the
+    /// dissector's: `DecodedFrame.connection`).
+    var open: [HandleKey: HeldRef<Int>] = [:]
+    var handlesWithoutSetup: Set<UInt16> = []
+    /// Closed connections still holding their ATT detail (ids), and their ATT PDUs.
+    var closedWithDetail: [Int] = []
+    var closedDetailEvents = 0
+    /// Follows every connection's ATT PDUs as they are applied (the rules' per-connection
+    /// state): with one, open connections need not hold every PDU (`heldATTBudget`).
+    var follower: (any ATTFollower)?
+    /// nil: every connection holds every ATT PDU until it is handed over. A number: once the
+    /// open connections hold more ATT PDUs than this, they drop their lists (`Connection.att`)
+    /// and hold no more; their counts stay exact.
+    var heldATTBudget: Int?
+    /// ATT PDUs held by the open connections.
+    var openHeldATT = 0
+    /// Ids of the connection requests kept for the headline's discovery-cost list: the first
+    /// `Retirement.kept` that connected to a known peer (sorted).
+    var discoveryKept: [Int] = []
+
+    /// What the ATT analysis reads from one PDU and its GATT annotation, as plain values.
+    ///
+    /// Taken from the decoded frame in place (`borrowing`, everything inlined, only plain fields
+    /// read): binding the PDU or its annotation out of the frame as a whole — to pass it to a
+    /// function or to a getter in ScopeDecode — copies it, retaining and releasing every array
+    /// and string it holds, for every PDU. What the GATT database learned comes from the
+    /// annotation (the decoder's ``GATTTracker`` owns the database; the analysis applies its
+    /// changes).
+    struct ATTFacts {
+        var opcode: ATTOpcode
+        /// The PDU's own handle (`ATTPDU.handle`).
+        var handle: UInt16?
+        /// The handle a response refers to, from its request (`GATTAnnotation.inferredHandle`).
+        var inferredHandle: UInt16? = nil
+        var valueLength: Int
+        var errorCode: UInt8?
+        var requestOpcodeInError: ATTOpcode?
+        /// Exchange MTU Request/Response: the Rx MTU.
+        var mtu: UInt16? = nil
+        /// A discovery request's range (`ATTPDU.range`).
+        var range: ATTHandleRange? = nil
+        var requestFrame: FrameNumber? = nil
+        var effectiveMTU: Int? = nil
+        /// A discovery request, or the response answering one (`GATTAnnotation.procedure`).
+        var procedure: GATTDiscoveryKind? = nil
+        var clientConfigurationWrite: GATTClientConfigurationWrite? = nil
+        /// What the response taught the connection's GATT database (`GATTAnnotation.discovered`).
+        var discovered: [GATTAttribute] = []
+
+        /// nil unless `upper` is ATT.
+        ///
+        /// While the PDU is looked at, only its stored fields are read: plain values and no calls
+        /// (reading one of `ATTOpcode`'s constants is a call into ScopeDecode). Reading the PDU
+        /// from the frame makes a temporary copy that lasts to the end of the statement; the
+        /// compiler drops it only when nothing in that statement could write to the frame.
+        @inline(__always)
+        init?(_ upper: borrowing DecodedPDU.Upper) {
+            // (A `switch`: `guard case` would consume the borrowed value.)
+            switch upper {
+            case .att(let pdu, let note):
+                opcode = pdu.opcode
+                handle = pdu.handle
+                valueLength = pdu.value.count
+                errorCode = pdu.errorCode
+                requestOpcodeInError = pdu.requestOpcodeInError
+                // `ATTPDU.mtu` and `.range`, binding only plain payloads.
+                switch pdu.parameters {
+                case .mtu(let m):
+                    mtu = m
+                case .findInformationRequest(let r):
+                    range = r
+                case .findByTypeValueRequest(let r, _, _):
+                    range = r
+                case .typedRange(let r, _):
+                    range = r
+                default:
+                    break
+                }
+                if case .some(let note) = note {
+                    inferredHandle = note.inferredHandle
+                    requestFrame = note.requestFrame
+                    effectiveMTU = note.effectiveMTU
+                    procedure = note.procedure
+                    clientConfigurationWrite = note.clientConfigurationWrite
+                    if !note.discovered.isEmpty { discovered = note.discovered }
+                }
+            default:
+                return nil
+            }
+        }
+    }
+
+}
+
+extension ConnectionTracker {
+    /// The connection on `key` as the dissector identifies it on this frame (`DecodedFrame.connection`:
+    /// its generation counts the handle's connection completes).
+    static func connectionID(_ key: HandleKey, frame connection: GATTConnectionKey?) -> ConnectionID {
+        let generation = connection.flatMap { $0.adapter == key.adapter && $0.handle == key.handle ? $0.generation : nil }
+        return ConnectionID(adapter: key.adapter, handle: key.handle, generation: generation ?? 0)
+    }
+
+    /// The position in `attempts` of the request waiting on `adapter`.
+    func pendingAttemptPosition(_ adapter: AdapterIndex) -> Int? {
+        pendingAttempt[adapter].flatMap { attempts.position(of: $0) }
+    }
+
+    /// The position in `connections` of the open connection on `key` (looked up per ACL frame:
+    /// its last position, checked, is the fast path).
+    @inline(__always)
+    mutating func openConnection(_ key: HandleKey) -> Int? {
+        open.position(of: key, in: connections)
+    }
+
+    /// The connection on `key`, created when its setup was not captured.
+    /// `connection`: the frame's (`DecodedFrame.connection`).
+    mutating func connectionIndex(_ key: HandleKey, connection frameConnection: GATTConnectionKey?, at: FrameTime) -> Int {
+        if let i = openConnection(key) { return i }
+        var connection = Connection(id: Self.connectionID(key, frame: frameConnection), role: .unknown)
+        connection.firstSeen = at.frame
+        let id = connections.append(connection)
+        let index = connections.count - 1
+        open[key] = HeldRef(id: id, position: index)
+        handlesWithoutSetup.insert(key.handle)
+        return index
+    }
+
+    /// Opens `connection` on `key` (its complete seen); returns its position.
+    mutating func add(_ connection: Connection, on key: HandleKey) -> Int {
+        let id = connections.append(connection)
+        open[key] = HeldRef(id: id, position: connections.count - 1)
+        return connections.count - 1
+    }
+
+    /// The connection on `key` closed: it holds its ATT detail until handed over. Returns its
+    /// identity (nil when none was open).
+    mutating func close(_ key: HandleKey) -> ConnectionID? {
+        let position = openConnection(key)
+        open[key] = nil
+        guard let i = position else { return nil }
+        closedWithDetail.append(connections.ids[i])
+        closedDetailEvents += connections[i].att.count
+        openHeldATT -= connections[i].att.count
+        // The ATT list stops growing: give back the spare capacity of its last doubling.
+        if connections[i].att.capacity > connections[i].att.count + 16 {
+            let att = Array(connections[i].att[...])
+            connections[i].att = att
+        }
+        return connections[i].id
+    }
+
+    /// Applies one ATT PDU to connection `i` (and hands it to the follower).
+    @inline(__always)
+    mutating func apply(_ facts: ATTFacts, connection i: Int, direction: Direction, at: FrameTime) {
+        // In place: a copy of the connection left behind would share its buffers, and every
+        // append (one ATT event per PDU) would then copy the whole list — quadratic on long
+        // connections.
+        let event = Self.att(facts, connection: &connections[i], direction: direction, at: at)
+        if connections[i].holdsATT { openHeldATT += 1 }
+        if let follower { follower.follow(connections[i].step(event), on: connections[i].id) }
+        if let budget = heldATTBudget, openHeldATT > budget { stopHoldingOpenATT() }
+    }
+
+    /// The open connections stop holding their ATT PDUs (`heldATTBudget`).
+    private mutating func stopHoldingOpenATT() {
+        for ref in open.values {
+            if let i = connections.position(of: ref.id) { connections[i].stopHoldingATT() }
+        }
+        openHeldATT = 0
+    }
+
+    /// Keeps request `id` for the headline's discovery-cost list when it is among the first
+    /// `kept` requests (in capture order) that connected to a known peer.
+    mutating func keepForDiscovery(_ a: ConnectionAttempt, id: Int, kept: Int) {
+        guard a.outcome == .connected, a.peer ?? a.connectionPeer != nil else { return }
+        let lo = discoveryKept.partitionPoint { $0 >= id }
+        guard lo < kept else { return }
+        discoveryKept.insert(id, at: lo)
+        if discoveryKept.count > kept { discoveryKept.removeLast() }
+    }
+
+    // MARK: ATT / GATT
+
+    /// Applies one ATT PDU and what the decoder's GATT tracker reported about it.
+    @discardableResult
+    private static func att(_ pdu: ATTFacts, connection c: inout Connection, direction: Direction, at: FrameTime) -> ATTEvent {
+        let kind = pdu.opcode.kind
+        if c.firstATT == nil { c.firstATT = at }
+        if kind == .request || kind == .command {
+            if direction == .sent { c.localIsGATTClient = true } else if direction == .received { c.remoteIsGATTClient = true }
+        }
+        var event = ATTEvent(
+            at: at, direction: direction, opcode: pdu.opcode.rawValue, handle: pdu.handle ?? pdu.inferredHandle,
+            valueLength: pdu.valueLength, errorCode: pdu.errorCode, requestOpcodeInError: pdu.requestOpcodeInError?.rawValue,
+            requestFrame: pdu.requestFrame, mtu: c.mtu)
+        event.writesClientConfiguration = pdu.clientConfigurationWrite != nil
+        event.startsDiscovery = kind == .request && pdu.procedure != nil && pdu.range != nil
+        c.record(event)
+        if let write = pdu.clientConfigurationWrite {
+            c.cccdWrites.append(
+                CCCDWrite(
+                    at: at, direction: direction, handle: write.handle, characteristicValueHandle: write.characteristicValueHandle,
+                    value: write.value.rawValue))
+        }
+
+        switch kind {
+        case .request:
+            if pdu.opcode == .exchangeMTURequest, pdu.mtu != nil { c.mtuExchanges.append(at) }
+            if let procedure = pdu.procedure, let range = pdu.range {
+                c.gatt.discoveryProcedures.append(
+                    GATTDatabase.DiscoveryProcedure(
+                        kind: procedure, request: at, startHandle: range.start, endHandle: range.end,
+                        client: direction == .sent ? .local : direction == .received ? .remote : .unknown))
+            }
+        case .response:
+            if pdu.opcode == .exchangeMTUResponse {
+                c.mtuExchanges.append(at)
+                if let effective = pdu.effectiveMTU { c.mtu = effective }
+            }
+            if pdu.opcode == .readResponse || pdu.opcode == .readBlobResponse, pdu.valueLength > 0, c.firstData == nil {
+                c.firstData = at
+            }
+            // A response that answers a discovery request (its results, an error ending it).
+            if pdu.procedure != nil {
+                c.discoveryEnd = at
+                if !pdu.discovered.isEmpty { apply(pdu.discovered, to: &c.gatt, at: at) }
+            }
+        case .notification, .indication:
+            if c.firstData == nil, pdu.valueLength > 0 || pdu.opcode == .multipleHandleValueNotification { c.firstData = at }
+        default:
+            break
+        }
+        return event
+    }
+
+    /// Records the services and characteristics a discovery response taught the decoder's GATT
+    /// tracker (a service or characteristic learned again replaces the earlier one).
+    private static func apply(_ discovered: [GATTAttribute], to db: inout GATTDatabase, at: FrameTime) {
+        var characteristics = false
+        for a in discovered {
+            switch a.kind {
+            case .primaryService, .secondaryService:
+                guard let uuid = a.uuid, let end = a.groupEnd else { continue }
+                db.services.removeAll { $0.start == a.handle }
+                db.services.append(
+                    GATTDatabase.Service(
+                        start: a.handle, end: end, uuid: uuid.compactString, name: uuid.name,
+                        isPrimary: a.kind == .primaryService, learned: at))
+            case .characteristicDeclaration:
+                guard let uuid = a.uuid, let valueHandle = a.relatedHandle, let properties = a.properties else { continue }
+                db.characteristics.removeAll { $0.declarationHandle == a.handle }
+                let service = db.services.first { $0.start <= a.handle && a.handle <= $0.end }?.start
+                db.characteristics.append(
+                    GATTDatabase.Characteristic(
+                        declarationHandle: a.handle, valueHandle: valueHandle, properties: properties.rawValue,
+                        uuid: uuid.compactString, name: uuid.name, serviceStart: service, learned: at))
+                characteristics = true
+            default:
+                continue
+            }
+        }
+        if characteristics { db.characteristics.sort { $0.declarationHandle < $1.declarationHandle } }
+    }
+}
+
+/// A connection's setup as the analysis takes it from LE (Enhanced) Connection Complete or from
+/// BR/EDR Connection Complete (which has no role, address type or LE parameters).
+struct ConnectionSetup: Sendable, Hashable {
+    var status: UInt8
+    var handle: UInt16
+    /// 0 central, 1 peripheral, 0xFF not stated.
+    var role: UInt8
+    var peerAddressType: UInt8
+    var peer: BDAddr
+    var intervalMicros: Int64
+    var latency: UInt16
+    var timeoutMicros: Int64
+    var isLE: Bool
+
+    init(_ c: LEConnectionComplete) {
+        (status, handle, role, peerAddressType, peer) = (c.status, c.handle, c.role, c.peerAddressType, c.peer)
+        (intervalMicros, latency, timeoutMicros, isLE) = (c.intervalMicros, c.peripheralLatency, c.supervisionTimeoutMicros, true)
+    }
+
+    init(classic c: ClassicConnectionComplete) {
+        (status, handle, role, peerAddressType, peer) = (c.status, c.handle, 0xFF, 0, c.peer)
+        (intervalMicros, latency, timeoutMicros, isLE) = (0, 0, 0, false)
+    }
+}

@@ -1,0 +1,413 @@
+import ScopeCore
+import ScopeDecode
+
+/// Scanning: the scan sessions (from a successful LE Set (Extended) Scan Enable to the one that
+/// disables it), the advertisers their reports name (`devices`), and where each advertiser was
+/// last found on each adapter (what connection requests record as `peerDiscovery`). Fed by the
+/// scan commands' answers and the advertising reports; owned by `AnalysisBuilder`.
+struct ScanTracker: Sendable {
+    /// The sessions held (the first `Retirement.keptScans`, the running ones, and closed ones
+    /// not yet handed over), by start frame.
+    var sessions = HeldList<ScanSession, FrameNumber>()
+    /// The sums of the sessions handed over (`AnalysisResult.retiredScans`).
+    var retired = RetiredScans()
+    /// Report density of the sessions folded in to bound memory (`AnalysisResult.foldedScanDensity`).
+    var foldedDensity: [AdapterIndex: ReportDensity] = [:]
+    /// Closed sessions that may be handed over (every session after the first
+    /// `Retirement.keptScans`), by start frame.
+    var closed: [FrameNumber] = []
+    var parameters: [AdapterIndex: [ScanPHY]] = [:]
+    /// The running session on each adapter (its start frame).
+    var active: [AdapterIndex: HeldRef<FrameNumber>] = [:]
+    /// The running sessions' tracking (one per adapter in `active`, a short list: no hashing).
+    var running: [ScanTracking] = []
+    /// Advertisers seen in reports.
+    var devices: [Device] = []
+    /// Advertiser → index in `devices`.
+    var deviceIndex = DeviceTable()
+    /// The devices' distinct payloads (owner: the device's index in `devices`).
+    var devicePayloads = PayloadTable()
+    /// Per advertiser and adapter: the last scan session that reported it and its first report
+    /// there (per-device state; connection requests record it as `peerDiscovery`).
+    var lastDiscovery: [AdapterAddress: Discovery] = [:]
+    /// Sessions handed over that some `lastDiscovery` still points at, by start frame (at most
+    /// one per advertiser; the others are dropped at each hand-over).
+    var retiredDiscoveryScans: [FrameNumber: ScanSession] = [:]
+    /// Extended report fragments waiting for their last part.
+    var fragments: [FragmentKey: [UInt8]] = [:]
+
+    struct AdapterAddress: Hashable, Sendable {
+        var adapter: AdapterIndex
+        var address: BDAddr
+
+        func hash(into hasher: inout Hasher) { hasher.combine(address.value | UInt64(adapter) << 48) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(address.value | UInt64(adapter) << 48, seed: seed) }
+    }
+
+    struct Discovery: Sendable {
+        /// The session's start frame (its id, `ScanSession.heldID`).
+        var scanStart: FrameNumber
+        var firstReport: FrameTime
+    }
+
+    struct FragmentKey: Hashable, Sendable {
+        var adapter: AdapterIndex
+        var address: BDAddr
+        var type: UInt8
+        var sid: UInt8?
+    }
+
+    /// Advertising data as a set/dictionary key: its length and a 64-bit fingerprint, not the
+    /// bytes (duplicate and distinct-payload sets stay small on long captures). Two payloads of
+    /// equal length collide with probability about 2^-64.
+    struct Payload: Hashable, Sendable {
+        var fingerprint: UInt64
+        var count: Int
+        init(fingerprint: UInt64, count: Int) {
+            self.fingerprint = fingerprint
+            self.count = count
+        }
+        @inline(__always)
+        init(bytes: UnsafeRawBufferPointer) {
+            count = bytes.count
+            fingerprint = Self.fingerprint(bytes)
+        }
+
+        /// Eight bytes at a time (one multiply–xorshift round per word, little-endian loads; the
+        /// last 1–7 bytes zero-padded into a word), then a final mix: a fifth of the instructions
+        /// of FNV-1a's byte-by-byte multiply on 31-byte advertising data, computed once per report.
+        @inline(__always)
+        static func fingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            guard let base = bytes.baseAddress else { return h }
+            let n = bytes.count
+            var i = 0
+            while i + 8 <= n {
+                h = mix(h ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i += 8
+            }
+            if i < n, n >= 8 {
+                // The last 1–7 bytes as the top of the data's last eight, shifted down: the same
+                // zero-padded word as the byte loop below, in one load.
+                let last = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+                h = mix(h ^ (last >> UInt64(8 * (8 - (n - i)))))
+            } else if i < n {
+                var tail: UInt64 = 0
+                var shift: UInt64 = 0
+                while i < n {
+                    tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
+                    shift += 8
+                    i += 1
+                }
+                h = mix(h ^ tail)
+            }
+            return mix(h ^ UInt64(n))
+        }
+
+        @inline(__always)
+        private static func mix(_ x: UInt64) -> UInt64 {
+            var x = x &* 0x9E37_79B9_7F4A_7C15
+            x ^= x >> 29
+            x = x &* 0xBF58_476D_1CE4_E5B9
+            return x ^ (x >> 32)
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(fingerprint &+ UInt64(count)) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(fingerprint &+ UInt64(count), seed: seed) }
+    }
+
+    struct ScanTracking: Sendable {
+        var adapter: AdapterIndex
+        /// The session in `sessions`: its start frame, and its position when last found
+        /// (`session` finds it).
+        var session: HeldRef<FrameNumber>
+        /// Its distinct reports, to tell duplicates (owner: device index << 16 | event type).
+        var seen = PayloadTable()
+        /// Devices that reported in the session, and which (bit i: `devices[i]`).
+        var devices = 0
+        var deviceBits: [UInt64] = []
+
+        /// Marks device `index` as seen in the session; true the first time.
+        @inline(__always)
+        mutating func noteDevice(_ index: Int) -> Bool {
+            let word = index >> 6
+            let bit = UInt64(1) << UInt64(index & 63)
+            if word >= deviceBits.count { deviceBits += repeatElement(0, count: word - deviceBits.count + 1) }
+            if deviceBits[word] & bit != 0 { return false }
+            deviceBits[word] |= bit
+            devices += 1
+            return true
+        }
+        /// Set when the stop command was sent and succeeded: reports count until its Command Complete.
+        var closed = false
+    }
+
+}
+
+extension ScanTracker {
+    /// LE Set (Extended) Scan Enable answered: a successful enable starts a session at the command
+    /// frame; a successful disable stops it there, and its reports run up to this Command Complete.
+    /// Returns true when a session started.
+    mutating func scanEnable(
+        _ e: LESetScanEnable, api: HCIAPI, status: UInt8, command: FrameTime, complete: FrameTime,
+        adapter: AdapterIndex, keptScans: Int
+    ) -> Bool {
+        guard status == 0 else { return false }
+        if e.enable {
+            guard active[adapter] == nil else { return false }
+            let phys = parameters[adapter] ?? []
+            var session = ScanSession(
+                adapter: adapter, start: command, end: command, stillRunningAtEnd: true, api: api, active: phys.contains { $0.active },
+                phys: phys, filterDuplicates: e.filterDuplicates)
+            session.startComplete = complete
+            sessions.append(session, id: command.frame)
+            let ref = HeldRef(id: command.frame, position: sessions.count - 1)
+            active[adapter] = ref
+            running.append(ScanTracking(adapter: adapter, session: ref))
+            return true
+        } else if var session = active.removeValue(forKey: adapter), let index = sessions.position(of: &session) {
+            let start = session.id
+            sessions[index].stop = command
+            sessions[index].stopComplete = complete
+            sessions[index].end = command
+            sessions[index].stillRunningAtEnd = false
+            running.removeAll { $0.session.id == start }
+            foldDensity(index)
+            if index >= keptScans { closed.append(start) }
+        }
+        return false
+    }
+
+    /// The position in `sessions` of the session running on `adapter`.
+    mutating func activePosition(_ adapter: AdapterIndex) -> Int? {
+        active.position(of: adapter, in: sessions)
+    }
+
+    mutating func advertisingReports(_ reports: AdvertisingReports, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {
+        // The running session on this adapter (as `active[adapter]`); its position, found
+        // once per event, is `running[slot].session.position` for the reports.
+        let slot = running.firstIndex { $0.adapter == adapter }
+        if let slot, !sessions.holds(running[slot].session) { findRunningScan(slot) }
+        var duplicatesInEvent = 0
+        var counted = 0
+        // Each report's essentials read in place from the event's bytes (no `AdvertisingReport`).
+        reports.forEachEssentials { report in
+            advertisingReport(report, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicatesInEvent)
+        }
+        if let slot, duplicatesInEvent > 0, counted > 0 {
+            // The event's bytes shared equally among the reports it carried.
+            sessions[running[slot].session.position].duplicateEventBytes += eventBytes * duplicatesInEvent / counted
+        }
+    }
+
+    /// Sessions before the running one left: where it is now.
+    private mutating func findRunningScan(_ slot: Int) {
+        var session = running[slot].session
+        guard let index = sessions.position(of: &session) else { return }
+        running[slot].session.position = index
+    }
+
+    /// One report; `slot`: the running session's entry in `running`.
+    private mutating func advertisingReport(
+        _ report: AdvertisingReportEssentials, adapter: AdapterIndex, slot: Int?, at: FrameTime, counted: inout Int,
+        duplicates: inout Int
+    ) {
+        if !report.isLegacyEvent {
+            let fragmentKey = FragmentKey(adapter: adapter, address: report.address, type: report.addressType, sid: report.sid)
+            // Extended reports: data status bits 5–6 of Event_Type; 1 = incomplete, more to come.
+            let status = (report.eventType >> 5) & 0x03
+            if status == 1 {
+                fragments[fragmentKey, default: []] += report.data
+                return
+            }
+            if !fragments.isEmpty, let earlier = fragments.removeValue(forKey: fragmentKey) {
+                (earlier + report.data).withUnsafeBytes { data in
+                    countReport(report, data: data, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicates)
+                }
+                return
+            }
+        }
+        countReport(report, data: report.data, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicates)
+    }
+
+    /// A complete report (`data`: its data, or a reassembled extended report's) counted for its
+    /// device and the running session.
+    @inline(__always)
+    private mutating func countReport(
+        _ report: AdvertisingReportEssentials, data: UnsafeRawBufferPointer, adapter: AdapterIndex, slot: Int?, at: FrameTime,
+        counted: inout Int, duplicates: inout Int
+    ) {
+        let address = report.address
+        let addressType = report.addressType
+        let eventType = report.eventType
+        counted += 1
+        // The payload's fingerprint once, for the device's and the session's sets.
+        let payload = Payload(bytes: data)
+        let device = indexOfDevice(address: address, addressType: addressType, at: at)
+        var isDuplicate = false
+        if let slot {
+            let s = running[slot].session.position
+            // Mutate in place: copying the session or its tracking per report would copy their
+            // collections each time (quadratic on long scans).
+            let reportType = report.isLegacyEvent ? eventType : eventType & ~UInt16(0x60)
+            let (duplicate, newDevice, devicesSeen) = Self.track(
+                device: device, eventType: reportType, payload: payload, in: &running[slot])
+            isDuplicate = duplicate
+            Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &sessions[s])
+            if isDuplicate { duplicates += 1 }
+            // Only a device's first report in the session can change where its address was found.
+            if newDevice {
+                let seenAt = AdapterAddress(adapter: adapter, address: address)
+                let start = sessions[s].start.frame
+                if lastDiscovery[seenAt]?.scanStart != start { lastDiscovery[seenAt] = Discovery(scanStart: start, firstReport: at) }
+            }
+        }
+        // A duplicate in the session (same advertiser, event type and data) was counted for the
+        // device already: its payload is known, no need to look it up again.
+        let newPayload = !isDuplicate && devicePayloads.insert(UInt64(device), payload)
+        Self.update(
+            &devices[device], rssi: report.rssi, connectable: report.isConnectable, data: data, newPayload: newPayload,
+            at: at)
+    }
+
+    /// Whether the device reported this event type and data already in the session, whether it
+    /// reports in it for the first time, and how many devices the session has seen.
+    @inline(__always)
+    private static func track(
+        device: Int, eventType: UInt16, payload: Payload, in tracking: inout ScanTracking
+    ) -> (Bool, Bool, Int) {
+        let isDuplicate = !tracking.seen.insert(UInt64(device) << 16 | UInt64(eventType), payload)
+        let newDevice = tracking.noteDevice(device)
+        return (isDuplicate, newDevice, tracking.devices)
+    }
+
+    private static func noteReport(at: FrameTime, isDuplicate: Bool, devicesSeen: Int, in scan: inout ScanSession) {
+        scan.reports += 1
+        if scan.firstReport == nil { scan.firstReport = at }
+        scan.lastReport = at
+        scan.devicesSeen = devicesSeen
+        scan.density.add(at: at, duplicate: isDuplicate)
+        if isDuplicate {
+            scan.duplicates += 1
+            if scan.firstDuplicate == nil { scan.firstDuplicate = at }
+        }
+    }
+
+    /// The device's index in `devices`, added on its first report (inlined: a known
+    /// device, almost every report, is one probe).
+    @inline(__always)
+    private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
+        let key = DeviceTable.key(address: address, type: addressType)
+        let (found, slot) = deviceIndex.find(key)
+        if let found { return found }
+        return addDevice(key, slot: slot, address: address, addressType: addressType, at: at)
+    }
+
+    private mutating func addDevice(_ key: UInt64, slot: Int, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
+        devices.append(Device(address: address, addressType: addressType, first: at))
+        let index = devices.count - 1
+        deviceIndex.insert(key, index: index, at: slot)
+        return index
+    }
+
+    /// In place: copying the device out and back would copy its strings and arrays.
+    private static func update(
+        _ device: inout Device, rssi: Int8, connectable: Bool, data: UnsafeRawBufferPointer, newPayload: Bool, at: FrameTime
+    ) {
+        device.reports += 1
+        device.last = at
+        if rssi != 127 {
+            device.rssiMin = min(device.rssiMin ?? rssi, rssi)
+            device.rssiMax = max(device.rssiMax ?? rssi, rssi)
+        }
+        if connectable { device.connectable = true }
+        if newPayload {
+            device.distinctPayloads += 1
+            let ad = ADParser.parse([UInt8](data), baseOffset: 0)
+            if let name = ad.localName { device.name = name }
+            for uuid in ad.serviceUUIDs {
+                let s = uuid.compactString
+                if !device.serviceUUIDs.contains(s) { device.serviceUUIDs.append(s) }
+            }
+            for m in ad.manufacturerData where !device.manufacturers.contains(m.companyID) { device.manufacturers.append(m.companyID) }
+        }
+    }
+
+    /// Long captures: a closed session's density joins its adapter's capture-wide density once
+    /// there are more than `AnalysisResult.foldDensityAfterSessions` sessions (memory stays flat).
+    mutating func foldDensity(_ index: Int) {
+        guard index >= AnalysisResult.foldDensityAfterSessions else { return }
+        let adapter = sessions[index].adapter
+        var folded = foldedDensity.removeValue(forKey: adapter) ?? ReportDensity(limit: AnalysisResult.capturedDensityBuckets)
+        folded.absorb(sessions[index].density)
+        foldedDensity[adapter] = folded
+        sessions[index].density = ReportDensity()
+    }
+
+    mutating func finish(end: FrameTime?) {
+        guard let end else { return }
+        for (_, var session) in active {
+            guard let index = sessions.position(of: &session) else { continue }
+            sessions[index].end = end
+            sessions[index].stillRunningAtEnd = true
+        }
+        active = [:]
+        running = []
+    }
+}
+
+// MARK: What connection requests learn of the scans
+
+extension ScanTracker {
+    /// The last scan session on `adapter` that reported `peer` before `attempt`'s request, its
+    /// first report of it there, and the session as far as the request goes.
+    func peerDiscovery(_ peer: BDAddr, adapter: AdapterIndex, for attempt: ConnectionAttempt) -> PeerDiscovery? {
+        guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)],
+            found.firstReport.frame < attempt.request.frame
+        else { return nil }
+        let session = sessions.position(of: found.scanStart).map { sessions[$0] } ?? retiredDiscoveryScans[found.scanStart]
+        return PeerDiscovery(
+            scanStartFrame: found.scanStart, firstReport: found.firstReport, scan: session.map { DiscoveryScan($0, for: attempt) })
+    }
+
+    /// A request on `attempt.adapter`: what `scan.left-running` needs of it, on the session
+    /// running there.
+    mutating func noteRequest(_ attempt: ConnectionAttempt) {
+        guard let s = activePosition(attempt.adapter) else { return }
+        let session = sessions[s]
+        guard session.start.time <= attempt.request.time else { return }
+        if session.firstRequest.map({ attempt.request.time < $0.time }) ?? true { sessions[s].firstRequest = attempt.request }
+        if session.requestToFoundPeer == nil, let peer = attempt.peer, let d = attempt.peerDiscovery,
+            d.scanStartFrame == session.start.frame, d.firstReport.frame < attempt.request.frame
+        {
+            sessions[s].requestToFoundPeer = ScanSession.FoundPeerRequest(request: attempt.request, peer: peer, reported: d.firstReport)
+        }
+    }
+
+    /// The first report of the device `address` (the first device of that address).
+    func deviceFirst(_ address: BDAddr?) -> FrameTime? {
+        guard let address else { return nil }
+        return devices.first { $0.address == address }?.first
+    }
+
+    /// Hands over the closed sessions (`closed`): they leave `sessions` and their sums stay in
+    /// `retired`.
+    mutating func handOverClosed() -> [ScanSession] {
+        let positions = sessions.positions(of: closed)
+        closed = []
+        guard !positions.isEmpty else { return [] }
+        let leaving = positions.map { sessions[$0] }
+        for s in leaving { retired.add(s) }
+        // Sessions where an advertiser was last found stay for later requests to it (at most one
+        // per advertiser); the others go.
+        let leavingStarts = Set(leaving.map(\.start.frame))
+        var pointedAt = Set<FrameNumber>()
+        for d in lastDiscovery.values where leavingStarts.contains(d.scanStart) || retiredDiscoveryScans[d.scanStart] != nil {
+            pointedAt.insert(d.scanStart)
+        }
+        retiredDiscoveryScans = retiredDiscoveryScans.filter { pointedAt.contains($0.key) }
+        for s in leaving where pointedAt.contains(s.start.frame) { retiredDiscoveryScans[s.start.frame] = s }
+        sessions.remove(positions)
+        return leaving
+    }
+}
