@@ -7,7 +7,7 @@ import ScopeCore
 /// goes through generic hashing, equality and copy-on-write machinery that cost several times
 /// the probe itself. No table is ever iterated, so their order cannot reach any output.
 
-/// An advertiser (address and address type, as one word) → its index in `result.devices`.
+/// An advertiser (address and address type, as one word) → its index in `ScanTracker.devices`.
 struct DeviceTable: Sendable {
     /// `key == DeviceTable.empty` marks a free slot (real keys use 56 bits).
     private struct Entry: Sendable {

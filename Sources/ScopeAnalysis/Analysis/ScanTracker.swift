@@ -45,7 +45,7 @@ struct ScanTracker: Sendable {
     }
 
     struct Discovery: Sendable {
-        /// The session's start frame (its id, `ScanSession.heldID`).
+        /// The session's start frame (its id in `ScanTracker.sessions`).
         var scanStart: FrameNumber
         var firstReport: FrameTime
     }
