@@ -18,6 +18,12 @@ struct AdvertisingTracker: Sendable {
     var openSpans: [SetKey: Int] = [:]
     /// Spans (ids) still waiting for a peripheral-role connection.
     var spansAwaitingArrival: [Int] = []
+    /// Stopped spans (ids) no peripheral-role connection reached yet: they settle when one
+    /// arrives, or once `Retirement.arrivalWindowMicros` passed since their start.
+    var stoppedAwaitingArrival: [Int] = []
+    /// Data commands and spans (ids) settled since the last hand-over (`settleSpans(now:window:)`).
+    var settledData: [Int] = []
+    var settledSpans: [Int] = []
     /// The last connections that went down (for spans whose enable was answered after).
     var recentCloses: [AdvertisingSpan.SpanConnection] = []
     /// Extended advertising data assembled so far, per set and kind.
@@ -87,6 +93,30 @@ extension AdvertisingTracker {
         spans[i].stop = at
         spans[i].stoppedBy = reason
         spans[i].enabledMicros = at.time.microseconds - spans[i].start.time.microseconds
+        if spans[i].firstArrival != nil { settledSpans.append(spans.ids[i]) } else { stoppedAwaitingArrival.append(spans.ids[i]) }
+    }
+
+    /// Data command `i` was answered, or the command it waits on was replaced: it settles.
+    mutating func dataCommandSettled(_ i: Int) {
+        settledData.append(dataCommands.ids[i])
+    }
+
+    /// The data command sent at `at` will not be answered: a later command of its kind replaced
+    /// it while it waited.
+    mutating func dataCommandReplaced(sentAt at: FrameTime) {
+        guard let i = dataCommands.items.lastIndex(where: { $0.at == at }), dataCommands[i].complete == nil else { return }
+        dataCommandSettled(i)
+    }
+
+    /// The stopped spans whose arrival window passed by `now` settle.
+    mutating func settleSpans(now: Int64, window: Int64) {
+        guard !stoppedAwaitingArrival.isEmpty else { return }
+        var waiting: [Int] = []
+        for id in stoppedAwaitingArrival {
+            guard let i = spans.position(of: id) else { continue }
+            if now &- spans[i].start.time.microseconds > window { settledSpans.append(id) } else { waiting.append(id) }
+        }
+        stoppedAwaitingArrival = waiting
     }
 
     /// Legacy advertising stops when a connection is created in the peripheral role.
@@ -167,6 +197,10 @@ extension AdvertisingTracker {
             guard let i = spans.position(of: id) else { continue }
             if spans[i].start.frame < at.frame {
                 spans[i].firstArrival = at
+                if spans[i].stop != nil {
+                    stoppedAwaitingArrival.removeAll { $0 == id }
+                    settledSpans.append(id)
+                }
             } else {
                 waiting.append(id)
             }

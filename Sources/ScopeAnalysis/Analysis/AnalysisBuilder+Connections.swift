@@ -20,6 +20,12 @@ extension AnalysisBuilder {
             attempt.scanStartFrameAtRequest = scans.sessions[s].start.frame
         }
         if !usesList { attempt.peerDiscovery = scans.peerDiscovery(peer, adapter: adapter, for: attempt) }
+        // A request cancelled and still unanswered settles when this one replaces it.
+        if let previous = links.pendingAttemptPosition(adapter), links.attempts[previous].cancel != nil,
+            links.attempts[previous].complete == nil
+        {
+            links.settledAttempts.append(links.attempts.ids[previous])
+        }
         let id = links.attempts.append(attempt)
         links.pendingAttempt[adapter] = id
         scans.noteRequest(attempt)
@@ -50,7 +56,10 @@ extension AnalysisBuilder {
             } else {
                 links.attempts[i].outcome = .failed
             }
-            if c.status != 0 { noteRequestChanged(i) }
+            if c.status != 0 {
+                links.settledAttempts.append(links.attempts.ids[i])
+                noteRequestChanged(i)
+            }
         }
         guard c.status == 0 else { return }
         let key = HandleKey(adapter: adapter, handle: c.handle)

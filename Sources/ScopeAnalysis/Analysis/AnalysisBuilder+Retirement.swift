@@ -73,7 +73,10 @@ extension AnalysisBuilder {
             part.connections = positions.map { links.connections[$0] }
             let ids = Set(part.connections.map(\.id))
             part.pairings = pairing.pairings.items.filter { ids.contains($0.connection) }
-            for i in positions { links.connections[i].retireDetail() }
+            for i in positions {
+                links.connections[i].retireDetail()
+                if links.connections[i].disconnect != nil { links.settledConnections.append(links.connections.ids[i]) }
+            }
             links.closedWithDetail = []
             links.closedDetailEvents = 0
         }
@@ -90,55 +93,32 @@ extension AnalysisBuilder {
 extension AnalysisBuilder {
     /// Settled items after the first `retirement.kept` of each list leave the trackers for the
     /// rules of `RuleScope.items` (`leaving`); their counts and headline sums stay in
-    /// `result.retired`. Settled: a connection request answered (or replaced while cancelled), a
-    /// connection closed by a Disconnection Complete with its ATT detail judged (its pairings
-    /// go with it), an advertising data command answered (or replaced), a span stopped that saw
-    /// a peripheral-role connection arrive or started more than `arrivalWindowMicros` ago, and
-    /// every reconnection. Requests still pending stay (a pending request is judged up to the
-    /// last frame), and so do the first `kept` requests that connected (the headline lists them).
+    /// `result.retired`. The trackers note each item as it settles (`settledAttempts`,
+    /// `settledConnections`, `settledData`, `settledSpans`, `ReconnectionTracker.settled`): a
+    /// connection request answered (or replaced while cancelled) and not kept for the headline's
+    /// discovery-cost list, a connection closed by a Disconnection Complete with its ATT detail
+    /// judged (its pairings go with it), an advertising data command answered (or replaced), a
+    /// span stopped that saw a peripheral-role connection arrive or started more than
+    /// `arrivalWindowMicros` ago, and every reconnection. Nothing held is searched for them.
     mutating func retireSettledItems(into part: inout AnalysisResult, leaving: inout LeavingItems) {
         let kept = retirement.kept
         let now = lastFrame?.time.microseconds ?? 0
-
-        // Connections and their pairings.
-        var connections: [Int] = []
-        var gone = Set<ConnectionID>()
-        for p in kept..<max(kept, links.connections.count) {
-            let c = links.connections[p]
-            guard c.disconnect != nil, c.retired != nil else { continue }
-            connections.append(p)
-            gone.insert(c.id)
-        }
-        var pairings: [Int] = []
-        if !gone.isEmpty {
-            for p in pairing.pairings.indices where gone.contains(pairing.pairings[p].connection) {
-                leaving.contextPairings.append(pairing.pairings[p])
-                if p >= kept { pairings.append(p) }
-            }
-        }
-        // Requests.
-        var attempts: [Int] = []
-        for p in kept..<max(kept, links.attempts.count) {
-            let a = links.attempts[p]
-            let id = links.attempts.ids[p]
-            guard a.complete != nil || (a.cancel != nil && links.pendingAttempt[a.adapter] != id) else { continue }
-            if a.outcome == .connected, Self.contains(links.discoveryKept, id) { continue }
-            attempts.append(p)
-        }
-        // Advertising records.
-        var data: [Int] = []
-        for p in kept..<max(kept, advertising.dataCommands.count) {
-            let cmd = advertising.dataCommands[p]
-            if cmd.complete != nil || !pendingCommands.values.contains(where: { $0.at == cmd.at }) { data.append(p) }
-        }
-        var spans: [Int] = []
-        for p in kept..<max(kept, advertising.spans.count) {
-            let s = advertising.spans[p]
-            guard s.stop != nil, s.firstArrival != nil || now &- s.start.time.microseconds > retirement.arrivalWindowMicros else { continue }
-            spans.append(p)
-        }
+        advertising.settleSpans(now: now, window: retirement.arrivalWindowMicros)
+        let connections = Self.positions(of: &links.settledConnections, in: links.connections, from: kept)
+        let attempts = Self.positions(of: &links.settledAttempts, in: links.attempts, from: kept)
+        let data = Self.positions(of: &advertising.settledData, in: advertising.dataCommands, from: kept)
+        let spans = Self.positions(of: &advertising.settledSpans, in: advertising.spans, from: kept)
         guard !connections.isEmpty || !attempts.isEmpty || !data.isEmpty || !spans.isEmpty || !reconnections.settled.isEmpty else {
             return
+        }
+        // The pairings of the connections leaving.
+        var pairings: [Int] = []
+        if !connections.isEmpty {
+            let gone = Set(connections.map { links.connections[$0].id })
+            for p in pairing.pairings.indices where gone.contains(pairing.pairings[p].connection) {
+                leaving.contextPairings.append(pairing.pairings[p])
+                if pairing.pairings.ids[p] >= kept { pairings.append(p) }
+            }
         }
 
         // What stays of them.
@@ -174,8 +154,12 @@ extension AnalysisBuilder {
         part.advertising = advertising.controllerOnly
     }
 
-    static func contains(_ sorted: [Int], _ value: Int) -> Bool {
-        let lo = sorted.partitionPoint { $0 >= value }
-        return lo < sorted.count && sorted[lo] == value
+    /// The positions in `list` of the settled ids from `kept` on (the first `kept` items stay for
+    /// the reports), ascending; `settled` is emptied.
+    static func positions<Item>(of settled: inout [Int], in list: HeldList<Item, Int>, from kept: Int) -> [Int] {
+        guard !settled.isEmpty else { return [] }
+        let ids = Set(settled.lazy.filter { $0 >= kept })
+        settled = []
+        return ids.compactMap { list.position(of: $0) }.sorted()
     }
 }

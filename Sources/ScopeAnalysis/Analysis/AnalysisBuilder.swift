@@ -109,8 +109,9 @@ public struct AnalysisBuilder: Sendable {
         lastFrame = at
         switch frame.packet {
         case .command(let command):
-            pendingCommands[CommandKey(adapter: record.adapter, opcode: command.opcode.rawValue)] = PendingCommand(
-                at: at, command: command)
+            let replaced = pendingCommands.updateValue(
+                PendingCommand(at: at, command: command), forKey: CommandKey(adapter: record.adapter, opcode: command.opcode.rawValue))
+            if let replaced, Self.setsAdvertisingData(replaced.command.opcode) { advertising.dataCommandReplaced(sentAt: replaced.at) }
             commandSent(command, adapter: record.adapter, at: at)
         case .event(let event):
             eventReceived(event, adapter: record.adapter, at: at, frame: frame)
@@ -350,6 +351,7 @@ public struct AnalysisBuilder: Sendable {
                 links.attempts[i].status = status
                 links.attempts[i].outcome = .failed
                 links.pendingAttempt[adapter] = nil
+                links.settledAttempts.append(links.attempts.ids[i])
                 noteRequestChanged(i)
             }
         case .leSetAdvertisingParameters:
@@ -369,6 +371,7 @@ public struct AnalysisBuilder: Sendable {
             if let i = advertising.dataCommands.items.lastIndex(where: { $0.at == pending.at }) {
                 advertising.dataCommands[i].complete = at
                 advertising.dataCommands[i].status = status
+                advertising.dataCommandSettled(i)
                 advertising.noteDataCommandAnswered(i)
             }
         case .leSetAdvertisingEnable:
@@ -397,6 +400,12 @@ public struct AnalysisBuilder: Sendable {
         default:
             break
         }
+    }
+
+    /// The commands that give a set its advertising or scan response data.
+    static func setsAdvertisingData(_ opcode: HCIOpcode) -> Bool {
+        opcode == .leSetAdvertisingData || opcode == .leSetScanResponseData || opcode == .leSetExtendedAdvertisingData
+            || opcode == .leSetExtendedScanResponseData
     }
 
     /// The scanning PHYs the analysis reports, by their Scanning_PHYs bit (LE 2M cannot scan).

@@ -29,6 +29,11 @@ struct ConnectionTracker: Sendable {
     /// Ids of the connection requests kept for the headline's discovery-cost list: the first
     /// `Retirement.kept` that connected to a known peer (sorted).
     var discoveryKept: [Int] = []
+    /// Requests and connections (ids) settled since the last hand-over: a request answered (or
+    /// replaced while cancelled) and not kept for the headline, a connection closed by a
+    /// Disconnection Complete whose ATT detail was judged.
+    var settledAttempts: [Int] = []
+    var settledConnections: [Int] = []
 
     /// What the ATT analysis reads from one PDU and its GATT annotation, as plain values.
     ///
@@ -183,12 +188,19 @@ extension ConnectionTracker {
 
     /// Keeps request `id` for the headline's discovery-cost list when it is among the first
     /// `kept` requests (in capture order) that connected to a known peer.
+    /// Otherwise it settles; so does a request no longer among them.
     mutating func keepForDiscovery(_ a: ConnectionAttempt, id: Int, kept: Int) {
-        guard a.outcome == .connected, a.peer ?? a.connectionPeer != nil else { return }
+        guard a.outcome == .connected, a.peer ?? a.connectionPeer != nil else {
+            settledAttempts.append(id)
+            return
+        }
         let lo = discoveryKept.partitionPoint { $0 >= id }
-        guard lo < kept else { return }
+        guard lo < kept else {
+            settledAttempts.append(id)
+            return
+        }
         discoveryKept.insert(id, at: lo)
-        if discoveryKept.count > kept { discoveryKept.removeLast() }
+        if discoveryKept.count > kept { settledAttempts.append(discoveryKept.removeLast()) }
     }
 
     // MARK: ATT / GATT
