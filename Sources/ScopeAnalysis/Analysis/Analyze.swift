@@ -126,6 +126,14 @@ enum FramePipeline {
             count += 1
         }
 
+        /// Appends the items `fill` initialises in the batch's free room (given its start and
+        /// size; it returns how many it initialised, in order): they are built in place.
+        func append(filling fill: (UnsafeMutablePointer<Item>, Int) -> Int) -> Int {
+            let added = fill(storage + count, FramePipeline.batchSize - count)
+            count += added
+            return added
+        }
+
         /// Moves the items out in order, then leaves the batch empty.
         func drain(_ body: (Int, consuming Item) -> Void) {
             while taken < count {
@@ -262,8 +270,9 @@ enum FramePipeline {
         var reader = box.reader
         var batch = channel.emptyBatch()
         reader.reusePayloadBuffers(&batch.spares)
-        while let record = reader.next() {
-            batch.append(record)
+        while true {
+            let added = batch.append { reader.read(into: $0, capacity: $1, diagnosticThreshold: 500) }
+            if added == 0 { break }
             if reader.diagnosticCount >= 500 {
                 batch.diagnostics.append((batch.count, reader.drainDiagnostics()))
             }
