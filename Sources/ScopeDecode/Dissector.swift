@@ -140,10 +140,11 @@ public struct Dissector: Sendable {
             }
         }
         // The usual case, a whole PDU in one fragment, without the reassembler's step value.
-        if let (header, pdu) = reassembler.completeSingleFragment(
-            adapter: record.adapter, direction: record.direction, frame: record.frame, record.payload)
+        var header: ACLHeader?
+        if let pdu = reassembler.completeSingleFragment(
+            adapter: record.adapter, direction: record.direction, frame: record.frame, record.payload, header: &header)
         {
-            let decoded = decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame)
+            let decoded = decodeUpper(consume pdu, adapter: record.adapter, direction: record.direction, frame: record.frame)
             return (.acl(header), [decoded], [])
         }
         let step = reassembler.consume(
@@ -167,7 +168,7 @@ public struct Dissector: Sendable {
         var basicModeATT = false
         var bearer = pdu.cid
         if pdu.cid >= ChannelID.firstDynamic,
-            let channel = channels.channel(adapter: adapter, handle: pdu.handle, direction: direction, cid: pdu.cid)
+            let channel = channels.lookUp(adapter: adapter, handle: pdu.handle, direction: direction, cid: pdu.cid)
         {
             // ATT over a BR/EDR basic-mode channel (PSM 0x001F, Core v5.4 Vol 3 Part F §3.2.11).
             // EATT channels use credit-based K-frames (SDU length first) and are not handed to ATT.
@@ -199,7 +200,7 @@ public struct Dissector: Sendable {
         let key = cachedConnection(HandleKey(adapter: adapter, handle: pdu.handle))
         let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: bearer)
         let malformed = !att.malformed.isEmpty
-        return DecodedPDU(pdu: pdu, upper: .att(att, annotation), hasMalformations: malformed)
+        return DecodedPDU(pdu: pdu, upper: .att(consume att, annotation), hasMalformations: malformed)
     }
 }
 
