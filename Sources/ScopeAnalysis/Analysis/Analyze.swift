@@ -312,8 +312,11 @@ enum FramePipeline {
     /// Payload arrays larger than this are freed rather than reused (a rare large record must
     /// not keep its storage in circulation). Each of the few thousand arrays in circulation keeps
     /// the largest capacity it ever held: with 4096 the 10 M replay peaked 4 MB higher (43.3 vs
-    /// 39–40 MB) for the same instruction count (larger payloads are rare).
-    static let largestReusedPayload = 512
+    /// 39–40 MB) for the same instruction count (larger payloads are rare). 1,100 bytes hold
+    /// a BR/EDR 3-DH5 packet (1,021 bytes of ACL data, an array of capacity 1,032): audio
+    /// streams (A2DP) send almost only those, and freeing and allocating each cost more than
+    /// decoding it.
+    static let largestReusedPayload = 1100
 }
 
 extension FramePipeline.Batch where Item == DecodedFrame {
