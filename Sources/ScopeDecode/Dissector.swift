@@ -25,6 +25,9 @@ public struct Dissector: Sendable {
     private var connectedHandles: Set<HandleKey> = []
     /// Dynamic channels opened through signaling (PSM and mode by CID and direction).
     private var channels = L2CAPChannelMap()
+    /// Empty `pdus` arrays of frames the consumer freed (``reusePDUArrays(_:)``): a frame that
+    /// completes one L2CAP PDU takes one instead of allocating its own.
+    private var spareArrays: [[DecodedPDU]] = []
 
     /// `detail`: ``DecodeDetail/display`` (what `show` prints) unless the frames only feed an
     /// analysis.
@@ -83,6 +86,20 @@ public struct Dissector: Sendable {
         return DecodedFrame(
             record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection)
     }
+
+    /// Gives the `pdus` arrays of freed frames back, emptied, for the next frames to fill
+    /// (leaves `arrays` empty): a consumer that frees frames in bulk spares an allocation and
+    /// a free per ACL frame. At most 4,096 are kept.
+    public mutating func reusePDUArrays(_ arrays: inout [[DecodedPDU]]) {
+        if spareArrays.isEmpty, arrays.count <= Self.maximumSpareArrays {
+            swap(&spareArrays, &arrays)
+        } else {
+            spareArrays.append(contentsOf: arrays.prefix(max(Self.maximumSpareArrays - spareArrays.count, 0)))
+        }
+        arrays.removeAll(keepingCapacity: true)
+    }
+
+    static let maximumSpareArrays = 4096
 
     /// Diagnostics for state left open at the end of the capture (incomplete L2CAP PDUs).
     public mutating func finish() -> [Malformation] {
@@ -145,7 +162,9 @@ public struct Dissector: Sendable {
             adapter: record.adapter, direction: record.direction, frame: record.frame, record.payload, header: &header)
         {
             let decoded = decodeUpper(consume pdu, adapter: record.adapter, direction: record.direction, frame: record.frame)
-            return (.acl(header), [decoded], [])
+            guard var pdus = spareArrays.popLast() else { return (.acl(header), [decoded], []) }
+            pdus.append(consume decoded)
+            return (.acl(header), pdus, [])
         }
         let step = reassembler.consume(
             adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,

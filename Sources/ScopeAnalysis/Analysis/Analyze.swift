@@ -289,12 +289,16 @@ enum FramePipeline {
 
     private static func decode(_ input: Channel<CaptureRecord>, into output: Channel<DecodedFrame>) {
         var dissector = Dissector(detail: .analysis)
+        var pduArrays: [[DecodedPDU]] = []
         while true {
             let records = input.receive()
             // The frames the analysis is done with are freed here; their payload arrays go back
             // to the reader with this record batch (allocating on one thread and freeing on
-            // another is what glibc's malloc does slowest).
-            let frames = output.emptyBatch { $0.removeAll(collectingPayloadsInto: &records.spares) }
+            // another is what glibc's malloc does slowest), their PDU arrays to the dissector.
+            let frames = output.emptyBatch {
+                $0.removeAll(collectingPayloadsInto: &records.spares, pduArraysInto: &pduArrays)
+            }
+            dissector.reusePDUArrays(&pduArrays)
             frames.diagnostics = records.diagnostics
             let isLast = records.isLast
             records.drain { _, record in frames.append(dissector.decode(record)) }
@@ -317,17 +321,27 @@ enum FramePipeline {
     /// streams (A2DP) send almost only those, and freeing and allocating each cost more than
     /// decoding it.
     static let largestReusedPayload = 1100
+
+    /// PDU arrays with room for more PDUs than this are freed rather than reused (almost every
+    /// ACL frame completes one PDU or none).
+    static let largestReusedPDUArray = 2
 }
 
 extension FramePipeline.Batch where Item == DecodedFrame {
     /// ``removeAll()``, keeping the frames' payload arrays in `payloads` (those with storage
-    /// of at most ``FramePipeline/largestReusedPayload`` bytes). With the rest of each frame
-    /// (slices of the payload included) freed, nothing else normally refers to them.
-    func removeAll(collectingPayloadsInto payloads: inout [[UInt8]]) {
+    /// of at most ``FramePipeline/largestReusedPayload`` bytes) and their PDU arrays, emptied,
+    /// in `pduArrays` (those with room for at most ``FramePipeline/largestReusedPDUArray``
+    /// PDUs). With the rest of each frame (slices of the payload included) freed, nothing else
+    /// normally refers to them.
+    func removeAll(collectingPayloadsInto payloads: inout [[UInt8]], pduArraysInto pduArrays: inout [[DecodedPDU]]) {
+        let firstArray = pduArrays.count
         for i in taken..<count {
             let payload = storage[i].record.payload
             if payload.capacity > 0, payload.capacity <= FramePipeline.largestReusedPayload { payloads.append(payload) }
+            let pdus = storage[i].pdus
+            if pdus.capacity > 0, pdus.capacity <= FramePipeline.largestReusedPDUArray { pduArrays.append(pdus) }
         }
         removeAll()
+        for k in firstArray..<pduArrays.count { pduArrays[k].removeAll(keepingCapacity: true) }
     }
 }
