@@ -25,6 +25,9 @@ public struct Dissector: Sendable {
     private var connectedHandles: Set<HandleKey> = []
     /// Dynamic channels opened through signaling (PSM and mode by CID and direction).
     private var channels = L2CAPChannelMap()
+    /// Empty `pdus` arrays of frames the consumer freed (``reusePDUArrays(_:)``): a frame that
+    /// completes one L2CAP PDU takes one instead of allocating its own.
+    private var spareArrays: [[DecodedPDU]] = []
 
     /// `detail`: ``DecodeDetail/display`` (what `show` prints) unless the frames only feed an
     /// analysis.
@@ -84,6 +87,20 @@ public struct Dissector: Sendable {
             record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection)
     }
 
+    /// Gives the `pdus` arrays of freed frames back, emptied, for the next frames to fill
+    /// (leaves `arrays` empty): a consumer that frees frames in bulk spares an allocation and
+    /// a free per ACL frame. At most 4,096 are kept.
+    public mutating func reusePDUArrays(_ arrays: inout [[DecodedPDU]]) {
+        if spareArrays.isEmpty, arrays.count <= Self.maximumSpareArrays {
+            swap(&spareArrays, &arrays)
+        } else {
+            spareArrays.append(contentsOf: arrays.prefix(max(Self.maximumSpareArrays - spareArrays.count, 0)))
+        }
+        arrays.removeAll(keepingCapacity: true)
+    }
+
+    static let maximumSpareArrays = 4096
+
     /// Diagnostics for state left open at the end of the capture (incomplete L2CAP PDUs).
     public mutating func finish() -> [Malformation] {
         reassembler.finish()
@@ -140,11 +157,14 @@ public struct Dissector: Sendable {
             }
         }
         // The usual case, a whole PDU in one fragment, without the reassembler's step value.
-        if let (header, pdu) = reassembler.completeSingleFragment(
-            adapter: record.adapter, direction: record.direction, frame: record.frame, record.payload)
+        var header: ACLHeader?
+        if let pdu = reassembler.completeSingleFragment(
+            adapter: record.adapter, direction: record.direction, frame: record.frame, record.payload, header: &header)
         {
-            let decoded = decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame)
-            return (.acl(header), [decoded], [])
+            let decoded = decodeUpper(consume pdu, adapter: record.adapter, direction: record.direction, frame: record.frame)
+            guard var pdus = spareArrays.popLast() else { return (.acl(header), [decoded], []) }
+            pdus.append(consume decoded)
+            return (.acl(header), pdus, [])
         }
         let step = reassembler.consume(
             adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,
@@ -167,7 +187,7 @@ public struct Dissector: Sendable {
         var basicModeATT = false
         var bearer = pdu.cid
         if pdu.cid >= ChannelID.firstDynamic,
-            let channel = channels.channel(adapter: adapter, handle: pdu.handle, direction: direction, cid: pdu.cid)
+            let channel = channels.lookUp(adapter: adapter, handle: pdu.handle, direction: direction, cid: pdu.cid)
         {
             // ATT over a BR/EDR basic-mode channel (PSM 0x001F, Core v5.4 Vol 3 Part F §3.2.11).
             // EATT channels use credit-based K-frames (SDU length first) and are not handed to ATT.
@@ -199,7 +219,7 @@ public struct Dissector: Sendable {
         let key = cachedConnection(HandleKey(adapter: adapter, handle: pdu.handle))
         let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: bearer)
         let malformed = !att.malformed.isEmpty
-        return DecodedPDU(pdu: pdu, upper: .att(att, annotation), hasMalformations: malformed)
+        return DecodedPDU(pdu: pdu, upper: .att(consume att, annotation), hasMalformations: malformed)
     }
 }
 

@@ -126,6 +126,14 @@ enum FramePipeline {
             count += 1
         }
 
+        /// Appends the items `fill` initialises in the batch's free room (given its start and
+        /// size; it returns how many it initialised, in order): they are built in place.
+        func append(filling fill: (UnsafeMutablePointer<Item>, Int) -> Int) -> Int {
+            let added = fill(storage + count, FramePipeline.batchSize - count)
+            count += added
+            return added
+        }
+
         /// Moves the items out in order, then leaves the batch empty.
         func drain(_ body: (Int, consuming Item) -> Void) {
             while taken < count {
@@ -262,8 +270,9 @@ enum FramePipeline {
         var reader = box.reader
         var batch = channel.emptyBatch()
         reader.reusePayloadBuffers(&batch.spares)
-        while let record = reader.next() {
-            batch.append(record)
+        while true {
+            let added = batch.append { reader.read(into: $0, capacity: $1, diagnosticThreshold: 500) }
+            if added == 0 { break }
             if reader.diagnosticCount >= 500 {
                 batch.diagnostics.append((batch.count, reader.drainDiagnostics()))
             }
@@ -280,12 +289,16 @@ enum FramePipeline {
 
     private static func decode(_ input: Channel<CaptureRecord>, into output: Channel<DecodedFrame>) {
         var dissector = Dissector(detail: .analysis)
+        var pduArrays: [[DecodedPDU]] = []
         while true {
             let records = input.receive()
             // The frames the analysis is done with are freed here; their payload arrays go back
             // to the reader with this record batch (allocating on one thread and freeing on
-            // another is what glibc's malloc does slowest).
-            let frames = output.emptyBatch { $0.removeAll(collectingPayloadsInto: &records.spares) }
+            // another is what glibc's malloc does slowest), their PDU arrays to the dissector.
+            let frames = output.emptyBatch {
+                $0.removeAll(collectingPayloadsInto: &records.spares, pduArraysInto: &pduArrays)
+            }
+            dissector.reusePDUArrays(&pduArrays)
             frames.diagnostics = records.diagnostics
             let isLast = records.isLast
             records.drain { _, record in frames.append(dissector.decode(record)) }
@@ -303,19 +316,32 @@ enum FramePipeline {
     /// Payload arrays larger than this are freed rather than reused (a rare large record must
     /// not keep its storage in circulation). Each of the few thousand arrays in circulation keeps
     /// the largest capacity it ever held: with 4096 the 10 M replay peaked 4 MB higher (43.3 vs
-    /// 39–40 MB) for the same instruction count (larger payloads are rare).
-    static let largestReusedPayload = 512
+    /// 39–40 MB) for the same instruction count (larger payloads are rare). 1,100 bytes hold
+    /// a BR/EDR 3-DH5 packet (1,021 bytes of ACL data, an array of capacity 1,032): audio
+    /// streams (A2DP) send almost only those, and freeing and allocating each cost more than
+    /// decoding it.
+    static let largestReusedPayload = 1100
+
+    /// PDU arrays with room for more PDUs than this are freed rather than reused (almost every
+    /// ACL frame completes one PDU or none).
+    static let largestReusedPDUArray = 2
 }
 
 extension FramePipeline.Batch where Item == DecodedFrame {
     /// ``removeAll()``, keeping the frames' payload arrays in `payloads` (those with storage
-    /// of at most ``FramePipeline/largestReusedPayload`` bytes). With the rest of each frame
-    /// (slices of the payload included) freed, nothing else normally refers to them.
-    func removeAll(collectingPayloadsInto payloads: inout [[UInt8]]) {
+    /// of at most ``FramePipeline/largestReusedPayload`` bytes) and their PDU arrays, emptied,
+    /// in `pduArrays` (those with room for at most ``FramePipeline/largestReusedPDUArray``
+    /// PDUs). With the rest of each frame (slices of the payload included) freed, nothing else
+    /// normally refers to them.
+    func removeAll(collectingPayloadsInto payloads: inout [[UInt8]], pduArraysInto pduArrays: inout [[DecodedPDU]]) {
+        let firstArray = pduArrays.count
         for i in taken..<count {
             let payload = storage[i].record.payload
             if payload.capacity > 0, payload.capacity <= FramePipeline.largestReusedPayload { payloads.append(payload) }
+            let pdus = storage[i].pdus
+            if pdus.capacity > 0, pdus.capacity <= FramePipeline.largestReusedPDUArray { pduArrays.append(pdus) }
         }
         removeAll()
+        for k in firstArray..<pduArrays.count { pduArrays[k].removeAll(keepingCapacity: true) }
     }
 }

@@ -186,6 +186,30 @@ public struct CaptureReader {
     /// The next record, or nil at the end of the input (or after an error that stops reading;
     /// see ``diagnostics``).
     public mutating func next() -> CaptureRecord? {
+        nextRecord()
+    }
+
+    /// Reads up to `capacity` records into `buffer`, initialising `buffer[0..<n]` in file
+    /// order, and returns n: 0 only at the end of the input. Stops early, after the record
+    /// that brought them there, once ``diagnosticCount`` reaches `diagnosticThreshold` (for
+    /// the caller to drain them between the same records as a ``next()`` loop would).
+    ///
+    /// For a consumer that takes records in batches: each record is built where it is kept,
+    /// with no call, copy of the reader or look at its diagnostics per record.
+    public mutating func read(
+        into buffer: UnsafeMutablePointer<CaptureRecord>, capacity: Int, diagnosticThreshold: Int
+    ) -> Int {
+        var n = 0
+        while n < capacity, let record = nextRecord() {
+            (buffer + n).initialize(to: record)
+            n += 1
+            if log.stored.count >= diagnosticThreshold { break }
+        }
+        return n
+    }
+
+    @inline(__always)
+    private mutating func nextRecord() -> CaptureRecord? {
         while !ended {
             switch source.next(&log, frame: nextFrame) {
             case .end:

@@ -202,7 +202,11 @@ public struct ATTPDU: Sendable, Hashable {
     public static func decode(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> ATTPDU {
         var d = Decoder(bytes: bytes, baseOffset: baseOffset)
         d.run()
-        return d.pdu  // (moved out: the decoder is not used again)
+        // The PDU is swapped out of the decoder for an empty one: returning `d.pdu` copies it,
+        // with a retain of everything it holds, and the decoder's end then releases the same.
+        var pdu = ATTPDU(opcode: ATTOpcode(0), baseOffset: baseOffset, length: 0)
+        swap(&pdu, &d.pdu)
+        return pdu
     }
 
     public static func decode(_ bytes: [UInt8], baseOffset: Int) -> ATTPDU {

@@ -308,7 +308,9 @@ public struct GATTTracker: Sendable {
         _ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16, note: inout GATTAnnotation
     ) {
         let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
-        guard let request = requests[key] else {
+        // Taken out with one look-up (moved, not copied); put back when the response does not
+        // answer it.
+        guard let request = requests.removeValue(forKey: key) else {
             if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
             show(Field("Request", "none outstanding"), in: &note)
             unmatchedMTUResponse(pdu, cid: cid, frame: frame, note: &note)
@@ -326,9 +328,9 @@ public struct GATTTracker: Sendable {
                     "Request",
                     "outstanding \(request.pdu.opcode.name ?? request.pdu.opcode.description) in frame \(request.frame) does not match"
                 ), in: &note)
+            requests[key] = request
             return
         }
-        requests[key] = nil
         let req = request.pdu
         note.requestFrame = request.frame
         note.requestOpcode = req.opcode

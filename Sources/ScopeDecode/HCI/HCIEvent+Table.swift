@@ -1,6 +1,7 @@
 /// An event's (or LE subevent's) parameter layout and summary fields, with the positions of
-/// its Status and Connection_Handle worked out once from the layout.
-struct EventLayout: Sendable {
+/// its Status and Connection_Handle worked out once from the layout. A class: looking one up
+/// for every event takes one reference, where a struct's look-up copied each of its arrays.
+final class EventLayout: Sendable {
     let parameters: [ParamField]
     let summary: [String]
     /// The layout starts with a Status parameter.

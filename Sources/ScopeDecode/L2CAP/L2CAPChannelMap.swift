@@ -70,13 +70,28 @@ public struct L2CAPChannelMap: Sendable {
     }
 
     var pending: [PendingKey: Pending] = [:]
-    var channels: [ChannelKey: L2CAPChannelInfo] = [:]
+    var channels: [ChannelKey: L2CAPChannelInfo] = [:] {
+        didSet { lastLookup = nil }
+    }
+    /// The last answer of ``lookUp(adapter:handle:direction:cid:)``, forgotten whenever a
+    /// channel opens, closes or changes.
+    private var lastLookup: (key: ChannelKey, channel: L2CAPChannelInfo?)?
 
     public init() {}
 
     /// The channel that data travelling in `direction` to `cid` belongs to.
     public func channel(adapter: AdapterIndex, handle: UInt16, direction: Direction, cid: UInt16) -> L2CAPChannelInfo? {
         channels[ChannelKey(link: LinkKey(adapter: adapter, handle: handle), direction: direction, cid: cid)]
+    }
+
+    /// ``channel(adapter:handle:direction:cid:)``, remembering the last answer: data comes in
+    /// runs on one channel, and a dictionary look-up hashes the whole key every time.
+    public mutating func lookUp(adapter: AdapterIndex, handle: UInt16, direction: Direction, cid: UInt16) -> L2CAPChannelInfo? {
+        let key = ChannelKey(link: LinkKey(adapter: adapter, handle: handle), direction: direction, cid: cid)
+        if let lastLookup, lastLookup.key == key { return lastLookup.channel }
+        let found = channels[key]
+        lastLookup = (key, found)
+        return found
     }
 
     /// Forgets a link's channels and pending requests (Disconnection Complete).

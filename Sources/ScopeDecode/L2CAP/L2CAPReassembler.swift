@@ -221,8 +221,9 @@ public struct L2CAPReassembler: Sendable {
     public mutating func consume(
         adapter: AdapterIndex, direction: Direction, frame: FrameNumber, payload: [UInt8], capturedTruncated: Bool
     ) -> ACLStep {
-        if let (header, pdu) = completeSingleFragment(adapter: adapter, direction: direction, frame: frame, payload) {
-            return ACLStep(header: header, completed: [pdu])
+        var singleHeader: ACLHeader?
+        if let pdu = completeSingleFragment(adapter: adapter, direction: direction, frame: frame, payload, header: &singleHeader) {
+            return ACLStep(header: singleHeader, completed: [pdu])
         }
         let packet = ACLPacket.decode(payload, captureTruncated: capturedTruncated)
         guard let header = packet.header else {
@@ -300,10 +301,12 @@ public struct L2CAPReassembler: Sendable {
     /// exactly the bytes present and which holds exactly one basic-frame PDU, on a stream with
     /// nothing pending. Nil for everything else (``consume`` then takes the general path, which
     /// gives the same result for this case). It changes no state, so the dissector asks it
-    /// first and calls ``consume`` only when it says nil (sparing the step's array).
+    /// first and calls ``consume`` only when it says nil (sparing the step's array). The
+    /// fragment's ACL header is set in `header` (a PDU returned alone is moved to its caller;
+    /// one bound out of a returned pair is copied).
     func completeSingleFragment(
-        adapter: AdapterIndex, direction: Direction, frame: FrameNumber, _ payload: [UInt8]
-    ) -> (ACLHeader, L2CAPPDU)? {
+        adapter: AdapterIndex, direction: Direction, frame: FrameNumber, _ payload: [UInt8], header aclHeader: inout ACLHeader?
+    ) -> L2CAPPDU? {
         let headers = ACLHeader.size + L2CAPPDU.basicHeaderSize
         guard payload.count >= headers else { return nil }
         let word = UInt16(payload[0]) | UInt16(payload[1]) << 8
@@ -319,11 +322,11 @@ public struct L2CAPReassembler: Sendable {
         if !partials.isEmpty, partials[StreamKey(adapter: adapter, handle: header.handle, direction: direction)] != nil {
             return nil
         }
-        let pdu = L2CAPPDU(
+        aclHeader = header
+        return L2CAPPDU(
             adapter: adapter, handle: header.handle, direction: direction,
             cid: UInt16(payload[6]) | UInt16(payload[7]) << 8, payload: payload[headers...],
             earlierFragments: [], completedIn: frame)
-        return (header, pdu)
     }
 
     /// Forgets every incomplete PDU of `handle` on `adapter` (both directions), so a handle reused
