@@ -134,11 +134,7 @@ struct AttributeHandle: Hashable, Sendable {
     var handle: UInt16
     init(_ handle: UInt16) { self.handle = handle }
     func hash(into hasher: inout Hasher) { hasher.combine(handle) }
-    func _rawHashValue(seed: Int) -> Int {
-        var x = UInt64(handle) ^ UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
-        x = (x ^ (x >> 32)) &* 0xD6E8_FEB8_6659_FD93
-        return Int(truncatingIfNeeded: x ^ (x >> 32))
-    }
+    func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(handle), seed: seed) }
 }
 
 /// Uses and sweep reads of one connection.

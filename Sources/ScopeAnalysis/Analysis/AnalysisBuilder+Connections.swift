@@ -137,7 +137,8 @@ extension AnalysisBuilder {
         let direction = frame.record.direction
         for p in frame.pdus.indices {
             if let facts = ConnectionTracker.ATTFacts(frame.pdus[p].upper) {
-                links.apply(facts, connection: i, direction: direction, at: at)
+                let discovered = facts.hasDiscovered ? ConnectionTracker.ATTFacts.discovered(in: frame.pdus[p].upper) : []
+                links.apply(facts, discovered: discovered, connection: i, direction: direction, at: at)
             } else if case .smp(let smp) = frame.pdus[p].upper {
                 pairing.smp(smp, connection: links.connections[i].id, direction: direction, at: at)
             }

@@ -61,8 +61,10 @@ struct ConnectionTracker: Sendable {
         /// A discovery request, or the response answering one (`GATTAnnotation.procedure`).
         var procedure: GATTDiscoveryKind? = nil
         var clientConfigurationWrite: GATTClientConfigurationWrite? = nil
-        /// What the response taught the connection's GATT database (`GATTAnnotation.discovered`).
-        var discovered: [GATTAttribute] = []
+        /// The response taught the connection's GATT database something
+        /// (`GATTAnnotation.discovered`, read with `discovered(in:)` only then: the facts hold
+        /// no array, so handing them on copies plain values).
+        var hasDiscovered = false
 
         /// nil unless `upper` is ATT.
         ///
@@ -99,10 +101,20 @@ struct ConnectionTracker: Sendable {
                     effectiveMTU = note.effectiveMTU
                     procedure = note.procedure
                     clientConfigurationWrite = note.clientConfigurationWrite
-                    if !note.discovered.isEmpty { discovered = note.discovered }
+                    hasDiscovered = !note.discovered.isEmpty
                 }
             default:
                 return nil
+            }
+        }
+
+        /// What a discovery response taught the GATT database (when `hasDiscovered`).
+        static func discovered(in upper: borrowing DecodedPDU.Upper) -> [GATTAttribute] {
+            switch upper {
+            case .att(_, let note):
+                return note?.discovered ?? []
+            default:
+                return []
             }
         }
     }
@@ -166,13 +178,18 @@ extension ConnectionTracker {
         return connections[i].id
     }
 
-    /// Applies one ATT PDU to connection `i` (and hands it to the follower).
+    /// Applies one ATT PDU to connection `i` (and hands it to the follower); `discovered`: what
+    /// a discovery response taught the GATT database (`ATTFacts.discovered(in:)`).
     @inline(__always)
-    mutating func apply(_ facts: ATTFacts, connection i: Int, direction: Direction, at: FrameTime) {
+    mutating func apply(_ facts: ATTFacts, discovered: [GATTAttribute], connection i: Int, direction: Direction, at: FrameTime) {
         // In place: a copy of the connection left behind would share its buffers, and every
         // append (one ATT event per PDU) would then copy the whole list — quadratic on long
         // connections.
         let event = Self.att(facts, connection: &connections[i], direction: direction, at: at)
+        // A response that answers a discovery request: the services and characteristics it named.
+        if !discovered.isEmpty, facts.procedure != nil, facts.opcode.kind == .response {
+            Self.apply(discovered, to: &connections[i].gatt, at: at)
+        }
         if connections[i].holdsATT { openHeldATT += 1 }
         if let follower { follower.follow(connections[i].step(event), on: connections[i].id) }
         if let budget = heldATTBudget, openHeldATT > budget { stopHoldingOpenATT() }
@@ -245,10 +262,7 @@ extension ConnectionTracker {
                 c.firstData = at
             }
             // A response that answers a discovery request (its results, an error ending it).
-            if pdu.procedure != nil {
-                c.discoveryEnd = at
-                if !pdu.discovered.isEmpty { apply(pdu.discovered, to: &c.gatt, at: at) }
-            }
+            if pdu.procedure != nil { c.discoveryEnd = at }
         case .notification, .indication:
             if c.firstData == nil, pdu.valueLength > 0 || pdu.opcode == .multipleHandleValueNotification { c.firstData = at }
         default:

@@ -32,8 +32,15 @@ public struct ATTSmallWrites: Rule {
         let minWrites: Int
         var any = false
         var longest = 0
-        /// Per target: the long runs ended, and the run going on.
-        var targets: [WriteTarget: (ended: [WriteRun], current: WriteRun?)] = [:]
+        /// Per target: the long runs ended, and the run going on (`targets` holds each target's
+        /// place in `runs`: one look-up per write, the runs changed in place).
+        var targets: [WriteTarget: Int] = [:]
+        var runs: [TargetRuns] = []
+
+        struct TargetRuns: Sendable {
+            var ended: [WriteRun] = []
+            var current: WriteRun?
+        }
 
         init(config: RuleConfiguration) {
             let rule = ATTSmallWrites()
@@ -47,19 +54,25 @@ public struct ATTSmallWrites: Rule {
             any = true
             guard let handle = e.handle else { return }
             let target = WriteTarget(side: e.clientSide, handle: handle)
-            var t = targets.removeValue(forKey: target) ?? ([], nil)
-            if e.valueLength > maxBytes {
-                end(&t)
-            } else if let prev = t.current?.last, e.at.time.microseconds - prev.at.time.microseconds <= maxGap {
-                t.current!.add(e)
+            let s: Int
+            if let found = targets[target] {
+                s = found
             } else {
-                end(&t)
-                t.current = WriteRun(e)
+                s = runs.count
+                targets[target] = s
+                runs.append(TargetRuns())
             }
-            targets[target] = t
+            if e.valueLength > maxBytes {
+                Self.end(&runs[s], longest: &longest, minWrites: minWrites)
+            } else if let prev = runs[s].current?.last, e.at.time.microseconds - prev.at.time.microseconds <= maxGap {
+                runs[s].current!.add(e)
+            } else {
+                Self.end(&runs[s], longest: &longest, minWrites: minWrites)
+                runs[s].current = WriteRun(e)
+            }
         }
 
-        private mutating func end(_ t: inout (ended: [WriteRun], current: WriteRun?)) {
+        private static func end(_ t: inout TargetRuns, longest: inout Int, minWrites: Int) {
             guard let r = t.current else { return }
             longest = max(longest, r.count)
             if r.count >= minWrites { t.ended.append(r) }
@@ -70,13 +83,13 @@ public struct ATTSmallWrites: Rule {
         /// going on ended.
         func finished() -> (runs: [WriteRun], longest: Int) {
             var done = self
-            var runs: [WriteRun] = []
+            var long: [WriteRun] = []
             for target in targets.keys.sorted(by: { $0.text < $1.text }) {
-                var t = done.targets[target]!
-                done.end(&t)
-                runs += t.ended
+                var t = done.runs[targets[target]!]
+                Self.end(&t, longest: &done.longest, minWrites: minWrites)
+                long += t.ended
             }
-            return (runs, done.longest)
+            return (long, done.longest)
         }
     }
 
@@ -133,4 +146,12 @@ struct WriteTarget: Hashable, Sendable {
     var side: Side
     var handle: UInt16
     var text: String { "\(side.rawValue)/\(handle)" }
+
+    // Looked up per write: one word, hashed with `fastHash`.
+    private var word: UInt64 {
+        let code: UInt64 = side == .local ? 0 : side == .remote ? 1 : 2
+        return code << 16 | UInt64(handle)
+    }
+    func hash(into hasher: inout Hasher) { hasher.combine(word) }
+    func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
 }
