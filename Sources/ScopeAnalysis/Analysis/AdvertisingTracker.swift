@@ -8,7 +8,9 @@ import ScopeDecode
 struct AdvertisingTracker: Sendable {
     var dataCommands = HeldList<AdvertisingDataCommand, Int>()
     var spans = HeldList<AdvertisingSpan, Int>()
-    /// What the controller said of advertising (supported states, maximum data length).
+    /// What the controller said of advertising (supported states, maximum data length); its
+    /// record lists stay empty (the records are `dataCommands` and `spans`), so a batch handed
+    /// over carries it as it is.
     var controller = AdvertisingActivity()
     /// The host set advertising data, parameters or enabled advertising.
     var seen = false
@@ -285,16 +287,6 @@ extension AdvertisingTracker {
         a.dataCommands = dataCommands.items
         a.spans = spans.items
         return a
-    }
-
-    /// What the controller said, without the records (a batch handed over carries it).
-    var controllerOnly: AdvertisingActivity {
-        var meta = AdvertisingActivity()
-        meta.supportedStates = controller.supportedStates
-        meta.supportedStatesFrame = controller.supportedStatesFrame
-        meta.maxAdvertisingDataLength = controller.maxAdvertisingDataLength
-        meta.maxAdvertisingDataLengthFrame = controller.maxAdvertisingDataLengthFrame
-        return meta
     }
 
     /// Time connection `c` (handed over now) was up while each span still held was enabled,

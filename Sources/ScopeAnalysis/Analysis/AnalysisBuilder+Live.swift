@@ -17,7 +17,7 @@ extension AnalysisBuilder {
     public var liveView: LiveView {
         LiveView(
             frames: result.capture.frames, scanningAdapters: scans.active.keys.sorted(),
-            reports: scans.sessions.items.reduce(into: scans.retired.totals) { $0.add($1) }.reports, devices: scans.devices.count,
+            reports: scans.totals.reports, devices: scans.devices.count,
             openConnections: links.open.count, connections: links.connections.created, pairings: pairing.pairings.created,
             advertising: !advertising.openSpans.isEmpty)
     }

@@ -151,7 +151,7 @@ extension AnalysisBuilder {
         pairing.pairings.remove(pairings)
         advertising.dataCommands.remove(data)
         advertising.spans.remove(spans)
-        part.advertising = advertising.controllerOnly
+        part.advertising = advertising.controller
     }
 
     /// The positions in `list` of the settled ids from `kept` on (the first `kept` items stay for

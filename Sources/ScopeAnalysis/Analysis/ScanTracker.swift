@@ -384,6 +384,9 @@ extension ScanTracker {
         }
     }
 
+    /// Sums over every scan session, handed over or held (`AnalysisResult.scanTotals`).
+    var totals: ScanTotals { sessions.items.reduce(into: retired.totals) { $0.add($1) } }
+
     /// The first report of the device `address` (the first device of that address).
     func deviceFirst(_ address: BDAddr?) -> FrameTime? {
         guard let address else { return nil }
