@@ -61,7 +61,7 @@ public struct GATTTracker: Sendable {
         /// The discovery procedure the request belongs to.
         var procedure: GATTDiscoveryKind?
 
-        init(_ pdu: ATTPDU, frame: FrameNumber, procedure: GATTDiscoveryKind?) {
+        init(_ pdu: borrowing ATTPDU, frame: FrameNumber, procedure: GATTDiscoveryKind?) {
             opcode = pdu.opcode
             self.frame = frame
             handle = pdu.handle
@@ -286,6 +286,16 @@ public struct GATTTracker: Sendable {
             }
         }
         var note = GATTAnnotation()
+        annotate(pdu, kind: kind, direction: direction, frame: frame, cid: cid, note: &note)
+        if note.isEmpty { return nil }
+        return consume note
+    }
+
+    /// ``observe(_:direction:frame:cid:)`` of a PDU of `kind`, writing what it can say into
+    /// `note` (left empty when it knows nothing to add).
+    mutating func annotate(
+        _ pdu: ATTPDU, kind: ATTPDUKind, direction: Direction, frame: FrameNumber, cid: UInt16, note: inout GATTAnnotation
+    ) {
         switch kind {
         case .request, .command:
             if kind == .request {
@@ -346,8 +356,6 @@ public struct GATTTracker: Sendable {
         case .response:
             respond(pdu, direction: direction, frame: frame, cid: cid, note: &note)
         }
-        if note.isEmpty { return nil }
-        return note
     }
 
     /// An Exchange MTU Response no outstanding request matches (its request was not captured,
