@@ -25,7 +25,7 @@ public struct Dissector: Sendable {
     private var connectedHandles: Set<HandleKey> = []
     /// Dynamic channels opened through signaling (PSM and mode by CID and direction).
     private var channels = L2CAPChannelMap()
-    /// Empty `pdus` arrays of frames the consumer freed (``reusePDUArrays(_:)``): a frame that
+    /// Empty `pdus` arrays of frames the consumer freed (``collectSpareArrays(_:)``): a frame that
     /// completes one L2CAP PDU takes one instead of allocating its own.
     private var spareArrays: [[DecodedPDU]] = []
 
@@ -87,16 +87,15 @@ public struct Dissector: Sendable {
             record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection)
     }
 
-    /// Gives the `pdus` arrays of freed frames back, emptied, for the next frames to fill
-    /// (leaves `arrays` empty): a consumer that frees frames in bulk spares an allocation and
-    /// a free per ACL frame. At most 4,096 are kept.
-    public mutating func reusePDUArrays(_ arrays: inout [[DecodedPDU]]) {
-        if spareArrays.isEmpty, arrays.count <= Self.maximumSpareArrays {
-            swap(&spareArrays, &arrays)
-        } else {
-            spareArrays.append(contentsOf: arrays.prefix(max(Self.maximumSpareArrays - spareArrays.count, 0)))
+    /// Lends the dissector's store of empty `pdus` arrays to `body`, which appends the arrays
+    /// of freed frames, emptied, for the next frames to fill: a consumer that frees frames in
+    /// bulk spares an allocation and a free per ACL frame, and the arrays go straight where
+    /// they are taken from. At most 4,096 are kept.
+    public mutating func collectSpareArrays(_ body: (inout [[DecodedPDU]]) -> Void) {
+        body(&spareArrays)
+        if spareArrays.count > Self.maximumSpareArrays {
+            spareArrays.removeLast(spareArrays.count - Self.maximumSpareArrays)
         }
-        arrays.removeAll(keepingCapacity: true)
     }
 
     static let maximumSpareArrays = 4096

@@ -289,16 +289,14 @@ enum FramePipeline {
 
     private static func decode(_ input: Channel<CaptureRecord>, into output: Channel<DecodedFrame>) {
         var dissector = Dissector(detail: .analysis)
-        var pduArrays: [[DecodedPDU]] = []
         while true {
             let records = input.receive()
             // The frames the analysis is done with are freed here; their payload arrays go back
             // to the reader with this record batch (allocating on one thread and freeing on
             // another is what glibc's malloc does slowest), their PDU arrays to the dissector.
-            let frames = output.emptyBatch {
-                $0.removeAll(collectingPayloadsInto: &records.spares, pduArraysInto: &pduArrays)
+            let frames = output.emptyBatch { batch in
+                dissector.collectSpareArrays { batch.removeAll(collectingPayloadsInto: &records.spares, pduArraysInto: &$0) }
             }
-            dissector.reusePDUArrays(&pduArrays)
             frames.diagnostics = records.diagnostics
             let isLast = records.isLast
             records.drain { _, record in frames.append(dissector.decode(record)) }

@@ -173,7 +173,7 @@ public enum GATTDiscoveryKind: String, Sendable, Hashable {
     case includes
 
     /// The procedure `request` belongs to; nil for requests that discover nothing.
-    public init?(request: ATTPDU) {
+    public init?(request: borrowing ATTPDU) {
         let type: UInt16?
         switch request.parameters {
         case .typedRange(_, let t): type = t.uuid16
@@ -247,6 +247,22 @@ public struct GATTAnnotation: Hashable, Sendable {
     /// matches it, min(the last Client Rx MTU of the bearer, the Server Rx MTU), at least 23).
     public var effectiveMTU: Int?
     public var fields: [Field]
+
+    /// An empty annotation (said without the defaults of the initialiser below, which build
+    /// it twice).
+    public init() {
+        handleName = nil
+        inferredHandle = nil
+        requestHandles = []
+        requestFrame = nil
+        requestOpcode = nil
+        discovered = []
+        procedure = nil
+        clientConfiguration = nil
+        clientConfigurationWrite = nil
+        effectiveMTU = nil
+        fields = []
+    }
 
     public init(
         handleName: String? = nil, inferredHandle: UInt16? = nil, requestHandles: [UInt16] = [],

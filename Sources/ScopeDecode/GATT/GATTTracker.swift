@@ -42,13 +42,73 @@ public struct GATTTracker: Sendable {
         var cid: UInt16
     }
 
+    /// What the response to a request (or the confirmation of an indication) reads of it,
+    /// taken from the PDU when it is observed: plain values, so keeping one, taking it back and
+    /// dropping it copies and frees no part of the PDU.
     struct Outstanding: Sendable {
-        var pdu: ATTPDU
+        var opcode: ATTOpcode
         var frame: FrameNumber
+        var handle: UInt16?
+        /// Exchange MTU Request: the Client Rx MTU.
+        var mtu: UInt16?
+        /// The value, when it is two bytes long (what a CCCD write carries).
+        var value16: UInt16?
+        /// Read By Type, Read By Group Type, Find By Type Value: the attribute type.
+        var attributeType: ATTUUID?
+        /// Find By Type Value: the value searched for, read as a UUID (the service UUID when
+        /// the type is a service declaration); nil when it is no 2- or 16-byte UUID.
+        var searchedUUID: ATTUUID?
+        /// The discovery procedure the request belongs to.
+        var procedure: GATTDiscoveryKind?
+
+        init(_ pdu: borrowing ATTPDU, frame: FrameNumber, procedure: GATTDiscoveryKind?) {
+            opcode = pdu.opcode
+            self.frame = frame
+            handle = pdu.handle
+            mtu = pdu.mtu
+            value16 = GATTTracker.le16(pdu.value)
+            attributeType = pdu.attributeType
+            searchedUUID = nil
+            if pdu.opcode == .findByTypeValueRequest, pdu.value.count != 4 { searchedUUID = ATTUUID(littleEndian: pdu.value) }
+            self.procedure = procedure
+        }
     }
 
-    var requests: [BearerKey: Outstanding] = [:]
-    var indications: [BearerKey: Outstanding] = [:]
+    /// The outstanding request or indication of each bearer and direction. A connection has
+    /// one bearer or a few (the fixed channel, EATT channels), so the entries are searched in
+    /// order, which costs less than hashing the key; an answered one leaves its entry empty.
+    struct Pending: Sendable {
+        private var entries: [(key: BearerKey, value: Outstanding?)] = []
+
+        subscript(key: BearerKey) -> Outstanding? {
+            get {
+                for e in entries where e.key == key { return e.value }
+                return nil
+            }
+            set {
+                for i in entries.indices where entries[i].key == key {
+                    entries[i].value = newValue
+                    return
+                }
+                if newValue != nil { entries.append((key, newValue)) }
+            }
+        }
+
+        /// The entry of `key`, which is left empty.
+        mutating func take(_ key: BearerKey) -> Outstanding? {
+            for i in entries.indices where entries[i].key == key {
+                defer { entries[i].value = nil }
+                return entries[i].value
+            }
+            return nil
+        }
+    }
+
+    var requests = Pending()
+    var indications = Pending()
+    /// Read Multiple (Variable) Requests outstanding, with ``DecodeDetail/display``: the handles
+    /// they list (their responses show them).
+    var requestedHandles: [BearerKey: [UInt16]] = [:]
     var mtuByBearer: [UInt16: GATTMTUState] = [:]
     /// Sorted handles of characteristic values, and of declarations and services (which end
     /// the descriptor run of the characteristic before them).
@@ -226,18 +286,30 @@ public struct GATTTracker: Sendable {
             }
         }
         var note = GATTAnnotation()
+        annotate(pdu, kind: kind, direction: direction, frame: frame, cid: cid, note: &note)
+        if note.isEmpty { return nil }
+        return consume note
+    }
+
+    /// ``observe(_:direction:frame:cid:)`` of a PDU of `kind`, writing what it can say into
+    /// `note` (left empty when it knows nothing to add).
+    mutating func annotate(
+        _ pdu: ATTPDU, kind: ATTPDUKind, direction: Direction, frame: FrameNumber, cid: UInt16, note: inout GATTAnnotation
+    ) {
         switch kind {
         case .request, .command:
             if kind == .request {
                 let key = BearerKey(direction: direction, cid: cid)
-                if displays, let old = requests[key] {
-                    note.fields.append(
-                        Field(
-                            "Unanswered request",
-                            "\(old.pdu.opcode.name ?? old.pdu.opcode.description) in frame \(old.frame)"))
+                if displays {
+                    if let old = requests[key] {
+                        note.fields.append(
+                            Field("Unanswered request", "\(old.opcode.name ?? old.opcode.description) in frame \(old.frame)"))
+                    }
+                    if case .handles(let hs) = pdu.parameters { requestedHandles[key] = hs } else { requestedHandles[key] = nil }
                 }
-                requests[key] = Outstanding(pdu: pdu, frame: frame)
-                note.procedure = GATTDiscoveryKind(request: pdu)
+                let procedure = GATTDiscoveryKind(request: pdu)
+                requests[key] = Outstanding(pdu, frame: frame, procedure: procedure)
+                note.procedure = procedure
             }
             if pdu.opcode == .exchangeMTURequest, let m = pdu.mtu {
                 var state = mtu(cid: cid)
@@ -262,7 +334,7 @@ public struct GATTTracker: Sendable {
             }
         case .notification, .indication:
             if kind == .indication {
-                indications[BearerKey(direction: direction, cid: cid)] = Outstanding(pdu: pdu, frame: frame)
+                indications[BearerKey(direction: direction, cid: cid)] = Outstanding(pdu, frame: frame, procedure: nil)
             }
             if let handle = pdu.handle { note.handleName = displayName(ofHandle: handle) }
             if displays, case .handleValueList(let list) = pdu.parameters {
@@ -270,10 +342,10 @@ public struct GATTTracker: Sendable {
             }
         case .confirmation:
             let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
-            if let ind = indications.removeValue(forKey: key) {
+            if let ind = indications.take(key) {
                 note.requestFrame = ind.frame
-                note.requestOpcode = ind.pdu.opcode
-                if let handle = ind.pdu.handle {
+                note.requestOpcode = ind.opcode
+                if let handle = ind.handle {
                     note.inferredHandle = handle
                     note.handleName = displayName(ofHandle: handle)
                     if displays { note.fields.append(handleField("Handle (from indication in frame \(ind.frame))", handle)) }
@@ -284,8 +356,6 @@ public struct GATTTracker: Sendable {
         case .response:
             respond(pdu, direction: direction, frame: frame, cid: cid, note: &note)
         }
-        if note.isEmpty { return nil }
-        return note
     }
 
     /// An Exchange MTU Response no outstanding request matches (its request was not captured,
@@ -308,9 +378,8 @@ public struct GATTTracker: Sendable {
         _ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16, note: inout GATTAnnotation
     ) {
         let key = BearerKey(direction: GATTTracker.opposite(direction), cid: cid)
-        // Taken out with one look-up (moved, not copied); put back when the response does not
-        // answer it.
-        guard let request = requests.removeValue(forKey: key) else {
+        // Taken out; put back when the response does not answer it.
+        guard let request = requests.take(key) else {
             if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
             show(Field("Request", "none outstanding"), in: &note)
             unmatchedMTUResponse(pdu, cid: cid, frame: frame, note: &note)
@@ -318,24 +387,25 @@ public struct GATTTracker: Sendable {
         }
         let matches =
             pdu.opcode == .errorResponse
-            ? pdu.requestOpcodeInError == request.pdu.opcode
-            : pdu.opcode.answeredRequest == request.pdu.opcode
+            ? pdu.requestOpcodeInError == request.opcode
+            : pdu.opcode.answeredRequest == request.opcode
         guard matches else {
             if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
             unmatchedMTUResponse(pdu, cid: cid, frame: frame, note: &note)
             show(
                 Field(
                     "Request",
-                    "outstanding \(request.pdu.opcode.name ?? request.pdu.opcode.description) in frame \(request.frame) does not match"
+                    "outstanding \(request.opcode.name ?? request.opcode.description) in frame \(request.frame) does not match"
                 ), in: &note)
             requests[key] = request
             return
         }
-        let req = request.pdu
+        let req = request
         note.requestFrame = request.frame
         note.requestOpcode = req.opcode
-        note.procedure = GATTDiscoveryKind(request: req)
+        note.procedure = req.procedure
         show(Field("Request in frame", String(request.frame)), in: &note)
+        let handles = displays ? requestedHandles.removeValue(forKey: key) : nil
 
         if pdu.opcode == .errorResponse {
             if let h = pdu.handle { note.handleName = displayName(ofHandle: h) }
@@ -363,7 +433,7 @@ public struct GATTTracker: Sendable {
             if isClientConfiguration(h) {
                 let v: UInt16?
                 if req.opcode == .writeRequest {
-                    v = GATTTracker.le16(req.value)
+                    v = req.value16
                 } else if req.opcode == .readRequest {
                     v = GATTTracker.le16(pdu.value)
                 } else {
@@ -377,7 +447,7 @@ public struct GATTTracker: Sendable {
                 }
             }
         case .readMultipleRequest, .readMultipleVariableRequest:
-            if displays, case .handles(let hs) = req.parameters {
+            if let hs = handles {
                 note.requestHandles = hs
                 for h in hs { note.fields.append(handleField("Handle (from request)", h)) }
             }
@@ -402,7 +472,7 @@ public struct GATTTracker: Sendable {
         note.discovered.append(a)
     }
 
-    mutating func learnServices(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
+    mutating func learnServices(_ pdu: ATTPDU, request: Outstanding, frame: FrameNumber, note: inout GATTAnnotation) {
         guard case .attributeDataList(_, let entries) = pdu.parameters,
             let type = request.attributeType?.uuid16,
             type == GATTNames.primaryService || type == GATTNames.secondaryService
@@ -425,11 +495,11 @@ public struct GATTTracker: Sendable {
         }
     }
 
-    mutating func learnServicesByUUID(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
+    mutating func learnServicesByUUID(_ pdu: ATTPDU, request: Outstanding, frame: FrameNumber, note: inout GATTAnnotation) {
         guard case .findByTypeValueResponse(let ranges) = pdu.parameters,
-            case .findByTypeValueRequest(_, let type, let value) = request.parameters,
+            let type = request.attributeType?.uuid16,
             type == GATTNames.primaryService || type == GATTNames.secondaryService,
-            let uuid = ATTUUID(littleEndian: value), value.count != 4
+            let uuid = request.searchedUUID
         else { return }
         let primary = type == GATTNames.primaryService
         for range in ranges {
@@ -444,7 +514,7 @@ public struct GATTTracker: Sendable {
         }
     }
 
-    mutating func learnByType(_ pdu: ATTPDU, request: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
+    mutating func learnByType(_ pdu: ATTPDU, request: Outstanding, frame: FrameNumber, note: inout GATTAnnotation) {
         guard case .attributeDataList(_, let entries) = pdu.parameters, let type = request.attributeType else { return }
         switch type.uuid16 {
         case GATTNames.characteristic?:

@@ -115,16 +115,19 @@ public struct HCIEvent: Sendable, Hashable {
 
     /// ``decode(_:)`` as an initialiser: the event is decoded where it is returned (decoding
     /// into a local and returning it costs a copy of the whole event).
-    init(decoding payload: [UInt8]) {
+    ///
+    /// `payload` is borrowed: the caller passes a record's payload without copying the record
+    /// (an initialiser's argument is owned); the event keeps one reference to it.
+    init(decoding payload: borrowing [UInt8]) {
         guard payload.count >= 2 else {
             let m = Malformation(
                 layer: .hci, offset: 0, message: "truncated event header: needed 2 bytes, \(payload.count) available")
-            self.init(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, packet: payload, malformed: [m])
+            self.init(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, packet: copy payload, malformed: [m])
             return
         }
         let (length, params, headerIssues) = HCIPacketBody.split(payload, headerSize: 2)
         self.init(
-            code: HCIEventCode(rawValue: payload[0]), parameterLength: length, packet: payload, malformed: headerIssues)
+            code: HCIEventCode(rawValue: payload[0]), parameterLength: length, packet: copy payload, malformed: headerIssues)
         let complete = headerIssues.isEmpty
         switch code {
         case .commandComplete: decodeCommandComplete(params, validate: complete)
