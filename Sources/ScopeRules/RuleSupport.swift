@@ -346,6 +346,8 @@ struct BoundedItems {
         if items.count < [String].reasonItems { items.append(item()) } else { more += 1 }
     }
 
+    var isEmpty: Bool { items.isEmpty && more == 0 }
+
     /// `allItems.joinedBounded(separator:)`.
     func joined(separator: String) -> String {
         guard more > 0 else { return items.joined(separator: separator) }

@@ -34,8 +34,10 @@ public struct GATTDiscoverAllCharacteristics: Rule {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no characteristic or descriptor discovery in this capture")
         }
-        var findings = FindingList()
-        var usedNotes: [String] = []
+        // Only the findings and notes that will be listed are written (a batch of a long capture
+        // judges thousands of connections; the rest are counted).
+        var findings = facts.findingList(Self.id)
+        var usedNotes = BoundedItems()
         for i in conns {
             let c = analysis.connections[i]
             let usage = facts.usage(analysis, i, config: config)
@@ -46,31 +48,33 @@ public struct GATTDiscoverAllCharacteristics: Rule {
                 let chars = inService.filter { $0.kind == .characteristics }.count
                 let descs = inService.count - chars
                 let client = first.client
-                let what =
+                func what() -> String {
                     "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
-                    + (descs > 0 ? ", \(descs) descriptor discovery request\(descs == 1 ? "" : "s")" : "")
-                    + " from frame \(first.request.frame))"
+                        + (descs > 0 ? ", \(descs) descriptor discovery request\(descs == 1 ? "" : "s")" : "")
+                        + " from frame \(first.request.frame))"
+                }
                 if let use = usage.firstUse(in: s) {
-                    usedNotes.append("\(what): \(use.text)")
+                    usedNotes.append("\(what()): \(use.text)")
                     continue
                 }
-                let swept = usage.sweepReads.compactMap(\.handle).filter { s.start <= $0 && $0 <= s.end }
-                let sweepText =
-                    swept.isEmpty ? "" : " (\(swept.map { Text.hex4($0) }.joined(separator: ", ")) read only in the just-in-case sweep)"
-                findings.append(
-                    finding(
+                findings.append(Self.defaultSeverity) {
+                    let swept = usage.sweepReads.compactMap(\.handle).filter { s.start <= $0 && $0 <= s.end }
+                    let sweepText =
+                        swept.isEmpty ? "" : " (\(swept.map { Text.hex4($0) }.joined(separator: ", ")) read only in the just-in-case sweep)"
+                    return finding(
                         subject: c.label + " service \(Text.uuid(s.uuid))" + (client == .remote ? " (remote GATT client)" : ""),
-                        shows: "characteristics/descriptors discovered in \(what): no characteristic used afterwards\(sweepText)",
+                        shows: "characteristics/descriptors discovered in \(what()): no characteristic used afterwards\(sweepText)",
                         cause: client == .remote
                             ? "The peer (remote GATT client) discovers characteristics it never uses"
                             : "Usually discoverCharacteristics(nil, for:) / discoverDescriptors(for:) on every discovered service, or reading every value once \"just in case\" (Android: walking getServices() and reading each characteristic)",
                         evidence: [first.request.frame],
-                        fix: "Discover characteristics only in services you use, passing their UUIDs."))
+                        fix: "Discover characteristics only in services you use, passing their UUIDs.")
+                }
             }
         }
         return verdict(
             findings,
             passReason: "characteristic/descriptor discovery only in services with a characteristic used afterwards: "
-                + (usedNotes.isEmpty ? "none attributed to a discovered service" : usedNotes.joinedBounded(separator: "; ")))
+                + (usedNotes.isEmpty ? "none attributed to a discovered service" : usedNotes.joined(separator: "; ")))
     }
 }

@@ -36,8 +36,10 @@ public struct GATTDiscoverAllServices: Rule {
             return notEvaluated("no primary service discovery (Read By Group Type or Find By Type Value for 0x2800) in this capture")
         }
         let fraction = number("used_fraction", config)
-        var findings = FindingList()
-        var notes: [String] = []
+        // Only the findings and notes that will be listed are written (a batch of a long capture
+        // judges thousands of connections; the rest are counted).
+        var findings = facts.findingList(Self.id)
+        var notes = BoundedItems()
         for i in conns {
             let c = analysis.connections[i]
             let all = c.gatt.discoveryProcedures.filter { $0.kind == .allPrimaryServices }
@@ -53,24 +55,26 @@ public struct GATTDiscoverAllServices: Rule {
             let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
             let used = counted.compactMap { s in usage.firstUse(in: s).map { (service: s, use: $0) } }
             let frames = all.map(\.request.frame)
-            let usedText = used.map { "\(Text.uuid($0.service.uuid)): \($0.use.text)" }.joined(separator: ", ")
-            let head =
-                "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
-                + (used.isEmpty ? "" : " (\(usedText))")
+            func head() -> String {
+                let usedText = used.map { "\(Text.uuid($0.service.uuid)): \($0.use.text)" }.joined(separator: ", ")
+                return "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
+                    + (used.isEmpty ? "" : " (\(usedText))")
+            }
             if !counted.isEmpty, Double(used.count) < fraction * Double(counted.count) {
-                findings.append(
+                findings.append(Self.defaultSeverity) {
                     finding(
                         subject: c.label + (client == .remote ? " (remote GATT client)" : ""),
-                        shows: head + " -> fewer than half of the discovered services used",
+                        shows: head() + " -> fewer than half of the discovered services used",
                         cause: client == .remote
                             ? "The peer (remote GATT client) discovers the whole database; on iOS this is discoverServices(nil), on Android BluetoothGatt.discoverServices()"
                             : "Usually discoverServices(nil) instead of discoverServices([CBUUID]) with the services the app uses (Android's discoverServices() always discovers everything: cache the result)",
                         evidence: frames,
-                        fix: "Pass the service UUIDs you need to discoverServices(_:)."))
+                        fix: "Pass the service UUIDs you need to discoverServices(_:).")
+                }
             } else {
-                notes.append(head + " -> at least half of the discovered services used")
+                notes.append(head() + " -> at least half of the discovered services used")
             }
         }
-        return verdict(findings, passReason: notes.joinedBounded(separator: "; "))
+        return verdict(findings, passReason: notes.joined(separator: "; "))
     }
 }
