@@ -139,11 +139,6 @@ extension AnalysisBuilder {
         leaving.advertisingSpans = spans.map { advertising.spans[$0] }
         leaving.reconnections = reconnections.settled
         reconnections.settled = []
-        result.retired.connections += connections.count
-        result.retired.attempts += attempts.count
-        result.retired.pairings += pairings.count
-        result.retired.advertisingData += data.count
-        result.retired.advertisingSpans += spans.count
 
         // Out of the trackers (the state that refers to held items names them by id: `HeldList`).
         links.connections.remove(connections)

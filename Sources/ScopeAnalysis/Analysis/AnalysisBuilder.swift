@@ -151,6 +151,11 @@ public struct AnalysisBuilder: Sendable {
         result.attempts = links.attempts.items
         result.connections = links.connections.items
         result.pairings = pairing.pairings.items
+        result.retired.attempts = links.attempts.left
+        result.retired.connections = links.connections.left
+        result.retired.pairings = pairing.pairings.left
+        result.retired.advertisingData = advertising.dataCommands.left
+        result.retired.advertisingSpans = advertising.spans.left
         result.identities = pairing.identities
         result.reconnections = reconnections.settled
         if advertising.seen { result.advertising = advertising.activity }

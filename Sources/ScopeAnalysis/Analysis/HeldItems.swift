@@ -16,6 +16,8 @@ struct HeldList<Item: Sendable, ID: Comparable & Sendable>: Sendable {
     private(set) var created = 0
 
     var count: Int { items.count }
+    /// Items appended and since handed over.
+    var left: Int { created - items.count }
     var isEmpty: Bool { items.isEmpty }
     var indices: Range<Int> { items.indices }
 

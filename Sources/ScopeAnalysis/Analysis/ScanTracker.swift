@@ -389,8 +389,7 @@ extension ScanTracker {
 
     /// The first report of the device `address` (the first device of that address).
     func deviceFirst(_ address: BDAddr?) -> FrameTime? {
-        guard let address else { return nil }
-        return devices.first { $0.address == address }?.first
+        Device.first(of: address, in: devices)
     }
 
     /// Hands over the closed sessions (`closed`): they leave `sessions` and their sums stay in

@@ -178,7 +178,7 @@ extension AnalysisResult {
     public func deviceFirst(_ address: BDAddr?, index: [BDAddr: Int]? = nil) -> FrameTime? {
         guard let address else { return nil }
         if let index { return index[address].map { devices[$0].first } }
-        return devices.first { $0.address == address }?.first
+        return Device.first(of: address, in: devices)
     }
 
     /// Where each device address first appears in `devices`.
@@ -204,5 +204,13 @@ extension AnalysisResult {
     public var timingTotals: TimingSums {
         let end = capture.lastTimestamp ?? origin
         return connections.reduce(into: retired.timing) { $0.add($1, captureEnd: end) }
+    }
+}
+
+extension Device {
+    /// The first report of the first device of `address` in `devices`.
+    static func first(of address: BDAddr?, in devices: [Device]) -> FrameTime? {
+        guard let address else { return nil }
+        return devices.first { $0.address == address }?.first
     }
 }
