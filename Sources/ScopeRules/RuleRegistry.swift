@@ -335,11 +335,6 @@ extension RuleEngine {
     ) throws -> (analysis: AnalysisResult, verdicts: [RuleVerdict]) {
         var config = config
         var retired = RuleAccumulator(config: config)
-        var retirement = retirement
-        // Finished advertising waits for a connection as long as adv.without-need looks.
-        if let window = config.threshold(rule: AdvWithoutNeed.id, key: "connectable_enabled_without_connection_s")?.number {
-            retirement.arrivalWindowMicros = max(retirement.arrivalWindowMicros, Int64((window * 1_000_000).rounded()))
-        }
         var analysis = try AnalysisBuilder.analyze(
             path: path, resolvePrivateAddresses: resolvePrivateAddresses, retirement: retirement, follower: retired.follower
         ) { retired.absorb($0) }

@@ -89,6 +89,42 @@ import Testing
         #expect(verdict(AdvWithoutNeed.self, advertising(stopMs: nil, connectable: false).0.analysis()).status == .notEvaluated)
     }
 
+    /// The connection a span may have brought is the first peripheral-role one completed while
+    /// it was enabled: one completed after the span stopped is not named, and the stopped span
+    /// leaves a long capture at the next hand-over, whatever the rule's window.
+    @Test func withoutNeedNamesOnlyAConnectionWhileEnabled() throws {
+        for whileEnabled in [true, false] {
+            var s = SessionScript()
+            s.at(900)
+            s.advertisingParameters(connectable: true)
+            s.at(1000)
+            s.advertisingEnable(true)
+            var connection: FrameNumber = 0
+            if whileEnabled {
+                s.at(3000)
+                connection = s.connectionComplete(peerA, handle: 0x40, peripheral: true)
+            }
+            s.at(5000)
+            s.advertisingEnable(false)
+            if !whileEnabled {
+                s.at(6000)
+                connection = s.connectionComplete(peerA, handle: 0x40, peripheral: true)
+            }
+            s.at(7000)
+            s.disconnectionComplete(0x40, reason: 0x13)
+            for i in 0..<4 {
+                s.at(8000 + Double(i) * 1000)
+                s.advertisingData([0x02, 0x01, 0x06])
+            }
+            let v = verdict(AdvWithoutNeed.self, s.analysis())
+            #expect(v.status == .passed)
+            #expect(v.reason.contains("connection at frame \(connection)") == whileEnabled)
+            let judged = try judgedWholeAndInBatches(s, AdvWithoutNeed.self)
+            #expect(judged.retired.advertisingSpans == 1)
+            #expect(judged.batched == judged.whole)
+        }
+    }
+
     /// LE supported states read at the start (`states`), a peripheral-role connection up from
     /// 1.5 s to 23 s, and connectable advertising enabled from 2 s to 22 s while it is up.
     static func advertisingWhileConnected(states: UInt64) -> (SessionScript, states: FrameNumber, connection: FrameNumber, enable: FrameNumber) {
@@ -123,7 +159,6 @@ import Testing
         for (early, late) in [(Self.allStates, Self.withoutConnectableWhilePeripheral), (Self.withoutConnectableWhilePeripheral, Self.allStates)] {
             var s = Self.advertisingWhileConnected(states: early).0
             // Items enough after the span for it to leave the analysis, then the states read again.
-            // (past the 60 s a finished span waits for a connection).
             for i in 0..<4 {
                 s.at(70_000 + Double(i) * 1000)
                 s.advertisingData([0x02, 0x01, 0x06])

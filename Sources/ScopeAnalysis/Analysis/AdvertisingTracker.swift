@@ -3,7 +3,7 @@ import ScopeDecode
 
 /// Advertising the local host set up: the advertising data commands and the spans a set was
 /// enabled, with what a span needs of the connections (the first one up at its start, the first
-/// peripheral-role one after it). Fed by the advertising commands' answers and the connection
+/// peripheral-role one while it was enabled). Fed by the advertising commands' answers and the connection
 /// events; owned by `AnalysisBuilder`.
 struct AdvertisingTracker: Sendable {
     var dataCommands = HeldList<AdvertisingDataCommand, Int>()
@@ -18,12 +18,10 @@ struct AdvertisingTracker: Sendable {
     var extendedAdvertisingParameters: [SetKey: AdvertisingSetup] = [:]
     /// The enabled span of each set (its id).
     var openSpans: [SetKey: Int] = [:]
-    /// Spans (ids) still waiting for a peripheral-role connection.
+    /// Enabled spans (ids) no peripheral-role connection reached yet.
     var spansAwaitingArrival: [Int] = []
-    /// Stopped spans (ids) no peripheral-role connection reached yet: they settle when one
-    /// arrives, or once `Retirement.arrivalWindowMicros` passed since their start.
-    var stoppedAwaitingArrival: [Int] = []
-    /// Data commands and spans (ids) settled since the last hand-over (`settleSpans(now:window:)`).
+    /// Data commands and spans (ids) settled since the last hand-over: a command when answered
+    /// or replaced, a span when it stops.
     var settledData: [Int] = []
     var settledSpans: [Int] = []
     /// The last connections that went down (for spans whose enable was answered after).
@@ -95,7 +93,8 @@ extension AdvertisingTracker {
         spans[i].stop = at
         spans[i].stoppedBy = reason
         spans[i].enabledMicros = at.time.microseconds - spans[i].start.time.microseconds
-        if spans[i].firstArrival != nil { settledSpans.append(spans.ids[i]) } else { stoppedAwaitingArrival.append(spans.ids[i]) }
+        if spans[i].firstArrival == nil { spansAwaitingArrival.removeAll { $0 == spans.ids[i] } }
+        settledSpans.append(spans.ids[i])
     }
 
     /// Data command `i` was answered, or the command it waits on was replaced: it settles.
@@ -108,17 +107,6 @@ extension AdvertisingTracker {
     mutating func dataCommandReplaced(sentAt at: FrameTime) {
         guard let i = dataCommands.items.lastIndex(where: { $0.at == at }), dataCommands[i].complete == nil else { return }
         dataCommandSettled(i)
-    }
-
-    /// The stopped spans whose arrival window passed by `now` settle.
-    mutating func settleSpans(now: Int64, window: Int64) {
-        guard !stoppedAwaitingArrival.isEmpty else { return }
-        var waiting: [Int] = []
-        for id in stoppedAwaitingArrival {
-            guard let i = spans.position(of: id) else { continue }
-            if now &- spans[i].start.time.microseconds > window { settledSpans.append(id) } else { waiting.append(id) }
-        }
-        stoppedAwaitingArrival = waiting
     }
 
     /// Legacy advertising stops when a connection is created in the peripheral role.
@@ -199,10 +187,6 @@ extension AdvertisingTracker {
             guard let i = spans.position(of: id) else { continue }
             if spans[i].start.frame < at.frame {
                 spans[i].firstArrival = at
-                if spans[i].stop != nil {
-                    stoppedAwaitingArrival.removeAll { $0 == id }
-                    settledSpans.append(id)
-                }
             } else {
                 waiting.append(id)
             }

@@ -26,13 +26,8 @@ extension AnalysisBuilder {
         public var kept: Int
         /// …and the settled ones after them are looked for once this many were created.
         public var items: Int
-        /// A finished advertising span stays until a peripheral-role connection came after its
-        /// start, or this long after its start (`adv.without-need` looks that far: RuleEngine
-        /// sets it from the rule's threshold).
-        public var arrivalWindowMicros: Int64
         public init(
-            attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000, kept: Int = 1000, items: Int = 256,
-            arrivalWindowMicros: Int64 = 60_000_000
+            attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000, kept: Int = 1000, items: Int = 256
         ) {
             self.attPDUs = attPDUs
             self.connections = connections
@@ -40,7 +35,6 @@ extension AnalysisBuilder {
             self.keptScans = keptScans
             self.kept = kept
             self.items = items
-            self.arrivalWindowMicros = arrivalWindowMicros
         }
     }
 
@@ -98,12 +92,10 @@ extension AnalysisBuilder {
     /// connection request answered (or replaced while cancelled) and not kept for the headline's
     /// discovery-cost list, a connection closed by a Disconnection Complete with its ATT detail
     /// judged (its pairings go with it), an advertising data command answered (or replaced), a
-    /// span stopped that saw a peripheral-role connection arrive or started more than
-    /// `arrivalWindowMicros` ago, and every reconnection. Nothing held is searched for them.
+    /// span stopped, and every reconnection. Nothing held is searched for them.
     mutating func retireSettledItems(into part: inout AnalysisResult, leaving: inout LeavingItems) {
         let kept = retirement.kept
         let now = lastFrame?.time.microseconds ?? 0
-        advertising.settleSpans(now: now, window: retirement.arrivalWindowMicros)
         let connections = Self.positions(of: &links.settledConnections, in: links.connections, from: kept)
         let attempts = Self.positions(of: &links.settledAttempts, in: links.attempts, from: kept)
         let data = Self.positions(of: &advertising.settledData, in: advertising.dataCommands, from: kept)

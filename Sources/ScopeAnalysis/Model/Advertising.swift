@@ -70,7 +70,8 @@ public struct AdvertisingSpan: Sendable, Hashable {
     public var connectedWhileEnabledMicros: Int64
     /// What the analysis records of the span as it goes: the first connection (in capture order) that was up when the span started.
     public var connectionAtStart: SpanConnection?
-    /// The first connection in the peripheral role completed after the span started.
+    /// The first connection in the peripheral role completed while the span was enabled (after
+    /// its start, up to its stop).
     public var firstArrival: FrameTime?
     /// Length of the last advertising data its set had been given (successfully, or not yet
     /// answered) at its start.
