@@ -21,7 +21,7 @@ public struct GATTPolling: Rule {
     public init() {}
 
     /// Per client side and handle, the Read Requests of one connection: how many, the first and
-    /// last, and the gaps between them (for the median: 8 bytes a read, not the PDU).
+    /// last, and the gaps between them (their median, in bounded memory: `StreamingMedian`).
     struct Fold: Sendable {
         struct Key: Hashable, Sendable {
             var side: Side
@@ -33,7 +33,7 @@ public struct GATTPolling: Rule {
             var first: ATTEvent
             var last: ATTEvent
             var count = 1
-            var gaps: [Int64] = []
+            var gaps = StreamingMedian()
         }
         var reads: [Key: Reads] = [:]
         var any = false
@@ -44,7 +44,7 @@ public struct GATTPolling: Rule {
             guard let handle = e.handle else { return }
             let key = Key(side: e.clientSide, handle: handle)
             if let last = reads[key]?.last {
-                reads[key]!.gaps.append(e.at.time.microseconds - last.at.time.microseconds)
+                reads[key]!.gaps.add(e.at.time.microseconds - last.at.time.microseconds)
                 reads[key]!.last = e
                 reads[key]!.count += 1
             } else {
@@ -70,7 +70,7 @@ public struct GATTPolling: Rule {
             for key in fold.reads.keys.sorted(by: { $0.text < $1.text }) {
                 guard let rs = fold.reads[key], rs.count >= minReads else { continue }
                 let first = rs.first, last = rs.last, handle = key.handle
-                guard let med = median(rs.gaps), med <= maxGap else { continue }
+                guard let med = rs.gaps.median, med <= maxGap else { continue }
                 let enabled = c.cccdWrites.contains { $0.characteristicValueHandle == handle && $0.value & 0x0003 != 0 }
                 guard !enabled else { continue }
                 let ch = c.characteristic(valueHandle: handle)
@@ -89,7 +89,7 @@ public struct GATTPolling: Rule {
                     finding(
                         severity, subject: "\(c.label) handle \(Text.hex4(handle))",
                         shows:
-                            "handle \(Text.hex4(handle)) read \(rs.count) times by the \(Text.side(client)) client (frames \(first.at.frame)-\(last.at.frame)), median gap \(Text.millis(med)), notifications/indications never enabled on it; \(propsText)",
+                            "handle \(Text.hex4(handle)) read \(rs.count) times by the \(Text.side(client)) client (frames \(first.at.frame)-\(last.at.frame)), median gap \(rs.gaps.isExact ? "" : "about ")\(Text.millis(med)), notifications/indications never enabled on it; \(propsText)",
                         cause:
                             "Usually a timer calling readValue(for:) instead of setNotifyValue(true, for:) (Android: readCharacteristic in a loop instead of setCharacteristicNotification and the CCCD write; BlueZ: ReadValue instead of StartNotify)",
                         evidence: [ch?.learned.frame, first.at.frame, last.at.frame],
