@@ -74,13 +74,12 @@ public struct Headline: Sendable {
     init(analysis a: AnalysisResult, connections: some Sequence<ConnectionSummary>, listLimit: Int, rel: (Timestamp) -> Int64) {
         // Discovery cost, per connection attempt that connected: the first `listLimit` listed,
         // every one summed (`discoveryTotals`, by the same `ConnectionAttempt.discovery`).
-        let devices = a.deviceIndex
         var discoveryList: [DiscoveryCost] = []
         for attempt in a.attempts where discoveryList.count < listLimit {
             guard let peer = attempt.connectedPeer,
-                let d = attempt.discovery(deviceFirst: a.deviceFirst(peer, index: devices))
+                let d = attempt.discovery(deviceFirst: a.deviceFirst(peer))
             else { continue }
-            let device = devices[peer].map { a.devices[$0] }
+            let device = a.firstDeviceOfAddress[peer].map { a.devices[$0] }
             let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
             discoveryList.append(
                 DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame, discovery: d))

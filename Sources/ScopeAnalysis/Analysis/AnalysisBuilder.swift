@@ -148,6 +148,7 @@ public struct AnalysisBuilder: Sendable {
         result.retiredScans = scans.retired
         result.foldedScanDensity = scans.foldedDensity
         result.devices = scans.devices
+        result.firstDeviceOfAddress = scans.firstDeviceOfAddress
         result.attempts = links.attempts.items
         result.connections = links.connections.items
         result.pairings = pairing.pairings.items

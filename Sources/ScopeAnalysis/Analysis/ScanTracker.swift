@@ -25,6 +25,8 @@ struct ScanTracker: Sendable {
     var devices: [Device] = []
     /// Advertiser → index in `devices`.
     var deviceIndex = DeviceTable()
+    /// Address → index of its first device in `devices` (`AnalysisResult.firstDeviceOfAddress`).
+    var firstDeviceOfAddress: [BDAddr: Int] = [:]
     /// The devices' distinct payloads (owner: the device's index in `devices`).
     var devicePayloads = PayloadTable()
     /// Per advertiser and adapter: the last scan session that reported it and its first report
@@ -307,6 +309,7 @@ extension ScanTracker {
         devices.append(Device(address: address, addressType: addressType, first: at))
         let index = devices.count - 1
         deviceIndex.insert(key, index: index, at: slot)
+        if firstDeviceOfAddress[address] == nil { firstDeviceOfAddress[address] = index }
         return index
     }
 
@@ -389,7 +392,7 @@ extension ScanTracker {
 
     /// The first report of the device `address` (the first device of that address).
     func deviceFirst(_ address: BDAddr?) -> FrameTime? {
-        Device.first(of: address, in: devices)
+        Device.first(of: address, in: devices, index: firstDeviceOfAddress)
     }
 
     /// Hands over the closed sessions (`closed`): they leave `sessions` and their sums stay in

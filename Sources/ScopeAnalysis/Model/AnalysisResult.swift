@@ -11,6 +11,9 @@ public struct AnalysisResult: Sendable {
     public var scans: [ScanSession] = []
     /// Advertisers seen in advertising reports (address + address type).
     public var devices: [Device] = []
+    /// Each address's first device in `devices` (an address reported with two address types is
+    /// two devices).
+    public var firstDeviceOfAddress: [BDAddr: Int] = [:]
     public var attempts: [ConnectionAttempt] = []
     public var connections: [Connection] = []
     public var pairings: [Pairing] = []

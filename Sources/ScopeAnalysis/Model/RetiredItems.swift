@@ -175,26 +175,16 @@ extension ConnectionAttempt {
 
 extension AnalysisResult {
     /// The first report of the device `address` (the first device of that address).
-    public func deviceFirst(_ address: BDAddr?, index: [BDAddr: Int]? = nil) -> FrameTime? {
-        guard let address else { return nil }
-        if let index { return index[address].map { devices[$0].first } }
-        return Device.first(of: address, in: devices)
-    }
-
-    /// Where each device address first appears in `devices`.
-    public var deviceIndex: [BDAddr: Int] {
-        var index: [BDAddr: Int] = [:]
-        for i in devices.indices where index[devices[i].address] == nil { index[devices[i].address] = i }
-        return index
+    public func deviceFirst(_ address: BDAddr?) -> FrameTime? {
+        Device.first(of: address, in: devices, index: firstDeviceOfAddress)
     }
 
     /// Discovery cost summed over every connection request that connected to a known peer,
     /// dropped ones included.
     public var discoveryTotals: DiscoverySums {
-        let index = deviceIndex
         var sums = retired.discovery
         for a in attempts {
-            if let d = a.discovery(deviceFirst: deviceFirst(a.connectedPeer, index: index)) { sums.add(d) }
+            if let d = a.discovery(deviceFirst: deviceFirst(a.connectedPeer)) { sums.add(d) }
         }
         return sums
     }
@@ -208,9 +198,9 @@ extension AnalysisResult {
 }
 
 extension Device {
-    /// The first report of the first device of `address` in `devices`.
-    static func first(of address: BDAddr?, in devices: [Device]) -> FrameTime? {
-        guard let address else { return nil }
-        return devices.first { $0.address == address }?.first
+    /// The first report of the first device of `address` in `devices`; `index`: each address's
+    /// first device there.
+    static func first(of address: BDAddr?, in devices: [Device], index: [BDAddr: Int]) -> FrameTime? {
+        address.flatMap { index[$0] }.map { devices[$0].first }
     }
 }
