@@ -455,7 +455,7 @@ public struct ConnectionSummary: Sendable {
             if let last = byName.last, last.name == item.name { byName[byName.count - 1].count += item.count } else { byName.append(item) }
         }
         attByOpcode = byName
-        (services, characteristics) = c.gattCounts
+        (services, characteristics) = c.gatt.counts
         radioEstimate = RadioModel.connection(c, lifetimeMicros: lifetimeMicros)
     }
 }

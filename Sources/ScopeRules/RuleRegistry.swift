@@ -38,8 +38,9 @@ public enum RuleEngine {
         evaluate(analysis, config: config, retired: nil)
     }
 
-    /// As `evaluate(_:config:)`, merging what `retired` judged of the connections the analysis
-    /// retired on the way (their detail is gone from `analysis`).
+    /// As `evaluate(_:config:)`, merging what `retired` judged in the batches the analysis handed
+    /// over on the way (the connections it judged are not judged again; their detail is gone
+    /// from `analysis`).
     ///
     /// With two CPUs for it (as for the analysis pipeline: `AnalysisLoad`), the rules run on two
     /// threads, each taking the next rule not yet taken; the verdicts are the same, in registry
@@ -54,11 +55,11 @@ public enum RuleEngine {
     ) -> [RuleVerdict] {
         // Batches still waiting for the platform the first records name are judged by it now.
         let retired = retired.map { $0.judgingWaiting(platform: analysis.capture.platformAtStart ?? analysis.capture.platform) }
-        // The connection rules see only the connections still holding their detail.
+        // The connection rules see only the connections no batch judged.
         var rest = analysis
         let someRetired = retired.map { !$0.isEmpty } ?? false
-        if someRetired {
-            rest.connections = analysis.connections.filter { $0.retired == nil }
+        if let retired, someRetired {
+            rest.connections = analysis.connections.filter { !retired.hasJudged($0) }
             rest.pairings = analysis.pairings(of: rest.connections)
         }
         let connectionRules = rest
@@ -197,6 +198,23 @@ public struct RuleAccumulator: Sendable {
     var parts: [String: Part] = [:]
     /// The rules of `RuleScope.items`: their tallies of the items retired so far.
     var tallies: [String: ItemTally] = [:]
+    /// The connections a batch handed to the connection rules that have not left the analysis
+    /// yet (the first ones stay to the end, for the reports): the end judges the others. Bounded
+    /// by the items the analysis keeps.
+    private var judgedConnections: Set<JudgedConnection> = []
+
+    /// A connection, by what tells it from every other one of the capture.
+    struct JudgedConnection: Hashable, Sendable {
+        var id: ConnectionID
+        var firstSeen: FrameNumber
+        init(_ c: Connection) {
+            id = c.id
+            firstSeen = c.firstSeen
+        }
+    }
+
+    /// Whether a batch judged connection `c` (the end must not judge it again).
+    func hasJudged(_ c: Connection) -> Bool { judgedConnections.contains(JudgedConnection(c)) }
     /// Batches absorbed.
     public private(set) var batches = 0
     /// Batches handed over before the platform was known (`absorb`).
@@ -245,6 +263,8 @@ public struct RuleAccumulator: Sendable {
             judgeWaiting(platform: platform)
         }
         batches += 1
+        for c in batch.connections { judgedConnections.insert(JudgedConnection(c)) }
+        for c in leaving?.connections ?? [] { judgedConnections.remove(JudgedConnection(c)) }
         let facts = RuleFacts(follower: follower)
         defer { follower.forget(batch.connections) }
         for type in RuleRegistry.all where config.isEnabled(type.id) {

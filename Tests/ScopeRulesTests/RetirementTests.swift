@@ -19,7 +19,7 @@ struct RetirementTests {
         let path = Fixtures.project("scenarios/conn.subscriptions-left-on-fires.btsnoop").path
         var retired = RuleAccumulator()
         let analysis = try AnalysisBuilder.analyze(path: path, retirement: Self.everyClose) { retired.absorb($0) }
-        #expect(analysis.connections.contains { $0.retired != nil }, "the scenario's connections retire")
+        #expect(analysis.connections.contains { $0.att.isEmpty && $0.attCount > 0 }, "the scenario's connections retire")
         #expect(analysis.capture.frames < AnalysisBuilder.platformWindow, "every batch waits")
         let verdicts = RuleEngine.evaluate(analysis, config: RuleConfiguration(), retired: retired)
         let expected = try RuleEngine.analyze(path: path, retirement: Self.everyClose).verdicts
@@ -37,7 +37,7 @@ struct RetirementTests {
             guard let whole = try? AnalysisBuilder.analyze(path: url.path) else { continue }
             let expected = RuleEngine.evaluate(whole)
             let (analysis, verdicts) = try RuleEngine.analyze(path: url.path, retirement: Self.everyClose)
-            retiredConnections += analysis.connections.filter { $0.retired != nil }.count
+            _ = try AnalysisBuilder.analyze(path: url.path, retirement: Self.everyClose) { retiredConnections += $0.partial.connections.count }
             let name = url.lastPathComponent
             #expect(verdicts.map(\.rule) == expected.map(\.rule))
             for (v, e) in zip(verdicts, expected) {
@@ -48,8 +48,10 @@ struct RetirementTests {
             // The counts reports need survive.
             #expect(analysis.connections.map(\.attCount) == whole.connections.map(\.att.count), "\(name)")
             #expect(
-                analysis.connections.map { $0.retired?.services ?? $0.gatt.services.count }
-                    == whole.connections.map(\.gatt.services.count), "\(name)")
+                analysis.connections.map(\.gatt.counts.services) == whole.connections.map(\.gatt.services.count), "\(name)")
+            #expect(
+                analysis.connections.map(\.gatt.counts.characteristics) == whole.connections.map(\.gatt.characteristics.count),
+                "\(name)")
             compared += 1
         }
         print("retirement: \(compared) corpus captures compared, \(retiredConnections) connections retired")
@@ -62,18 +64,19 @@ struct RetirementTests {
         let (analysis, _) = try RuleEngine.analyze(path: url.path, retirement: Self.everyClose)
         let closed = analysis.connections.filter { $0.disconnect != nil }
         #expect(!closed.isEmpty)
+        let whole = try AnalysisBuilder.analyze(path: url.path)
         for c in closed {
-            let r = try #require(c.retired)
-            #expect(c.att.isEmpty && c.cccdWrites.isEmpty && c.gatt.services.isEmpty)
+            #expect(c.att.isEmpty && c.cccdWrites.isEmpty && c.gatt.services.isEmpty && c.gatt.discoveryProcedures.isEmpty)
             #expect(c.attCount == c.attByOpcode.values.reduce(0, +))
-            _ = r
+            let held = try #require(whole.connections.first { $0.id == c.id })
+            #expect(c.attCount == held.att.count && c.gatt.counts.services == held.gatt.services.count)
         }
     }
 
     @Test func smallCapturesRetireNothingByDefault() throws {
         guard let url = Fixtures.corpus("scenarios/good_central.pcap") else { return }
         let (analysis, _) = try RuleEngine.analyze(path: url.path)
-        #expect(analysis.connections.allSatisfy { $0.retired == nil })
+        #expect(analysis.connections.allSatisfy { $0.att.count == $0.attCount })
     }
 
     /// A merged verdict: findings of every batch (bounded), passed when any batch passed.

@@ -4,7 +4,7 @@ import ScopeCore
 /// database, CCCD writes), the scan sessions, and the connection requests, connections, pairings
 /// and advertising records are what grows with a capture. The driver of the analysis hands them,
 /// a batch at a time, to the rules that can judge part of a capture (`RuleAccumulator` in
-/// ScopeRules): connections first keep only their counts (`Connection.retired`); scan sessions
+/// ScopeRules): closed connections first drop their ATT detail (counts stay); scan sessions
 /// after the first `keptScans` leave the scan tracker and only their sums stay
 /// (`AnalysisResult.retiredScans`); settled items after the first `kept` of each list leave too,
 /// and only their counts and headline sums stay (`AnalysisResult.retired`).
@@ -54,10 +54,11 @@ extension AnalysisBuilder {
     var hasRetirableScans: Bool { !scans.closed.isEmpty && scans.closed.count >= retirement.scans }
 
     /// What the rules that can judge part of a capture (`RuleScope`) take now: the closed
-    /// connections still holding their ATT detail (and their pairings), when due, and the closed
-    /// scan sessions, when due, as a partial result; settled items as they leave
-    /// (`retireSettledItems`). The connections then keep only their counts; the sessions leave
-    /// the scan tracker and only their sums stay (`AnalysisResult.retiredScans`).
+    /// connections not handed over yet (and their pairings), when due, and the closed scan
+    /// sessions, when due, as a partial result; settled items as they leave
+    /// (`retireSettledItems`). The connections then drop their ATT detail, keeping counts (the
+    /// first `kept` stay for the reports; `RuleAccumulator` knows them as judged); the sessions
+    /// leave the scan tracker and only their sums stay (`AnalysisResult.retiredScans`).
     public mutating func retireClosed() -> SettledBatch {
         var part = AnalysisResult(capture: result.capture)
         part.capture.platform = platformDetector.platform
@@ -68,7 +69,7 @@ extension AnalysisBuilder {
             let ids = Set(part.connections.map(\.id))
             part.pairings = pairing.pairings.items.filter { ids.contains($0.connection) }
             for i in positions {
-                links.connections[i].retireDetail()
+                links.connections[i].dropJudgedDetail()
                 if links.connections[i].disconnect != nil { links.settledConnections.append(links.connections.ids[i]) }
             }
             links.closedWithDetail = []

@@ -180,10 +180,6 @@ public struct Connection: Sendable {
     /// The local host sent at least one ATT request or command.
     public var localIsGATTClient = false
     public var remoteIsGATTClient = false
-    /// Set when the analysis handed this closed connection's ATT detail (`att`, `gatt`,
-    /// `cccdWrites`) to the rules and dropped it, so that memory stays flat on long captures:
-    /// the counts reports still need. nil while the detail is held.
-    public var retired: RetiredDetail?
     /// The frame that opened it for the analysis: its connection complete, or the first frame
     /// on its handle when the setup was not captured (connections are in this order).
     public var firstSeen: FrameNumber = 0
@@ -214,26 +210,14 @@ public struct Connection: Sendable {
         att = []
     }
 
-    /// GATT services and characteristics learned (held or retired).
-    public var gattCounts: (services: Int, characteristics: Int) {
-        retired.map { ($0.services, $0.characteristics) } ?? (gatt.services.count, gatt.characteristics.count)
-    }
-
-    /// Drops the ATT detail, keeping the counts in `retired`.
-    public mutating func retireDetail() {
-        guard retired == nil else { return }
-        let counts = gattCounts
-        retired = RetiredDetail(services: counts.services, characteristics: counts.characteristics)
+    /// Drops the ATT detail of a closed connection the rules have judged: its ATT PDUs (their
+    /// counts stay in `attTotals`), CCCD writes and GATT attributes (their counts stay:
+    /// `GATTDatabase.counts`).
+    public mutating func dropJudgedDetail() {
         att = []
-        gatt = GATTDatabase()
         cccdWrites = []
+        gatt.dropAttributes()
     }
-}
-
-/// What a connection keeps of its GATT detail once retired (see `Connection.retired`).
-public struct RetiredDetail: Sendable, Hashable {
-    public var services: Int
-    public var characteristics: Int
 }
 
 /// The counts of a connection's ATT PDUs, kept as they come (whether or not the PDUs are held).

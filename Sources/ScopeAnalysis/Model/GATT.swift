@@ -93,8 +93,22 @@ public struct GATTDatabase: Sendable {
     /// Discovery requests (Read By Group Type, Find By Type Value, Read By Type for 0x2803,
     /// Find Information) with their frames.
     public var discoveryProcedures: [DiscoveryProcedure] = []
+    /// The counts `dropAttributes()` kept.
+    private var dropped: (services: Int, characteristics: Int)?
 
     public init() {}
+
+    /// Services and characteristics learned (also after `dropAttributes()`).
+    public var counts: (services: Int, characteristics: Int) { dropped ?? (services.count, characteristics.count) }
+
+    /// Drops the services, characteristics and procedures (a connection the rules judged, held
+    /// only for the reports' lists), keeping their counts.
+    public mutating func dropAttributes() {
+        dropped = counts
+        services = []
+        characteristics = []
+        discoveryProcedures = []
+    }
 
     public struct Service: Sendable, Hashable {
         public var start: UInt16
