@@ -560,10 +560,10 @@ public struct GATTTracker: Sendable {
         switch type.uuid16 {
         case GATTNames.characteristic?:
             for e in entries {
-                let v = e.value
-                guard v.count == 5 || v.count == 19, let uuid = ATTUUID(littleEndian: v[3...]) else { continue }
-                let props = GATTCharacteristicProperties(rawValue: v[0])
-                let valueHandle = UInt16(v[1]) | UInt16(v[2]) << 8
+                let v = e.value, i = v.startIndex
+                guard v.count == 5 || v.count == 19, let uuid = ATTUUID(littleEndian: v[(i + 3)...]) else { continue }
+                let props = GATTCharacteristicProperties(rawValue: v[i])
+                let valueHandle = UInt16(v[i + 1]) | UInt16(v[i + 2]) << 8
                 remember(
                     GATTAttribute(
                         handle: e.handle, kind: .characteristicDeclaration, uuid: uuid, properties: props,
@@ -583,11 +583,11 @@ public struct GATTTracker: Sendable {
             }
         case GATTNames.include?:
             for e in entries {
-                let v = e.value
+                let v = e.value, i = v.startIndex
                 guard v.count == 4 || v.count == 6 else { continue }
-                let start = UInt16(v[0]) | UInt16(v[1]) << 8
-                let end = UInt16(v[2]) | UInt16(v[3]) << 8
-                let uuid = v.count == 6 ? ATTUUID(littleEndian: v[4...]) : nil
+                let start = UInt16(v[i]) | UInt16(v[i + 1]) << 8
+                let end = UInt16(v[i + 2]) | UInt16(v[i + 3]) << 8
+                let uuid = v.count == 6 ? ATTUUID(littleEndian: v[(i + 4)...]) : nil
                 remember(
                     GATTAttribute(handle: e.handle, kind: .include, uuid: uuid, relatedHandle: start, learnedIn: frame),
                     note: &note)
