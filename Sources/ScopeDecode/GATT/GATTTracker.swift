@@ -116,6 +116,9 @@ public struct GATTTracker: Sendable {
     /// the descriptor run of the characteristic before them).
     var valueHandles: [UInt16] = []
     var boundaryHandles: [UInt16] = []
+    /// Sorted handles of the Client Characteristic Configuration descriptors: every Write
+    /// Command asks whether it writes one, and a database has few.
+    var clientConfigurationHandles: [UInt16] = []
     /// ``name(ofHandle:)`` by handle, built once per handle until discovery learns more (naming
     /// a 128-bit UUID builds a string: not something to repeat for every PDU of a connection).
     /// Unknown handles are remembered too (as nil), so they cost one lookup, not two.
@@ -202,25 +205,32 @@ public struct GATTTracker: Sendable {
         return out
     }
 
-    /// The largest element of the sorted `handles` below `handle`.
-    static func below(_ handle: UInt16, in handles: [UInt16]) -> UInt16? {
+    /// The index of the first element of the sorted `handles` not below `handle`.
+    static func lowerBound(_ handle: UInt16, in handles: [UInt16]) -> Int {
         var lo = 0
         var hi = handles.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
         }
+        return lo
+    }
+
+    /// The largest element of the sorted `handles` below `handle`.
+    static func below(_ handle: UInt16, in handles: [UInt16]) -> UInt16? {
+        let lo = lowerBound(handle, in: handles)
         return lo > 0 ? handles[lo - 1] : nil
+    }
+
+    /// Whether the sorted `handles` hold `handle`.
+    static func contains(_ handle: UInt16, in handles: [UInt16]) -> Bool {
+        let lo = lowerBound(handle, in: handles)
+        return lo < handles.count && handles[lo] == handle
     }
 
     /// Inserts into or removes from a sorted handle list.
     static func update(_ handles: inout [UInt16], _ handle: UInt16, present: Bool) {
-        var lo = 0
-        var hi = handles.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = lowerBound(handle, in: handles)
         let found = lo < handles.count && handles[lo] == handle
         if present && !found { handles.insert(handle, at: lo) }
         if !present && found { handles.remove(at: lo) }
@@ -256,8 +266,11 @@ public struct GATTTracker: Sendable {
 
     /// True when `handle` is a Client Characteristic Configuration descriptor.
     public func isClientConfiguration(_ handle: UInt16) -> Bool {
-        guard let a = attribute(at: handle), a.kind == .descriptor else { return false }
-        return a.uuid?.uuid16 == GATTNames.clientCharacteristicConfiguration
+        GATTTracker.contains(handle, in: clientConfigurationHandles)
+    }
+
+    static func isClientConfiguration(_ a: GATTAttribute) -> Bool {
+        a.kind == .descriptor && a.uuid?.uuid16 == GATTNames.clientCharacteristicConfiguration
     }
 
     static func opposite(_ d: Direction) -> Direction {
@@ -496,7 +509,12 @@ public struct GATTTracker: Sendable {
     mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
         let (index, found) = slot(of: a.handle)
         let old = found ? GATTTracker.handleList(attributes[index].kind) : .neither
+        let wasClientConfiguration = found && GATTTracker.isClientConfiguration(attributes[index])
         if found { attributes[index] = a } else { attributes.insert(a, at: index) }
+        let isClientConfiguration = GATTTracker.isClientConfiguration(a)
+        if isClientConfiguration != wasClientConfiguration {
+            GATTTracker.update(&clientConfigurationHandles, a.handle, present: isClientConfiguration)
+        }
         if !names.isEmpty { names.removeAll(keepingCapacity: true) }
         let new = GATTTracker.handleList(a.kind)
         if new != old {
