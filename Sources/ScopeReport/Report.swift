@@ -414,6 +414,15 @@ public struct ConnectionSummary: Sendable {
     /// Estimated link-layer airtime (see RadioModel.connection).
     public var radioEstimate: RadioModel.ConnectionEstimate?
 
+    /// The contract name of every ATT opcode (``ContractNames/attOpcode(_:)``), and its place in
+    /// the names' order (opcodes of one name share it).
+    static let attOpcodeNames: (names: [String], order: [Int]) = {
+        let names = (0...255).map { ContractNames.attOpcode(UInt8($0)) }
+        var place: [String: Int] = [:]
+        for (i, name) in Set(names).sorted().enumerated() { place[name] = i }
+        return (names, names.map { place[$0]! })
+    }()
+
     init(_ c: Connection, captureEnd: Timestamp, rel: (Timestamp) -> Int64) {
         id = c.id.description
         adapter = c.id.adapter
@@ -447,12 +456,21 @@ public struct ConnectionSummary: Sendable {
         disconnectReason = c.disconnectReason.map(ContractNames.hciStatus)
         disconnectInitiator = c.disconnectInitiator.rawValue
         attPDUs = c.attCount
-        // By name (opcodes of one name summed), without a String-keyed dictionary per connection.
-        let named = c.attByOpcode.map { (name: ContractNames.attOpcode($0.key), count: $0.value) }.sorted { $0.name < $1.name }
+        // By name (opcodes of one name summed): the opcodes are put in name order by their places
+        // in ``attOpcodeNames``, worked out once, rather than by naming and comparing per connection.
+        let names = Self.attOpcodeNames
+        let ranked = c.attTotals.opcodeCounts.sorted { names.order[Int($0.opcode)] < names.order[Int($1.opcode)] }
         var byName: [(name: String, count: Int)] = []
-        byName.reserveCapacity(named.count)
-        for item in named {
-            if let last = byName.last, last.name == item.name { byName[byName.count - 1].count += item.count } else { byName.append(item) }
+        byName.reserveCapacity(ranked.count)
+        var lastOrder = -1
+        for item in ranked {
+            let order = names.order[Int(item.opcode)]
+            if order == lastOrder {
+                byName[byName.count - 1].count += Int(item.count)
+            } else {
+                byName.append((name: names.names[Int(item.opcode)], count: Int(item.count)))
+            }
+            lastOrder = order
         }
         attByOpcode = byName
         (services, characteristics) = c.gattCounts
