@@ -62,9 +62,10 @@ public struct Report: Sendable {
         self.devices = a.devices.prefix(limit).map { DeviceSummary($0, rel: rel) }
         self.attempts = a.attempts.prefix(limit).map { AttemptSummary($0, rel: rel) }
         let endTime = a.capture.lastTimestamp ?? origin
-        // Summaries built as they are needed: a long capture's connections are not all listed.
-        let summaries = a.connections.lazy.map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
-        self.connections = Array(summaries.prefix(limit))
+        // Only the connections listed are summarised (a long capture's are not all listed), once:
+        // the headline's connection timings read the same summaries.
+        let summaries = a.connections.prefix(limit).map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
+        self.connections = summaries
         self.pairings = a.pairings.prefix(limit).map { PairingSummary($0, rel: rel) }
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
         let headline = Headline(analysis: a, connections: summaries, listLimit: limit, rel: rel)
