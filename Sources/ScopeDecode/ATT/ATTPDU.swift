@@ -219,10 +219,10 @@ public struct ATTPDU: Sendable, Hashable {
     struct Decoder {
         var pdu: ATTPDU
         var reader: ByteReader
-        let bytes: ArraySlice<UInt8>
+        /// The PDU's bytes (the reader's).
+        var bytes: ArraySlice<UInt8> { reader.underlyingBytes }
 
         init(bytes: ArraySlice<UInt8>, baseOffset: Int) {
-            self.bytes = bytes
             self.reader = ByteReader(bytes, layer: .att, baseOffset: baseOffset)
             self.pdu = ATTPDU(opcode: ATTOpcode(0), baseOffset: baseOffset, length: bytes.count)
         }
