@@ -14,6 +14,7 @@ import ScopeRules
 /// (text, Markdown, HTML) or for CI (JSON, JUnit), with exit status set by `--fail-on`.
 public struct Analyze: ParsableCommand {
     public static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Judge captures against the radio-usage rules (`hciscope rules`) and report the figures.",
         discussion: """
             Formats: text (colour on a terminal), json (schema in docs/REPORT-SCHEMA.md), junit, markdown \

@@ -19,6 +19,7 @@ import ScopeLive
 /// a serial port (`--tty`) or an RTT channel (`--rtt`), or a raw H4 byte stream (`--h4-file`).
 public struct Capture: ParsableCommand {
     public static let configuration = CommandConfiguration(
+        commandName: "capture",
         abstract: "Record HCI traffic live from the Linux Bluetooth monitor channel, an H4 proxy, or an embedded stack's serial port or RTT channel.",
         discussion: """
             Records everything the monitor channel delivers — every controller, index added/removed/opened/\

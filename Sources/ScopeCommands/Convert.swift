@@ -5,6 +5,7 @@ import ScopeCore
 /// `hciscope convert`: rewrite a capture in another format.
 public struct Convert: ParsableCommand {
     public static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert a capture between btsnoop, pcap and PacketLogger formats.",
         discussion: """
             The output format comes from --format, else from the output file's extension \

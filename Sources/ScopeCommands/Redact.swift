@@ -10,6 +10,7 @@ import Glibc
 /// `hciscope redact IN OUT`: a shareable copy of a capture, without its secrets.
 public struct Redact: ParsableCommand {
     public static let configuration = CommandConfiguration(
+        commandName: "redact",
         abstract: "Write a copy of a capture with keys and secrets removed, addresses pseudonymised and device names replaced.",
         discussion: """
             Every record of every format goes through the redactor. Link keys, LTKs, IRKs, CSRKs, EDIV/Rand, \

@@ -6,6 +6,7 @@ import ScopeRules
 /// as docs/RULES.md, which `--markdown` prints).
 public struct Rules: ParsableCommand {
     public static let configuration = CommandConfiguration(
+        commandName: "rules",
         abstract: "List the rules analyze judges by, or explain one (evidence, thresholds, why, fixes per platform).",
         discussion: """
             Without RULE: one line per rule. With RULE (e.g. scan.left-running): what it judges, the HCI evidence \

@@ -6,6 +6,7 @@ import ScopeDecode
 /// `hciscope show`: a readable (or JSON Lines) dump of every frame.
 public struct Show: ParsableCommand {
     public static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Print the frames of a capture, decoded (btmon style, or JSON Lines with --json).",
         discussion: """
             Formats are recognised by content: btsnoop (1001, 1002, 2001), pcap and pcapng (link types \

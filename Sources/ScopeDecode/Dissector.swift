@@ -66,10 +66,7 @@ public struct Dissector: Sendable {
             if let handle = event.handle { connection = cachedConnection(HandleKey(adapter: record.adapter, handle: handle)) }
             packet = .event(event)
         case .acl:
-            (packet, pdus, malformed) = decodeACL(record)
-            if case .acl(let header?) = packet {
-                connection = cachedConnection(HandleKey(adapter: record.adapter, handle: header.handle))
-            }
+            (packet, pdus, malformed, connection) = decodeACL(record)
         case .sco:
             let (header, problems) = SCOHeader.decode(record.payload)
             packet = .sco(header)
@@ -145,14 +142,16 @@ public struct Dissector: Sendable {
         return sub == .connectionComplete || sub == .enhancedConnectionCompleteV1 || sub == .enhancedConnectionCompleteV2
     }
 
-    private mutating func decodeACL(_ record: CaptureRecord) -> (Packet, [DecodedPDU], [Malformation]) {
+    /// The packet, the PDUs it completes, what was malformed, and the connection of its handle
+    /// (nil without an ACL header, and for controller debug traffic).
+    private mutating func decodeACL(_ record: CaptureRecord) -> (Packet, [DecodedPDU], [Malformation], GATTConnectionKey?) {
         // Peek at the handle first: controller debug traffic must not feed the reassembler.
         if record.payload.count >= 2 {
             let handle = (UInt16(record.payload[0]) | UInt16(record.payload[1]) << 8) & 0x0FFF
             let key = HandleKey(adapter: record.adapter, handle: handle)
             if handle == Self.vendorDebugHandle, !connectedHandles.contains(key) {
                 let packet = ACLPacket.decode(record.payload, captureTruncated: record.isTruncated)
-                return (.vendorDebugACL(packet.header), [], packet.malformed)
+                return (.vendorDebugACL(packet.header), [], packet.malformed, nil)
             }
         }
         // The usual case, a whole PDU in one fragment, without the reassembler's step value.
@@ -160,28 +159,40 @@ public struct Dissector: Sendable {
         if let pdu = reassembler.completeSingleFragment(
             adapter: record.adapter, direction: record.direction, frame: record.frame, record.payload, header: &header)
         {
-            let decoded = decodeUpper(consume pdu, adapter: record.adapter, direction: record.direction, frame: record.frame)
-            guard var pdus = spareArrays.popLast() else { return (.acl(header), [decoded], []) }
+            let connection = cachedConnection(HandleKey(adapter: record.adapter, handle: pdu.handle))
+            let decoded = decodeUpper(
+                consume pdu, adapter: record.adapter, direction: record.direction, frame: record.frame, connection: connection)
+            guard var pdus = spareArrays.popLast() else { return (.acl(header), [decoded], [], connection) }
             pdus.append(consume decoded)
-            return (.acl(header), pdus, [])
+            return (.acl(header), pdus, [], connection)
         }
         let step = reassembler.consume(
             adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,
             capturedTruncated: record.isTruncated)
+        let connection = step.header.map { cachedConnection(HandleKey(adapter: record.adapter, handle: $0.handle)) }
         var pdus: [DecodedPDU] = []
-        if step.completed.count == 1 {
+        // The PDUs a fragment completes are on its handle.
+        if step.completed.count == 1, let connection {
             // The usual case: one array of the right size.
-            pdus = [decodeUpper(step.completed[0], adapter: record.adapter, direction: record.direction, frame: record.frame)]
+            pdus = [
+                decodeUpper(
+                    step.completed[0], adapter: record.adapter, direction: record.direction, frame: record.frame,
+                    connection: connection)
+            ]
         } else {
             for pdu in step.completed {
-                pdus.append(decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame))
+                let key = connection ?? cachedConnection(HandleKey(adapter: record.adapter, handle: pdu.handle))
+                pdus.append(
+                    decodeUpper(pdu, adapter: record.adapter, direction: record.direction, frame: record.frame, connection: key))
             }
         }
-        return (.acl(step.header), pdus, step.malformed)
+        return (.acl(step.header), pdus, step.malformed, connection)
     }
 
+    /// `connection`: the connection of the PDU's handle.
     private mutating func decodeUpper(
-        _ pdu: consuming L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber
+        _ pdu: consuming L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber,
+        connection: GATTConnectionKey
     ) -> DecodedPDU {
         var basicModeATT = false
         var bearer = pdu.cid
@@ -196,9 +207,9 @@ public struct Dissector: Sendable {
         }
         switch pdu.cid {
         case ChannelID.att.rawValue:
-            return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame, bearer: bearer)
+            return decodeATT(pdu, connection: connection, direction: direction, frame: frame, bearer: bearer)
         case _ where basicModeATT:
-            return decodeATT(pdu, adapter: adapter, direction: direction, frame: frame, bearer: bearer)
+            return decodeATT(pdu, connection: connection, direction: direction, frame: frame, bearer: bearer)
         case ChannelID.smp.rawValue, ChannelID.bredrSMP.rawValue:
             let smp = SMPPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
             return DecodedPDU(pdu: pdu, upper: .smp(smp), hasMalformations: !smp.malformed.isEmpty)
@@ -212,11 +223,10 @@ public struct Dissector: Sendable {
     }
 
     private mutating func decodeATT(
-        _ pdu: consuming L2CAPPDU, adapter: AdapterIndex, direction: Direction, frame: FrameNumber, bearer: UInt16
+        _ pdu: consuming L2CAPPDU, connection: GATTConnectionKey, direction: Direction, frame: FrameNumber, bearer: UInt16
     ) -> DecodedPDU {
         let att = ATTPDU.decode(pdu.payload, baseOffset: pdu.payloadOffset)
-        let key = cachedConnection(HandleKey(adapter: adapter, handle: pdu.handle))
-        let annotation = gatt.observe(att, connection: key, direction: direction, frame: frame, cid: bearer)
+        let annotation = gatt.observe(att, connection: connection, direction: direction, frame: frame, cid: bearer)
         let malformed = !att.malformed.isEmpty
         return DecodedPDU(pdu: pdu, upper: .att(consume att, annotation), hasMalformations: malformed)
     }

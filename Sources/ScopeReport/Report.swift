@@ -62,9 +62,10 @@ public struct Report: Sendable {
         self.devices = a.devices.prefix(limit).map { DeviceSummary($0, rel: rel) }
         self.attempts = a.attempts.prefix(limit).map { AttemptSummary($0, rel: rel) }
         let endTime = a.capture.lastTimestamp ?? origin
-        // Summaries built as they are needed: a long capture's connections are not all listed.
-        let summaries = a.connections.lazy.map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
-        self.connections = Array(summaries.prefix(limit))
+        // Only the connections listed are summarised (a long capture's are not all listed), once:
+        // the headline's connection timings read the same summaries.
+        let summaries = a.connections.prefix(limit).map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
+        self.connections = summaries
         self.pairings = a.pairings.prefix(limit).map { PairingSummary($0, rel: rel) }
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
         let headline = Headline(analysis: a, connections: summaries, listLimit: limit, rel: rel)
@@ -414,6 +415,15 @@ public struct ConnectionSummary: Sendable {
     /// Estimated link-layer airtime (see RadioModel.connection).
     public var radioEstimate: RadioModel.ConnectionEstimate?
 
+    /// The contract name of every ATT opcode (``ContractNames/attOpcode(_:)``), and its place in
+    /// the names' order (opcodes of one name share it).
+    static let attOpcodeNames: (names: [String], order: [Int]) = {
+        let names = (0...255).map { ContractNames.attOpcode(UInt8($0)) }
+        var place: [String: Int] = [:]
+        for (i, name) in Set(names).sorted().enumerated() { place[name] = i }
+        return (names, names.map { place[$0]! })
+    }()
+
     init(_ c: Connection, captureEnd: Timestamp, rel: (Timestamp) -> Int64) {
         id = c.id.description
         adapter = c.id.adapter
@@ -447,12 +457,21 @@ public struct ConnectionSummary: Sendable {
         disconnectReason = c.disconnectReason.map(ContractNames.hciStatus)
         disconnectInitiator = c.disconnectInitiator.rawValue
         attPDUs = c.attCount
-        // By name (opcodes of one name summed), without a String-keyed dictionary per connection.
-        let named = c.attByOpcode.map { (name: ContractNames.attOpcode($0.key), count: $0.value) }.sorted { $0.name < $1.name }
+        // By name (opcodes of one name summed): the opcodes are put in name order by their places
+        // in ``attOpcodeNames``, worked out once, rather than by naming and comparing per connection.
+        let names = Self.attOpcodeNames
+        let ranked = c.attTotals.opcodeCounts.sorted { names.order[Int($0.opcode)] < names.order[Int($1.opcode)] }
         var byName: [(name: String, count: Int)] = []
-        byName.reserveCapacity(named.count)
-        for item in named {
-            if let last = byName.last, last.name == item.name { byName[byName.count - 1].count += item.count } else { byName.append(item) }
+        byName.reserveCapacity(ranked.count)
+        var lastOrder = -1
+        for item in ranked {
+            let order = names.order[Int(item.opcode)]
+            if order == lastOrder {
+                byName[byName.count - 1].count += Int(item.count)
+            } else {
+                byName.append((name: names.names[Int(item.opcode)], count: Int(item.count)))
+            }
+            lastOrder = order
         }
         attByOpcode = byName
         (services, characteristics) = c.gatt.counts

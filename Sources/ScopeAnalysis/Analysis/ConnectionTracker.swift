@@ -12,7 +12,13 @@ struct ConnectionTracker: Sendable {
     var pendingAttempt: [AdapterIndex: Int] = [:]
     /// The open connection on each handle (its id; its identity, with the generation, is the
     /// dissector's: `DecodedFrame.connection`).
-    var open: [HandleKey: HeldRef<Int>] = [:]
+    var open: [HandleKey: HeldRef<Int>] = [:] {
+        didSet { lastOpen = nil }
+    }
+    /// The last open connection looked up and where it was (ACL frames come in runs on one
+    /// handle): checked against `connections`, it spares hashing the key. Forgotten whenever
+    /// `open` changes.
+    private var lastOpen: (key: HandleKey, ref: HeldRef<Int>)?
     var handlesWithoutSetup: Set<UInt16> = []
     /// Closed connections still holding their ATT detail (ids), and their ATT PDUs.
     var closedWithDetail: [Int] = []
@@ -138,7 +144,10 @@ extension ConnectionTracker {
     /// its last position, checked, is the fast path).
     @inline(__always)
     mutating func openConnection(_ key: HandleKey) -> Int? {
-        open.position(of: key, in: connections)
+        if let last = lastOpen, last.key == key, connections.holds(last.ref) { return last.ref.position }
+        guard let p = open.position(of: key, in: connections) else { return nil }
+        lastOpen = (key, HeldRef(id: connections.ids[p], position: p))
+        return p
     }
 
     /// The connection on `key`, created when its setup was not captured.

@@ -45,6 +45,10 @@ public struct ByteReader: Sendable {
         self.layer = layer
     }
 
+    /// The bytes the reader was made over (for a sub-reader, those of the reader it was sliced
+    /// from), wherever it stands: a decoder that keeps its reader needs no second reference to them.
+    @inlinable public var underlyingBytes: ArraySlice<UInt8> { storage }
+
     /// Bytes left to read.
     @inlinable public var remaining: Int { end - position }
     @inlinable public var isAtEnd: Bool { position >= end }

@@ -29,8 +29,9 @@ public struct ATTAttributeData: Hashable, Sendable {
     public var handle: UInt16
     /// Only for Read By Group Type Response.
     public var endGroupHandle: UInt16?
-    public var value: [UInt8]
-    public init(handle: UInt16, endGroupHandle: UInt16? = nil, value: [UInt8]) {
+    /// A slice of the PDU's bytes (no copy), indexed like them: read it from `startIndex`.
+    public var value: ArraySlice<UInt8>
+    public init(handle: UInt16, endGroupHandle: UInt16? = nil, value: ArraySlice<UInt8>) {
         self.handle = handle
         self.endGroupHandle = endGroupHandle
         self.value = value
@@ -218,10 +219,10 @@ public struct ATTPDU: Sendable, Hashable {
     struct Decoder {
         var pdu: ATTPDU
         var reader: ByteReader
-        let bytes: ArraySlice<UInt8>
+        /// The PDU's bytes (the reader's).
+        var bytes: ArraySlice<UInt8> { reader.underlyingBytes }
 
         init(bytes: ArraySlice<UInt8>, baseOffset: Int) {
-            self.bytes = bytes
             self.reader = ByteReader(bytes, layer: .att, baseOffset: baseOffset)
             self.pdu = ATTPDU(opcode: ATTOpcode(0), baseOffset: baseOffset, length: bytes.count)
         }
@@ -406,9 +407,9 @@ public struct ATTPDU: Sendable, Hashable {
             }
             var entries: [ATTHandleUUID] = []
             while reader.remaining >= 2 + uuidSize {
-                let h = try reader.readLE16()
-                let b = try reader.readBytes(uuidSize)
-                if let uuid = ATTUUID(littleEndian: b) { entries.append(ATTHandleUUID(handle: h, uuid: uuid)) }
+                let h = reader.uncheckedLE16()
+                let uuid = reader.withUncheckedBytes(uuidSize) { ATTUUID(littleEndian: $0) }
+                if let uuid { entries.append(ATTHandleUUID(handle: h, uuid: uuid)) }
             }
             pdu.parameters = .findInformationResponse(format: format, entries: entries)
             leftover(entry: 2 + uuidSize)
@@ -430,7 +431,7 @@ public struct ATTPDU: Sendable, Hashable {
                 var entry = try reader.slice(Int(length))
                 let h = try entry.readLE16()
                 let end: UInt16? = grouped ? try entry.readLE16() : nil
-                entries.append(ATTAttributeData(handle: h, endGroupHandle: end, value: entry.readRest()))
+                entries.append(ATTAttributeData(handle: h, endGroupHandle: end, value: entry.readRestSlice()))
             }
             pdu.parameters = .attributeDataList(length: length, entries: entries)
             leftover(entry: Int(length))

@@ -225,44 +225,33 @@ public struct GATTClientConfigurationWrite: Hashable, Sendable {
 public struct GATTAnnotation: Hashable, Sendable {
     /// The attribute's name ("Heart Rate Measurement", "Client Characteristic Configuration of
     /// Heart Rate Measurement", "Primary Service Heart Rate"); nil when the handle is unknown.
-    public var handleName: String?
+    public var handleName: String? = nil
     /// The handle a response/confirmation refers to, taken from the matching request or
     /// indication (not present in the PDU: show as inferred).
-    public var inferredHandle: UInt16?
+    public var inferredHandle: UInt16? = nil
     /// Read Multiple (Variable) Response: the handles requested.
-    public var requestHandles: [UInt16]
+    public var requestHandles: [UInt16] = []
     /// The frame of the matching request (responses) or indication (confirmations).
-    public var requestFrame: FrameNumber?
+    public var requestFrame: FrameNumber? = nil
     /// The opcode of that request.
-    public var requestOpcode: ATTOpcode?
+    public var requestOpcode: ATTOpcode? = nil
     /// Attributes learned from this response (services, characteristics, descriptors).
-    public var discovered: [GATTAttribute]
+    public var discovered: [GATTAttribute] = []
     /// The discovery procedure of a discovery request, and of the response that answers it.
-    public var procedure: GATTDiscoveryKind?
+    public var procedure: GATTDiscoveryKind? = nil
     /// CCCD value written (write request/command) or read (read response).
-    public var clientConfiguration: GATTClientConfiguration?
+    public var clientConfiguration: GATTClientConfiguration? = nil
     /// A Write Request or Write Command to a CCCD, with the characteristic it configures.
-    public var clientConfigurationWrite: GATTClientConfigurationWrite?
+    public var clientConfigurationWrite: GATTClientConfigurationWrite? = nil
     /// Set on an Exchange MTU Response: the ATT_MTU in force from then on (when no request
     /// matches it, min(the last Client Rx MTU of the bearer, the Server Rx MTU), at least 23).
-    public var effectiveMTU: Int?
-    public var fields: [Field]
+    public var effectiveMTU: Int? = nil
+    public var fields: [Field] = []
 
-    /// An empty annotation (said without the defaults of the initialiser below, which build
-    /// it twice).
-    public init() {
-        handleName = nil
-        inferredHandle = nil
-        requestHandles = []
-        requestFrame = nil
-        requestOpcode = nil
-        discovered = []
-        procedure = nil
-        clientConfiguration = nil
-        clientConfigurationWrite = nil
-        effectiveMTU = nil
-        fields = []
-    }
+    /// An empty annotation. Its properties' initial values are written straight into it: an
+    /// initialiser that assigns them builds the empty value in a temporary and copies it out (a
+    /// retain and a release of each of its arrays), for every ATT PDU the tracker annotates.
+    public init() {}
 
     public init(
         handleName: String? = nil, inferredHandle: UInt16? = nil, requestHandles: [UInt16] = [],

@@ -27,8 +27,10 @@ public struct GATTTracker: Sendable {
     public let connection: GATTConnectionKey
     /// Whether annotations get the display-only parts (names, fields, request handle lists).
     public let detail: DecodeDetail
-    /// Everything learned, by handle.
-    public private(set) var attributes: [UInt16: GATTAttribute] = [:]
+    /// Everything learned, one attribute per handle, in handle order. A connection's database
+    /// holds tens to a few hundred attributes and discovery learns them mostly in handle order:
+    /// a sorted array is appended to and searched for less than a dictionary hashes its keys.
+    public private(set) var attributes: [GATTAttribute] = []
     /// Services in the order they were discovered.
     public private(set) var services: [GATTService] = []
     /// ATT_MTU of the fixed ATT bearer (CID 0x0004).
@@ -114,6 +116,9 @@ public struct GATTTracker: Sendable {
     /// the descriptor run of the characteristic before them).
     var valueHandles: [UInt16] = []
     var boundaryHandles: [UInt16] = []
+    /// Sorted handles of the Client Characteristic Configuration descriptors: every Write
+    /// Command asks whether it writes one, and a database has few.
+    var clientConfigurationHandles: [UInt16] = []
     /// ``name(ofHandle:)`` by handle, built once per handle until discovery learns more (naming
     /// a 128-bit UUID builds a string: not something to repeat for every PDU of a connection).
     /// Unknown handles are remembered too (as nil), so they cost one lookup, not two.
@@ -140,7 +145,23 @@ public struct GATTTracker: Sendable {
     }
 
     /// The attribute at `handle`, if discovery has revealed it.
-    public func attribute(at handle: UInt16) -> GATTAttribute? { attributes[handle] }
+    public func attribute(at handle: UInt16) -> GATTAttribute? {
+        let (index, found) = slot(of: handle)
+        return found ? attributes[index] : nil
+    }
+
+    /// Where the attribute at `handle` is in ``attributes`` (`found`), or where it would go.
+    func slot(of handle: UInt16) -> (index: Int, found: Bool) {
+        var lo = 0
+        var hi = attributes.count
+        // Discovery mostly learns handles above every one known: no search then.
+        if let last = attributes.last, last.handle < handle { lo = hi }
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if attributes[mid].handle < handle { lo = mid + 1 } else { hi = mid }
+        }
+        return (lo, lo < attributes.count && attributes[lo].handle == handle)
+    }
 
     /// The service whose handle range contains `handle`.
     public func service(containing handle: UInt16) -> GATTService? {
@@ -158,17 +179,16 @@ public struct GATTTracker: Sendable {
         guard let value = GATTTracker.below(descriptorHandle, in: valueHandles) else { return nil }
         if let boundary = GATTTracker.below(descriptorHandle, in: boundaryHandles), boundary > value { return nil }
         if let start = service(containing: descriptorHandle)?.range.start, value < start { return nil }
-        return attributes[value]
+        return attribute(at: value)
     }
 
     /// The database as a tree: the characteristics of `service` (in handle order), each with the
     /// descriptors that belong to it by ``characteristic(owning:)`` and the range from its
     /// declaration (its value, when the declaration is unknown) to its last descriptor.
     public func characteristics(in service: GATTService) -> [GATTCharacteristic] {
-        let handles = attributes.keys.filter { service.range.contains($0) }.sorted()
         var out: [GATTCharacteristic] = []
-        for h in handles {
-            guard let a = attributes[h] else { continue }
+        for a in attributes where service.range.contains(a.handle) {
+            let h = a.handle
             switch a.kind {
             case .characteristicValue:
                 let start = a.relatedHandle.map { min($0, h) } ?? h
@@ -185,25 +205,32 @@ public struct GATTTracker: Sendable {
         return out
     }
 
-    /// The largest element of the sorted `handles` below `handle`.
-    static func below(_ handle: UInt16, in handles: [UInt16]) -> UInt16? {
+    /// The index of the first element of the sorted `handles` not below `handle`.
+    static func lowerBound(_ handle: UInt16, in handles: [UInt16]) -> Int {
         var lo = 0
         var hi = handles.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
         }
+        return lo
+    }
+
+    /// The largest element of the sorted `handles` below `handle`.
+    static func below(_ handle: UInt16, in handles: [UInt16]) -> UInt16? {
+        let lo = lowerBound(handle, in: handles)
         return lo > 0 ? handles[lo - 1] : nil
+    }
+
+    /// Whether the sorted `handles` hold `handle`.
+    static func contains(_ handle: UInt16, in handles: [UInt16]) -> Bool {
+        let lo = lowerBound(handle, in: handles)
+        return lo < handles.count && handles[lo] == handle
     }
 
     /// Inserts into or removes from a sorted handle list.
     static func update(_ handles: inout [UInt16], _ handle: UInt16, present: Bool) {
-        var lo = 0
-        var hi = handles.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = lowerBound(handle, in: handles)
         let found = lo < handles.count && handles[lo] == handle
         if present && !found { handles.insert(handle, at: lo) }
         if !present && found { handles.remove(at: lo) }
@@ -219,7 +246,7 @@ public struct GATTTracker: Sendable {
 
     /// A name for the attribute at `handle`, or nil when nothing is known about it.
     public func name(ofHandle handle: UInt16) -> String? {
-        guard let a = attributes[handle] else { return nil }
+        guard let a = attribute(at: handle) else { return nil }
         switch a.kind {
         case .characteristicValue:
             return a.uuidName
@@ -239,8 +266,11 @@ public struct GATTTracker: Sendable {
 
     /// True when `handle` is a Client Characteristic Configuration descriptor.
     public func isClientConfiguration(_ handle: UInt16) -> Bool {
-        guard let a = attributes[handle], a.kind == .descriptor else { return false }
-        return a.uuid?.uuid16 == GATTNames.clientCharacteristicConfiguration
+        GATTTracker.contains(handle, in: clientConfigurationHandles)
+    }
+
+    static func isClientConfiguration(_ a: GATTAttribute) -> Bool {
+        a.kind == .descriptor && a.uuid?.uuid16 == GATTNames.clientCharacteristicConfiguration
     }
 
     static func opposite(_ d: Direction) -> Direction {
@@ -464,11 +494,35 @@ public struct GATTTracker: Sendable {
         }
     }
 
+    /// The sorted handle list an attribute of `kind` belongs in: ``valueHandles`` (characteristic
+    /// values), ``boundaryHandles`` (declarations, services, includes) or neither (descriptors).
+    enum HandleList { case values, boundaries, neither }
+
+    static func handleList(_ kind: GATTAttributeKind) -> HandleList {
+        switch kind {
+        case .characteristicValue: return .values
+        case .descriptor: return .neither
+        case .primaryService, .secondaryService, .include, .characteristicDeclaration: return .boundaries
+        }
+    }
+
     mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
-        attributes[a.handle] = a
-        names.removeAll(keepingCapacity: true)
-        GATTTracker.update(&valueHandles, a.handle, present: a.kind == .characteristicValue)
-        GATTTracker.update(&boundaryHandles, a.handle, present: a.kind != .characteristicValue && a.kind != .descriptor)
+        let (index, found) = slot(of: a.handle)
+        let old = found ? GATTTracker.handleList(attributes[index].kind) : .neither
+        let wasClientConfiguration = found && GATTTracker.isClientConfiguration(attributes[index])
+        if found { attributes[index] = a } else { attributes.insert(a, at: index) }
+        let isClientConfiguration = GATTTracker.isClientConfiguration(a)
+        if isClientConfiguration != wasClientConfiguration {
+            GATTTracker.update(&clientConfigurationHandles, a.handle, present: isClientConfiguration)
+        }
+        if !names.isEmpty { names.removeAll(keepingCapacity: true) }
+        let new = GATTTracker.handleList(a.kind)
+        if new != old {
+            if old == .values { GATTTracker.update(&valueHandles, a.handle, present: false) }
+            if old == .boundaries { GATTTracker.update(&boundaryHandles, a.handle, present: false) }
+            if new == .values { GATTTracker.update(&valueHandles, a.handle, present: true) }
+            if new == .boundaries { GATTTracker.update(&boundaryHandles, a.handle, present: true) }
+        }
         note.discovered.append(a)
     }
 
@@ -478,6 +532,7 @@ public struct GATTTracker: Sendable {
             type == GATTNames.primaryService || type == GATTNames.secondaryService
         else { return }
         let primary = type == GATTNames.primaryService
+        note.discovered.reserveCapacity(note.discovered.count + entries.count)
         for e in entries {
             guard let uuid = ATTUUID(littleEndian: e.value), e.value.count != 4, let end = e.endGroupHandle else {
                 continue
@@ -502,6 +557,7 @@ public struct GATTTracker: Sendable {
             let uuid = request.searchedUUID
         else { return }
         let primary = type == GATTNames.primaryService
+        note.discovered.reserveCapacity(note.discovered.count + ranges.count)
         for range in ranges {
             services.removeAll { $0.range.start == range.start }
             services.append(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
@@ -516,13 +572,16 @@ public struct GATTTracker: Sendable {
 
     mutating func learnByType(_ pdu: ATTPDU, request: Outstanding, frame: FrameNumber, note: inout GATTAnnotation) {
         guard case .attributeDataList(_, let entries) = pdu.parameters, let type = request.attributeType else { return }
+        // A characteristic declaration teaches two attributes, every other entry at most one.
+        let learned = type.uuid16 == GATTNames.characteristic ? 2 * entries.count : entries.count
+        note.discovered.reserveCapacity(note.discovered.count + learned)
         switch type.uuid16 {
         case GATTNames.characteristic?:
             for e in entries {
-                let v = e.value
-                guard v.count == 5 || v.count == 19, let uuid = ATTUUID(littleEndian: v[3...]) else { continue }
-                let props = GATTCharacteristicProperties(rawValue: v[0])
-                let valueHandle = UInt16(v[1]) | UInt16(v[2]) << 8
+                let v = e.value, i = v.startIndex
+                guard v.count == 5 || v.count == 19, let uuid = ATTUUID(littleEndian: v[(i + 3)...]) else { continue }
+                let props = GATTCharacteristicProperties(rawValue: v[i])
+                let valueHandle = UInt16(v[i + 1]) | UInt16(v[i + 2]) << 8
                 remember(
                     GATTAttribute(
                         handle: e.handle, kind: .characteristicDeclaration, uuid: uuid, properties: props,
@@ -542,11 +601,11 @@ public struct GATTTracker: Sendable {
             }
         case GATTNames.include?:
             for e in entries {
-                let v = e.value
+                let v = e.value, i = v.startIndex
                 guard v.count == 4 || v.count == 6 else { continue }
-                let start = UInt16(v[0]) | UInt16(v[1]) << 8
-                let end = UInt16(v[2]) | UInt16(v[3]) << 8
-                let uuid = v.count == 6 ? ATTUUID(littleEndian: v[4...]) : nil
+                let start = UInt16(v[i]) | UInt16(v[i + 1]) << 8
+                let end = UInt16(v[i + 2]) | UInt16(v[i + 3]) << 8
+                let uuid = v.count == 6 ? ATTUUID(littleEndian: v[(i + 4)...]) : nil
                 remember(
                     GATTAttribute(handle: e.handle, kind: .include, uuid: uuid, relatedHandle: start, learnedIn: frame),
                     note: &note)
@@ -561,7 +620,7 @@ public struct GATTTracker: Sendable {
         default:
             // Read Using Characteristic UUID: every handle returned holds a value of that type.
             for e in entries {
-                if attributes[e.handle] == nil {
+                if attribute(at: e.handle) == nil {
                     remember(
                         GATTAttribute(handle: e.handle, kind: .characteristicValue, uuid: type, learnedIn: frame),
                         note: &note)
@@ -573,6 +632,7 @@ public struct GATTTracker: Sendable {
 
     mutating func learnDescriptors(_ pdu: ATTPDU, frame: FrameNumber, note: inout GATTAnnotation) {
         guard case .findInformationResponse(_, let entries) = pdu.parameters else { return }
+        note.discovered.reserveCapacity(note.discovered.count + entries.count)
         for e in entries {
             let kind: GATTAttributeKind
             switch e.uuid.uuid16 {
@@ -584,14 +644,14 @@ public struct GATTTracker: Sendable {
             }
             // What Read By Type / Read By Group Type taught is more specific (Find Information
             // lists only the declaration *types* 0x2800/0x2803): keep it.
-            if attributes[e.handle] != nil { continue }
+            if attribute(at: e.handle) != nil { continue }
             if kind != .descriptor {
                 remember(GATTAttribute(handle: e.handle, kind: kind, uuid: nil, learnedIn: frame), note: &note)
                 continue
             }
             // The handle right after a characteristic declaration is its value (Find Information
             // then lists the characteristic UUID, not a descriptor type).
-            if e.handle > 0, let before = attributes[e.handle - 1], before.kind == .characteristicDeclaration {
+            if e.handle > 0, let before = attribute(at: e.handle - 1), before.kind == .characteristicDeclaration {
                 remember(
                     GATTAttribute(
                         handle: e.handle, kind: .characteristicValue, uuid: e.uuid, relatedHandle: e.handle - 1,

@@ -41,12 +41,18 @@ public struct GATTDiscoverAllCharacteristics: Rule {
         for i in conns {
             let c = analysis.connections[i]
             let usage = facts.usage(analysis, i, config: config)
-            let procs = c.gatt.discoveryProcedures.filter { $0.kind == .characteristics || $0.kind == .descriptors }
             for s in c.gatt.services where !s.isGAPOrGATT {
-                let inService = procs.filter { s.start <= $0.startHandle && $0.startHandle <= s.end }
-                guard let first = inService.first else { continue }
-                let chars = inService.filter { $0.kind == .characteristics }.count
-                let descs = inService.count - chars
+                // The characteristic and descriptor discovery requests in the service: the first,
+                // and how many of each (counted in place: a connection has tens of requests).
+                var first: GATTDatabase.DiscoveryProcedure?
+                var chars = 0
+                var descs = 0
+                for p in c.gatt.discoveryProcedures
+                where (p.kind == .characteristics || p.kind == .descriptors) && s.start <= p.startHandle && p.startHandle <= s.end {
+                    if first == nil { first = p }
+                    if p.kind == .characteristics { chars += 1 } else { descs += 1 }
+                }
+                guard let first else { continue }
                 let client = first.client
                 func what() -> String {
                     "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
