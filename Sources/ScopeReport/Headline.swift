@@ -68,6 +68,45 @@ public struct Headline: Sendable {
     /// Discovery costs and connection timings counted (the lists keep the first `listLimit`).
     public var discoveryTotal = 0
     public var connectionTimingTotal = 0
+    /// Of the discovery costs, those of requests that followed a scan which found the peer.
+    public var discoveryScanned = 0
+    /// Of the connection timings, those with no figure at all.
+    public var connectionTimingBlank = 0
+    /// Each figure's spread over every item of the capture, held or handed over (nil: no item has it).
+    public var spreads: [SpreadFigure: Spread] = [:]
+
+    /// The figures whose spread the headline gives.
+    public enum SpreadFigure: Sendable, Hashable, CaseIterable {
+        case scanToRequest, reportsUntilRequest, radioOn, firstReportToRequest
+        case setup, firstATT, gattDiscovery, firstData, lifetime, idleTail
+    }
+
+    /// One figure over every item that has it: how many, the median and 90th percentile (nearest
+    /// rank: each a value some item has; estimated past 4,096 items, `exact` false), the maximum
+    /// and the first item with it.
+    public struct Spread: Sendable, Equatable {
+        public var count: Int
+        public var median: Int64
+        public var p90: Int64
+        public var max: Int64
+        public var exact: Bool
+        public var worst: FigureItem
+        /// The worst item's device as the report names it ("name (address)" or the address).
+        public var worstDevice: String?
+
+        init?(_ s: SumCount, device: (BDAddr?) -> String?) {
+            guard let max = s.max, let worst = s.worst, s.count > 0 else { return nil }
+            let ranks = [50, 90].map { StreamingQuantiles.nearestRank($0, of: s.count) }
+            let values = s.spread.values(atRanks: ranks)
+            count = s.count
+            median = values[0]
+            p90 = values[1]
+            self.max = max
+            exact = s.spread.isExact
+            self.worst = worst
+            worstDevice = device(worst.peer)
+        }
+    }
 
     /// `connections`: the summary of every connection, in order; `listLimit`: how many discovery
     /// costs and connection timings the lists keep (the figures count all).
@@ -79,12 +118,19 @@ public struct Headline: Sendable {
             guard let peer = attempt.connectedPeer,
                 let d = attempt.discovery(deviceFirst: a.deviceFirst(peer))
             else { continue }
-            let device = a.firstDeviceOfAddress[peer].map { a.devices[$0] }
-            let label = device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
             discoveryList.append(
-                DiscoveryCost(device: label, connection: attempt.connection?.description, requestFrame: attempt.request.frame, discovery: d))
+                DiscoveryCost(
+                    device: Self.deviceLabel(peer, in: a), connection: attempt.connection?.description,
+                    requestFrame: attempt.request.frame, discovery: d))
         }
         let sums = a.discoveryTotals
+        discoveryScanned = sums.scanned
+        func device(_ peer: BDAddr?) -> String? { peer.map { Self.deviceLabel($0, in: a) } }
+        let discoverySpreads: [(SpreadFigure, SumCount)] = [
+            (.scanToRequest, sums.scanToRequest), (.reportsUntilRequest, sums.reportsUntilRequest), (.radioOn, sums.radioOn),
+            (.firstReportToRequest, sums.firstReportToRequest),
+        ]
+        for (figure, sum) in discoverySpreads { spreads[figure] = Spread(sum, device: device) }
 
         // Every session, retired ones included.
         let totals = a.scanTotals
@@ -109,6 +155,12 @@ public struct Headline: Sendable {
         }
         let timing = a.timingTotals
         connectionTimingTotal = timing.count
+        connectionTimingBlank = timing.blank
+        let timingSpreads: [(SpreadFigure, SumCount)] = [
+            (.setup, timing.setup), (.firstATT, timing.firstATT), (.gattDiscovery, timing.discovery), (.firstData, timing.firstData),
+            (.lifetime, timing.lifetime), (.idleTail, timing.idleTail),
+        ]
+        for (figure, sum) in timingSpreads { spreads[figure] = Spread(sum, device: { _ in nil }) }
 
         figures = [
             Figure(key: "discovery_ms", value: sums.scanToRequest.mean, unit: .ms, estimated: false,
@@ -145,44 +197,16 @@ public struct Headline: Sendable {
     }
 
     public func figure(_ key: String) -> Figure? { figures.first { $0.key == key } }
+
+    /// A device as the report names it: "name (address)" when its advertising named it, else the
+    /// address.
+    static func deviceLabel(_ peer: BDAddr, in a: AnalysisResult) -> String {
+        let device = a.firstDeviceOfAddress[peer].map { a.devices[$0] }
+        return device.flatMap { d in d.name.map { "\($0) (\(peer))" } } ?? peer.description
+    }
 }
 
 extension SumCount {
     /// Mean of the values summed; nil when there were none.
     var mean: Double? { count == 0 ? nil : Double(sum) / Double(count) }
-}
-
-/// One figure over many items: how many have it, its median, 90th percentile and maximum, and the
-/// item with the maximum (the worst: every figure here is a time or a count that is better small).
-/// Percentiles are nearest-rank, so each is a value some item really has.
-public struct Distribution<Item: Sendable>: Sendable {
-    public var count: Int
-    public var median: Int64
-    public var p90: Int64
-    public var max: Int64
-    /// The first item with the maximum.
-    public var worst: Item
-
-    /// nil when no item has the figure.
-    public init?(_ items: some Sequence<Item>, _ value: (Item) -> Int64?) {
-        var values: [Int64] = []
-        var worst: (item: Item, value: Int64)?
-        for item in items {
-            guard let v = value(item) else { continue }
-            values.append(v)
-            if worst.map({ v > $0.value }) ?? true { worst = (item, v) }
-        }
-        guard let worst else { return nil }
-        values.sort()
-        func rank(_ percent: Int) -> Int64 {
-            // Nearest rank: the smallest value with at least `percent` % of the values at or below it.
-            let r = (percent * values.count + 99) / 100
-            return values[Swift.max(0, Swift.min(values.count - 1, r - 1))]
-        }
-        count = values.count
-        median = rank(50)
-        p90 = rank(90)
-        max = worst.value
-        self.worst = worst.item
-    }
 }

@@ -449,8 +449,7 @@ public struct ConnectionSummary: Sendable {
         discoveryMicros = c.sinceComplete(c.discoveryEnd)
         firstDataMicros = c.sinceComplete(c.firstData)
         stillConnectedAtEnd = c.disconnect == nil
-        let end = c.disconnect?.time ?? captureEnd
-        if let k = c.complete { lifetimeMicros = end.microseconds &- k.time.microseconds }
+        lifetimeMicros = c.lifetimeMicros(captureEnd: captureEnd)
         idleTailMicros = c.idleTailMicros(captureEnd: captureEnd)
         disconnectFrame = c.disconnect?.frame
         disconnectMicros = c.disconnect.map { rel($0.time) }

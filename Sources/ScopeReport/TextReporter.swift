@@ -150,28 +150,29 @@ public struct TextReporter: Sendable {
         }
     }
 
-    /// The discovery costs as distributions; direct connections counted per device.
+    /// The discovery costs as distributions over every request of the capture; direct connections
+    /// counted per device (of the requests listed).
     private func discoverySummary(_ r: Report, _ line: (String) -> Void) {
         let list = r.headline.discovery
         let total = r.totals.discovery
-        let scanned = list.filter { $0.scanStartFrame != nil }
+        let scanned = r.headline.discoveryScanned
         let direct = list.filter { $0.scanStartFrame == nil }
-        var counts = "\(scanned.count) after a scan"
-        if !direct.isEmpty { counts += ", \(direct.count) direct" }
-        line("  \(FigureName.discoveryCost) of \(total) connection request(s) that connected (\(counts)"
-             + (total > list.count ? "; figures over the first \(list.count), --format json means count all" : "") + "):")
-        func worst(_ d: Headline.DiscoveryCost) -> String { "\(esc(d.device)), request at frame \(d.requestFrame)" }
-        if let x = Distribution(scanned, \.scanToRequestMicros) {
-            line("    \(FigureName.scanToRequest) to the connection request " + msFigures(x, of: list.count) + " — \(worst(x.worst))")
+        var counts = "\(scanned) after a scan"
+        if total > scanned { counts += ", \(total - scanned) direct" }
+        line("  \(FigureName.discoveryCost) of \(total) connection request(s) that connected (\(counts)):")
+        func worst(_ x: Headline.Spread) -> String { "\(esc(x.worstDevice ?? "")), request at frame \(x.worst.frame)" }
+        let spreads = r.headline.spreads
+        if let x = spreads[.scanToRequest] {
+            line("    \(FigureName.scanToRequest) to the connection request " + msFigures(x, of: total) + " — \(worst(x))")
         }
-        if let x = Distribution(scanned, { $0.reportsUntilRequest.map(Int64.init) }) {
-            line("    \(FigureName.reportsUntilRequest) until then " + countFigures(x, of: list.count) + " — \(worst(x.worst))")
+        if let x = spreads[.reportsUntilRequest] {
+            line("    \(FigureName.reportsUntilRequest) until then " + countFigures(x, of: total) + " — \(worst(x))")
         }
-        if let x = Distribution(scanned, \.radioOnMicros) {
-            line("    \(FigureName.radioOn), estimated " + msFigures(x, of: list.count) + " — \(worst(x.worst))")
+        if let x = spreads[.radioOn] {
+            line("    \(FigureName.radioOn), estimated " + msFigures(x, of: total) + " — \(worst(x))")
         }
-        if let x = Distribution(list, \.firstReportToRequestMicros) {
-            line("    \(FigureName.firstReportToRequest) to the request " + msFigures(x, of: list.count) + " — \(worst(x.worst))")
+        if let x = spreads[.firstReportToRequest] {
+            line("    \(FigureName.firstReportToRequest) to the request " + msFigures(x, of: total) + " — \(worst(x))")
         }
         if !direct.isEmpty {
             // Items of one shape counted, per device, in the order first seen.
@@ -184,7 +185,7 @@ public struct TextReporter: Sendable {
             let named = devices.prefix(few).map { d in
                 "\(esc(d.device)) " + (d.count == 1 ? "at frame \(d.first)" : "×\(d.count) from frame \(d.first)")
             }
-            line("    \(direct.count) \(FigureName.direct) (direct connection): " + named.joined(separator: ", ")
+            line("    \(total - scanned) \(FigureName.direct) (direct connection): " + named.joined(separator: ", ")
                  + (devices.count > few ? ", … \(devices.count - few) more device(s)" : ""))
         }
     }
@@ -212,34 +213,36 @@ public struct TextReporter: Sendable {
         }
     }
 
-    /// Connection timings as one distribution per phase.
+    /// Connection timings as one distribution per phase, over every connection of the capture.
     private func timingSummary(_ r: Report, _ line: (String) -> Void) {
-        let list = r.headline.connectionTiming
         let total = r.totals.connectionTiming
-        let blank = list.filter { timingParts($0).isEmpty }.count
+        let blank = r.headline.connectionTimingBlank
         line("  \(FigureName.connectionTiming) of \(total) connection(s)"
-             + (blank > 0 ? " (\(blank) with \(FigureName.setupNotCaptured) and no other figure)" : "")
-             + (total > list.count ? " (figures over the first \(list.count); --format json means count all)" : "") + ":")
-        func worst(_ t: Headline.ConnectionTiming) -> String { esc(t.connection) + (t.peer.map { " (\($0))" } ?? "") }
-        let phases: [(String, String, KeyPath<Headline.ConnectionTiming, Int64?>)] = [
-            (FigureName.setup, "", \.setupMicros), (FigureName.firstATT, "+", \.firstATTMicros),
-            (FigureName.gattDiscovery, "+", \.discoveryMicros), (FigureName.firstData, "+", \.firstDataMicros),
-            (FigureName.lifetime, "", \.lifetimeMicros), (FigureName.idleTail, "", \.idleTailMicros),
+             + (blank > 0 ? " (\(blank) with \(FigureName.setupNotCaptured) and no other figure)" : "") + ":")
+        func worst(_ x: Headline.Spread) -> String {
+            esc(x.worst.connection?.description ?? "") + (x.worst.peer.map { " (\($0))" } ?? "")
+        }
+        let phases: [(String, String, Headline.SpreadFigure)] = [
+            (FigureName.setup, "", .setup), (FigureName.firstATT, "+", .firstATT),
+            (FigureName.gattDiscovery, "+", .gattDiscovery), (FigureName.firstData, "+", .firstData),
+            (FigureName.lifetime, "", .lifetime), (FigureName.idleTail, "", .idleTail),
         ]
-        for (name, sign, path) in phases {
-            guard let x = Distribution(list, { $0[keyPath: path] }) else { continue }
-            line("    \(name) " + msFigures(x, of: list.count, sign: sign) + " — \(worst(x.worst))")
+        for (name, sign, figure) in phases {
+            guard let x = r.headline.spreads[figure] else { continue }
+            line("    \(name) " + msFigures(x, of: total, sign: sign) + " — \(worst(x))")
         }
     }
 
-    /// "(12 of 13): median 94.774 ms, p90 561.458 ms, max 834.214 ms"
-    private func msFigures<T>(_ x: Distribution<T>, of total: Int, sign: String = "") -> String {
-        "(\(x.count) of \(total)): median \(sign)\(Millis.string(x.median)) ms, p90 \(sign)\(Millis.string(x.p90)) ms, "
+    /// "(12 of 13): median 94.774 ms, p90 561.458 ms, max 834.214 ms" ("about" before estimates).
+    private func msFigures(_ x: Headline.Spread, of total: Int, sign: String = "") -> String {
+        let about = x.exact ? "" : "about "
+        return "(\(x.count) of \(total)): median \(about)\(sign)\(Millis.string(x.median)) ms, p90 \(about)\(sign)\(Millis.string(x.p90)) ms, "
             + "max \(sign)\(Millis.string(x.max)) ms"
     }
 
-    private func countFigures<T>(_ x: Distribution<T>, of total: Int) -> String {
-        "(\(x.count) of \(total)): median \(x.median), p90 \(x.p90), max \(x.max)"
+    private func countFigures(_ x: Headline.Spread, of total: Int) -> String {
+        let about = x.exact ? "" : "about "
+        return "(\(x.count) of \(total)): median \(about)\(x.median), p90 \(about)\(x.p90), max \(x.max)"
     }
 
     // MARK: Findings

@@ -85,10 +85,11 @@ struct ShortReportTests {
         // Connection timing as distributions over the two connections, the worst named.
         let timing = r.headline.connectionTiming
         #expect(timing.count == 2)
-        let lifetime = try #require(Distribution(timing, \.lifetimeMicros))
-        #expect(lifetime.count == 2 && lifetime.max == timing.compactMap(\.lifetimeMicros).max())
+        let lifetime = try #require(r.headline.spreads[.lifetime])
+        #expect(lifetime.count == 2 && lifetime.max == timing.compactMap(\.lifetimeMicros).max() && lifetime.exact)
+        let worst = try #require(lifetime.worst.connection)
         #expect(short.contains("Connection timing of 2 connection(s):"))
-        #expect(short.contains("lifetime (2 of 2): median \(Millis.string(lifetime.median)) ms, p90 \(Millis.string(lifetime.p90)) ms, max \(Millis.string(lifetime.max)) ms — \(lifetime.worst.connection)"))
+        #expect(short.contains("lifetime (2 of 2): median \(Millis.string(lifetime.median)) ms, p90 \(Millis.string(lifetime.p90)) ms, max \(Millis.string(lifetime.max)) ms — \(worst)"))
         // The full report keeps one line per connection and per finding.
         #expect(full.components(separatedBy: "  Connection timing, ").count == 3)
         #expect(full.components(separatedBy: "[security.legacy-pairing]").count == 3)
@@ -101,16 +102,17 @@ struct ShortReportTests {
         #expect(standard.contains("`analyze --all` gives every rule's reason"))
     }
 
-    /// Nearest-rank median and 90th percentile: values some item has; the first item with the
-    /// maximum is the worst.
-    @Test func distributionIsNearestRank() throws {
-        let items = Array(1...10).map { (name: "item \($0)", value: Int64($0 * 10)) }
-        let d = try #require(Distribution(items.reversed(), { $0.value }))
-        #expect(d.count == 10 && d.median == 50 && d.p90 == 90 && d.max == 100 && d.worst.name == "item 10")
-        let two = try #require(Distribution([Int64(3), 7], { $0 }))
-        #expect(two.median == 3 && two.p90 == 7 && two.max == 7)
-        let missing = Distribution([Int64?.none, 5, nil], { $0 })
-        #expect(missing?.count == 1 && missing?.median == 5)
-        #expect(Distribution([Int64?.none], { $0 }) == nil)
+    /// Nearest-rank median and 90th percentile: values some item has; the first item (in capture
+    /// order, whatever order the items come in) with the maximum is the worst.
+    @Test func spreadIsNearestRank() throws {
+        var sum = SumCount()
+        for i in (1...10).reversed() { sum.add(Int64(i * 10), item: FigureItem(frame: FrameNumber(i), connection: nil, peer: nil)) }
+        sum.add(100, item: FigureItem(frame: 20, connection: nil, peer: nil))
+        sum.add(nil, item: FigureItem(frame: 30, connection: nil, peer: nil))
+        #expect(sum.count == 11 && sum.sum == 650)
+        let median = StreamingQuantiles.nearestRank(50, of: 11), p90 = StreamingQuantiles.nearestRank(90, of: 11)
+        #expect(sum.spread.values(atRanks: [median, p90]) == [60, 100])
+        #expect(sum.max == 100 && sum.worst?.frame == 10)
+        #expect(SumCount().max == nil)
     }
 }

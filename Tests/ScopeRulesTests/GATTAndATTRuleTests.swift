@@ -129,10 +129,10 @@ private func connected() -> SessionScript {
         #expect(verdict(GATTPolling.self, polled(properties: nil, reads: 0).0.analysis()).status == .notEvaluated)
     }
 
-    /// A handle polled past `StreamingMedian.exactLimit` reads: the median gap is estimated
+    /// A handle polled past `StreamingQuantiles.exactLimit` reads: the median gap is estimated
     /// (and said to be), within 0.05 %, from a histogram that does not grow with the reads.
     @Test func pollingForLongEstimatesTheMedianGap() {
-        let reads = StreamingMedian.exactLimit + 600
+        let reads = StreamingQuantiles.exactLimit + 600
         let s = polled(properties: nil, reads: reads).0
         let v = verdict(GATTPolling.self, s.analysis())
         #expect(v.status == .violated)
@@ -140,31 +140,6 @@ private func connected() -> SessionScript {
         let message = v.findings.first?.message ?? ""
         #expect(message.contains("read \(reads) times"))
         #expect(message.contains("median gap about 200.0"))
-    }
-
-    /// The exact median up to the limit (the mean of the middle two for an even count); past it,
-    /// within 0.05 % of the exact one, on gaps spread over six orders of magnitude.
-    @Test func streamingMedian() {
-        var m = StreamingMedian()
-        #expect(m.median == nil)
-        for v: Int64 in [300, 100, 200, 400] { m.add(v) }
-        #expect(m.isExact && m.median == 250)
-        var values: [Int64] = []
-        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for _ in 0..<(3 * StreamingMedian.exactLimit + 1) {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            values.append(Int64(x >> 44))  // up to about 1.05 s
-        }
-        var streamed = StreamingMedian()
-        for v in values { streamed.add(v) }
-        let exact = values.sorted()[values.count / 2]
-        #expect(!streamed.isExact)
-        let estimate = streamed.median ?? 0
-        #expect(abs(Double(estimate - exact)) <= Double(exact) * 0.0005 + 1)
-        for v: Int64 in [0, 1, 2047, 2048, 4095, 1_000_000, Int64(1) << 40] {
-            let mid = StreamingMedian.value(StreamingMedian.key(v))
-            #expect(abs(Double(mid - v)) <= Double(v) / 2048 + 0.5)
-        }
     }
 
     @Test func attRulesNotEvaluatedWhenACLTruncated() {

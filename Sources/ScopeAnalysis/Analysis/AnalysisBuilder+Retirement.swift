@@ -125,7 +125,7 @@ extension AnalysisBuilder {
         for p in attempts {
             let a = links.attempts[p]
             leaving.attempts.append(a)
-            if let d = a.discovery(deviceFirst: scans.deviceFirst(a.connectedPeer)) { result.retired.discovery.add(d) }
+            if let d = a.discovery(deviceFirst: scans.deviceFirst(a.connectedPeer)) { result.retired.discovery.add(d, of: a) }
         }
         leaving.pairings = pairings.map { pairing.pairings[$0] }
         leaving.advertisingData = data.map { advertising.dataCommands[$0] }

@@ -52,38 +52,68 @@ public struct RetiredItems: Sendable, Hashable {
     public init() {}
 }
 
-/// A sum and how many values it adds (a mean's parts).
+/// One headline figure over every item that has it, held or handed over: the sum and count (its
+/// mean), its spread (`StreamingQuantiles`: median and p90 over the whole capture, exact up to
+/// 4,096 items) and the first item with the largest value.
 public struct SumCount: Sendable, Hashable {
     public var sum: Int64 = 0
-    public var count = 0
+    public var count: Int { spread.count }
+    public private(set) var spread = StreamingQuantiles()
+    /// The largest value, and the first item (in capture order) with it.
+    public private(set) var max: Int64?
+    public private(set) var worst: FigureItem?
     public init() {}
-    public mutating func add(_ v: Int64?) {
+
+    public mutating func add(_ v: Int64?, item: FigureItem) {
         guard let v else { return }
         sum = sum &+ v
-        count += 1
+        spread.add(v)
+        if let m = max, v < m || (v == m && worst.map { $0.frame <= item.frame } ?? false) { return }
+        max = v
+        worst = item
+    }
+}
+
+/// The item a headline figure's worst value belongs to.
+public struct FigureItem: Sendable, Hashable {
+    /// Where it began (a connection request's frame, a connection's `firstSeen`): of equal values
+    /// the first is named.
+    public var frame: FrameNumber
+    public var connection: ConnectionID?
+    public var peer: BDAddr?
+    public init(frame: FrameNumber, connection: ConnectionID?, peer: BDAddr?) {
+        self.frame = frame
+        self.connection = connection
+        self.peer = peer
     }
 }
 
 /// The headline's discovery-cost sums (see `Headline`) over connection requests.
 public struct DiscoverySums: Sendable, Hashable {
     public var count = 0
+    /// Requests that followed a scan which found the peer.
+    public var scanned = 0
     public var scanToRequest = SumCount()
     public var radioOn = SumCount()
     public var firstReportToRequest = SumCount()
+    /// Reports until the request (of the requests that had a count).
+    public var reportsUntilRequest = SumCount()
     /// Σ reports until the request, nil while no request had a count.
-    public var reports: Int?
+    public var reports: Int? { reportsUntilRequest.count == 0 ? nil : Int(reportsUntilRequest.sum) }
     public init() {}
 
-    /// One connection request's discovery cost: the scan values only when the request followed
-    /// a scan.
-    public mutating func add(_ d: AttemptDiscovery) {
+    /// One connection request's discovery cost (`a`'s): the scan values only when the request
+    /// followed a scan.
+    public mutating func add(_ d: AttemptDiscovery, of a: ConnectionAttempt) {
         count += 1
+        let item = FigureItem(frame: a.request.frame, connection: a.connection, peer: a.connectedPeer)
         if d.scanStartFrame != nil {
-            scanToRequest.add(d.scanToRequestMicros)
-            radioOn.add(d.radioOnMicros)
-            if let n = d.reportsUntilRequest { reports = (reports ?? 0) + n }
+            scanned += 1
+            scanToRequest.add(d.scanToRequestMicros, item: item)
+            radioOn.add(d.radioOnMicros, item: item)
+            reportsUntilRequest.add(d.reportsUntilRequest.map(Int64.init), item: item)
         }
-        firstReportToRequest.add(d.firstReportToRequestMicros)
+        firstReportToRequest.add(d.firstReportToRequestMicros, item: item)
     }
 }
 
@@ -106,10 +136,13 @@ public struct AttemptDiscovery: Sendable, Hashable {
 /// The headline's connection-timing sums over connections.
 public struct TimingSums: Sendable, Hashable {
     public var count = 0
+    /// Connections with none of the figures (their setup was not captured, and nothing after).
+    public var blank = 0
     public var setup = SumCount()
     public var firstATT = SumCount()
     public var discovery = SumCount()
     public var firstData = SumCount()
+    public var lifetime = SumCount()
     public var idleTail = SumCount()
     public init() {}
 }
@@ -127,6 +160,12 @@ extension Connection {
         return f.time.microseconds &- k.time.microseconds
     }
 
+    /// Connection complete → disconnection complete (or `captureEnd`).
+    public func lifetimeMicros(captureEnd: Timestamp) -> Int64? {
+        guard let k = complete else { return nil }
+        return (disconnect?.time ?? captureEnd).microseconds &- k.time.microseconds
+    }
+
     /// Last ACL payload (or the complete) → disconnection complete (or `captureEnd`).
     public func idleTailMicros(captureEnd: Timestamp) -> Int64? {
         let end = disconnect?.time ?? captureEnd
@@ -138,11 +177,18 @@ extension Connection {
 extension TimingSums {
     public mutating func add(_ c: Connection, captureEnd: Timestamp) {
         count += 1
-        setup.add(c.setupMicros)
-        firstATT.add(c.sinceComplete(c.firstATT))
-        discovery.add(c.sinceComplete(c.discoveryEnd))
-        firstData.add(c.sinceComplete(c.firstData))
-        idleTail.add(c.idleTailMicros(captureEnd: captureEnd))
+        let item = FigureItem(frame: c.firstSeen, connection: c.id, peer: c.peer)
+        let values = [
+            c.setupMicros, c.sinceComplete(c.firstATT), c.sinceComplete(c.discoveryEnd), c.sinceComplete(c.firstData),
+            c.lifetimeMicros(captureEnd: captureEnd), c.idleTailMicros(captureEnd: captureEnd),
+        ]
+        if values.allSatisfy({ $0 == nil }) { blank += 1 }
+        setup.add(values[0], item: item)
+        firstATT.add(values[1], item: item)
+        discovery.add(values[2], item: item)
+        firstData.add(values[3], item: item)
+        lifetime.add(values[4], item: item)
+        idleTail.add(values[5], item: item)
     }
 }
 
@@ -184,7 +230,7 @@ extension AnalysisResult {
     public var discoveryTotals: DiscoverySums {
         var sums = retired.discovery
         for a in attempts {
-            if let d = a.discovery(deviceFirst: deviceFirst(a.connectedPeer)) { sums.add(d) }
+            if let d = a.discovery(deviceFirst: deviceFirst(a.connectedPeer)) { sums.add(d, of: a) }
         }
         return sums
     }

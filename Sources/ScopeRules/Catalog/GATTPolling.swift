@@ -21,7 +21,7 @@ public struct GATTPolling: Rule {
     public init() {}
 
     /// Per client side and handle, the Read Requests of one connection: how many, the first and
-    /// last, and the gaps between them (their median, in bounded memory: `StreamingMedian`).
+    /// last, and the gaps between them (their median, in bounded memory: `StreamingQuantiles`).
     struct Fold: Sendable {
         struct Key: Hashable, Sendable {
             var side: Side
@@ -33,7 +33,7 @@ public struct GATTPolling: Rule {
             var first: ATTEvent
             var last: ATTEvent
             var count = 1
-            var gaps = StreamingMedian()
+            var gaps = StreamingQuantiles()
         }
         var reads: [Key: Reads] = [:]
         var any = false
