@@ -273,10 +273,8 @@ public struct AnalysisBuilder: Sendable {
             }
             return
         }
-        // Built once (each read of `event.advertisingReports` assembles the view anew).
-        let reports = event.advertisingReports
-        if !reports.isEmpty {
-            scans.advertisingReports(reports, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
+        if event.hasAdvertisingReports {
+            scans.advertisingReports(of: event, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
             return
         }
         switch event.typed {

@@ -46,6 +46,24 @@ public struct HCIEvent: Sendable, Hashable {
         let start = min(Self.parametersOffset + 1, end)
         return AdvertisingReports(single: subevent, packet[start..<end], baseOffset: Self.parametersOffset + 1)
     }
+    /// Whether the event carries advertising reports (``advertisingReports`` is not empty).
+    @inlinable @inline(__always) public var hasAdvertisingReports: Bool { singleReport != nil || !decodedReports.isEmpty }
+
+    /// ``AdvertisingReports/forEachEssentials(_:)`` of ``advertisingReports``, read from the
+    /// event's storage in place: no view holding a slice of ``packet`` is built (a retain and a
+    /// release per event).
+    @inlinable @inline(__always)
+    public func forEachAdvertisingReport(_ body: (AdvertisingReportEssentials) -> Void) {
+        guard let subevent = singleReport else {
+            AdvertisingReports.forEachEssentials(decodedReports, body)
+            return
+        }
+        let end = min(packet.count, Self.parametersOffset + parameterLength)
+        let start = min(Self.parametersOffset + 1, end)
+        packet.withUnsafeBytes { p in
+            AdvertisingReports.forEachEssentials(single: subevent, UnsafeRawBufferPointer(rebasing: p[start..<end]), body)
+        }
+    }
     /// The usual advertising report event, one report filling the parameters: its subevent. The
     /// report is read from ``packet`` when asked for (no array to allocate and free per event;
     /// see ``AdvertisingReports``).
