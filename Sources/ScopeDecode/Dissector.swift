@@ -40,8 +40,27 @@ public struct Dissector: Sendable {
     public static let vendorDebugHandle: UInt16 = 0x0EDC
 
     public mutating func decode(_ record: consuming CaptureRecord) -> DecodedFrame {
-        // The parts are worked out first and the frame is built once, at the end (a frame is
-        // large: filling in an empty one, or building it in several places, costs copies).
+        let (packet, pdus, malformed, match, connection) = parts(of: record)
+        return DecodedFrame(
+            record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection)
+    }
+
+    /// ``decode(_:)`` into `frame`, uninitialised memory where the frame is kept (a consumer
+    /// holding frames in a buffer: the frame is built there, not returned and moved in).
+    public mutating func decode(_ record: consuming CaptureRecord, into frame: UnsafeMutablePointer<DecodedFrame>) {
+        let (packet, pdus, malformed, match, connection) = parts(of: record)
+        frame.initialize(
+            to: DecodedFrame(
+                record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection))
+    }
+
+    /// What ``decode(_:)`` works out of `record`. The parts are worked out first and the frame
+    /// is built once, where it is kept (a frame is large: filling in an empty one, or building it
+    /// in several places, costs copies).
+    @inline(__always)
+    private mutating func parts(
+        of record: borrowing CaptureRecord
+    ) -> (Packet, [DecodedPDU], [Malformation], CommandMatch?, GATTConnectionKey?) {
         let packet: Packet
         var pdus: [DecodedPDU] = []
         var malformed: [Malformation]
@@ -84,8 +103,7 @@ public struct Dissector: Sendable {
             packet = .monitor(payload)
             malformed = problems
         }
-        return DecodedFrame(
-            record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection)
+        return (packet, pdus, malformed, match, connection)
     }
 
     /// Lends the dissector's store of empty `pdus` arrays to `body`, which appends the arrays

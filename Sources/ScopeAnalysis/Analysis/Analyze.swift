@@ -299,7 +299,7 @@ enum FramePipeline {
             }
             frames.diagnostics = records.diagnostics
             let isLast = records.isLast
-            records.drain { _, record in frames.append(dissector.decode(record)) }
+            records.drain { _, record in frames.appendDecoding(record, with: &dissector) }
             frames.isLast = isLast
             if isLast {
                 _ = dissector.finish()
@@ -326,6 +326,12 @@ enum FramePipeline {
 }
 
 extension FramePipeline.Batch where Item == DecodedFrame {
+    /// Appends the frame `dissector` decodes from `record`, built in its slot.
+    func appendDecoding(_ record: consuming CaptureRecord, with dissector: inout Dissector) {
+        dissector.decode(record, into: storage + count)
+        count += 1
+    }
+
     /// ``removeAll()``, keeping the frames' payload arrays in `payloads` (those with storage
     /// of at most ``FramePipeline/largestReusedPayload`` bytes) and their PDU arrays, emptied,
     /// in `pduArrays` (those with room for at most ``FramePipeline/largestReusedPDUArray``
