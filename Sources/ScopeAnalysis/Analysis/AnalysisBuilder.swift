@@ -101,6 +101,19 @@ public struct AnalysisBuilder: Sendable {
     }
 
     public mutating func consume(_ frame: DecodedFrame) {
+        analyse(frame)
+    }
+
+    /// ``consume(_:)`` of a frame lent where it is kept (``FramePipeline``'s batches): it is
+    /// read there and not changed. (Lent as `inout`, the only way to hand over memory that is
+    /// not a value's own without copying it: a frame borrowed from a buffer is copied with its
+    /// references retained, and one moved out and back in is written twice.)
+    mutating func consume(lent frame: inout DecodedFrame) {
+        analyse(frame)
+    }
+
+    @inline(__always)
+    private mutating func analyse(_ frame: DecodedFrame) {
         let record = frame.record
         let at = FrameTime(frame: record.frame, time: record.timestamp)
         noteHealth(frame, at: at)
