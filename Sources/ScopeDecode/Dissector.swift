@@ -40,8 +40,27 @@ public struct Dissector: Sendable {
     public static let vendorDebugHandle: UInt16 = 0x0EDC
 
     public mutating func decode(_ record: consuming CaptureRecord) -> DecodedFrame {
-        // The parts are worked out first and the frame is built once, at the end (a frame is
-        // large: filling in an empty one, or building it in several places, costs copies).
+        let (packet, pdus, malformed, match, connection) = parts(of: record)
+        return DecodedFrame(
+            record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection)
+    }
+
+    /// ``decode(_:)`` into `frame`, uninitialised memory where the frame is kept (a consumer
+    /// holding frames in a buffer: the frame is built there, not returned and moved in).
+    public mutating func decode(_ record: consuming CaptureRecord, into frame: UnsafeMutablePointer<DecodedFrame>) {
+        let (packet, pdus, malformed, match, connection) = parts(of: record)
+        frame.initialize(
+            to: DecodedFrame(
+                record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection))
+    }
+
+    /// What ``decode(_:)`` works out of `record`. The parts are worked out first and the frame
+    /// is built once, where it is kept (a frame is large: filling in an empty one, or building it
+    /// in several places, costs copies).
+    @inline(__always)
+    private mutating func parts(
+        of record: borrowing CaptureRecord
+    ) -> (Packet, [DecodedPDU], [Malformation], CommandMatch?, GATTConnectionKey?) {
         let packet: Packet
         var pdus: [DecodedPDU] = []
         var malformed: [Malformation]
@@ -57,12 +76,13 @@ public struct Dissector: Sendable {
             packet = .command(command)
         case .event:
             let event = HCIEvent.decode(record.payload)
-            malformed = event.malformed
+            // (An event without malformations, almost every one, gives the frame a new empty
+            // list: sharing the event's costs a retain, and a release when the frame is freed.)
+            malformed = event.malformed.isEmpty ? [] : event.malformed
             if let opcode = event.commandOpcode, opcode.rawValue != 0 {
                 match = commands.answered(opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
             }
-            let connectionIssues = track(event, adapter: record.adapter)
-            if !connectionIssues.isEmpty { malformed += connectionIssues }
+            if event.handle != nil, event.status == 0 { track(event, adapter: record.adapter, malformed: &malformed) }
             if let handle = event.handle { connection = cachedConnection(HandleKey(adapter: record.adapter, handle: handle)) }
             packet = .event(event)
         case .acl:
@@ -80,8 +100,7 @@ public struct Dissector: Sendable {
             packet = .monitor(payload)
             malformed = problems
         }
-        return DecodedFrame(
-            record: record, packet: packet, pdus: pdus, malformed: malformed, commandMatch: match, connection: connection)
+        return (packet, pdus, malformed, match, connection)
     }
 
     /// Lends the dissector's store of empty `pdus` arrays to `body`, which appends the arrays
@@ -104,23 +123,26 @@ public struct Dissector: Sendable {
 
     /// Follows connection lifetimes: a successful connection complete starts a new generation of
     /// its handle; it and Disconnection Complete drop reassembly and GATT state, and whatever
-    /// was incomplete is reported on this event's frame.
-    private mutating func track(_ event: HCIEvent, adapter: AdapterIndex) -> [Malformation] {
-        guard let handle = event.handle, event.status == 0 else { return [] }
+    /// was incomplete is reported on this event's frame (added to `malformed`).
+    private mutating func track(_ event: HCIEvent, adapter: AdapterIndex, malformed: inout [Malformation]) {
+        guard let handle = event.handle, event.status == 0 else { return }
         let key = HandleKey(adapter: adapter, handle: handle)
+        let issues: [Malformation]
         if Self.isConnectionComplete(event) {
             gatt.remove(connection(key))
             generations[key, default: 0] += 1
             lastConnection = nil
             connectedHandles.insert(key)
             channels.reset(adapter: adapter, handle: handle)
-            return reassembler.reset(adapter: adapter, handle: handle)
+            issues = reassembler.reset(adapter: adapter, handle: handle)
         } else if event.code == .disconnectionComplete {
             gatt.remove(connection(key))
             channels.reset(adapter: adapter, handle: handle)
-            return reassembler.reset(adapter: adapter, handle: handle)
+            issues = reassembler.reset(adapter: adapter, handle: handle)
+        } else {
+            return
         }
-        return []
+        if !issues.isEmpty { malformed += issues }
     }
 
     private func connection(_ key: HandleKey) -> GATTConnectionKey {

@@ -101,6 +101,19 @@ public struct AnalysisBuilder: Sendable {
     }
 
     public mutating func consume(_ frame: DecodedFrame) {
+        analyse(frame)
+    }
+
+    /// ``consume(_:)`` of a frame lent where it is kept (``FramePipeline``'s batches): it is
+    /// read there and not changed. (Lent as `inout`, the only way to hand over memory that is
+    /// not a value's own without copying it: a frame borrowed from a buffer is copied with its
+    /// references retained, and one moved out and back in is written twice.)
+    mutating func consume(lent frame: inout DecodedFrame) {
+        analyse(frame)
+    }
+
+    @inline(__always)
+    private mutating func analyse(_ frame: DecodedFrame) {
         let record = frame.record
         let at = FrameTime(frame: record.frame, time: record.timestamp)
         noteHealth(frame, at: at)
@@ -274,10 +287,8 @@ public struct AnalysisBuilder: Sendable {
             }
             return
         }
-        // Built once (each read of `event.advertisingReports` assembles the view anew).
-        let reports = event.advertisingReports
-        if !reports.isEmpty {
-            scans.advertisingReports(reports, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
+        if event.hasAdvertisingReports {
+            scans.advertisingReports(of: event, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
             return
         }
         switch event.typed {

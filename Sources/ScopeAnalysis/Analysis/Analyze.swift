@@ -144,13 +144,12 @@ enum FramePipeline {
             removeAll()
         }
 
-        /// Lends the items in order; they stay in the batch until ``removeAll()``. (Each item is
-        /// moved out and back in: lent straight from the storage, it would be copied.)
-        func forEach(_ body: (Int, borrowing Item) -> Void) {
+        /// Lends the items in order, where they are; they stay in the batch until ``removeAll()``.
+        /// (`inout` only to lend them in place: `body` does not change them. Borrowed from the
+        /// storage, each would be copied with its references retained.)
+        func forEach(_ body: (Int, inout Item) -> Void) {
             for i in taken..<count {
-                let item = (storage + i).move()
-                body(i, item)
-                (storage + i).initialize(to: item)
+                body(i, &storage[i])
             }
         }
 
@@ -254,7 +253,7 @@ enum FramePipeline {
                     builder.noteReaderDiagnostics(diagnostics[next].items)
                     next += 1
                 }
-                builder.consume(frame)
+                builder.consume(lent: &frame)
                 if let retire, builder.hasRetirable { retire(builder.retireClosed()) }
             }
             while next < diagnostics.count {
@@ -299,7 +298,7 @@ enum FramePipeline {
             }
             frames.diagnostics = records.diagnostics
             let isLast = records.isLast
-            records.drain { _, record in frames.append(dissector.decode(record)) }
+            records.drain { _, record in frames.appendDecoding(record, with: &dissector) }
             frames.isLast = isLast
             if isLast {
                 _ = dissector.finish()
@@ -326,6 +325,12 @@ enum FramePipeline {
 }
 
 extension FramePipeline.Batch where Item == DecodedFrame {
+    /// Appends the frame `dissector` decodes from `record`, built in its slot.
+    func appendDecoding(_ record: consuming CaptureRecord, with dissector: inout Dissector) {
+        dissector.decode(record, into: storage + count)
+        count += 1
+    }
+
     /// ``removeAll()``, keeping the frames' payload arrays in `payloads` (those with storage
     /// of at most ``FramePipeline/largestReusedPayload`` bytes) and their PDU arrays, emptied,
     /// in `pduArrays` (those with room for at most ``FramePipeline/largestReusedPDUArray``

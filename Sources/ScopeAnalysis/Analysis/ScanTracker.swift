@@ -185,7 +185,8 @@ extension ScanTracker {
         active.position(of: adapter, in: sessions)
     }
 
-    mutating func advertisingReports(_ reports: AdvertisingReports, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {
+    /// The advertising reports of `event`.
+    mutating func advertisingReports(of event: borrowing HCIEvent, adapter: AdapterIndex, at: FrameTime, eventBytes: Int) {
         // The running session on this adapter (as `active[adapter]`); its position, found
         // once per event, is `running[slot].session.position` for the reports.
         let slot = running.firstIndex { $0.adapter == adapter }
@@ -193,7 +194,7 @@ extension ScanTracker {
         var duplicatesInEvent = 0
         var counted = 0
         // Each report's essentials read in place from the event's bytes (no `AdvertisingReport`).
-        reports.forEachEssentials { report in
+        event.forEachAdvertisingReport { report in
             advertisingReport(report, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicatesInEvent)
         }
         if let slot, duplicatesInEvent > 0, counted > 0 {
@@ -209,7 +210,9 @@ extension ScanTracker {
         running[slot].session.position = index
     }
 
-    /// One report; `slot`: the running session's entry in `running`.
+    /// One report; `slot`: the running session's entry in `running`. (Not inlined into the
+    /// per-event loop: there its array accesses are no longer inlined and cost more.)
+    @inline(never)
     private mutating func advertisingReport(
         _ report: AdvertisingReportEssentials, adapter: AdapterIndex, slot: Int?, at: FrameTime, counted: inout Int,
         duplicates: inout Int

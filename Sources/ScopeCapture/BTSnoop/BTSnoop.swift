@@ -125,6 +125,10 @@ struct BTSnoopLayout: FramedLayout {
         return nil
     }
 
+    /// A 1002 record needs its H4 packet type byte; every other record is delivered.
+    @inline(__always)
+    func canDeliver(_ input: BufferedFileReader, bodyLength: Int) -> Bool { datalink != 1002 || bodyLength >= 1 }
+
     @inline(__always)
     mutating func record(
         _ input: BufferedFileReader, bodyLength included: Int, frame: FrameNumber, offset: Int,

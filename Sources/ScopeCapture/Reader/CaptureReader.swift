@@ -200,6 +200,25 @@ public struct CaptureReader {
         into buffer: UnsafeMutablePointer<CaptureRecord>, capacity: Int, diagnosticThreshold: Int
     ) -> Int {
         var n = 0
+        if case .btsnoop(let btsnoop) = source {
+            // The usual record read straight into its slot (``FramedSource/nextUsual(_:frame:)``),
+            // any other through the full step.
+            while n < capacity {
+                if let (record, offset) = btsnoop.nextUsual(&log, frame: nextFrame) {
+                    nextFrame += 1
+                    delivered += 1
+                    check(record.timestamp, adapter: record.adapter, frame: record.frame, offset: offset)
+                    (buffer + n).initialize(to: record)
+                } else if let record = nextRecord() {
+                    (buffer + n).initialize(to: record)
+                } else {
+                    break
+                }
+                n += 1
+                if log.stored.count >= diagnosticThreshold { break }
+            }
+            return n
+        }
         while n < capacity, let record = nextRecord() {
             (buffer + n).initialize(to: record)
             n += 1

@@ -258,37 +258,48 @@ extension AdvertisingReports {
     /// the caller, its closures inlined, instead of two indirect calls per report.)
     @inlinable public func forEachEssentials(_ body: (AdvertisingReportEssentials) -> Void) {
         guard let one else {
-            for r in decoded {
-                r.data.withUnsafeBytes { data in
-                    body(
-                        AdvertisingReportEssentials(
-                            eventType: r.eventType, isLegacyEvent: r.isLegacyEvent, addressType: r.addressType,
-                            address: r.address, rssi: r.rssi, sid: r.sid ?? 0xFF, data: data))
-                }
-            }
+            Self.forEachEssentials(decoded, body)
             return
         }
-        one.bytes.withUnsafeBytes { b in
-            // `isSingle` held when the event was decoded; checked again (three compares) so that
-            // a mismatch can never read out of bounds.
-            guard AdvertisingReport.fillsExactly(subevent: one.subevent, b) else { return }
-            switch one.subevent {
-            case .extendedAdvertisingReport:
-                let f = AdvertisingReport.extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24]))
+        one.bytes.withUnsafeBytes { b in Self.forEachEssentials(single: one.subevent, b, body) }
+    }
+
+    /// The decoded reports' essentials, lending their fields and data.
+    @inlinable static func forEachEssentials(_ decoded: [AdvertisingReport], _ body: (AdvertisingReportEssentials) -> Void) {
+        for r in decoded {
+            r.data.withUnsafeBytes { data in
                 body(
                     AdvertisingReportEssentials(
-                        eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
-                        rssi: f.rssi, sid: f.sid, data: UnsafeRawBufferPointer(rebasing: b[25...])))
-            case .advertisingReport:
-                let length = Int(b[9])
-                body(
-                    AdvertisingReportEssentials(
-                        eventType: UInt16(b[1]), isLegacyEvent: true, addressType: b[2], address: b.address(at: 3),
-                        rssi: Int8(bitPattern: b[10 + length]), sid: 0xFF,
-                        data: UnsafeRawBufferPointer(rebasing: b[10..<(10 + length)])))
-            default:
-                return
+                        eventType: r.eventType, isLegacyEvent: r.isLegacyEvent, addressType: r.addressType,
+                        address: r.address, rssi: r.rssi, sid: r.sid ?? 0xFF, data: data))
             }
+        }
+    }
+
+    /// The essentials of the one report filling `b`, the subevent parameters after the subevent
+    /// code (``AdvertisingReport/isSingle(subevent:_:)`` held when the event was decoded; checked
+    /// again, three compares, so that a mismatch can never read out of bounds).
+    @inlinable @inline(__always)
+    static func forEachEssentials(
+        single subevent: LESubevent, _ b: UnsafeRawBufferPointer, _ body: (AdvertisingReportEssentials) -> Void
+    ) {
+        guard AdvertisingReport.fillsExactly(subevent: subevent, b) else { return }
+        switch subevent {
+        case .extendedAdvertisingReport:
+            let f = AdvertisingReport.extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24]))
+            body(
+                AdvertisingReportEssentials(
+                    eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
+                    rssi: f.rssi, sid: f.sid, data: UnsafeRawBufferPointer(rebasing: b[25...])))
+        case .advertisingReport:
+            let length = Int(b[9])
+            body(
+                AdvertisingReportEssentials(
+                    eventType: UInt16(b[1]), isLegacyEvent: true, addressType: b[2], address: b.address(at: 3),
+                    rssi: Int8(bitPattern: b[10 + length]), sid: 0xFF,
+                    data: UnsafeRawBufferPointer(rebasing: b[10..<(10 + length)])))
+        default:
+            return
         }
     }
 }

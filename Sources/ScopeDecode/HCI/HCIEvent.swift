@@ -46,6 +46,24 @@ public struct HCIEvent: Sendable, Hashable {
         let start = min(Self.parametersOffset + 1, end)
         return AdvertisingReports(single: subevent, packet[start..<end], baseOffset: Self.parametersOffset + 1)
     }
+    /// Whether the event carries advertising reports (``advertisingReports`` is not empty).
+    @inlinable @inline(__always) public var hasAdvertisingReports: Bool { singleReport != nil || !decodedReports.isEmpty }
+
+    /// ``AdvertisingReports/forEachEssentials(_:)`` of ``advertisingReports``, read from the
+    /// event's storage in place: no view holding a slice of ``packet`` is built (a retain and a
+    /// release per event).
+    @inlinable @inline(__always)
+    public func forEachAdvertisingReport(_ body: (AdvertisingReportEssentials) -> Void) {
+        guard let subevent = singleReport else {
+            AdvertisingReports.forEachEssentials(decodedReports, body)
+            return
+        }
+        let end = min(packet.count, Self.parametersOffset + parameterLength)
+        let start = min(Self.parametersOffset + 1, end)
+        packet.withUnsafeBytes { p in
+            AdvertisingReports.forEachEssentials(single: subevent, UnsafeRawBufferPointer(rebasing: p[start..<end]), body)
+        }
+    }
     /// The usual advertising report event, one report filling the parameters: its subevent. The
     /// report is read from ``packet`` when asked for (no array to allocate and free per event;
     /// see ``AdvertisingReports``).
@@ -125,6 +143,13 @@ public struct HCIEvent: Sendable, Hashable {
             self.init(code: HCIEventCode(rawValue: payload.first ?? 0), parameterLength: 0, packet: copy payload, malformed: [m])
             return
         }
+        if let sub = Self.singleAdvertisingReport(payload) {
+            // Most events of a scan: recognised from the payload's bytes, with no parameter
+            // slice or header check to build (the header holds exactly the stated length).
+            self.init(code: .leMeta, parameterLength: payload.count - 2, packet: copy payload, subevent: sub)
+            singleReport = sub
+            return
+        }
         let (length, params, headerIssues) = HCIPacketBody.split(payload, headerSize: 2)
         self.init(
             code: HCIEventCode(rawValue: payload[0]), parameterLength: length, packet: copy payload, malformed: headerIssues)
@@ -136,6 +161,21 @@ public struct HCIEvent: Sendable, Hashable {
         default:
             guard let layout = Self.layoutByCode[Int(code.rawValue)] else { break }
             apply(layout, params, baseOffset: Self.parametersOffset, validate: complete)
+        }
+    }
+
+    /// The subevent of an LE Meta event whose parameters are exactly Parameter_Total_Length
+    /// bytes and hold one advertising report filling them (``AdvertisingReport/isSingle(subevent:_:)``),
+    /// or nil: what ``decodeLEMeta(_:validate:)`` finds for such an event, read in place.
+    @inline(__always)
+    private static func singleAdvertisingReport(_ payload: borrowing [UInt8]) -> LESubevent? {
+        payload.withUnsafeBytes { b -> LESubevent? in
+            guard b.count >= 3, b[0] == HCIEventCode.leMeta.rawValue, Int(b[1]) == b.count - 2 else { return nil }
+            let sub = LESubevent(rawValue: b[2])
+            guard sub == .advertisingReport || sub == .extendedAdvertisingReport,
+                AdvertisingReport.fillsExactly(subevent: sub, UnsafeRawBufferPointer(rebasing: b[3...]))
+            else { return nil }
+            return sub
         }
     }
 
