@@ -210,8 +210,8 @@ struct GATTUsage: Sendable {
 
         /// Ends the run being collected: two reads or more may be a sweep; fewer are uses.
         private mutating func end(_ side: Int) {
-            guard let run = collecting[side] else { return }
-            collecting[side] = nil
+            // Moved out of its slot: the slot is left nil and the run is not copied.
+            guard let run = collecting[side].take() else { return }
             if run.reads.count >= 2 {
                 runs[side].append(run.reads)
             } else {
