@@ -175,18 +175,17 @@ struct GATTUsage: Sendable {
             guard let h = e.handle else { return }
             switch e.opcode {
             case ATTOp.readRequest, ATTOp.readBlobRequest:
-                use(GATTUse(handle: h, at: e.at, kind: "read", client: e.clientSide, order: order))
+                useNow(h, e, kind: "read")
             case _ where ATTOp.isWrite(e.opcode):
                 if let w = step.clientConfigurationWrite {
-                    let value = w.characteristicValueHandle ?? h
-                    use(GATTUse(handle: value, at: e.at, kind: "subscribed (CCCD write)", client: e.clientSide, order: order))
+                    useNow(w.characteristicValueHandle ?? h, e, kind: "subscribed (CCCD write)")
                 } else {
-                    use(GATTUse(handle: h, at: e.at, kind: "written", client: e.clientSide, order: order))
+                    useNow(h, e, kind: "written")
                 }
             case ATTOp.notification:
-                use(GATTUse(handle: h, at: e.at, kind: "notified", client: e.clientSide, order: order))
+                useNow(h, e, kind: "notified")
             case ATTOp.indication:
-                use(GATTUse(handle: h, at: e.at, kind: "indicated", client: e.clientSide, order: order))
+                useNow(h, e, kind: "indicated")
             default:
                 break
             }
@@ -198,6 +197,15 @@ struct GATTUsage: Sendable {
             case .remote: 1
             case .unknown: nil
             }
+        }
+
+        /// Keeps the use of `handle` by the PDU being added when the attribute has none yet:
+        /// every use kept so far has a smaller order, so an existing one stands (looked up by
+        /// key only: no use built, no kept one copied).
+        private mutating func useNow(_ handle: UInt16, _ e: ATTEvent, kind: String) {
+            let key = AttributeHandle(handle)
+            guard firstUse.index(forKey: key) == nil else { return }
+            firstUse[key] = GATTUse(handle: handle, at: e.at, kind: kind, client: e.clientSide, order: order)
         }
 
         /// Keeps `u` when it is the attribute's first use so far (a read held in a run comes
