@@ -87,9 +87,12 @@ struct PayloadTable: Sendable {
         return true
     }
 
+    /// The payload's fingerprint is mixed already: one 64×64→128-bit multiply with the owner
+    /// (the product's halves xored) spreads the pair, where `fastHash` would chain three.
     @inline(__always)
     private static func slot(_ owner: UInt64, _ payload: ScanTracker.Payload) -> Int {
-        fastHash(owner &* 0x9E37_79B9_7F4A_7C15 ^ payload.fingerprint &+ UInt64(payload.count), seed: 0)
+        let (high, low) = (owner ^ 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: payload.fingerprint &+ UInt64(payload.count))
+        return Int(truncatingIfNeeded: high ^ low)
     }
 
     private mutating func grow() {
