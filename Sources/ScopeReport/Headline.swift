@@ -76,7 +76,7 @@ public struct Headline: Sendable {
     public var spreads: [SpreadFigure: Spread] = [:]
 
     /// The figures whose spread the headline gives.
-    public enum SpreadFigure: Sendable, Hashable, CaseIterable {
+    public enum SpreadFigure: Sendable, Hashable {
         case scanToRequest, reportsUntilRequest, radioOn, firstReportToRequest
         case setup, firstATT, gattDiscovery, firstData, lifetime, idleTail
     }

@@ -30,21 +30,6 @@ public struct StreamingQuantiles: Sendable, Hashable {
         if values.count > Self.exactLimit { spill() }
     }
 
-    public mutating func merge(_ other: StreamingQuantiles) {
-        lowest = min(lowest, other.lowest)
-        highest = max(highest, other.highest)
-        if isExact, other.isExact {
-            values += other.values
-            count += other.count
-            if values.count > Self.exactLimit { spill() }
-            return
-        }
-        if isExact { spill() }
-        for v in other.values { buckets[Self.key(v), default: 0] += 1 }
-        for (k, n) in other.buckets { buckets[k, default: 0] += n }
-        count += other.count
-    }
-
     private mutating func spill() {
         for v in values { buckets[Self.key(v), default: 0] += 1 }
         values = []
