@@ -9,11 +9,11 @@ struct LiveTracker {
     private var builder = AnalysisBuilder(file: "live", format: "live")
     private var started: Timestamp?
 
-    /// `retirement`: when settled items leave the builder (tests make it retire early).
-    init(retirement: AnalysisBuilder.Retirement = AnalysisBuilder.Retirement()) {
-        builder.retirement = retirement
+    /// `handOverPolicy`: when settled items leave the builder (tests make it hand over early).
+    init(handOverPolicy: AnalysisBuilder.HandOverPolicy = AnalysisBuilder.HandOverPolicy()) {
+        builder.handOverPolicy = handOverPolicy
         // No rule judges the recording here: open connections need not hold their ATT PDUs.
-        builder.heldATTBudget = retirement.attPDUs
+        builder.heldATTBudget = handOverPolicy.attPDUs
     }
 
     mutating func consume(_ record: CaptureRecord) {
@@ -23,7 +23,7 @@ struct LiveTracker {
         // connection requests, connections and pairings) leaves the builder as it does in
         // `analyze`, so a recording of any length holds flat memory; the view counts them still.
         // The partial results go nowhere: `capture --analyze` judges the written file again.
-        if builder.hasRetirable { _ = builder.retireClosed() }
+        if builder.hasSettledToHandOver { _ = builder.handOverSettled() }
     }
 
     /// Items the builder holds now (for the test that memory stays flat).

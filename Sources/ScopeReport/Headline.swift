@@ -132,7 +132,7 @@ public struct Headline: Sendable {
         ]
         for (figure, sum) in discoverySpreads { spreads[figure] = Spread(sum, device: device) }
 
-        // Every session, retired ones included.
+        // Every session, handed over ones included.
         let totals = a.scanTotals
         let scanMicros = totals.durationMicros
         let reports = totals.reports

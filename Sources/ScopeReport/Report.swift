@@ -69,8 +69,8 @@ public struct Report: Sendable {
         self.pairings = a.pairings.prefix(limit).map { PairingSummary($0, rel: rel) }
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
         let headline = Headline(analysis: a, connections: summaries, listLimit: limit, rel: rel)
-        // Items retired on the way count too.
-        let r = a.retired
+        // Items handed over on the way count too.
+        let r = a.handedOver
         self.totals = Totals(
             scans: a.scanTotals.sessions, devices: a.devices.count, attempts: a.attempts.count + r.attempts,
             connections: a.connections.count + r.connections, pairings: a.pairings.count + r.pairings,

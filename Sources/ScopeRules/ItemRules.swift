@@ -228,11 +228,11 @@ extension ItemRule {
         return verdict(tally(view, config: config), end: view, config: config)
     }
 
-    /// `evaluate` with the tally of the items retired on the way.
-    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, retired: ItemTally?) -> RuleVerdict {
+    /// `evaluate` with the tally of the items handed over on the way.
+    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, handedOver: ItemTally?) -> RuleVerdict {
         let view = ItemView(analysis)
         var t = tally(view, config: config)
-        if let retired { t.merge(retired) }
+        if let handedOver { t.merge(handedOver) }
         return verdict(t, end: view, config: config)
     }
 

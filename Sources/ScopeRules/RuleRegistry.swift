@@ -35,37 +35,37 @@ public enum RuleEngine {
     /// One verdict per registered rule, in registry order. Disabled rules are `not_evaluated`
     /// ("disabled in the configuration"); a severity override rewrites the rule's findings.
     public static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration = RuleConfiguration()) -> [RuleVerdict] {
-        evaluate(analysis, config: config, retired: nil)
+        evaluate(analysis, config: config, handedOver: nil)
     }
 
-    /// As `evaluate(_:config:)`, merging what `retired` judged in the batches the analysis handed
+    /// As `evaluate(_:config:)`, merging what `handedOver` judged in the batches the analysis handed
     /// over on the way (the connections it judged are not judged again; their detail is gone
     /// from `analysis`).
     ///
     /// With two CPUs for it (as for the analysis pipeline: `AnalysisLoad`), the rules run on two
     /// threads, each taking the next rule not yet taken; the verdicts are the same, in registry
     /// order.
-    public static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, retired: RuleAccumulator?) -> [RuleVerdict] {
-        evaluate(analysis, config: config, retired: retired, concurrent: nil)
+    public static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, handedOver: RuleAccumulator?) -> [RuleVerdict] {
+        evaluate(analysis, config: config, handedOver: handedOver, concurrent: nil)
     }
 
     /// `concurrent`: nil decides by the CPUs available; true/false force it (tests compare both).
     static func evaluate(
-        _ analysis: AnalysisResult, config: RuleConfiguration, retired: RuleAccumulator?, concurrent: Bool?
+        _ analysis: AnalysisResult, config: RuleConfiguration, handedOver: RuleAccumulator?, concurrent: Bool?
     ) -> [RuleVerdict] {
         // Batches still waiting for the platform the first records name are judged by it now.
-        let retired = retired.map { $0.judgingWaiting(platform: analysis.capture.platformAtStart ?? analysis.capture.platform) }
+        let handedOver = handedOver.map { $0.judgingWaiting(platform: analysis.capture.platformAtStart ?? analysis.capture.platform) }
         // The connection rules see only the connections no batch judged.
         var rest = analysis
-        let someRetired = retired.map { !$0.isEmpty } ?? false
-        if let retired, someRetired {
-            rest.connections = analysis.connections.filter { !retired.hasJudged($0) }
+        let someHandedOver = handedOver.map { !$0.isEmpty } ?? false
+        if let handedOver, someHandedOver {
+            rest.connections = analysis.connections.filter { !handedOver.hasJudged($0) }
             rest.pairings = analysis.pairings(of: rest.connections)
         }
         let connectionRules = rest
         // What several rules derive, worked out once (one set per analysis they see).
-        let follower = retired?.follower
-        let facts = RuleFacts(follower: follower), connectionFacts = someRetired ? RuleFacts(follower: follower) : facts
+        let follower = handedOver?.follower
+        let facts = RuleFacts(follower: follower), connectionFacts = someHandedOver ? RuleFacts(follower: follower) : facts
         @Sendable func verdict(_ index: Int) -> RuleVerdict {
             let type = RuleRegistry.all[index]
             let id = type.id
@@ -73,15 +73,15 @@ public enum RuleEngine {
                 return RuleVerdict(rule: id, status: .notEvaluated, reason: "disabled in the configuration")
             }
             var verdict: RuleVerdict
-            if type.scope == .connection, let retired, someRetired {
+            if type.scope == .connection, let handedOver, someHandedOver {
                 verdict = evaluate(type, connectionRules, config: config, facts: connectionFacts)
                 // ATT analysis found incomplete by the end: nothing judged on the way stands.
-                if analysis.attIncompleteReason == nil { verdict = retired.merged(verdict) }
-            } else if type.scope == .scan, let retired, someRetired {
-                let from = analysis.retiredScans.firstStart
-                verdict = retired.merged(evaluate(type, analysis, config: config, facts: facts), retiredFrom: from ?? 0)
+                if analysis.attIncompleteReason == nil { verdict = handedOver.merged(verdict) }
+            } else if type.scope == .scan, let handedOver, someHandedOver {
+                let from = analysis.handedOverScans.firstStart
+                verdict = handedOver.merged(evaluate(type, analysis, config: config, facts: facts), handedOverFrom: from ?? 0)
             } else if type.scope == .items, let rule = type.init() as? any ItemRule {
-                verdict = rule.evaluate(analysis, config: config, retired: retired?.tallies[id])
+                verdict = rule.evaluate(analysis, config: config, handedOver: handedOver?.tallies[id])
             } else {
                 verdict = evaluate(type, analysis, config: config, facts: facts)
             }
@@ -182,8 +182,8 @@ private final class TwoThreadWork<T: Sendable>: @unchecked Sendable {
 }
 
 /// The verdicts of the connection and scan rules (`RuleScope.connection`, `.scan`) on the batches
-/// of closed connections and scan sessions the analysis retires as it goes
-/// (`AnalysisBuilder.retireClosed()`),
+/// of closed connections and scan sessions the analysis hands over as it goes
+/// (`AnalysisBuilder.handOverSettled()`),
 /// merged in bounded memory: findings as a `FindingList`, at most 20 distinct pass reasons.
 public struct RuleAccumulator: Sendable {
     struct Part: Sendable {
@@ -196,7 +196,7 @@ public struct RuleAccumulator: Sendable {
 
     var config: RuleConfiguration
     var parts: [String: Part] = [:]
-    /// The rules of `RuleScope.items`: their tallies of the items retired so far.
+    /// The rules of `RuleScope.items`: their tallies of the items handed over so far.
     var tallies: [String: ItemTally] = [:]
     /// The connections a batch handed to the connection rules that have not left the analysis
     /// yet (the first ones stay to the end, for the reports): the end judges the others. Bounded
@@ -247,8 +247,8 @@ public struct RuleAccumulator: Sendable {
         for batch in held { absorb(batch) }
     }
 
-    /// Judges a batch of retired connections with every enabled connection rule, and a batch of
-    /// retired scan sessions with every enabled scan rule.
+    /// Judges a batch of handed over connections with every enabled connection rule, and a batch of
+    /// handed over scan sessions with every enabled scan rule.
     public mutating func absorb(_ settled: SettledBatch) {
         let batch = settled.partial
         let leaving = settled.leaving.isEmpty ? nil : settled.leaving
@@ -300,19 +300,19 @@ public struct RuleAccumulator: Sendable {
 
     /// `last` (the verdict on the connections or sessions still held at the end) merged with the
     /// batches: violated when any part found something, else passed when any part passed, else
-    /// not evaluated. `retiredFrom` (scan rules): the first frame of the retired items — `last`
-    /// judged the items before it and those after the retired ones, so its findings before that
+    /// not evaluated. `handedOverFrom` (scan rules): the first frame of the handed over items — `last`
+    /// judged the items before it and those after the handed over ones, so its findings before that
     /// frame come first, then the batches', then its others (capture order, which decides which
     /// findings are listed beyond `FindingList.limit`); a passing `last`, whose reason counts
     /// every session, stands when no batch found anything.
-    func merged(_ last: RuleVerdict, retiredFrom: FrameNumber? = nil) -> RuleVerdict {
+    func merged(_ last: RuleVerdict, handedOverFrom: FrameNumber? = nil) -> RuleVerdict {
         var acc = self
         // What the batches and `last` attributed to the platform.
         var share = parts[last.rule]?.share
         if let s = last.platformShare {
             if share == nil { share = s } else { share?.count += s.count }
         }
-        if let retiredFrom {
+        if let handedOverFrom {
             let batches = parts[last.rule] ?? Part()
             if last.status == .passed, batches.findings.isEmpty {
                 var l = last
@@ -321,9 +321,9 @@ public struct RuleAccumulator: Sendable {
             }
             if last.status != .violated { acc.add(last) }
             var list = FindingList()
-            list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) < retiredFrom }, omitted: [:])
+            list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) < handedOverFrom }, omitted: [:])
             list.merge(findings: batches.findings.kept, omitted: batches.findings.omitted)
-            list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) >= retiredFrom }, omitted: last.omitted)
+            list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) >= handedOverFrom }, omitted: last.omitted)
             acc.parts[last.rule, default: Part()].findings = list
         } else {
             acc.add(last)
@@ -351,18 +351,18 @@ extension RuleEngine {
     /// connections' ATT PDUs: closed connections are judged in batches as the analysis goes.
     public static func analyze(
         path: String, config: RuleConfiguration = RuleConfiguration(), resolvePrivateAddresses: Bool = true,
-        retirement: AnalysisBuilder.Retirement = AnalysisBuilder.Retirement()
+        handOverPolicy: AnalysisBuilder.HandOverPolicy = AnalysisBuilder.HandOverPolicy()
     ) throws -> (analysis: AnalysisResult, verdicts: [RuleVerdict]) {
         var config = config
-        var retired = RuleAccumulator(config: config)
+        var handedOver = RuleAccumulator(config: config)
         var analysis = try AnalysisBuilder.analyze(
-            path: path, resolvePrivateAddresses: resolvePrivateAddresses, retirement: retirement, follower: retired.follower
-        ) { retired.absorb($0) }
+            path: path, resolvePrivateAddresses: resolvePrivateAddresses, handOverPolicy: handOverPolicy, follower: handedOver.follower
+        ) { handedOver.absorb($0) }
         analysis.capture.platform = analysis.capture.platform.overridden(by: config.platform?.kind)
         // The batches and the end go by the platform the first records name.
         let atStart = analysis.capture.platformAtStart ?? HostPlatform()
-        retired.judgeWaiting(platform: atStart)
+        handedOver.judgeWaiting(platform: atStart)
         if config.platform == nil, config.detectedPlatform == nil { config.detectedPlatform = atStart }
-        return (analysis, evaluate(analysis, config: config, retired: retired))
+        return (analysis, evaluate(analysis, config: config, handedOver: handedOver))
     }
 }

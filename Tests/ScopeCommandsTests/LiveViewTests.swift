@@ -37,15 +37,15 @@ struct LiveViewTests {
     }
 
     /// A long real capture (the corpus's busiest Android log: 156 scan sessions, 27 connections)
-    /// through the live view: settled items are retired as in `analyze`, so what the builder
+    /// through the live view: settled items are handed over as in `analyze`, so what the builder
     /// holds stays bounded, while the view's counts are the analysis's totals.
-    @Test func retiresAsItGoesAndKeepsCounting() throws {
+    @Test func handsOverAsItGoesAndKeepsCounting() throws {
         guard let url = Fixtures.corpus("real/jpvargasdev__MachineSpiritTimetable__btsnoop_aaaa.log") else { return }
         var reader = try CaptureReader.open(path: url.path)
-        // Retiring early (after 10 kept, in batches of 8) so that this capture's 156 sessions and
+        // Handing over early (after 10 kept, in batches of 8) so that this capture's 156 sessions and
         // 27 connections exercise it; the defaults keep the first 1000 of each for the reports.
-        let r = AnalysisBuilder.Retirement(connections: 8, scans: 8, keptScans: 10, kept: 10, items: 8)
-        var tracker = LiveTracker(retirement: r)
+        let r = AnalysisBuilder.HandOverPolicy(connections: 8, scans: 8, keptScans: 10, kept: 10, items: 8)
+        var tracker = LiveTracker(handOverPolicy: r)
         var maxHeld = (connections: 0, scans: 0, attempts: 0)
         while let record = reader.next() {
             tracker.consume(record)
@@ -55,9 +55,9 @@ struct LiveViewTests {
         let analysis = try AnalysisBuilder.analyze(path: url.path)
         let v = tracker.view
         #expect(v.frames == analysis.capture.frames)
-        #expect(v.connections == analysis.connections.count + analysis.retired.connections)
+        #expect(v.connections == analysis.connections.count + analysis.handedOver.connections)
         #expect(v.connections == 27)
-        #expect(v.pairings == analysis.pairings.count + analysis.retired.pairings)
+        #expect(v.pairings == analysis.pairings.count + analysis.handedOver.pairings)
         #expect(v.reports == analysis.scanTotals.reports)
         // Closed scan sessions leave in batches after the first kept ones; so do settled
         // connection requests and connections.

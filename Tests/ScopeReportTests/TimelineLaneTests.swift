@@ -17,7 +17,7 @@ import Testing
         let path = Fixtures.project("scenarios/gatt.polling-fires.btsnoop").path
         let held = try AnalysisBuilder.analyze(path: path)
         let followed = try AnalysisBuilder.analyze(
-            path: path, retirement: AnalysisBuilder.Retirement(attPDUs: 0), follower: RuleAccumulator().follower)
+            path: path, handOverPolicy: AnalysisBuilder.HandOverPolicy(attPDUs: 0), follower: RuleAccumulator().follower)
         let pdus = followed.connections.map(\.attCount)
         #expect(pdus.contains { $0 > 0 })
         for lane in Self.lanes(held) { #expect(!lane.label.contains("not drawn"), "\(lane.label)") }

@@ -120,7 +120,7 @@ import Testing
             #expect(v.status == .passed)
             #expect(v.reason.contains("connection at frame \(connection)") == whileEnabled)
             let judged = try judgedWholeAndInBatches(s, AdvWithoutNeed.self)
-            #expect(judged.retired.advertisingSpans == 1)
+            #expect(judged.handedOver.advertisingSpans == 1)
             #expect(judged.batched == judged.whole)
         }
     }
@@ -166,7 +166,7 @@ import Testing
             s.at(80_000)
             s.readSupportedStates(late)
             let judged = try judgedWholeAndInBatches(s, AdvWithoutNeed.self)
-            #expect(judged.retired.advertisingSpans == 1)
+            #expect(judged.handedOver.advertisingSpans == 1)
             let batched = judged.batched
             #expect(batched == judged.whole)
             #expect(batched.status == (late & (1 << 38) == 0 ? .violated : .passed))
@@ -184,7 +184,7 @@ import Testing
         s.at(10_000)
         let read = s.readMaximumAdvertisingDataLength(100)
         let judged = try judgedWholeAndInBatches(s, AdvPayloadBudget.self)
-        #expect(judged.retired.advertisingData > 0)
+        #expect(judged.handedOver.advertisingData > 0)
         let batched = judged.batched
         #expect(batched == judged.whole)
         #expect(batched.status == .violated && batched.findings.first?.evidence.contains(read.answer) == true)

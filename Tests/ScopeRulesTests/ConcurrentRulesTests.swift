@@ -6,7 +6,7 @@ import Testing
 
 /// `RuleEngine.evaluate` runs the rules on two threads when it has the CPUs for it, sharing the
 /// per-connection facts (`RuleFacts`) between them: the verdicts must be those of the one-thread
-/// loop, in the same order, on every corpus capture, with and without retired connections.
+/// loop, in the same order, on every corpus capture, with and without handed over connections.
 @Suite("Concurrent rule evaluation")
 struct ConcurrentRulesTests {
     @Test func concurrentVerdictsEqualSerialOverTheCorpus() throws {
@@ -16,19 +16,19 @@ struct ConcurrentRulesTests {
         for url in files {
             guard let whole = try? AnalysisBuilder.analyze(path: url.path) else { continue }
             let name = url.lastPathComponent
-            let serial = RuleEngine.evaluate(whole, config: RuleConfiguration(), retired: nil, concurrent: false)
-            let concurrent = RuleEngine.evaluate(whole, config: RuleConfiguration(), retired: nil, concurrent: true)
+            let serial = RuleEngine.evaluate(whole, config: RuleConfiguration(), handedOver: nil, concurrent: false)
+            let concurrent = RuleEngine.evaluate(whole, config: RuleConfiguration(), handedOver: nil, concurrent: true)
             #expect(concurrent == serial, "\(name)")
             #expect(serial.map(\.rule) == RuleRegistry.ids, "\(name)")
 
-            // Connections retired on the way: the connection rules see the rest, merged.
-            var retired = RuleAccumulator()
+            // Connections handed over on the way: the connection rules see the rest, merged.
+            var handedOver = RuleAccumulator()
             let analysis = try AnalysisBuilder.analyze(
-                path: url.path, retirement: AnalysisBuilder.Retirement(attPDUs: 0, connections: 1)
-            ) { retired.absorb($0) }
-            let serialRetired = RuleEngine.evaluate(analysis, config: RuleConfiguration(), retired: retired, concurrent: false)
-            let concurrentRetired = RuleEngine.evaluate(analysis, config: RuleConfiguration(), retired: retired, concurrent: true)
-            #expect(concurrentRetired == serialRetired, "\(name) (retired)")
+                path: url.path, handOverPolicy: AnalysisBuilder.HandOverPolicy(attPDUs: 0, connections: 1)
+            ) { handedOver.absorb($0) }
+            let serialHandedOver = RuleEngine.evaluate(analysis, config: RuleConfiguration(), handedOver: handedOver, concurrent: false)
+            let concurrentHandedOver = RuleEngine.evaluate(analysis, config: RuleConfiguration(), handedOver: handedOver, concurrent: true)
+            #expect(concurrentHandedOver == serialHandedOver, "\(name) (handedOver)")
             compared += 1
         }
         #expect(compared > (Fixtures.corpusRoot != nil ? 50 : 5))

@@ -11,8 +11,8 @@ import Testing
 /// for word, on every capture.
 @Suite("Connections followed, not held")
 struct FollowedConnectionTests {
-    /// Open connections drop their PDUs at the first one (`heldATTBudget` 0); no retirement.
-    static let holdNothing = AnalysisBuilder.Retirement(attPDUs: 0)
+    /// Open connections drop their PDUs at the first one (`heldATTBudget` 0); no hand-over.
+    static let holdNothing = AnalysisBuilder.HandOverPolicy(attPDUs: 0)
 
     @Test func followedFoldsGiveTheVerdictsOfHeldPDUs() throws {
         let files = Fixtures.corpusFiles()
@@ -21,14 +21,14 @@ struct FollowedConnectionTests {
             guard let held = try? AnalysisBuilder.analyze(path: url.path) else { continue }
             let expected = RuleEngine.evaluate(held)
             let accumulator = RuleAccumulator()
-            let followed = try AnalysisBuilder.analyze(path: url.path, retirement: Self.holdNothing, follower: accumulator.follower)
+            let followed = try AnalysisBuilder.analyze(path: url.path, handOverPolicy: Self.holdNothing, follower: accumulator.follower)
             let name = url.lastPathComponent
             // Nothing held: the rules can only have read the follower's folds.
             #expect(followed.connections.allSatisfy { $0.att.isEmpty }, "\(name)")
             #expect(followed.connections.map(\.attCount) == held.connections.map(\.att.count), "\(name)")
             #expect(followed.connections.map(\.attAirBytes) == held.connections.map(\.attAirBytes), "\(name)")
             followedPDUs += followed.connections.map(\.attCount).reduce(0, +)
-            let verdicts = RuleEngine.evaluate(followed, config: RuleConfiguration(), retired: accumulator)
+            let verdicts = RuleEngine.evaluate(followed, config: RuleConfiguration(), handedOver: accumulator)
             #expect(verdicts.count == expected.count)
             for (v, e) in zip(verdicts, expected) where v != e {
                 Issue.record("\(name) \(v.rule): followed \(v.status) \(v.reason) / held \(e.status) \(e.reason)")

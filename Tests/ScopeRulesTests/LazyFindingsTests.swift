@@ -48,7 +48,7 @@ struct LazyFindingsTests {
     }
 
     /// Many sessions, every one a finding of one severity or the other, judged whole and in
-    /// batches retired as the analysis goes (`RuleAccumulator`): the same merged verdict.
+    /// batches handed over as the analysis goes (`RuleAccumulator`): the same merged verdict.
     @Test(arguments: [1, 7, 64, 300])
     func batchesGiveTheVerdictsOfTheWholeCapture(batchSize: Int) throws {
         var s = SessionScript()
@@ -67,14 +67,14 @@ struct LazyFindingsTests {
             s.at(startMs + (i % 3 == 0 ? 5_000 : 40_000))
             s.scanEnable(false)
         }
-        let retirement = AnalysisBuilder.Retirement(scans: batchSize, keptScans: 0)
+        let handOverPolicy = AnalysisBuilder.HandOverPolicy(scans: batchSize, keptScans: 0)
         for type in [ScanDuplicatesAllowed.self, ScanLeftRunning.self] as [any Rule.Type] {
-            func judged<R: Rule>(_ rule: R.Type) throws -> (whole: RuleVerdict, batched: RuleVerdict, retiredScans: Int) {
-                let j = try judgedWholeAndInBatches(s, rule, retirement: retirement)
-                return (j.whole, j.batched, j.retiredScans)
+            func judged<R: Rule>(_ rule: R.Type) throws -> (whole: RuleVerdict, batched: RuleVerdict, handedOverScans: Int) {
+                let j = try judgedWholeAndInBatches(s, rule, handOverPolicy: handOverPolicy)
+                return (j.whole, j.batched, j.handedOverScans)
             }
-            let (expected, merged, retired) = try judged(type)
-            #expect(retired >= 450 - batchSize)
+            let (expected, merged, handedOver) = try judged(type)
+            #expect(handedOver >= 450 - batchSize)
             #expect(expected.status == .violated)
             #expect(expected.totalFindings > FindingList.limit)
             #expect(merged.findings == expected.findings, "\(type.id)")

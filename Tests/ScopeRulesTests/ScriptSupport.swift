@@ -35,20 +35,20 @@ func withCaptureFile<T>(_ script: SessionScript, _ body: (String) throws -> T) t
     return try body(path)
 }
 
-/// Retirement at every chance: every settled item, closed connection and closed scan session
+/// Handing over at every chance: every settled item, closed connection and closed scan session
 /// leaves the analysis as soon as it can.
-let retireEverything = AnalysisBuilder.Retirement(attPDUs: 0, connections: 1, scans: 1, keptScans: 0, kept: 0, items: 1)
+let handOverEverything = AnalysisBuilder.HandOverPolicy(attPDUs: 0, connections: 1, scans: 1, keptScans: 0, kept: 0, items: 1)
 
 /// `rule`'s verdict on the script's capture judged whole, and as `RuleEngine.analyze` judges it
-/// with `retirement` (batches retired as the analysis goes, merged with what it holds at the end),
-/// with the items and sessions retired.
+/// with a hand-over (batches handed over as the analysis goes, merged with what it holds at the end),
+/// with the items and sessions handed over.
 func judgedWholeAndInBatches<R: Rule>(
-    _ script: SessionScript, _ rule: R.Type, retirement: AnalysisBuilder.Retirement = retireEverything
-) throws -> (whole: RuleVerdict, batched: RuleVerdict, retired: RetiredItems, retiredScans: Int) {
+    _ script: SessionScript, _ rule: R.Type, handOverPolicy: AnalysisBuilder.HandOverPolicy = handOverEverything
+) throws -> (whole: RuleVerdict, batched: RuleVerdict, handedOver: HandedOverItems, handedOverScans: Int) {
     try withCaptureFile(script) { path in
         let whole = try #require(RuleEngine.evaluate(AnalysisBuilder.analyze(path: path)).first { $0.rule == R.id })
-        let (analysis, verdicts) = try RuleEngine.analyze(path: path, retirement: retirement)
+        let (analysis, verdicts) = try RuleEngine.analyze(path: path, handOverPolicy: handOverPolicy)
         let batched = try #require(verdicts.first { $0.rule == R.id })
-        return (whole, batched, analysis.retired, analysis.retiredScans.totals.sessions)
+        return (whole, batched, analysis.handedOver, analysis.handedOverScans.totals.sessions)
     }
 }

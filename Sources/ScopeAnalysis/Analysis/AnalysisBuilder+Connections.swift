@@ -85,7 +85,7 @@ extension AnalysisBuilder {
             if links.attempts[i].peer == nil {
                 links.attempts[i].peerDiscovery = scans.peerDiscovery(c.peer, adapter: adapter, for: links.attempts[i])
             }
-            links.keepForDiscovery(links.attempts[i], id: links.attempts.ids[i], kept: retirement.kept)
+            links.keepForDiscovery(links.attempts[i], id: links.attempts.ids[i], kept: handOverPolicy.kept)
         }
         _ = links.add(connection, on: key)
         advertising.noteConnectionArrived(connection, at: at)

@@ -23,7 +23,7 @@ extension AnalysisBuilder {
     }
 
     /// How many connections, scan sessions and connection requests the builder holds now (the
-    /// rest were retired): what grows with a recording's length when nothing retires.
+    /// rest were handed over): what grows with a recording's length when nothing hands over.
     public var held: (connections: Int, scans: Int, attempts: Int) {
         (links.connections.count, scans.sessions.count, links.attempts.count)
     }

@@ -44,10 +44,10 @@ public struct AnalysisBuilder: Sendable {
     var pairing = PairingTracker()
     var reconnections = ReconnectionTracker()
 
-    /// When closed connections and scan sessions are handed over (`retireClosed()`).
-    public var retirement = Retirement()
+    /// When closed connections and scan sessions are handed over (`handOverSettled()`).
+    public var handOverPolicy = HandOverPolicy()
     /// Connection requests, connections, pairings and advertising records created when settled
-    /// ones were last looked for (`hasRetirableItems`).
+    /// ones were last looked for (`hasItemsToHandOver`).
     var itemsAtCheck = 0
 
     /// Follows every connection's ATT PDUs as they are applied (the rules' per-connection
@@ -56,7 +56,7 @@ public struct AnalysisBuilder: Sendable {
         get { links.follower }
         set { links.follower = newValue }
     }
-    /// nil: every connection holds every ATT PDU until it is retired (what rules judging a
+    /// nil: every connection holds every ATT PDU until it is handed over (what rules judging a
     /// finished result fold). A number: once the open connections hold more ATT PDUs than this,
     /// they drop their lists (`Connection.att`) and hold no more; their counts stay exact.
     /// `capture --live` and a followed analysis set it, so that a connection open for a day
@@ -158,18 +158,18 @@ public struct AnalysisBuilder: Sendable {
             result.capture.health.notes.append(.setupNotCaptured(handles: links.handlesWithoutSetup.sorted()))
         }
         result.scans = scans.sessions.items
-        result.retiredScans = scans.retired
+        result.handedOverScans = scans.handedOver
         result.foldedScanDensity = scans.foldedDensity
         result.devices = scans.devices
         result.firstDeviceOfAddress = scans.firstDeviceOfAddress
         result.attempts = links.attempts.items
         result.connections = links.connections.items
         result.pairings = pairing.pairings.items
-        result.retired.attempts = links.attempts.left
-        result.retired.connections = links.connections.left
-        result.retired.pairings = pairing.pairings.left
-        result.retired.advertisingData = advertising.dataCommands.left
-        result.retired.advertisingSpans = advertising.spans.left
+        result.handedOver.attempts = links.attempts.left
+        result.handedOver.connections = links.connections.left
+        result.handedOver.pairings = pairing.pairings.left
+        result.handedOver.advertisingData = advertising.dataCommands.left
+        result.handedOver.advertisingSpans = advertising.spans.left
         result.identities = pairing.identities
         result.reconnections = reconnections.settled
         if advertising.seen { result.advertising = advertising.activity }
@@ -356,7 +356,7 @@ public struct AnalysisBuilder: Sendable {
             if case .leSetScanEnable(let e)? = command.typed {
                 let started = scans.scanEnable(
                     e, api: e.extended ? .extended : .legacy, status: status, command: pending.at, complete: at, adapter: adapter,
-                    keptScans: retirement.keptScans)
+                    keptScans: handOverPolicy.keptScans)
                 if started { reconnections.noteScanStarted(pending.at, adapter: adapter) }
             }
         case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2:

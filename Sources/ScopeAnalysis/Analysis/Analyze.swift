@@ -13,47 +13,47 @@ extension AnalysisBuilder {
     /// ``FramePipeline/batchesInFlight`` batches of each kind exist, so memory stays bounded);
     /// the result is the same as the single-thread loop's.
     ///
-    /// `retire`, when given, receives batches of closed connections with their ATT detail and of
-    /// closed scan sessions as the analysis goes (see `retireClosed()`); the result then keeps
+    /// `handOver`, when given, receives batches of closed connections with their ATT detail and of
+    /// closed scan sessions as the analysis goes (see `handOverSettled()`); the result then keeps
     /// only their counts. `follower`, when given, follows every connection's ATT PDUs as they
     /// are applied (see `attFollower`), and open connections then hold at most
-    /// `retirement.attPDUs` of them between them (`heldATTBudget`).
+    /// `handOverPolicy.attPDUs` of them between them (`heldATTBudget`).
     public static func analyze(
-        path: String, resolvePrivateAddresses: Bool = true, retirement: Retirement = Retirement(),
-        follower: (any ATTFollower)? = nil, retire: ((SettledBatch) -> Void)? = nil
+        path: String, resolvePrivateAddresses: Bool = true, handOverPolicy: HandOverPolicy = HandOverPolicy(),
+        follower: (any ATTFollower)? = nil, handOver: ((SettledBatch) -> Void)? = nil
     ) throws -> AnalysisResult {
         try analyze(
-            path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: nil, retirement: retirement, follower: follower,
-            retire: retire)
+            path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: nil, handOverPolicy: handOverPolicy, follower: follower,
+            handOver: handOver)
     }
 
     /// `pipelined`: nil decides by the CPUs available; true/false force it (tests compare both).
     /// `detail`: what the single-thread loop's dissector works out (tests compare both).
     static func analyze(
-        path: String, resolvePrivateAddresses: Bool, pipelined: Bool?, retirement: Retirement = Retirement(),
-        detail: DecodeDetail = .analysis, follower: (any ATTFollower)? = nil, retire: ((SettledBatch) -> Void)? = nil
+        path: String, resolvePrivateAddresses: Bool, pipelined: Bool?, handOverPolicy: HandOverPolicy = HandOverPolicy(),
+        detail: DecodeDetail = .analysis, follower: (any ATTFollower)? = nil, handOver: ((SettledBatch) -> Void)? = nil
     ) throws -> AnalysisResult {
         let reader = try CaptureReader.open(path: path)
         var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
         builder.noteOrigin(reader.origin)
         builder.resolvePrivateAddressesEnabled = resolvePrivateAddresses
-        builder.retirement = retirement
+        builder.handOverPolicy = handOverPolicy
         if let follower {
             builder.attFollower = follower
-            builder.heldATTBudget = retirement.attPDUs
+            builder.heldATTBudget = handOverPolicy.attPDUs
         }
         let running = AnalysisLoad.shared.enter()
         defer { AnalysisLoad.shared.leave() }
         // The pipeline keeps about two CPUs busy: only when this analysis has two to itself
         // (`analyze a b c` already runs one file per core).
         if pipelined ?? (ProcessInfo.processInfo.activeProcessorCount >= 2 * running) {
-            FramePipeline.run(reader: reader, into: &builder, retire: retire)
+            FramePipeline.run(reader: reader, into: &builder, handOver: handOver)
         } else {
             var reader = reader
             var dissector = Dissector(detail: detail)
             while let record = reader.next() {
                 builder.consume(dissector.decode(record))
-                if let retire, builder.hasRetirable { retire(builder.retireClosed()) }
+                if let handOver, builder.hasSettledToHandOver { handOver(builder.handOverSettled()) }
                 if reader.diagnosticCount >= 500 { builder.noteReaderDiagnostics(reader.drainDiagnostics()) }
             }
             builder.noteReaderDiagnostics(reader.drainDiagnostics())
@@ -237,7 +237,7 @@ enum FramePipeline {
         thread.start()
     }
 
-    static func run(reader: CaptureReader, into builder: inout AnalysisBuilder, retire: ((SettledBatch) -> Void)? = nil) {
+    static func run(reader: CaptureReader, into builder: inout AnalysisBuilder, handOver: ((SettledBatch) -> Void)? = nil) {
         let records = Channel<CaptureRecord>()
         let frames = Channel<DecodedFrame>()
         let box = ReaderBox(reader)
@@ -254,7 +254,7 @@ enum FramePipeline {
                     next += 1
                 }
                 builder.consume(lent: &frame)
-                if let retire, builder.hasRetirable { retire(builder.retireClosed()) }
+                if let handOver, builder.hasSettledToHandOver { handOver(builder.handOverSettled()) }
             }
             while next < diagnostics.count {
                 builder.noteReaderDiagnostics(diagnostics[next].items)

@@ -33,7 +33,7 @@ struct ConnectionTracker: Sendable {
     /// ATT PDUs held by the open connections.
     var openHeldATT = 0
     /// Ids of the connection requests kept for the headline's discovery-cost list: the first
-    /// `Retirement.kept` that connected to a known peer (sorted).
+    /// `HandOverPolicy.kept` that connected to a known peer (sorted).
     var discoveryKept: [Int] = []
     /// Requests and connections (ids) settled since the last hand-over: a request answered (or
     /// replaced while cancelled) and not kept for the headline, a connection closed by a

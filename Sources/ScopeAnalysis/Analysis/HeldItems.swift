@@ -1,7 +1,7 @@
 import ScopeCore
 
 /// The items a tracker holds (connection requests, connections, pairings, scan sessions,
-/// advertising records) until they leave for the rules (`AnalysisBuilder.retireClosed()`), each
+/// advertising records) until they leave for the rules (`AnalysisBuilder.handOverSettled()`), each
 /// named by an id that stays when items before it leave: its creation number
 /// (`append(_:)`), or a scan session's start frame. The ids are the tracker's: the items
 /// themselves carry only what the capture says. A list is in id order (items are appended as

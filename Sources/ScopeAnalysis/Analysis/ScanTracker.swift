@@ -6,15 +6,15 @@ import ScopeDecode
 /// last found on each adapter (what connection requests record as `peerDiscovery`). Fed by the
 /// scan commands' answers and the advertising reports; owned by `AnalysisBuilder`.
 struct ScanTracker: Sendable {
-    /// The sessions held (the first `Retirement.keptScans`, the running ones, and closed ones
+    /// The sessions held (the first `HandOverPolicy.keptScans`, the running ones, and closed ones
     /// not yet handed over), by start frame.
     var sessions = HeldList<ScanSession, FrameNumber>()
-    /// The sums of the sessions handed over (`AnalysisResult.retiredScans`).
-    var retired = RetiredScans()
+    /// The sums of the sessions handed over (`AnalysisResult.handedOverScans`).
+    var handedOver = HandedOverScans()
     /// Report density of the sessions folded in to bound memory (`AnalysisResult.foldedScanDensity`).
     var foldedDensity: [AdapterIndex: ReportDensity] = [:]
     /// Closed sessions that may be handed over (every session after the first
-    /// `Retirement.keptScans`), by start frame.
+    /// `HandOverPolicy.keptScans`), by start frame.
     var closed: [FrameNumber] = []
     var parameters: [AdapterIndex: [ScanPHY]] = [:]
     /// The running session on each adapter (its start frame).
@@ -34,7 +34,7 @@ struct ScanTracker: Sendable {
     var lastDiscovery: [AdapterAddress: Discovery] = [:]
     /// Sessions handed over that some `lastDiscovery` still points at, by start frame (at most
     /// one per advertiser; the others are dropped at each hand-over).
-    var retiredDiscoveryScans: [FrameNumber: ScanSession] = [:]
+    var handedOverDiscoveryScans: [FrameNumber: ScanSession] = [:]
     /// Extended report fragments waiting for their last part.
     var fragments: [FragmentKey: [UInt8]] = [:]
 
@@ -371,7 +371,7 @@ extension ScanTracker {
         guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)],
             found.firstReport.frame < attempt.request.frame
         else { return nil }
-        let session = sessions.position(of: found.scanStart).map { sessions[$0] } ?? retiredDiscoveryScans[found.scanStart]
+        let session = sessions.position(of: found.scanStart).map { sessions[$0] } ?? handedOverDiscoveryScans[found.scanStart]
         return PeerDiscovery(
             scanStartFrame: found.scanStart, firstReport: found.firstReport, scan: session.map { DiscoveryScan($0, for: attempt) })
     }
@@ -391,7 +391,7 @@ extension ScanTracker {
     }
 
     /// Sums over every scan session, handed over or held (`AnalysisResult.scanTotals`).
-    var totals: ScanTotals { sessions.items.reduce(into: retired.totals) { $0.add($1) } }
+    var totals: ScanTotals { sessions.items.reduce(into: handedOver.totals) { $0.add($1) } }
 
     /// The first report of the device `address` (the first device of that address).
     func deviceFirst(_ address: BDAddr?) -> FrameTime? {
@@ -399,22 +399,22 @@ extension ScanTracker {
     }
 
     /// Hands over the closed sessions (`closed`): they leave `sessions` and their sums stay in
-    /// `retired`.
+    /// `handedOver`.
     mutating func handOverClosed() -> [ScanSession] {
         let positions = sessions.positions(of: closed)
         closed = []
         guard !positions.isEmpty else { return [] }
         let leaving = positions.map { sessions[$0] }
-        for s in leaving { retired.add(s) }
+        for s in leaving { handedOver.add(s) }
         // Sessions where an advertiser was last found stay for later requests to it (at most one
         // per advertiser); the others go.
         let leavingStarts = Set(leaving.map(\.start.frame))
         var pointedAt = Set<FrameNumber>()
-        for d in lastDiscovery.values where leavingStarts.contains(d.scanStart) || retiredDiscoveryScans[d.scanStart] != nil {
+        for d in lastDiscovery.values where leavingStarts.contains(d.scanStart) || handedOverDiscoveryScans[d.scanStart] != nil {
             pointedAt.insert(d.scanStart)
         }
-        retiredDiscoveryScans = retiredDiscoveryScans.filter { pointedAt.contains($0.key) }
-        for s in leaving where pointedAt.contains(s.start.frame) { retiredDiscoveryScans[s.start.frame] = s }
+        handedOverDiscoveryScans = handedOverDiscoveryScans.filter { pointedAt.contains($0.key) }
+        for s in leaving where pointedAt.contains(s.start.frame) { handedOverDiscoveryScans[s.start.frame] = s }
         sessions.remove(positions)
         return leaving
     }

@@ -31,15 +31,15 @@ public struct AnalysisResult: Sendable {
     /// `capturedDensityBuckets` buckets over the whole capture.
     public var foldedScanDensity: [AdapterIndex: ReportDensity] = [:]
     /// Scan sessions judged on the way and dropped (long captures only: the first
-    /// `AnalysisBuilder.Retirement.keptScans` sessions always stay in `scans`).
-    public var retiredScans = RetiredScans()
+    /// `AnalysisBuilder.HandOverPolicy.keptScans` sessions always stay in `scans`).
+    public var handedOverScans = HandedOverScans()
     /// Connections that ended and were followed by a connection request to the same peer, as
     /// `conn.reconnect-by-scan` judges them (see `Reconnection`); set by the analysis.
     public var reconnections: [Reconnection] = []
     /// Connection requests, connections, pairings, reconnections and advertising records judged
-    /// on the way and dropped (long captures only: the first `AnalysisBuilder.Retirement.kept` of
+    /// on the way and dropped (long captures only: the first `AnalysisBuilder.HandOverPolicy.kept` of
     /// each list stay): their counts and what the headline sums of them.
-    public var retired = RetiredItems()
+    public var handedOver = HandedOverItems()
     public static let foldDensityAfterSessions = 256
     public static let capturedDensityBuckets = 1000
 
@@ -51,9 +51,9 @@ public struct AnalysisResult: Sendable {
         return pairings.filter { ids.contains($0.connection) }
     }
 
-    /// Sums over every scan session, retired ones included.
+    /// Sums over every scan session, handed over ones included.
     public var scanTotals: ScanTotals {
-        scans.reduce(into: retiredScans.totals) { $0.add($1) }
+        scans.reduce(into: handedOverScans.totals) { $0.add($1) }
     }
 
     /// Frame 1's timestamp: the origin of every relative time in reports.

@@ -98,10 +98,10 @@ public struct ScanTotals: Sendable, Hashable {
 }
 
 /// What stays of the scan sessions a long capture hands to the scan rules on the way
-/// (`AnalysisBuilder.retireClosed()`): their sums, and where the first of them started.
-public struct RetiredScans: Sendable {
+/// (`AnalysisBuilder.handOverSettled()`): their sums, and where the first of them started.
+public struct HandedOverScans: Sendable {
     public var totals = ScanTotals()
-    /// Start frame of the first retired session.
+    /// Start frame of the first handed over session.
     public var firstStart: FrameNumber?
     public init() {}
 

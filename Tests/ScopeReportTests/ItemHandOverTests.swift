@@ -9,39 +9,39 @@ import Testing
 /// Flat memory on long captures: settled connection requests, closed connections, their
 /// pairings, reconnections and finished advertising records after the first `kept` of each list
 /// are judged in batches by the rules of `RuleScope.items` and leave the result; only their
-/// counts and headline sums stay (`AnalysisResult.retired`). Retiring every item as soon as it is
+/// counts and headline sums stay (`AnalysisResult.handedOver`). Handing over every item as soon as it is
 /// settled must change no verdict (reason included), finding, headline figure or list total on
 /// any corpus capture.
-@Suite("Item retirement")
-struct ItemRetirementTests {
-    static let everyItem = AnalysisBuilder.Retirement(attPDUs: 0, connections: 1, scans: 1, keptScans: 0, kept: 0, items: 1)
+@Suite("Item hand-over")
+struct ItemHandOverTests {
+    static let everyItem = AnalysisBuilder.HandOverPolicy(attPDUs: 0, connections: 1, scans: 1, keptScans: 0, kept: 0, items: 1)
     /// Two of each list stay at the head: verdicts then merge the head, the batches and what is
     /// held at the end, in capture order.
-    static let afterTwo = AnalysisBuilder.Retirement(attPDUs: 0, connections: 1, scans: 1, keptScans: 2, kept: 2, items: 1)
+    static let afterTwo = AnalysisBuilder.HandOverPolicy(attPDUs: 0, connections: 1, scans: 1, keptScans: 2, kept: 2, items: 1)
 
     static let itemRules = Set(RuleRegistry.all.filter { $0.scope == .items }.map { $0.id })
 
     @Test(arguments: [everyItem, afterTwo])
-    func retiringItemsKeepsVerdictsAndHeadlineOverTheCorpus(retirement: AnalysisBuilder.Retirement) throws {
+    func handingOverItemsKeepsVerdictsAndHeadlineOverTheCorpus(handOverPolicy: AnalysisBuilder.HandOverPolicy) throws {
         let files = Fixtures.corpusFiles()
         guard !files.isEmpty else { return }
         var compared = 0
-        var retired = RetiredItems()
+        var handedOver = HandedOverItems()
         for url in files {
             guard let whole = try? AnalysisBuilder.analyze(path: url.path) else { continue }
             for profile in [RuleConfiguration(), RuleConfiguration(profile: .ios)] {
                 let expected = RuleEngine.evaluate(whole, config: profile)
-                let (analysis, verdicts) = try RuleEngine.analyze(path: url.path, config: profile, retirement: retirement)
+                let (analysis, verdicts) = try RuleEngine.analyze(path: url.path, config: profile, handOverPolicy: handOverPolicy)
                 let name = url.lastPathComponent
                 if profile.profile == nil {
-                    retired.attempts += analysis.retired.attempts
-                    retired.connections += analysis.retired.connections
-                    retired.pairings += analysis.retired.pairings
-                    retired.advertisingData += analysis.retired.advertisingData
-                    retired.advertisingSpans += analysis.retired.advertisingSpans
+                    handedOver.attempts += analysis.handedOver.attempts
+                    handedOver.connections += analysis.handedOver.connections
+                    handedOver.pairings += analysis.handedOver.pairings
+                    handedOver.advertisingData += analysis.handedOver.advertisingData
+                    handedOver.advertisingSpans += analysis.handedOver.advertisingSpans
                 }
-                #expect(analysis.attempts.count + analysis.retired.attempts == whole.attempts.count, "\(name)")
-                #expect(analysis.connections.count + analysis.retired.connections == whole.connections.count, "\(name)")
+                #expect(analysis.attempts.count + analysis.handedOver.attempts == whole.attempts.count, "\(name)")
+                #expect(analysis.connections.count + analysis.handedOver.connections == whole.connections.count, "\(name)")
                 for (v, e) in zip(verdicts, expected) {
                     #expect(v.status == e.status, "\(name) \(v.rule): \(v.status) \(v.reason) / expected \(e.status) \(e.reason)")
                     #expect(v.omitted == e.omitted, "\(name) \(v.rule)")
@@ -51,7 +51,7 @@ struct ItemRetirementTests {
                         #expect(v.findings.map(\.message) == e.findings.map(\.message), "\(name) \(v.rule)")
                         #expect(v.reason == e.reason, "\(name) \(v.rule)")
                     } else {
-                        // Connection rules judged at every close merge in close order (RetirementTests).
+                        // Connection rules judged at every close merge in close order (HandOverTests).
                         #expect(Set(v.findings.map(\.message)) == Set(e.findings.map(\.message)), "\(name) \(v.rule)")
                     }
                 }
@@ -66,17 +66,17 @@ struct ItemRetirementTests {
                 #expect(ra.headline.discoveryScanned == rb.headline.discoveryScanned, "\(name)")
                 #expect(ra.headline.connectionTimingBlank == rb.headline.connectionTimingBlank, "\(name)")
                 // Figures count every item; the lists keep the first ones, which stay.
-                #expect(Self.headline(a, keeping: retirement.kept) == Self.headline(b, keeping: retirement.kept), "\(name)")
+                #expect(Self.headline(a, keeping: handOverPolicy.kept) == Self.headline(b, keeping: handOverPolicy.kept), "\(name)")
                 #expect(a["summary"] == b["summary"], "\(name)")
                 #expect(a["not_listed"] == b["not_listed"], "\(name)")
                 compared += 1
             }
         }
-        print("item retirement: \(compared) analyses compared, retired \(retired)")
+        print("item handOverPolicy: \(compared) analyses compared, handedOver \(handedOver)")
         if Fixtures.corpusRoot != nil {
-            #expect(compared > 100 && retired.attempts > 20 && retired.connections > 50 && retired.advertisingSpans > 20)
+            #expect(compared > 100 && handedOver.attempts > 20 && handedOver.connections > 50 && handedOver.advertisingSpans > 20)
         } else {
-            #expect(compared > 10)  // few items: keeping 2 may retire none
+            #expect(compared > 10)  // few items: keeping 2 may hand over none
         }
     }
 
@@ -90,11 +90,11 @@ struct ItemRetirementTests {
         return out
     }
 
-    /// The first items of each list stay for the reports' lists, whatever retires after them.
+    /// The first items of each list stay for the reports' lists, whatever hands over after them.
     @Test func theFirstItemsStayForTheReportLists() throws {
         for url in Fixtures.corpusFiles() {
             guard let whole = try? AnalysisBuilder.analyze(path: url.path), whole.attempts.count > 3 || whole.connections.count > 3 else { continue }
-            let (analysis, _) = try RuleEngine.analyze(path: url.path, retirement: Self.afterTwo)
+            let (analysis, _) = try RuleEngine.analyze(path: url.path, handOverPolicy: Self.afterTwo)
             let name = url.lastPathComponent
             #expect(analysis.attempts.prefix(2).map(\.request) == whole.attempts.prefix(2).map(\.request), "\(name)")
             #expect(analysis.connections.prefix(2).map(\.id) == whole.connections.prefix(2).map(\.id), "\(name)")
@@ -105,10 +105,10 @@ struct ItemRetirementTests {
         }
     }
 
-    @Test func smallCapturesRetireNoItemByDefault() throws {
+    @Test func smallCapturesHandOverNoItemByDefault() throws {
         for url in Fixtures.corpusFiles() {
             guard let (analysis, _) = try? RuleEngine.analyze(path: url.path) else { continue }
-            #expect(analysis.retired == RetiredItems(), "\(url.lastPathComponent)")
+            #expect(analysis.handedOver == HandedOverItems(), "\(url.lastPathComponent)")
         }
     }
 }

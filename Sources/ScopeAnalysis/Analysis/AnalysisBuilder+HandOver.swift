@@ -6,18 +6,18 @@ import ScopeCore
 /// a batch at a time, to the rules that can judge part of a capture (`RuleAccumulator` in
 /// ScopeRules): closed connections first drop their ATT detail (counts stay); scan sessions
 /// after the first `keptScans` leave the scan tracker and only their sums stay
-/// (`AnalysisResult.retiredScans`); settled items after the first `kept` of each list leave too,
-/// and only their counts and headline sums stay (`AnalysisResult.retired`).
+/// (`AnalysisResult.handedOverScans`); settled items after the first `kept` of each list leave too,
+/// and only their counts and headline sums stay (`AnalysisResult.handedOver`).
 ///
-/// Captures below the thresholds never retire anything: their analysis is exactly what
-/// `finish()` would give without retirement.
+/// Captures below the thresholds never hand over anything: their analysis is exactly what
+/// `finish()` would give without a hand-over.
 extension AnalysisBuilder {
-    public struct Retirement: Sendable {
-        /// Retire once the closed connections hold this many ATT PDUs (40 bytes each)…
+    public struct HandOverPolicy: Sendable {
+        /// Hand over once the closed connections hold this many ATT PDUs (40 bytes each)…
         public var attPDUs: Int
         /// …or once this many closed connections hold their detail.
         public var connections: Int
-        /// Retire closed scan sessions this many at a time…
+        /// Hand over closed scan sessions this many at a time…
         public var scans: Int
         /// …except the first ones, which stay for the reports' lists (`Report.listLimit`).
         public var keptScans: Int
@@ -39,31 +39,31 @@ extension AnalysisBuilder {
     }
 
     /// True when closed connections, scan sessions or settled items should be handed over now.
-    public var hasRetirable: Bool { hasRetirableConnections || hasRetirableScans || hasRetirableItems }
+    public var hasSettledToHandOver: Bool { hasConnectionsToHandOver || hasScansToHandOver || hasItemsToHandOver }
 
     /// Connection requests, connections, pairings and advertising records created so far.
     var itemsCreated: Int { links.attempts.created + links.connections.created + pairing.pairings.created + advertising.created }
 
-    var hasRetirableItems: Bool { itemsCreated - itemsAtCheck >= retirement.items }
+    var hasItemsToHandOver: Bool { itemsCreated - itemsAtCheck >= handOverPolicy.items }
 
-    var hasRetirableConnections: Bool {
+    var hasConnectionsToHandOver: Bool {
         !links.closedWithDetail.isEmpty
-            && (links.closedDetailEvents >= retirement.attPDUs || links.closedWithDetail.count >= retirement.connections)
+            && (links.closedDetailEvents >= handOverPolicy.attPDUs || links.closedWithDetail.count >= handOverPolicy.connections)
     }
 
-    var hasRetirableScans: Bool { !scans.closed.isEmpty && scans.closed.count >= retirement.scans }
+    var hasScansToHandOver: Bool { !scans.closed.isEmpty && scans.closed.count >= handOverPolicy.scans }
 
     /// What the rules that can judge part of a capture (`RuleScope`) take now: the closed
     /// connections not handed over yet (and their pairings), when due, and the closed scan
     /// sessions, when due, as a partial result; settled items as they leave
-    /// (`retireSettledItems`). The connections then drop their ATT detail, keeping counts (the
+    /// (`handOverSettledItems`). The connections then drop their ATT detail, keeping counts (the
     /// first `kept` stay for the reports; `RuleAccumulator` knows them as judged); the sessions
-    /// leave the scan tracker and only their sums stay (`AnalysisResult.retiredScans`).
-    public mutating func retireClosed() -> SettledBatch {
+    /// leave the scan tracker and only their sums stay (`AnalysisResult.handedOverScans`).
+    public mutating func handOverSettled() -> SettledBatch {
         var part = AnalysisResult(capture: result.capture)
         part.capture.platform = platformDetector.platform
         part.capture.platformAtStart = platformAtStart
-        if hasRetirableConnections {
+        if hasConnectionsToHandOver {
             let positions = links.closedWithDetail.compactMap { links.connections.position(of: $0) }
             part.connections = positions.map { links.connections[$0] }
             let ids = Set(part.connections.map(\.id))
@@ -75,27 +75,27 @@ extension AnalysisBuilder {
             links.closedWithDetail = []
             links.closedDetailEvents = 0
         }
-        if hasRetirableScans { part.scans = scans.handOverClosed() }
+        if hasScansToHandOver { part.scans = scans.handOverClosed() }
         var leaving = LeavingItems()
-        if hasRetirableItems {
+        if hasItemsToHandOver {
             itemsAtCheck = itemsCreated
-            retireSettledItems(into: &part, leaving: &leaving)
+            handOverSettledItems(into: &part, leaving: &leaving)
         }
         return SettledBatch(partial: part, leaving: leaving)
     }
 }
 
 extension AnalysisBuilder {
-    /// Settled items after the first `retirement.kept` of each list leave the trackers for the
+    /// Settled items after the first `handOverPolicy.kept` of each list leave the trackers for the
     /// rules of `RuleScope.items` (`leaving`); their counts and headline sums stay in
-    /// `result.retired`. The trackers note each item as it settles (`settledAttempts`,
+    /// `result.handedOver`. The trackers note each item as it settles (`settledAttempts`,
     /// `settledConnections`, `settledData`, `settledSpans`, `ReconnectionTracker.settled`): a
     /// connection request answered (or replaced while cancelled) and not kept for the headline's
     /// discovery-cost list, a connection closed by a Disconnection Complete with its ATT detail
     /// judged (its pairings go with it), an advertising data command answered (or replaced), a
     /// span stopped, and every reconnection. Nothing held is searched for them.
-    mutating func retireSettledItems(into part: inout AnalysisResult, leaving: inout LeavingItems) {
-        let kept = retirement.kept
+    mutating func handOverSettledItems(into part: inout AnalysisResult, leaving: inout LeavingItems) {
+        let kept = handOverPolicy.kept
         let now = lastFrame?.time.microseconds ?? 0
         let connections = Self.positions(of: &links.settledConnections, in: links.connections, from: kept)
         let attempts = Self.positions(of: &links.settledAttempts, in: links.attempts, from: kept)
@@ -119,13 +119,13 @@ extension AnalysisBuilder {
         for p in connections {
             let c = links.connections[p]
             leaving.connections.append(c)
-            result.retired.timing.add(c, captureEnd: c.disconnect?.time ?? Timestamp(microseconds: now))
+            result.handedOver.timing.add(c, captureEnd: c.disconnect?.time ?? Timestamp(microseconds: now))
             advertising.addConnectedTime(of: c, leaving: goneSpans)
         }
         for p in attempts {
             let a = links.attempts[p]
             leaving.attempts.append(a)
-            if let d = a.discovery(deviceFirst: scans.deviceFirst(a.connectedPeer)) { result.retired.discovery.add(d, of: a) }
+            if let d = a.discovery(deviceFirst: scans.deviceFirst(a.connectedPeer)) { result.handedOver.discovery.add(d, of: a) }
         }
         leaving.pairings = pairings.map { pairing.pairings[$0] }
         leaving.advertisingData = data.map { advertising.dataCommands[$0] }

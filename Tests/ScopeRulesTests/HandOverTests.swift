@@ -6,38 +6,38 @@ import ScopeTestSupport
 import Testing
 
 /// Flat memory on long captures: closed connections are judged in batches and keep only their
-/// counts (`AnalysisBuilder.retireClosed()`, `RuleAccumulator`). Retiring at every
+/// counts (`AnalysisBuilder.handOverSettled()`, `RuleAccumulator`). Handing over at every
 /// disconnection must give the verdicts of judging everything at the end, on every corpus capture.
-@Suite("Connection retirement")
-struct RetirementTests {
-    static let everyClose = AnalysisBuilder.Retirement(attPDUs: 0, connections: 1)
+@Suite("Connection hand-over")
+struct HandOverTests {
+    static let everyClose = AnalysisBuilder.HandOverPolicy(attPDUs: 0, connections: 1)
 
     /// Batches absorbed by hand (not through `RuleEngine.analyze`) before the platform window was
     /// read wait for it; `RuleEngine.evaluate` judges them by the analysis's `platformAtStart`, so
-    /// no retired connection goes unjudged.
+    /// no handed over connection goes unjudged.
     @Test func waitingBatchesAreJudgedByEvaluate() throws {
         let path = Fixtures.project("scenarios/conn.subscriptions-left-on-fires.btsnoop").path
-        var retired = RuleAccumulator()
-        let analysis = try AnalysisBuilder.analyze(path: path, retirement: Self.everyClose) { retired.absorb($0) }
-        #expect(analysis.connections.contains { $0.att.isEmpty && $0.attCount > 0 }, "the scenario's connections retire")
+        var handedOver = RuleAccumulator()
+        let analysis = try AnalysisBuilder.analyze(path: path, handOverPolicy: Self.everyClose) { handedOver.absorb($0) }
+        #expect(analysis.connections.contains { $0.att.isEmpty && $0.attCount > 0 }, "the scenario's connections handOver")
         #expect(analysis.capture.frames < AnalysisBuilder.platformWindow, "every batch waits")
-        let verdicts = RuleEngine.evaluate(analysis, config: RuleConfiguration(), retired: retired)
-        let expected = try RuleEngine.analyze(path: path, retirement: Self.everyClose).verdicts
+        let verdicts = RuleEngine.evaluate(analysis, config: RuleConfiguration(), handedOver: handedOver)
+        let expected = try RuleEngine.analyze(path: path, handOverPolicy: Self.everyClose).verdicts
         let whole = RuleEngine.evaluate(try AnalysisBuilder.analyze(path: path))
         #expect(verdicts == expected)
         #expect(verdicts.map(\.status) == whole.map(\.status))
         #expect(verdicts.first { $0.rule == "conn.subscriptions-left-on" }?.status == .violated)
     }
 
-    @Test func retiringEveryConnectionKeepsEveryVerdictOverTheCorpus() throws {
+    @Test func handingOverEveryConnectionKeepsEveryVerdictOverTheCorpus() throws {
         let files = Fixtures.corpusFiles()
         guard !files.isEmpty else { return }
-        var compared = 0, retiredConnections = 0
+        var compared = 0, handedOverConnections = 0
         for url in files {
             guard let whole = try? AnalysisBuilder.analyze(path: url.path) else { continue }
             let expected = RuleEngine.evaluate(whole)
-            let (analysis, verdicts) = try RuleEngine.analyze(path: url.path, retirement: Self.everyClose)
-            _ = try AnalysisBuilder.analyze(path: url.path, retirement: Self.everyClose) { retiredConnections += $0.partial.connections.count }
+            let (analysis, verdicts) = try RuleEngine.analyze(path: url.path, handOverPolicy: Self.everyClose)
+            _ = try AnalysisBuilder.analyze(path: url.path, handOverPolicy: Self.everyClose) { handedOverConnections += $0.partial.connections.count }
             let name = url.lastPathComponent
             #expect(verdicts.map(\.rule) == expected.map(\.rule))
             for (v, e) in zip(verdicts, expected) {
@@ -54,14 +54,14 @@ struct RetirementTests {
                 "\(name)")
             compared += 1
         }
-        print("retirement: \(compared) corpus captures compared, \(retiredConnections) connections retired")
+        print("handOverPolicy: \(compared) corpus captures compared, \(handedOverConnections) connections handedOver")
         // The real corpus has many connections; the project's own captures a few.
-        if Fixtures.corpusRoot != nil { #expect(compared > 50 && retiredConnections > 100) } else { #expect(compared > 5 && retiredConnections > 0) }
+        if Fixtures.corpusRoot != nil { #expect(compared > 50 && handedOverConnections > 100) } else { #expect(compared > 5 && handedOverConnections > 0) }
     }
 
-    @Test func retiredConnectionKeepsItsCountsAndDropsItsDetail() throws {
+    @Test func handedOverConnectionKeepsItsCountsAndDropsItsDetail() throws {
         guard let url = Fixtures.corpus("scenarios/good_central.pcap") else { return }
-        let (analysis, _) = try RuleEngine.analyze(path: url.path, retirement: Self.everyClose)
+        let (analysis, _) = try RuleEngine.analyze(path: url.path, handOverPolicy: Self.everyClose)
         let closed = analysis.connections.filter { $0.disconnect != nil }
         #expect(!closed.isEmpty)
         let whole = try AnalysisBuilder.analyze(path: url.path)
@@ -73,7 +73,7 @@ struct RetirementTests {
         }
     }
 
-    @Test func smallCapturesRetireNothingByDefault() throws {
+    @Test func smallCapturesHandOverNothingByDefault() throws {
         guard let url = Fixtures.corpus("scenarios/good_central.pcap") else { return }
         let (analysis, _) = try RuleEngine.analyze(path: url.path)
         #expect(analysis.connections.allSatisfy { $0.att.count == $0.attCount })

@@ -1,6 +1,6 @@
 import ScopeCore
 
-/// What the analysis of a long capture hands the rules as it goes (`AnalysisBuilder.retireClosed()`):
+/// What the analysis of a long capture hands the rules as it goes (`AnalysisBuilder.handOverSettled()`):
 /// the closed connections with their ATT detail and the closed scan sessions, as a partial
 /// result for the rules that judge one connection or session at a time, and the settled items
 /// leaving the analysis, for the rules that judge one item at a time.
@@ -37,9 +37,9 @@ public struct LeavingItems: Sendable {
     }
 }
 
-/// What stays of the items a long capture dropped (`AnalysisResult.retired`): how many there
+/// What stays of the items a long capture dropped (`AnalysisResult.handedOver`): how many there
 /// were, and the sums the headline's means need.
-public struct RetiredItems: Sendable, Hashable {
+public struct HandedOverItems: Sendable, Hashable {
     public var attempts = 0
     public var connections = 0
     public var pairings = 0
@@ -228,7 +228,7 @@ extension AnalysisResult {
     /// Discovery cost summed over every connection request that connected to a known peer,
     /// dropped ones included.
     public var discoveryTotals: DiscoverySums {
-        var sums = retired.discovery
+        var sums = handedOver.discovery
         for a in attempts {
             if let d = a.discovery(deviceFirst: deviceFirst(a.connectedPeer)) { sums.add(d, of: a) }
         }
@@ -239,7 +239,7 @@ extension AnalysisResult {
     /// connection's idle tail runs to the capture's last timestamp).
     public var timingTotals: TimingSums {
         let end = capture.lastTimestamp ?? origin
-        return connections.reduce(into: retired.timing) { $0.add($1, captureEnd: end) }
+        return connections.reduce(into: handedOver.timing) { $0.add($1, captureEnd: end) }
     }
 }
 
