@@ -91,7 +91,11 @@ public enum HTMLReporter {
                 out += "<td>\(ms(k.supervisionTimeoutMicros))</td><td>\(k.mtu)</td><td>\(k.encrypted ? "yes" : "no")</td>"
                 out += "<td>\(ms(k.firstATTMicros))</td><td>\(ms(k.discoveryMicros))</td><td>\(ms(k.firstDataMicros))</td>"
                 out += "<td>\(ms(k.lifetimeMicros))</td><td>\(ms(k.idleTailMicros))</td>"
-                out += "<td>\(h(k.disconnectReason ?? "–"))\(k.disconnectReason == nil ? "" : " (" + h(k.disconnectInitiator) + ")")</td>"
+                if let loss = k.lostWithController {
+                    out += "<td>\(h(loss.label))</td>"
+                } else {
+                    out += "<td>\(h(k.disconnectReason ?? "–"))\(k.disconnectReason == nil ? "" : " (" + h(k.disconnectInitiator) + ")")</td>"
+                }
                 out += "<td title=\"\(h(k.attByOpcode.map { "\($0.name): \($0.count)" }.joined(separator: "\n")))\">\(k.attPDUs)</td></tr>\n"
             }
             out += "</table>\n"

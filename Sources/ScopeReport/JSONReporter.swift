@@ -279,6 +279,7 @@ public enum JSONReporter {
         o.set(ms: "disconnect_ms", c.disconnectMicros)
         o.set("disconnect_reason", c.disconnectReason)
         o.set("disconnect_initiator", c.disconnectInitiator)
+        o.set("lost_with_controller", c.lostWithController?.rawValue)
         o.set("att_pdus", c.attPDUs)
         var att = JSONObject()
         for (name, count) in c.attByOpcode { att.set(name, count) }

@@ -407,6 +407,8 @@ public struct ConnectionSummary: Sendable {
     public var disconnectMicros: Int64?
     public var disconnectReason: String?
     public var disconnectInitiator: String
+    /// Set when the link ended with its controller: no Disconnection Complete, no reason.
+    public var lostWithController: ControllerLoss?
     public var attPDUs: Int
     /// Sorted by opcode name.
     public var attByOpcode: [(name: String, count: Int)]
@@ -455,6 +457,7 @@ public struct ConnectionSummary: Sendable {
         disconnectMicros = c.disconnect.map { rel($0.time) }
         disconnectReason = c.disconnectReason.map(ContractNames.hciStatus)
         disconnectInitiator = c.disconnectInitiator.rawValue
+        lostWithController = c.lostWithController
         attPDUs = c.attCount
         // By name (opcodes of one name summed): the opcodes are put in name order by their places
         // in ``attOpcodeNames``, worked out once, rather than by naming and comparing per connection.

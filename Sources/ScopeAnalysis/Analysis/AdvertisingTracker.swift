@@ -97,6 +97,13 @@ extension AdvertisingTracker {
         settledSpans.append(spans.ids[i])
     }
 
+    /// Every span enabled on `adapter` stops at `at` (its controller was reset, closed or removed).
+    mutating func stopSpans(adapter: AdapterIndex, at: FrameTime, by reason: String) {
+        // Legacy advertising first, then the sets by handle.
+        let keys = openSpans.keys.filter { $0.adapter == adapter }.sorted { ($0.handle.map(Int.init) ?? -1) < ($1.handle.map(Int.init) ?? -1) }
+        for key in keys { stopSpan(key, at: at, by: reason) }
+    }
+
     /// Data command `i` was answered, or the command it waits on was replaced: it settles.
     mutating func dataCommandSettled(_ i: Int) {
         settledData.append(dataCommands.ids[i])

@@ -108,6 +108,26 @@ extension AnalysisBuilder {
         links.connections[i].disconnect = at
         links.connections[i].disconnectReason = d.reason
         links.connections[i].disconnectInitiator = links.connections[i].disconnectCommand != nil ? .local : .remote
+        connectionEnded(i, key: key, at: at)
+    }
+
+    /// The controller on `adapter` dropped every link without a Disconnection Complete (it was
+    /// reset, closed or removed): its open connections end here (the host ended them when it
+    /// reset or closed the controller), its scan stops, and its advertising stops.
+    mutating func controllerLost(_ loss: ControllerLoss, adapter: AdapterIndex, at: FrameTime) {
+        for key in links.open.keys.filter({ $0.adapter == adapter }).sorted(by: { $0.handle < $1.handle }) {
+            guard let i = links.openConnection(key) else { continue }
+            links.connections[i].disconnect = at
+            links.connections[i].lostWithController = loss
+            links.connections[i].disconnectInitiator = loss == .removed ? .unknown : .local
+            connectionEnded(i, key: key, at: at)
+        }
+        scans.stop(adapter: adapter, command: at, complete: at, keptScans: handOverPolicy.keptScans)
+        advertising.stopSpans(adapter: adapter, at: at, by: loss.label)
+    }
+
+    /// Connection `i` on `key` ended at `at` (its end is set): the trackers that follow it learn it.
+    private mutating func connectionEnded(_ i: Int, key: HandleKey, at: FrameTime) {
         let c = links.connections[i]
         if let peer = c.peer { reconnections.noteConnectionEnded(c, key: peerOnAdapter(peer, adapter: c.id.adapter), at: at) }
         advertising.noteConnectionDown(c, at: at)

@@ -137,7 +137,12 @@ public struct AnalysisBuilder: Sendable {
                 result.markers.append(Marker(at: at, text: ident.isEmpty ? message : "\(ident): \(message)"))
             case .note(let text):
                 result.markers.append(Marker(at: at, text: text))
-            default: break
+            default:
+                if record.kind == .closeIndex {
+                    controllerLost(.closed, adapter: record.adapter, at: at)
+                } else if record.kind == .deleteIndex {
+                    controllerLost(.removed, adapter: record.adapter, at: at)
+                }
             }
         case .vendorDebugACL, .none, .sco, .iso:
             break
@@ -336,6 +341,9 @@ public struct AnalysisBuilder: Sendable {
         let command = pending.command
         let status = event.status ?? 0xFF
         switch command.opcode {
+        case .reset:
+            // The controller drops its links, scan and advertising without an event for them.
+            if status == 0 { controllerLost(.reset, adapter: adapter, at: at) }
         case .leSetScanParameters, .leSetExtendedScanParameters:
             guard status == 0 else { break }
             switch command.typed {

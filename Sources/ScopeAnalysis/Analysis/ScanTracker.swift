@@ -167,17 +167,24 @@ extension ScanTracker {
             active[adapter] = ref
             running.append(ScanTracking(adapter: adapter, session: ref))
             return true
-        } else if var session = active.removeValue(forKey: adapter), let index = sessions.position(of: &session) {
-            let start = session.id
-            sessions[index].stop = command
-            sessions[index].stopComplete = complete
-            sessions[index].end = command
-            sessions[index].stillRunningAtEnd = false
-            running.removeAll { $0.session.id == start }
-            foldDensity(index)
-            if index >= keptScans { closed.append(start) }
+        } else {
+            stop(adapter: adapter, command: command, complete: complete, keptScans: keptScans)
         }
         return false
+    }
+
+    /// The session running on `adapter`, if any, stops at `command` (a successful disable, or
+    /// the controller reset, closed or removed); its reports run up to `complete`.
+    mutating func stop(adapter: AdapterIndex, command: FrameTime, complete: FrameTime, keptScans: Int) {
+        guard var session = active.removeValue(forKey: adapter), let index = sessions.position(of: &session) else { return }
+        let start = session.id
+        sessions[index].stop = command
+        sessions[index].stopComplete = complete
+        sessions[index].end = command
+        sessions[index].stillRunningAtEnd = false
+        running.removeAll { $0.session.id == start }
+        foldDensity(index)
+        if index >= keptScans { closed.append(start) }
     }
 
     /// The position in `sessions` of the session running on `adapter`.

@@ -4,6 +4,22 @@ public enum Side: String, Sendable, Hashable {
     case local, remote, unknown
 }
 
+/// How a controller dropped its links without a Disconnection Complete for them: the host
+/// reset it (HCI Reset), or closed it (Close Index: `hciconfig down`, the adapter powered off
+/// without disconnecting first) or it went away (Delete Index: unplugged, driver unloaded).
+public enum ControllerLoss: String, Sendable, Hashable {
+    case reset, closed, removed
+
+    /// "HCI Reset", "controller closed", "controller removed".
+    public var label: String {
+        switch self {
+        case .reset: return "HCI Reset"
+        case .closed: return "controller closed"
+        case .removed: return "controller removed"
+        }
+    }
+}
+
 /// LE Create Connection / LE Extended Create Connection and what became of it.
 public struct ConnectionAttempt: Sendable {
     public enum Outcome: String, Sendable, Hashable {
@@ -157,6 +173,9 @@ public struct Connection: Sendable {
     public var disconnect: FrameTime?
     public var disconnectReason: UInt8?
     public var disconnectInitiator: Side = .unknown
+    /// Set when the link ended with its controller (`disconnect` is then that frame, and there
+    /// is no reason): the controller was reset, closed or removed with the link up.
+    public var lostWithController: ControllerLoss?
     /// Last ACL frame with payload (either direction, SMP included).
     public var lastPayload: FrameTime?
     /// The ATT PDUs of the connection the analysis holds, in order: every one, unless the

@@ -52,7 +52,9 @@ public struct ConnIdleBeforeDisconnect: ItemRule {
                 t.finding(k, Self.defaultSeverity) {
                     let dataText = c.lastPayload.map { "last ACL data frame \($0.frame)" } ?? "no ACL data since the connection complete at frame \(from.frame)"
                     let endText: String
-                    if let d = c.disconnect {
+                    if let d = c.disconnect, let loss = c.lostWithController {
+                        endText = "before the \(loss.label) that ended it (frame \(d.frame))"
+                    } else if let d = c.disconnect {
                         endText = "before the Disconnection Complete (frame \(d.frame)"
                             + (c.disconnectReason.map { ", reason \(Text.hex2($0))" } ?? "") + ")"
                     } else {

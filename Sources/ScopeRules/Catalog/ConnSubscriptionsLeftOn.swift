@@ -5,7 +5,8 @@ import ScopeCore
 ///
 /// Judges connections the local host disconnected (HCI Disconnect) while acting as GATT client:
 /// violated (info) when a CCCD it enabled (0x0001 notifications / 0x0002 indications) is still on
-/// at the Disconnect. Remote disconnects and link loss are not judged.
+/// at the Disconnect. Remote disconnects, link loss and links ended with their controller (HCI
+/// Reset, controller closed or removed) are not judged.
 ///
 /// Usual cause: `cancelPeripheralConnection(_:)` without `setNotifyValue(false, for:)` first
 /// (Android: `disconnect()` without `setCharacteristicNotification(false)` and the CCCD write of
@@ -26,6 +27,7 @@ public struct ConnSubscriptionsLeftOn: Rule {
             let others = analysis.connections.map { c -> String in
                 if c.disconnectCommand != nil { return "\(c.label): the local host is not its GATT client" }
                 guard let d = c.disconnect else { return "\(c.label): still connected at the end of the capture" }
+                if let loss = c.lostWithController { return "\(c.label): ended with its controller (\(loss.label), frame \(d.frame))" }
                 let r = c.disconnectReason.map { " (reason \(Text.hex2($0)), frame \(d.frame))" } ?? " (frame \(d.frame))"
                 return c.disconnectReason == 0x08 ? "\(c.label): ended by the link\(r)" : "\(c.label): disconnected by the remote side\(r)"
             }
