@@ -187,7 +187,8 @@ public struct Connection: Sendable {
     public private(set) var attTotals = ATTTotals()
     /// False once the analysis stopped holding this connection's ATT PDUs in `att`.
     var holdsATT = true
-    /// GATT database rebuilt from discovery responses on this connection.
+    /// What the decoder's GATT tracker discovered on this connection (the changes its annotations
+    /// report, applied in order; nothing is decoded here).
     public var gatt = GATTDatabase()
     /// CCCD writes (Write Request / Write Command to a Client Characteristic Configuration).
     public var cccdWrites: [CCCDWrite] = []
