@@ -21,10 +21,13 @@ extension AnalysisBuilder {
         }
         if !usesList { attempt.peerDiscovery = scans.peerDiscovery(peer, adapter: adapter, for: attempt) }
         // A request cancelled and still unanswered settles when this one replaces it.
-        if let previous = links.pendingAttemptPosition(adapter), links.attempts[previous].cancel != nil,
-            links.attempts[previous].complete == nil
-        {
-            links.settledAttempts.append(links.attempts.ids[previous])
+        links.displacedAttempt[adapter] = nil
+        if let previous = links.pendingAttemptPosition(adapter), links.attempts[previous].complete == nil {
+            if links.attempts[previous].cancel != nil {
+                links.settledAttempts.append(links.attempts.ids[previous])
+            } else {
+                links.displacedAttempt[adapter] = links.attempts.ids[previous]
+            }
         }
         let id = links.attempts.append(attempt)
         links.pendingAttempt[adapter] = id

@@ -375,7 +375,10 @@ public struct AnalysisBuilder: Sendable {
                 links.attempts[i].complete = at
                 links.attempts[i].status = status
                 links.attempts[i].outcome = .failed
-                links.pendingAttempt[adapter] = nil
+                // The request it displaced, if still unanswered, is the pending one again.
+                links.pendingAttempt[adapter] = links.displacedAttempt.removeValue(forKey: adapter).flatMap { id in
+                    links.attempts.position(of: id).flatMap { links.attempts[$0].complete == nil ? id : nil }
+                }
                 links.settledAttempts.append(links.attempts.ids[i])
                 noteRequestChanged(i)
             }

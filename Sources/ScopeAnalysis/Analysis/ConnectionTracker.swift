@@ -10,6 +10,10 @@ struct ConnectionTracker: Sendable {
     var connections = HeldList<Connection, Int>()
     /// The request waiting for its answer on each adapter (its id).
     var pendingAttempt: [AdapterIndex: Int] = [:]
+    /// The request a newer one displaced on each adapter while it was still unanswered and not
+    /// cancelled (its id): a controller refuses a second request while one is pending (Command
+    /// Disallowed), and the first is pending again when the second is refused.
+    var displacedAttempt: [AdapterIndex: Int] = [:]
     /// The open connection on each handle (its id; its identity, with the generation, is the
     /// dissector's: `DecodedFrame.connection`).
     var open: [HandleKey: HeldRef<Int>] = [:] {
