@@ -352,6 +352,8 @@ public struct AttemptSummary: Sendable {
     public var completeFrame: FrameNumber?
     public var status: String?
     public var outcome: String
+    /// Set when the request ended with its controller before an answer.
+    public var lostWithController: ControllerLoss?
     /// Request → complete or cancel.
     public var pendingMicros: Int64?
     public var connection: String?
@@ -367,6 +369,7 @@ public struct AttemptSummary: Sendable {
         completeFrame = a.complete?.frame
         status = a.status.map(ContractNames.hciStatus)
         outcome = a.outcome.rawValue
+        lostWithController = a.lostWithController
         if let end = a.complete ?? a.cancel { pendingMicros = end.time.microseconds &- a.request.time.microseconds }
         connection = a.connection?.description
     }

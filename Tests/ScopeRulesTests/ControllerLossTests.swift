@@ -64,6 +64,26 @@ import Testing
         #expect(JSONReporter.value(report).rendered().contains("\"lost_with_controller\": \"reset\""))
     }
 
+    /// A connection request still unanswered at the reset ends there: nothing can answer it any more.
+    @Test func resetEndsAnUnansweredRequest() {
+        var s = SessionScript()
+        s.at(100)
+        let request = s.createConnection(peerA)
+        s.at(60_000)
+        let reset = s.completed(0x0C03).answer
+        s.at(70_000)
+        s.readSupportedStates(0)
+        let a = s.analysis()
+        #expect(a.attempts.first?.outcome == .failed)
+        #expect(a.attempts.first?.complete?.frame == reset)
+        #expect(a.attempts.first?.status == nil)
+        #expect(a.attempts.first?.lostWithController == .reset)
+        let v = verdict(ConnAttemptUnbounded.self, a)
+        #expect(v.status == .violated)
+        let message = v.findings.first?.message ?? ""
+        #expect(message.contains("connection request at frame \(request.command) (peer \(peerA)) ended by the HCI Reset at frame \(reset) after 59.901 s"), "\(message)")
+    }
+
     @Test func removedControllerEndsItsConnections() {
         let (s, removed) = Self.session { $0.record(.deleteIndex, .unknown, []) }
         let a = s.analysis()

@@ -115,9 +115,19 @@ extension AnalysisBuilder {
     }
 
     /// The controller on `adapter` dropped every link without a Disconnection Complete (it was
-    /// reset, closed or removed): its open connections end here (the host ended them when it
-    /// reset or closed the controller), its scan stops, and its advertising stops.
+    /// reset, closed or removed): its connection requests still unanswered and its open
+    /// connections end here (the host ended them when it reset or closed the controller), its
+    /// scan stops, and its advertising stops.
     mutating func controllerLost(_ loss: ControllerLoss, adapter: AdapterIndex, at: FrameTime) {
+        let unanswered = [links.displacedAttempt.removeValue(forKey: adapter), links.pendingAttempt.removeValue(forKey: adapter)]
+        for id in unanswered.compactMap({ $0 }) {
+            guard let i = links.attempts.position(of: id), links.attempts[i].complete == nil else { continue }
+            links.attempts[i].complete = at
+            links.attempts[i].outcome = .failed
+            links.attempts[i].lostWithController = loss
+            links.settledAttempts.append(id)
+            noteRequestChanged(i)
+        }
         for key in links.open.keys.filter({ $0.adapter == adapter }).sorted(by: { $0.handle < $1.handle }) {
             guard let i = links.openConnection(key) else { continue }
             links.connections[i].disconnect = at

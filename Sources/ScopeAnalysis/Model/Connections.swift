@@ -37,6 +37,9 @@ public struct ConnectionAttempt: Sendable {
     public var complete: FrameTime?
     public var status: UInt8?
     public var outcome: Outcome
+    /// Set when the request ended with its controller before an answer (reset, closed or
+    /// removed): `complete` is that frame, `status` nil, the outcome failed.
+    public var lostWithController: ControllerLoss?
     /// The connection it produced.
     public var connection: ConnectionID?
     /// The identity address when `peer` is a resolvable private address resolved with an IRK.

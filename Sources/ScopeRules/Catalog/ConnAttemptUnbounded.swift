@@ -31,7 +31,13 @@ public struct ConnAttemptUnbounded: ItemRule {
             let how: String
             if let e = ends.first {
                 endAt = e
-                how = e == a.cancel ? "cancelled at frame \(e.frame)" : "completed at frame \(e.frame)"
+                if e == a.cancel {
+                    how = "cancelled at frame \(e.frame)"
+                } else if let loss = a.lostWithController {
+                    how = "ended by the \(loss.label) at frame \(e.frame)"
+                } else {
+                    how = "completed at frame \(e.frame)"
+                }
             } else {
                 endAt = view.lastFrame
                 how = "still pending at the last frame (\(view.lastFrame?.frame ?? a.request.frame))"
