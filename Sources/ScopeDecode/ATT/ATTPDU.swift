@@ -207,9 +207,10 @@ public struct ATTPDU: Sendable, Hashable {
     /// list entries that don't divide evenly, bad UUID sizes and bad formats become
     /// malformations; everything read before the problem is kept (e.g. the handle of a
     /// truncated Error Response).
-    public static func decode(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> ATTPDU {
+    public static func decode(_ bytes: consuming ArraySlice<UInt8>, baseOffset: Int) -> ATTPDU {
         var pdu = ATTPDU(opcode: ATTOpcode(0), baseOffset: baseOffset, length: bytes.count)
-        var d = Decoder(bytes: bytes, baseOffset: baseOffset)
+        // (`bytes` is taken, not borrowed: the reader keeps it without a retain of its own.)
+        var d = Decoder(bytes: consume bytes, baseOffset: baseOffset)
         d.run(&pdu)
         return pdu
     }
@@ -227,8 +228,8 @@ public struct ATTPDU: Sendable, Hashable {
         /// The PDU's bytes (the reader's).
         var bytes: ArraySlice<UInt8> { reader.underlyingBytes }
 
-        init(bytes: ArraySlice<UInt8>, baseOffset: Int) {
-            self.reader = ByteReader(bytes, layer: .att, baseOffset: baseOffset)
+        init(bytes: consuming ArraySlice<UInt8>, baseOffset: Int) {
+            self.reader = ByteReader(consume bytes, layer: .att, baseOffset: baseOffset)
         }
 
         func name(_ pdu: borrowing ATTPDU) -> String { pdu.opcode.name ?? "ATT PDU" }
