@@ -115,12 +115,6 @@ public struct ATTPDU: Sendable, Hashable {
     public var errorCode: UInt8?
     /// Error Response only: the opcode of the request that failed.
     public var requestOpcodeInError: ATTOpcode?
-    /// Attribute value bytes: the value read, written, notified or indicated, the part value of
-    /// Read Blob / Prepare Write, the set of values of Read Multiple Response, the value searched
-    /// by Find By Type Value Request; empty otherwise. A slice of the PDU's bytes (no copy), so
-    /// its indices are those of the bytes decoded, not 0-based: read it through `first`,
-    /// `startIndex` offsets or `Array(value)`.
-    public var value: ArraySlice<UInt8>
     public var parameters: ATTParameters
     public var malformed: [Malformation]
     /// Offset of the opcode byte (see ``L2CAPPDU/payloadOffset``).
@@ -130,18 +124,31 @@ public struct ATTPDU: Sendable, Hashable {
 
     public init(
         opcode: ATTOpcode, handle: UInt16? = nil, errorCode: UInt8? = nil, requestOpcodeInError: ATTOpcode? = nil,
-        value: ArraySlice<UInt8> = [], parameters: ATTParameters = .none, malformed: [Malformation] = [], baseOffset: Int = 0,
-        length: Int = 0
+        parameters: ATTParameters = .none, malformed: [Malformation] = [], baseOffset: Int = 0, length: Int = 0
     ) {
         self.opcode = opcode
         self.handle = handle
         self.errorCode = errorCode
         self.requestOpcodeInError = requestOpcodeInError
-        self.value = value
         self.parameters = parameters
         self.malformed = malformed
         self.baseOffset = baseOffset
         self.length = length
+    }
+
+    /// Attribute value bytes: the value read, written, notified or indicated, the part value of
+    /// Read Blob / Prepare Write, the set of values of Read Multiple Response, the value searched
+    /// by Find By Type Value Request; empty otherwise. A slice of the PDU's bytes (no copy), so
+    /// its indices are those of the bytes decoded, not 0-based: read it through `first`,
+    /// `startIndex` offsets or `Array(value)`. Taken from ``parameters``, where it is kept.
+    @inlinable public var value: ArraySlice<UInt8> {
+        switch parameters {
+        case .value(let v), .handleValue(_, let v), .prepareWrite(_, _, let v), .signedWrite(_, let v, _),
+            .findByTypeValueRequest(_, _, let v):
+            return v
+        default:
+            return []
+        }
     }
 
     /// The error code as a named type (Error Response only).
@@ -200,13 +207,11 @@ public struct ATTPDU: Sendable, Hashable {
     /// list entries that don't divide evenly, bad UUID sizes and bad formats become
     /// malformations; everything read before the problem is kept (e.g. the handle of a
     /// truncated Error Response).
-    public static func decode(_ bytes: ArraySlice<UInt8>, baseOffset: Int) -> ATTPDU {
-        var d = Decoder(bytes: bytes, baseOffset: baseOffset)
-        d.run()
-        // The PDU is swapped out of the decoder for an empty one: returning `d.pdu` copies it,
-        // with a retain of everything it holds, and the decoder's end then releases the same.
-        var pdu = ATTPDU(opcode: ATTOpcode(0), baseOffset: baseOffset, length: 0)
-        swap(&pdu, &d.pdu)
+    public static func decode(_ bytes: consuming ArraySlice<UInt8>, baseOffset: Int) -> ATTPDU {
+        var pdu = ATTPDU(opcode: ATTOpcode(0), baseOffset: baseOffset, length: bytes.count)
+        // (`bytes` is taken, not borrowed: the reader keeps it without a retain of its own.)
+        var d = Decoder(bytes: consume bytes, baseOffset: baseOffset)
+        d.run(&pdu)
         return pdu
     }
 
@@ -214,48 +219,48 @@ public struct ATTPDU: Sendable, Hashable {
         decode(bytes[...], baseOffset: baseOffset)
     }
 
-    /// The decoding state: the PDU under construction and a reader. Every step writes into
-    /// `pdu` as soon as a field is read, so a truncation keeps the fields before it.
+    /// The decoding state: a reader over the PDU's bytes. Every step writes into the PDU under
+    /// construction (kept by the caller, where it is returned from: it is built in place, not
+    /// moved out of the decoder) as soon as a field is read, so a truncation keeps the fields
+    /// before it.
     struct Decoder {
-        var pdu: ATTPDU
         var reader: ByteReader
         /// The PDU's bytes (the reader's).
         var bytes: ArraySlice<UInt8> { reader.underlyingBytes }
 
-        init(bytes: ArraySlice<UInt8>, baseOffset: Int) {
-            self.reader = ByteReader(bytes, layer: .att, baseOffset: baseOffset)
-            self.pdu = ATTPDU(opcode: ATTOpcode(0), baseOffset: baseOffset, length: bytes.count)
+        init(bytes: consuming ArraySlice<UInt8>, baseOffset: Int) {
+            self.reader = ByteReader(consume bytes, layer: .att, baseOffset: baseOffset)
         }
 
-        var name: String { pdu.opcode.name ?? "ATT PDU" }
+        func name(_ pdu: borrowing ATTPDU) -> String { pdu.opcode.name ?? "ATT PDU" }
 
-        mutating func flag(_ message: String, at offset: Int? = nil) {
+        func flag(_ message: String, at offset: Int? = nil, in pdu: inout ATTPDU) {
             pdu.malformed.append(Malformation(layer: .att, offset: offset ?? reader.offset, message: message))
         }
 
         /// Reports bytes left after a fixed-size PDU.
-        mutating func expectEnd() {
+        func expectEnd(_ pdu: inout ATTPDU) {
             guard !reader.isAtEnd else { return }
             let n = reader.remaining
-            flag("\(n) trailing byte\(n == 1 ? "" : "s") after \(name)")
+            flag("\(n) trailing byte\(n == 1 ? "" : "s") after \(name(pdu))", in: &pdu)
         }
 
-        /// Decodes into ``pdu``.
-        mutating func run() {
+        /// Decodes into `pdu`.
+        mutating func run(_ pdu: inout ATTPDU) {
             guard let op = try? reader.readU8() else {
-                flag("empty ATT PDU")
+                flag("empty ATT PDU", in: &pdu)
                 return
             }
             pdu.opcode = ATTOpcode(op)
             do throws(DecodeError) {
-                try body()
+                try body(&pdu)
             } catch {
                 // Whatever was read stays in `pdu`; the parameters fall back to raw bytes
                 // unless a typed case was already set.
                 if case .none = pdu.parameters {
                     pdu.parameters = .raw(Array(bytes.dropFirst()))
                 }
-                flag("\(name) truncated: \(error.message)", at: error.offset)
+                flag("\(name(pdu)) truncated: \(error.message)", at: error.offset, in: &pdu)
             }
         }
 
@@ -265,7 +270,7 @@ public struct ATTPDU: Sendable, Hashable {
             return ATTHandleRange(start: s, end: e)
         }
 
-        mutating func body() throws(DecodeError) {
+        mutating func body(_ pdu: inout ATTPDU) throws(DecodeError) {
             switch pdu.opcode.rawValue {
             case 0x01:
                 let req = ATTOpcode(try reader.readU8())
@@ -275,83 +280,80 @@ public struct ATTPDU: Sendable, Hashable {
                 let code = try reader.readU8()
                 pdu.errorCode = code
                 pdu.parameters = .error(requestOpcode: req, handle: h, code: ATTErrorCode(code))
-                expectEnd()
+                expectEnd(&pdu)
             case 0x02, 0x03:
                 let mtu = try reader.readLE16()
                 pdu.parameters = .mtu(mtu)
-                if mtu < 23 { flag("Rx MTU \(mtu) is below the minimum ATT_MTU of 23", at: reader.offset - 2) }
-                expectEnd()
+                if mtu < 23 { flag("Rx MTU \(mtu) is below the minimum ATT_MTU of 23", at: reader.offset - 2, in: &pdu) }
+                expectEnd(&pdu)
             case 0x04:
                 pdu.parameters = .findInformationRequest(range: try range())
-                expectEnd()
+                expectEnd(&pdu)
             case 0x05:
-                try findInformationResponse()
+                try findInformationResponse(&pdu)
             case 0x06:
                 let r = try range()
                 let type = try reader.readLE16()
-                pdu.value = reader.readRestSlice()
-                pdu.parameters = .findByTypeValueRequest(range: r, type: type, value: pdu.value)
+                pdu.parameters = .findByTypeValueRequest(range: r, type: type, value: reader.readRestSlice())
             case 0x07:
                 var list: [ATTHandleRange] = []
+                list.reserveCapacity(reader.remaining / 4)
                 while reader.remaining >= 4 { list.append(try range()) }
                 pdu.parameters = .findByTypeValueResponse(handles: list)
-                leftover(entry: 4)
-                if list.isEmpty { flag("\(name) without Handles Information") }
+                leftover(&pdu, entry: 4)
+                if list.isEmpty { flag("\(name(pdu)) without Handles Information", in: &pdu) }
             case 0x08, 0x10:
                 let r = try range()
                 let at = reader.offset
-                let rest = reader.readRest()
+                let rest = reader.readRestSlice()
                 if let uuid = ATTUUID(littleEndian: rest), rest.count != 4 {
                     pdu.parameters = .typedRange(range: r, type: uuid)
                 } else {
                     pdu.parameters = .raw(Array(bytes.dropFirst()))
-                    flag("attribute type must be a 2- or 16-byte UUID, got \(rest.count) bytes", at: at)
+                    flag("attribute type must be a 2- or 16-byte UUID, got \(rest.count) bytes", at: at, in: &pdu)
                 }
             case 0x09, 0x11:
-                try attributeDataList(grouped: pdu.opcode.rawValue == 0x11)
+                try attributeDataList(&pdu, grouped: pdu.opcode.rawValue == 0x11)
             case 0x0A:
                 let h = try reader.readLE16()
                 pdu.handle = h
                 pdu.parameters = .handle(h)
-                expectEnd()
+                expectEnd(&pdu)
             case 0x0B, 0x0D, 0x0F:
-                pdu.value = reader.readRestSlice()
-                pdu.parameters = .value(pdu.value)
+                pdu.parameters = .value(reader.readRestSlice())
             case 0x0C:
                 let h = try reader.readLE16()
                 pdu.handle = h
                 let offset = try reader.readLE16()
                 pdu.parameters = .handleOffset(handle: h, offset: offset)
-                expectEnd()
+                expectEnd(&pdu)
             case 0x0E, 0x20:
                 var hs: [UInt16] = []
                 while reader.remaining >= 2 { hs.append(try reader.readLE16()) }
                 pdu.parameters = .handles(hs)
-                leftover(entry: 2)
-                if hs.count < 2 { flag("\(name) needs at least 2 handles, got \(hs.count)") }
+                leftover(&pdu, entry: 2)
+                if hs.count < 2 { flag("\(name(pdu)) needs at least 2 handles, got \(hs.count)", in: &pdu) }
             case 0x12, 0x52, 0x1B, 0x1D:
                 let h = try reader.readLE16()
                 pdu.handle = h
-                pdu.value = reader.readRestSlice()
-                pdu.parameters = .handleValue(handle: h, value: pdu.value)
+                pdu.parameters = .handleValue(handle: h, value: reader.readRestSlice())
             case 0xD2:
-                try signedWrite()
+                try signedWrite(&pdu)
             case 0x13, 0x19, 0x1E:
                 pdu.parameters = .none
-                expectEnd()
+                expectEnd(&pdu)
             case 0x16, 0x17:
                 let h = try reader.readLE16()
                 pdu.handle = h
                 let offset = try reader.readLE16()
-                pdu.value = reader.readRestSlice()
-                pdu.parameters = .prepareWrite(handle: h, offset: offset, value: pdu.value)
+                pdu.parameters = .prepareWrite(handle: h, offset: offset, value: reader.readRestSlice())
             case 0x18:
                 let flags = try reader.readU8()
                 pdu.parameters = .executeWrite(flags: flags)
                 if flags > 0x01 {
-                    flag("Execute Write flags \(Hex.prefixed(flags, digits: 2)) is reserved", at: reader.offset - 1)
+                    flag("Execute Write flags \(Hex.prefixed(flags, digits: 2)) is reserved", at: reader.offset - 1, in: &pdu)
                 }
-                expectEnd()
+                expectEnd(&pdu)
             case 0x21:
                 var values: [[UInt8]] = []
                 var cut = false
@@ -378,21 +380,21 @@ public struct ATTPDU: Sendable, Hashable {
                     pdu.parameters = .handleValueList(list)
                 }
                 if list.count < 2 {
-                    flag("\(name) carries \(list.count) value\(list.count == 1 ? "" : "s") (2 or more expected)")
+                    flag("\(name(pdu)) carries \(list.count) value\(list.count == 1 ? "" : "s") (2 or more expected)", in: &pdu)
                 }
             default:
                 pdu.parameters = .raw(reader.readRest())
             }
         }
 
-        mutating func leftover(entry: Int) {
+        mutating func leftover(_ pdu: inout ATTPDU, entry: Int) {
             guard !reader.isAtEnd else { return }
             let n = reader.remaining
-            flag("\(n) trailing byte\(n == 1 ? "" : "s") do not form a complete \(entry)-byte entry")
+            flag("\(n) trailing byte\(n == 1 ? "" : "s") do not form a complete \(entry)-byte entry", in: &pdu)
             _ = reader.readRest()
         }
 
-        mutating func findInformationResponse() throws(DecodeError) {
+        mutating func findInformationResponse(_ pdu: inout ATTPDU) throws(DecodeError) {
             let formatAt = reader.offset
             let format = try reader.readU8()
             let uuidSize: Int
@@ -401,58 +403,62 @@ public struct ATTPDU: Sendable, Hashable {
             case 0x02: uuidSize = 16
             default:
                 pdu.parameters = .raw(Array(bytes.dropFirst()))
-                flag("Find Information Response format \(Hex.prefixed(format, digits: 2)) is reserved", at: formatAt)
+                flag("Find Information Response format \(Hex.prefixed(format, digits: 2)) is reserved", at: formatAt, in: &pdu)
                 _ = reader.readRest()
                 return
             }
             var entries: [ATTHandleUUID] = []
+            entries.reserveCapacity(reader.remaining / (2 + uuidSize))
             while reader.remaining >= 2 + uuidSize {
                 let h = reader.uncheckedLE16()
                 let uuid = reader.withUncheckedBytes(uuidSize) { ATTUUID(littleEndian: $0) }
                 if let uuid { entries.append(ATTHandleUUID(handle: h, uuid: uuid)) }
             }
             pdu.parameters = .findInformationResponse(format: format, entries: entries)
-            leftover(entry: 2 + uuidSize)
-            if entries.isEmpty { flag("Find Information Response without entries") }
+            leftover(&pdu, entry: 2 + uuidSize)
+            if entries.isEmpty { flag("Find Information Response without entries", in: &pdu) }
         }
 
-        mutating func attributeDataList(grouped: Bool) throws(DecodeError) {
+        mutating func attributeDataList(_ pdu: inout ATTPDU, grouped: Bool) throws(DecodeError) {
             let lengthAt = reader.offset
             let length = try reader.readU8()
             let minimum = grouped ? 4 : 2
             guard Int(length) >= minimum else {
                 pdu.parameters = .raw(Array(bytes.dropFirst()))
-                flag("attribute data length \(length) is shorter than the \(minimum)-byte handle part", at: lengthAt)
+                flag("attribute data length \(length) is shorter than the \(minimum)-byte handle part", at: lengthAt, in: &pdu)
                 _ = reader.readRest()
                 return
             }
+            let size = Int(length)
             var entries: [ATTAttributeData] = []
-            while reader.remaining >= Int(length) {
-                var entry = try reader.slice(Int(length))
-                let h = try entry.readLE16()
-                let end: UInt16? = grouped ? try entry.readLE16() : nil
-                entries.append(ATTAttributeData(handle: h, endGroupHandle: end, value: entry.readRestSlice()))
+            entries.reserveCapacity(reader.remaining / size)
+            while reader.remaining >= size {
+                let h = reader.uncheckedLE16()
+                let end: UInt16? = grouped ? reader.uncheckedLE16() : nil
+                // The value: the rest of the entry, as a slice of the PDU's bytes (index `i` of
+                // the bytes is at offset `baseOffset + i`).
+                let start = reader.offset - reader.baseOffset
+                let valueSize = size - minimum
+                try reader.skip(valueSize)
+                entries.append(ATTAttributeData(handle: h, endGroupHandle: end, value: bytes[start..<(start + valueSize)]))
             }
             pdu.parameters = .attributeDataList(length: length, entries: entries)
-            leftover(entry: Int(length))
-            if entries.isEmpty { flag("\(name) without attribute data") }
+            leftover(&pdu, entry: Int(length))
+            if entries.isEmpty { flag("\(name(pdu)) without attribute data", in: &pdu) }
         }
 
-        mutating func signedWrite() throws(DecodeError) {
+        mutating func signedWrite(_ pdu: inout ATTPDU) throws(DecodeError) {
             let h = try reader.readLE16()
             pdu.handle = h
             let rest = reader.readRestSlice()
             guard rest.count >= ATTPDU.signatureSize else {
-                pdu.value = rest
                 pdu.parameters = .signedWrite(handle: h, value: rest, signature: [])
-                flag(
-                    "authentication signature truncated: \(rest.count) of \(ATTPDU.signatureSize) bytes",
-                    at: reader.offset - rest.count)
+                flag("authentication signature truncated: \(rest.count) of \(ATTPDU.signatureSize) bytes",
+                    at: reader.offset - rest.count, in: &pdu)
                 return
             }
             let split = rest.endIndex - ATTPDU.signatureSize
-            pdu.value = rest[..<split]
-            pdu.parameters = .signedWrite(handle: h, value: pdu.value, signature: Array(rest[split...]))
+            pdu.parameters = .signedWrite(handle: h, value: rest[..<split], signature: Array(rest[split...]))
         }
     }
 }

@@ -31,6 +31,9 @@ public struct GATTTracker: Sendable {
     /// holds tens to a few hundred attributes and discovery learns them mostly in handle order:
     /// a sorted array is appended to and searched for less than a dictionary hashes its keys.
     public private(set) var attributes: [GATTAttribute] = []
+    /// Where in ``attributes`` the last attribute learned was stored (``slot(of:)`` looks right
+    /// after it first).
+    var lastStored = 0
     /// Services in the order they were discovered.
     public private(set) var services: [GATTService] = []
     /// ATT_MTU of the fixed ATT bearer (CID 0x0004).
@@ -154,8 +157,18 @@ public struct GATTTracker: Sendable {
     func slot(of handle: UInt16) -> (index: Int, found: Bool) {
         var lo = 0
         var hi = attributes.count
-        // Discovery mostly learns handles above every one known: no search then.
-        if let last = attributes.last, last.handle < handle { lo = hi }
+        if let last = attributes.last, last.handle < handle {
+            // Discovery mostly learns handles above every one known: no search then.
+            lo = hi
+        } else if lastStored < hi, attributes[lastStored].handle < handle {
+            // Or the handles after one it just learned (a characteristic's declaration, then its
+            // value; a run of descriptors), below the services learned before them.
+            let next = lastStored + 1
+            if next == hi || attributes[next].handle >= handle {
+                return (next, next < hi && attributes[next].handle == handle)
+            }
+            lo = next + 1
+        }
         while lo < hi {
             let mid = (lo + hi) / 2
             if attributes[mid].handle < handle { lo = mid + 1 } else { hi = mid }
@@ -230,6 +243,11 @@ public struct GATTTracker: Sendable {
 
     /// Inserts into or removes from a sorted handle list.
     static func update(_ handles: inout [UInt16], _ handle: UInt16, present: Bool) {
+        // Discovery mostly learns handles above every one known: appended without a search.
+        if present, handles.last.map({ $0 < handle }) ?? true {
+            handles.append(handle)
+            return
+        }
         let lo = lowerBound(handle, in: handles)
         let found = lo < handles.count && handles[lo] == handle
         if present && !found { handles.insert(handle, at: lo) }
@@ -510,7 +528,14 @@ public struct GATTTracker: Sendable {
         let (index, found) = slot(of: a.handle)
         let old = found ? GATTTracker.handleList(attributes[index].kind) : .neither
         let wasClientConfiguration = found && GATTTracker.isClientConfiguration(attributes[index])
-        if found { attributes[index] = a } else { attributes.insert(a, at: index) }
+        if found {
+            attributes[index] = a
+        } else if index == attributes.count {
+            attributes.append(a)
+        } else {
+            attributes.insert(a, at: index)
+        }
+        lastStored = index
         let isClientConfiguration = GATTTracker.isClientConfiguration(a)
         if isClientConfiguration != wasClientConfiguration {
             GATTTracker.update(&clientConfigurationHandles, a.handle, present: isClientConfiguration)
