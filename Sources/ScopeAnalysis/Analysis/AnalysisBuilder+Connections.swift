@@ -20,7 +20,8 @@ extension AnalysisBuilder {
             attempt.scanStartFrameAtRequest = scans.sessions[s].start.frame
         }
         if !usesList { attempt.peerDiscovery = scans.peerDiscovery(peer, adapter: adapter, for: attempt) }
-        // A request cancelled and still unanswered settles when this one replaces it.
+        // A request cancelled and still unanswered settles when this one replaces it; one neither
+        // cancelled nor answered is displaced, and pending again if the controller refuses this one.
         links.displacedAttempt[adapter] = nil
         if let previous = links.pendingAttemptPosition(adapter), links.attempts[previous].complete == nil {
             if links.attempts[previous].cancel != nil {
