@@ -19,14 +19,23 @@
 #   PER_CAPTURE_FRAMES=100000 REPEAT=3 ANCHOR_REPEAT=1 bash Scripts/bench.sh --per-capture
 #   NO_TSHARK=1 / NO_BTMON587=1              # leave an anchor out
 #
+# Per advertiser address: one scan of ADDRESS_FRAMES (2 M) frames from 200 advertisers whose
+# private addresses rotate, naming 20,000, 200,000 and 1,000,000 distinct addresses
+# (Scripts/make-address-capture.py): peak RSS of `analyze` for each, and the bytes each address
+# added. What stays per advertiser is what a scan left running among many phones grows by.
+#
+#   bash Scripts/bench.sh --addresses
+#
 # The captures are generated once into /tmp by Scripts/make-large-capture.py (deterministic).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PER_CAPTURE=${PER_CAPTURE:-0}
+ADDRESSES=${ADDRESSES:-0}
 for arg in "$@"; do
     case $arg in
         --per-capture) PER_CAPTURE=1 ;;
+        --addresses) ADDRESSES=1 ;;
         *) echo "bench: unknown argument $arg" >&2; exit 2 ;;
     esac
 done
@@ -186,7 +195,27 @@ per_capture() {
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+addresses() {
+    local n=${ADDRESS_FRAMES:-2000000} advertisers=200 rotate out first_kb="" first_addresses=""
+    echo "per advertiser address: one scan of $n frames from $advertisers advertisers whose private addresses rotate"
+    echo "  (Scripts/make-address-capture.py); peak RSS of analyze; bytes per address over the first row"
+    echo
+    printf '%10s %12s %9s %8s %14s\n' rotate addresses RSS_MB CPU_s bytes/address
+    for rotate in 20000 2000 400; do
+        out=/tmp/hciscope-addresses-$n-$rotate.btsnoop
+        [ -f "$out" ] || python3 Scripts/make-address-capture.py --frames "$n" --advertisers "$advertisers" --rotate "$rotate" --out "$out"
+        local addresses=$(( advertisers * ((n - 4 + rotate - 1) / rotate) ))
+        [ "$addresses" -gt $((n - 4)) ] && addresses=$((n - 4))
+        read -r c k _ < <(cpu_run "$BIN" analyze --no-color --format text "$out")
+        local per="-"
+        if [ -z "$first_kb" ]; then first_kb=$k; first_addresses=$addresses
+        else per=$(( (k - first_kb) * 1024 / (addresses - first_addresses) )); fi
+        printf '%10s %12s %9.1f %8s %14s\n' "$rotate" "$addresses" "$(awk -v k="$k" 'BEGIN { print k / 1024 }')" "$c" "$per"
+    done
+}
+
 if [ "$PER_CAPTURE" = 1 ]; then per_capture; exit 0; fi
+if [ "$ADDRESSES" = 1 ]; then addresses; exit 0; fi
 
 for n in $FRAMES; do
     file=/tmp/hciscope-$((n / 1000000))m.btsnoop
