@@ -27,7 +27,7 @@ struct LiveTracker {
     }
 
     /// Items the builder holds now (for the test that memory stays flat).
-    var held: (connections: Int, scans: Int, attempts: Int) { builder.held }
+    var held: (connections: Int, scans: Int, attempts: Int, devices: Int) { builder.held }
 
     var view: AnalysisBuilder.LiveView { builder.liveView }
 

@@ -72,7 +72,7 @@ public struct Report: Sendable {
         // Items handed over on the way count too.
         let r = a.handedOver
         self.totals = Totals(
-            scans: a.scanTotals.sessions, devices: a.devices.count, attempts: a.attempts.count + r.attempts,
+            scans: a.scanTotals.sessions, devices: a.devices.count + r.devices, attempts: a.attempts.count + r.attempts,
             connections: a.connections.count + r.connections, pairings: a.pairings.count + r.pairings,
             discovery: headline.discoveryTotal, connectionTiming: headline.connectionTimingTotal,
             advertisingData: (a.advertising?.dataCommands.count ?? 0) + r.advertisingData,

@@ -26,8 +26,16 @@ extension AnalysisBuilder {
         public var kept: Int
         /// …and the settled ones after them are looked for once this many were created.
         public var items: Int
+        /// Advertisers: the first `kept` stay (the reports list them); the later ones are looked
+        /// at once this many more are held (or a quarter more than were held at the last look)…
+        public var devices: Int
+        /// …and those not heard for this long leave (`ScanTracker.forgetQuietDevices`): longer
+        /// than a resolvable private address lives (15 minutes by default in iOS, Android and
+        /// BlueZ).
+        public var deviceQuietMicros: Int64
         public init(
-            attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000, kept: Int = 1000, items: Int = 256
+            attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000, kept: Int = 1000, items: Int = 256,
+            devices: Int = 4096, deviceQuietMicros: Int64 = 15 * 60 * 1_000_000
         ) {
             self.attPDUs = attPDUs
             self.connections = connections
@@ -35,11 +43,17 @@ extension AnalysisBuilder {
             self.keptScans = keptScans
             self.kept = kept
             self.items = items
+            self.devices = devices
+            self.deviceQuietMicros = deviceQuietMicros
         }
     }
 
     /// True when closed connections, scan sessions or settled items should be handed over now.
-    public var hasSettledToHandOver: Bool { hasConnectionsToHandOver || hasScansToHandOver || hasItemsToHandOver }
+    public var hasSettledToHandOver: Bool {
+        hasConnectionsToHandOver || hasScansToHandOver || hasItemsToHandOver || hasDevicesToLookAt
+    }
+
+    var hasDevicesToLookAt: Bool { scans.hasDevicesToLookAt(kept: handOverPolicy.kept, every: handOverPolicy.devices) }
 
     /// Connection requests, connections, pairings and advertising records created so far.
     var itemsCreated: Int { links.attempts.created + links.connections.created + pairing.pairings.created + advertising.created }
@@ -77,6 +91,10 @@ extension AnalysisBuilder {
         }
         if hasScansToHandOver { part.scans = scans.handOverClosed() }
         var leaving = LeavingItems()
+        if hasDevicesToLookAt, let now = lastFrame?.time.microseconds {
+            // No rule judges a device: those that leave are only counted.
+            scans.forgetQuietDevices(quietSince: Timestamp(microseconds: now &- handOverPolicy.deviceQuietMicros), kept: handOverPolicy.kept)
+        }
         if hasItemsToHandOver {
             itemsAtCheck = itemsCreated
             handOverSettledItems(into: &part, leaving: &leaving)

@@ -17,14 +17,15 @@ extension AnalysisBuilder {
     public var liveView: LiveView {
         LiveView(
             frames: result.capture.frames, scanningAdapters: scans.active.keys.sorted(),
-            reports: scans.totals.reports, devices: scans.devices.count,
+            reports: scans.totals.reports, devices: scans.devicesHeard,
             openConnections: links.open.count, connections: links.connections.created, pairings: pairing.pairings.created,
             advertising: !advertising.openSpans.isEmpty)
     }
 
-    /// How many connections, scan sessions and connection requests the builder holds now (the
-    /// rest were handed over): what grows with a recording's length when nothing hands over.
-    public var held: (connections: Int, scans: Int, attempts: Int) {
-        (links.connections.count, scans.sessions.count, links.attempts.count)
+    /// How many connections, scan sessions, connection requests and advertisers the builder holds
+    /// now (the rest were handed over or left): what grows with a recording's length when nothing
+    /// hands over.
+    public var held: (connections: Int, scans: Int, attempts: Int, devices: Int) {
+        (links.connections.count, scans.sessions.count, links.attempts.count, scans.heldDevices)
     }
 }

@@ -165,8 +165,8 @@ public struct AnalysisBuilder: Sendable {
         result.scans = scans.sessions.items
         result.handedOverScans = scans.handedOver
         result.foldedScanDensity = scans.foldedDensity
-        result.devices = scans.devices
-        result.firstDeviceOfAddress = scans.firstDeviceOfAddress
+        (result.devices, result.firstDeviceOfAddress) = scans.devicesInOrder()
+        result.handedOver.devices = scans.devicesLeft
         result.attempts = links.attempts.items
         result.connections = links.connections.items
         result.pairings = pairing.pairings.items

@@ -1,13 +1,13 @@
 import ScopeCore
 
 /// Hash tables for the lookups made per advertising report (half the frames of a long scan):
-/// the advertiser's device index, the session's duplicate check and the device's distinct
+/// the advertiser's device slot, the session's duplicate check and the device's distinct
 /// payloads. All are open addressing with linear probing in one flat array of fixed-size
 /// entries, at most 3/4 full, hashed with one `fastHash`: a `Dictionary`/`Set` of a custom key
 /// goes through generic hashing, equality and copy-on-write machinery that cost several times
-/// the probe itself. No table is ever iterated, so their order cannot reach any output.
+/// the probe itself. Only `PayloadTable.removeAll` goes through a table, to filter it: no table's order reaches any output.
 
-/// An advertiser (address and address type, as one word) → its index in `ScanTracker.devices`.
+/// An advertiser (address and address type, as one word) → its slot in `ScanTracker.devices`.
 struct DeviceTable: Sendable {
     /// `key == DeviceTable.empty` marks a free slot (real keys use 56 bits).
     private struct Entry: Sendable {
@@ -56,10 +56,10 @@ struct DeviceTable: Sendable {
 }
 
 /// Distinct payloads per owner, as one set of (owner, payload) pairs. A scan session's distinct
-/// reports: owner = advertiser (its device index) << 16 | event type (data status bits cleared
+/// reports: owner = advertiser (its device slot) << 16 | event type (data status bits cleared
 /// for extended reports); equal entries are exactly equal `ReportKey`s of the set this replaced
-/// (the device index stands for address and type one to one). The devices' distinct payloads:
-/// owner = device index (one table rather than a `Set<Payload>` per device).
+/// (a held device's slot stands for address and type one to one). The devices' distinct payloads:
+/// owner = device slot (one table rather than a `Set<Payload>` per device).
 struct PayloadTable: Sendable {
     private struct Entry: Sendable {
         /// `PayloadTable.empty` marks a free slot.
@@ -87,6 +87,20 @@ struct PayloadTable: Sendable {
         return true
     }
 
+    /// Keeps only the pairs whose owner `isGone` says no to, in a table sized for them (what
+    /// a device leaving frees).
+    mutating func removeAll(where isGone: (UInt64) -> Bool) {
+        let kept = entries.filter { $0.owner != Self.empty && !isGone($0.owner) }
+        guard kept.count < count else { return }
+        entries = []
+        count = 0
+        var capacity = 16
+        while kept.count * 4 >= capacity * 3 { capacity *= 2 }
+        allocate(capacity)
+        for e in kept { place(e) }
+        count = kept.count
+    }
+
     /// The payload's fingerprint is mixed already: one 64×64→128-bit multiply with the owner
     /// (the product's halves xored) spreads the pair, where `fastHash` would chain three.
     @inline(__always)
@@ -97,13 +111,19 @@ struct PayloadTable: Sendable {
 
     private mutating func grow() {
         let old = entries
-        let free = Entry(owner: Self.empty, payload: ScanTracker.Payload(fingerprint: 0, count: 0))
-        entries = Array(repeating: free, count: max(16, old.count * 2))
+        allocate(max(16, old.count * 2))
+        for e in old where e.owner != Self.empty { place(e) }
+    }
+
+    private mutating func allocate(_ capacity: Int) {
+        entries = Array(repeating: Entry(owner: Self.empty, payload: ScanTracker.Payload(fingerprint: 0, count: 0)), count: capacity)
+    }
+
+    /// Puts a pair not in the table in its first free slot.
+    private mutating func place(_ e: Entry) {
         let mask = entries.count - 1
-        for e in old where e.owner != Self.empty {
-            var i = Self.slot(e.owner, e.payload) & mask
-            while entries[i].owner != Self.empty { i = (i + 1) & mask }
-            entries[i] = e
-        }
+        var i = Self.slot(e.owner, e.payload) & mask
+        while entries[i].owner != Self.empty { i = (i + 1) & mask }
+        entries[i] = e
     }
 }

@@ -21,17 +21,33 @@ struct ScanTracker: Sendable {
     var active: [AdapterIndex: HeldRef<FrameNumber>] = [:]
     /// The running sessions' tracking (one per adapter in `active`, a short list: no hashing).
     var running: [ScanTracking] = []
-    /// Advertisers seen in reports.
+    /// Advertisers seen in reports, by slot: a device's slot is its id while it is held (the
+    /// values of `deviceIndex` and `firstDeviceOfAddress`, the owners in `devicePayloads` and in
+    /// the running sessions' tables). The first `HandOverPolicy.kept` devices fill the first
+    /// slots in the order heard and stay; a later one can leave once quiet
+    /// (`forgetQuietDevices`), and its slot goes to the next new device.
     var devices: [Device] = []
-    /// Advertiser → index in `devices`.
+    /// Per slot: its device's place in the order devices were first heard (what the reports list
+    /// by), or `ScanTracker.freeSlot`.
+    var deviceOrder: [Int] = []
+    /// Slots whose device left, for the next new devices.
+    var freeSlots: [Int] = []
+    /// Devices heard, and how many of them left (`HandedOverItems.devices`).
+    var devicesHeard = 0
+    var devicesLeft = 0
+    /// Devices held after the first kept ones when quiet devices were last looked for.
+    var devicesAtCheck = 0
+    /// Advertiser → its slot in `devices`.
     var deviceIndex = DeviceTable()
-    /// Address → index of its first device in `devices` (`AnalysisResult.firstDeviceOfAddress`).
+    /// Address → slot of its first device held (`AnalysisResult.firstDeviceOfAddress`).
     var firstDeviceOfAddress: [BDAddr: Int] = [:]
-    /// The devices' distinct payloads (owner: the device's index in `devices`).
+    /// The devices' distinct payloads (owner: the device's slot).
     var devicePayloads = PayloadTable()
     /// Per advertiser and adapter: the last scan session that reported it and its first report
     /// there (per-device state; connection requests record it as `peerDiscovery`).
     var lastDiscovery: [AdapterAddress: Discovery] = [:]
+    /// The adapters in `lastDiscovery`'s keys.
+    var discoveryAdapters: [AdapterIndex] = []
     /// Sessions handed over that some `lastDiscovery` still points at, by start frame (at most
     /// one per advertiser; the others are dropped at each hand-over).
     var handedOverDiscoveryScans: [FrameNumber: ScanSession] = [:]
@@ -123,7 +139,7 @@ struct ScanTracker: Sendable {
         /// The session in `sessions`: its start frame, and its position when last found
         /// (`session` finds it).
         var session: HeldRef<FrameNumber>
-        /// Its distinct reports, to tell duplicates (owner: device index << 16 | event type).
+        /// Its distinct reports, to tell duplicates (owner: device slot << 16 | event type).
         var seen = PayloadTable()
         /// Devices that reported in the session, and which (bit i: `devices[i]`).
         var devices = 0
@@ -271,7 +287,10 @@ extension ScanTracker {
             if newDevice {
                 let seenAt = AdapterAddress(adapter: adapter, address: address)
                 let start = sessions[s].start.frame
-                if lastDiscovery[seenAt]?.scanStart != start { lastDiscovery[seenAt] = Discovery(scanStart: start, firstReport: at) }
+                if lastDiscovery[seenAt]?.scanStart != start {
+                    lastDiscovery[seenAt] = Discovery(scanStart: start, firstReport: at)
+                    if !discoveryAdapters.contains(adapter) { discoveryAdapters.append(adapter) }
+                }
             }
         }
         // A duplicate in the session (same advertiser, event type and data) was counted for the
@@ -305,7 +324,7 @@ extension ScanTracker {
         }
     }
 
-    /// The device's index in `devices`, added on its first report (inlined: a known
+    /// The device's slot in `devices`, added on its first report (inlined: a known
     /// device, almost every report, is one probe).
     @inline(__always)
     private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
@@ -315,10 +334,20 @@ extension ScanTracker {
         return addDevice(key, slot: slot, address: address, addressType: addressType, at: at)
     }
 
-    private mutating func addDevice(_ key: UInt64, slot: Int, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
-        devices.append(Device(address: address, addressType: addressType, first: at))
-        let index = devices.count - 1
-        deviceIndex.insert(key, index: index, at: slot)
+    private mutating func addDevice(_ key: UInt64, slot tableSlot: Int, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
+        let device = Device(address: address, addressType: addressType, first: at)
+        let index: Int
+        if let free = freeSlots.popLast() {
+            index = free
+            devices[index] = device
+            deviceOrder[index] = devicesHeard
+        } else {
+            index = devices.count
+            devices.append(device)
+            deviceOrder.append(devicesHeard)
+        }
+        devicesHeard += 1
+        deviceIndex.insert(key, index: index, at: tableSlot)
         if firstDeviceOfAddress[address] == nil { firstDeviceOfAddress[address] = index }
         return index
     }

@@ -45,6 +45,8 @@ public struct HandedOverItems: Sendable, Hashable {
     public var pairings = 0
     public var advertisingData = 0
     public var advertisingSpans = 0
+    /// Advertisers after the first kept that left once quiet (`HandOverPolicy.deviceQuietMicros`).
+    public var devices = 0
     /// Discovery cost of the connection requests that connected (to a known peer).
     public var discovery = DiscoverySums()
     /// Connection timing of the connections.
