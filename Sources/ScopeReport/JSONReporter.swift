@@ -243,6 +243,7 @@ public enum JSONReporter {
         o.set("status", a.status)
         o.set("outcome", a.outcome)
         o.set("lost_with_controller", a.lostWithController?.rawValue)
+        o.set("superseded_frame", a.supersededFrame)
         o.set(ms: "pending_ms", a.pendingMicros)
         o.set("connection", a.connection)
         return o.value

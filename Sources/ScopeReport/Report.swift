@@ -354,7 +354,10 @@ public struct AttemptSummary: Sendable {
     public var outcome: String
     /// Set when the request ended with its controller before an answer.
     public var lostWithController: ControllerLoss?
-    /// Request → complete or cancel.
+    /// Where the controller accepted a later request while this one had no answer
+    /// (`ConnectionAttempt.supersededAt`).
+    public var supersededFrame: FrameNumber?
+    /// Request → complete, cancel or superseded.
     public var pendingMicros: Int64?
     public var connection: String?
 
@@ -370,7 +373,8 @@ public struct AttemptSummary: Sendable {
         status = a.status.map(ContractNames.hciStatus)
         outcome = a.outcome.rawValue
         lostWithController = a.lostWithController
-        if let end = a.complete ?? a.cancel { pendingMicros = end.time.microseconds &- a.request.time.microseconds }
+        supersededFrame = a.supersededAt?.frame
+        if let end = a.complete ?? a.cancel ?? a.supersededAt { pendingMicros = end.time.microseconds &- a.request.time.microseconds }
         connection = a.connection?.description
     }
 }

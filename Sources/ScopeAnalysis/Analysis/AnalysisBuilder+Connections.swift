@@ -36,6 +36,17 @@ extension AnalysisBuilder {
         if !usesList { reconnections.noteRequest(attempt, id: id, key: peerOnAdapter(peer, adapter: adapter)) }
     }
 
+    /// The pending request on `adapter` accepted (Command Status success): the one it displaced,
+    /// still unanswered, was no longer pending in the controller, and settles.
+    mutating func requestAccepted(adapter: AdapterIndex, at: FrameTime) {
+        guard let id = links.displacedAttempt.removeValue(forKey: adapter), let d = links.attempts.position(of: id),
+            links.attempts[d].complete == nil
+        else { return }
+        links.attempts[d].supersededAt = at
+        links.settledAttempts.append(id)
+        noteRequestChanged(d)
+    }
+
     /// Request `i` changed (cancelled, completed): the reconnections watching it follow.
     mutating func noteRequestChanged(_ i: Int) {
         reconnections.noteRequestChanged(links.attempts[i], id: links.attempts.ids[i])

@@ -381,6 +381,10 @@ public struct AnalysisBuilder: Sendable {
                 }
                 links.settledAttempts.append(links.attempts.ids[i])
                 noteRequestChanged(i)
+            } else if event.code == .commandStatus, status == 0, let i = links.pendingAttemptPosition(adapter),
+                links.attempts[i].request == pending.at
+            {
+                requestAccepted(adapter: adapter, at: at)
             }
         case .leSetAdvertisingParameters:
             advertising.seen = true

@@ -40,6 +40,11 @@ public struct ConnectionAttempt: Sendable {
     /// Set when the request ended with its controller before an answer (reset, closed or
     /// removed): `complete` is that frame, `status` nil, the outcome failed.
     public var lostWithController: ControllerLoss?
+    /// Set when the controller accepted a later request on the adapter while this one had no
+    /// answer: it was no longer pending there (a controller refuses a second request while one
+    /// is, Vol 4 Part E §7.8.12), and its end was not captured. The frame of that acceptance
+    /// (the later request's Command Status); `complete` stays nil, the outcome pending.
+    public var supersededAt: FrameTime?
     /// The connection it produced.
     public var connection: ConnectionID?
     /// The identity address when `peer` is a resolvable private address resolved with an IRK.

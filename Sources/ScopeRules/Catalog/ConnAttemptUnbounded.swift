@@ -26,7 +26,7 @@ public struct ConnAttemptUnbounded: ItemRule {
         for (i, a) in view.attempts.enumerated() {
             t.tick(0)
             let peer = a.peer.map { "peer \($0)" } ?? "filter accept list"
-            let ends = [a.cancel, a.complete].compactMap { $0 }.sorted()
+            let ends = [a.cancel, a.complete, a.supersededAt].compactMap { $0 }.sorted()
             let endAt: FrameTime?
             let how: String
             if let e = ends.first {
@@ -35,6 +35,8 @@ public struct ConnAttemptUnbounded: ItemRule {
                     how = "cancelled at frame \(e.frame)"
                 } else if let loss = a.lostWithController {
                     how = "ended by the \(loss.label) at frame \(e.frame)"
+                } else if e == a.supersededAt {
+                    how = "no longer pending when the controller accepted a later request (frame \(e.frame)), its answer not captured,"
                 } else {
                     how = "completed at frame \(e.frame)"
                 }
@@ -63,7 +65,7 @@ public struct ConnAttemptUnbounded: ItemRule {
                         cause: android
                             ? "Usual cause on Android: BluetoothDevice.connectGatt(context, autoConnect = true, callback): the app asked for a background connection that the stack keeps pending (on the accept list) until the device comes back"
                             : "The capture cannot tell whether the app or the host stack asked for this background (accept-list) connection; stacks keep such requests pending until a listed device comes back, so it is graded info",
-                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, ends.isEmpty ? endAt.frame : nil],
+                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, a.supersededAt?.frame, ends.isEmpty ? endAt.frame : nil],
                         fix: android
                             ? "Keep autoConnect = true only while the reconnection is wanted; call BluetoothGatt.disconnect() and close() when it is not."
                             : "If the app asked for it, cancel it when the reconnection is no longer wanted.",
@@ -76,7 +78,7 @@ public struct ConnAttemptUnbounded: ItemRule {
                         shows: line + " -> neither completed nor cancelled within \(Text.seconds(limit))",
                         cause:
                             "Usually connect(_:options:) with no timer: Core Bluetooth connection attempts never time out, so the app must call cancelPeripheralConnection(_:) itself (Android: connectGatt(autoConnect=true) waits forever; BlueZ: Device1.Connect without a timeout)",
-                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, ends.isEmpty ? endAt.frame : nil],
+                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, a.supersededAt?.frame, ends.isEmpty ? endAt.frame : nil],
                         fix: "Start a timer with every connect and cancel the attempt when it fires.")
                 }
             } else {
