@@ -53,7 +53,7 @@ extension AnalysisBuilder {
         hasConnectionsToHandOver || hasScansToHandOver || hasItemsToHandOver || hasDevicesToLookAt
     }
 
-    var hasDevicesToLookAt: Bool { scans.hasDevicesToLookAt(kept: handOverPolicy.kept, every: handOverPolicy.devices) }
+    var hasDevicesToLookAt: Bool { scans.hasDevicesToLookAt }
 
     /// Connection requests, connections, pairings and advertising records created so far.
     var itemsCreated: Int { links.attempts.created + links.connections.created + pairing.pairings.created + advertising.created }
@@ -93,7 +93,9 @@ extension AnalysisBuilder {
         var leaving = LeavingItems()
         if hasDevicesToLookAt, let now = lastFrame?.time.microseconds {
             // No rule judges a device: those that leave are only counted.
-            scans.forgetQuietDevices(quietSince: Timestamp(microseconds: now &- handOverPolicy.deviceQuietMicros), kept: handOverPolicy.kept)
+            scans.forgetQuietDevices(
+                quietSince: Timestamp(microseconds: now &- handOverPolicy.deviceQuietMicros), kept: handOverPolicy.kept,
+                every: handOverPolicy.devices)
         }
         if hasItemsToHandOver {
             itemsAtCheck = itemsCreated

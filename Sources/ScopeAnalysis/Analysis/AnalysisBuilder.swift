@@ -45,7 +45,9 @@ public struct AnalysisBuilder: Sendable {
     var reconnections = ReconnectionTracker()
 
     /// When closed connections and scan sessions are handed over (`handOverSettled()`).
-    public var handOverPolicy = HandOverPolicy()
+    public var handOverPolicy = HandOverPolicy() {
+        didSet { scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices) }
+    }
     /// Connection requests, connections, pairings and advertising records created when settled
     /// ones were last looked for (`hasItemsToHandOver`).
     var itemsAtCheck = 0
@@ -85,6 +87,7 @@ public struct AnalysisBuilder: Sendable {
     public init(file: String, format: String) {
         result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
         platformDetector = PlatformDetector(format: format)
+        scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices)
         if format.hasPrefix("pklg") {
             result.capture.health.notes.append(.localClock)
         }

@@ -16,25 +16,30 @@ extension ScanTracker {
     /// Devices held now.
     var heldDevices: Int { devicesHeard - devicesLeft }
 
-    /// Whether enough devices came after the first `kept` since the last look for quiet ones:
-    /// `every` of them, or a quarter of those held then, whichever is more (each look costs
-    /// time in proportion to the devices held).
-    func hasDevicesToLookAt(kept: Int, every: Int) -> Bool {
-        let beyondKept = heldDevices - kept
-        return beyondKept >= devicesAtCheck + max(every, devicesAtCheck / 4)
+    /// Whether enough devices came since the last look for quiet ones (`lookAtDevicesWhenHeld`).
+    /// Asked after every frame: one comparison.
+    @inline(__always)
+    var hasDevicesToLookAt: Bool { heldDevices >= lookAtDevicesWhenHeld }
+
+    /// Sets when the devices are looked at next: once `every` more are held after the first
+    /// `kept` than after the last look, or a quarter more, whichever is more (each look costs time
+    /// in proportion to the devices held).
+    mutating func scheduleDeviceLook(kept: Int, every: Int) {
+        let beyondKept = max(0, heldDevices - kept)
+        lookAtDevicesWhenHeld = kept + beyondKept + max(every, beyondKept / 4)
     }
 
-    /// The devices after the first `kept` not heard since `quietSince` leave; returns how many
-    /// left.
+    /// The devices after the first `kept` not heard since `quietSince` leave, and the next look
+    /// is scheduled (`every`: `scheduleDeviceLook`); returns how many left.
     @discardableResult
-    mutating func forgetQuietDevices(quietSince cutoff: Timestamp, kept: Int) -> Int {
+    mutating func forgetQuietDevices(quietSince cutoff: Timestamp, kept: Int, every: Int) -> Int {
         var gone: [Int] = []
         if devices.count > kept {
             for slot in kept..<devices.count where deviceOrder[slot] != Self.freeSlot && devices[slot].last.time < cutoff {
                 gone.append(slot)
             }
         }
-        defer { devicesAtCheck = max(0, heldDevices - kept) }
+        defer { scheduleDeviceLook(kept: kept, every: every) }
         guard !gone.isEmpty else { return 0 }
         var goneAddresses: [BDAddr] = []
         goneAddresses.reserveCapacity(gone.count)

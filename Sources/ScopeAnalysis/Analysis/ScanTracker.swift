@@ -35,8 +35,8 @@ struct ScanTracker: Sendable {
     /// Devices heard, and how many of them left (`HandedOverItems.devices`).
     var devicesHeard = 0
     var devicesLeft = 0
-    /// Devices held after the first kept ones when quiet devices were last looked for.
-    var devicesAtCheck = 0
+    /// Quiet devices are looked for once this many are held (`scheduleDeviceLook`).
+    var lookAtDevicesWhenHeld = Int.max
     /// Advertiser → its slot in `devices`.
     var deviceIndex = DeviceTable()
     /// Address → slot of its first device held (`AnalysisResult.firstDeviceOfAddress`).
