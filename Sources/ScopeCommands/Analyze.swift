@@ -389,8 +389,19 @@ extension Analyze {
     }
 }
 
-extension ReportFormat: ExpressibleByArgument {}
-extension Severity: ExpressibleByArgument {}
+// What ArgumentParser derives for a `CaseIterable` `RawRepresentable` type, spelled out: its
+// generic defaults get there through key paths and dynamic casts, which search the binary's
+// conformance records at run time on every launch.
+extension ReportFormat: ExpressibleByArgument {
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    public static var allValueDescriptions: [String: String] { [:] }
+    public var defaultValueDescription: String { rawValue }
+}
+extension Severity: ExpressibleByArgument {
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    public static var allValueDescriptions: [String: String] { [:] }
+    public var defaultValueDescription: String { rawValue }
+}
 
 extension Analyze {
     /// A file to analyse; `found` when a folder search found it (then it is skipped when it is

@@ -5,25 +5,48 @@ import ScopeAnalysis
 /// Every rule, in the stable order of RULES.md's table. Explicit on purpose: no registration
 /// side effects, and a new rule is one line here.
 public enum RuleRegistry {
-    public static let all: [any Rule.Type] = [
-        ScanLeftRunning.self,
-        ScanDuplicatesAllowed.self,
-        GATTDiscoverAllServices.self,
-        GATTDiscoverAllCharacteristics.self,
-        GATTPolling.self,
-        ConnIdleBeforeDisconnect.self,
-        ConnSubscriptionsLeftOn.self,
-        ConnReconnectByScan.self,
-        ConnAttemptUnbounded.self,
-        AdvPayloadBudget.self,
-        AdvWithoutNeed.self,
-        SecurityInsufficientAuth.self,
-        SecurityLegacyPairing.self,
-        SecurityUnauthenticatedPairing.self,
-        SecurityPairingFailed.self,
-        ATTSmallWrites.self,
-        ATTAcknowledgedBulk.self,
+    public static let all: [any Rule.Type] = entries.map { $0.rule }
+
+    /// `all`, each rule of `RuleScope.items` as its `ItemRule` type, which the engine and the
+    /// accumulator call. Typed here rather than found by `as? any ItemRule`: that cast searches
+    /// the binary's conformance records at run time, once per rule and process.
+    static let entries: [Entry] = [
+        .rule(ScanLeftRunning.self),
+        .rule(ScanDuplicatesAllowed.self),
+        .rule(GATTDiscoverAllServices.self),
+        .rule(GATTDiscoverAllCharacteristics.self),
+        .rule(GATTPolling.self),
+        .items(ConnIdleBeforeDisconnect.self),
+        .rule(ConnSubscriptionsLeftOn.self),
+        .items(ConnReconnectByScan.self),
+        .items(ConnAttemptUnbounded.self),
+        .items(AdvPayloadBudget.self),
+        .items(AdvWithoutNeed.self),
+        .rule(SecurityInsufficientAuth.self),
+        .items(SecurityLegacyPairing.self),
+        .items(SecurityUnauthenticatedPairing.self),
+        .items(SecurityPairingFailed.self),
+        .rule(ATTSmallWrites.self),
+        .rule(ATTAcknowledgedBulk.self),
     ]
+
+    /// A rule of the registry; `.items` for a rule of `RuleScope.items`.
+    enum Entry: Sendable {
+        case rule(any Rule.Type)
+        case items(any ItemRule.Type)
+
+        var rule: any Rule.Type {
+            switch self {
+            case .rule(let type): return type
+            case .items(let type): return type
+            }
+        }
+
+        var itemRule: (any ItemRule.Type)? {
+            if case .items(let type) = self { return type }
+            return nil
+        }
+    }
 
     public static var ids: [String] { all.map { $0.id } }
 
@@ -67,7 +90,8 @@ public enum RuleEngine {
         let follower = handedOver?.follower
         let facts = RuleFacts(follower: follower), connectionFacts = someHandedOver ? RuleFacts(follower: follower) : facts
         @Sendable func verdict(_ index: Int) -> RuleVerdict {
-            let type = RuleRegistry.all[index]
+            let entry = RuleRegistry.entries[index]
+            let type = entry.rule
             let id = type.id
             if !config.isEnabled(id) {
                 return RuleVerdict(rule: id, status: .notEvaluated, reason: "disabled in the configuration")
@@ -80,8 +104,8 @@ public enum RuleEngine {
             } else if type.scope == .scan, let handedOver, someHandedOver {
                 let from = analysis.handedOverScans.firstStart
                 verdict = handedOver.merged(evaluate(type, analysis, config: config, facts: facts), handedOverFrom: from ?? 0)
-            } else if type.scope == .items, let rule = type.init() as? any ItemRule {
-                verdict = rule.evaluate(analysis, config: config, handedOver: handedOver?.tallies[id])
+            } else if let itemRule = entry.itemRule {
+                verdict = itemRule.init().evaluate(analysis, config: config, handedOver: handedOver?.tallies[id])
             } else {
                 verdict = evaluate(type, analysis, config: config, facts: facts)
             }
@@ -267,11 +291,12 @@ public struct RuleAccumulator: Sendable {
         for c in leaving?.connections ?? [] { judgedConnections.remove(JudgedConnection(c)) }
         let facts = RuleFacts(follower: follower)
         defer { follower.forget(batch.connections) }
-        for type in RuleRegistry.all where config.isEnabled(type.id) {
+        for entry in RuleRegistry.entries where config.isEnabled(entry.rule.id) {
+            let type = entry.rule
             switch type.scope {
             case .items:
-                guard let leaving, let rule = type.init() as? any ItemRule else { break }
-                let t = rule.tally(ItemView(leaving: leaving, of: batch), config: config)
+                guard let leaving, let itemRule = entry.itemRule else { break }
+                let t = itemRule.init().tally(ItemView(leaving: leaving, of: batch), config: config)
                 tallies[type.id, default: ItemTally()].merge(t)
             case .connection where !batch.connections.isEmpty, .scan where !batch.scans.isEmpty:
                 // Findings beyond what the merged batches keep already are only counted.

@@ -72,7 +72,25 @@ enum Text {
     static func hex2(_ v: UInt8) -> String { Hex.prefixed(v, digits: 2) }
     static func hex4(_ v: UInt16) -> String { Hex.prefixed(v, digits: 4) }
     static func side(_ s: Side) -> String { s == .remote ? "remote" : (s == .local ? "local" : "unknown") }
-    static func percent(_ r: Double) -> String { String(format: "%.1f %%", r * 100) }
+    /// "12.3 %": `String(format: "%.1f %%", r * 100)`, written out with integers.
+    static func percent(_ r: Double) -> String {
+        let p = r * 100
+        guard p.isFinite, p.magnitude < 1e15 else { return String(format: "%.1f %%", p) }
+        let t = tenths(p.magnitude)
+        return (p.sign == .minus ? "-" : "") + "\(t / 10).\(t % 10) %"
+    }
+    /// `v` (0 ≤ v < 1e15) times ten, rounded to nearest (ties to even) from `v`'s exact binary
+    /// value, as printf rounds.
+    private static func tenths(_ v: Double) -> UInt64 {
+        guard v >= 0x1p-10 else { return 0 }
+        // v = m / 2^k exactly, with 3 ≤ k ≤ 62 for 2^-10 ≤ v < 2^50; 10 m < 2^57.
+        let m = v.significandBitPattern | 1 << 52
+        let k = UInt64(52 - Int(v.exponent)), scaled = m * 10
+        var q = scaled >> k
+        let rest = scaled & (1 << k - 1), half: UInt64 = 1 << (k - 1)
+        if rest > half || (rest == half && q & 1 == 1) { q += 1 }
+        return q
+    }
     static func number(_ d: Double) -> String { d == d.rounded() ? String(Int64(d)) : String(d) }
     static func uuid(_ u: String) -> String { u.count == 4 ? u.uppercased() : u }
 }

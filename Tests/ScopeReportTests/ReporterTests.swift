@@ -193,6 +193,43 @@ import FoundationXML
         #expect(devices.contains { $0["name"] as? String == ReportFixtures.hostile })
     }
 
+    /// `Escaping.xml` works on UTF-8 bytes; it escapes exactly what the rule says, scalar by scalar.
+    @Test func xmlMatchesScalarRule() {
+        func reference(_ s: String) -> String {
+            var out = ""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                case "'": out += "&#39;"
+                case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+                case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
+        }
+        let pieces = ["", "a", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{0}", "\u{1F}", " ", "\u{7F}", "é", "日本",
+                      "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "\u{FFEF}", "\u{FBFF}", "\u{EFBF}", "\u{10000}", "\u{1F600}",
+                      "\u{10FFFF}", "plain text", ReportFixtures.hostile]
+        var strings = pieces
+        for a in pieces { for b in pieces { strings.append(a + b) } }
+        var x: UInt64 = 7
+        for _ in 0..<2000 {
+            var s = ""
+            for _ in 0..<8 {
+                x = x &* 6364136223846793005 &+ 1442695040888963407
+                s += pieces[Int(x >> 33) % pieces.count]
+            }
+            strings.append(s)
+        }
+        for s in strings {
+            #expect(Array(Escaping.xml(s).utf8) == Array(reference(s).utf8), "\(Array(s.unicodeScalars))")
+        }
+    }
+
     @Test func functions() {
         #expect(Escaping.xml("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&#39;")
         #expect(Escaping.xml("\u{01}") == "\u{FFFD}")

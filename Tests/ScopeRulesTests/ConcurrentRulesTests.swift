@@ -52,7 +52,8 @@ struct ConcurrentRulesTests {
     }
 }
 
-/// `Text.seconds` and `Text.millis` write with integers what `String(format: "%.3f …")` wrote.
+/// `Text.seconds`, `Text.millis` and `Text.percent` write with integers what
+/// `String(format: "%.3f …")` and `String(format: "%.1f %%")` write.
 @Suite struct RuleTextTests {
     @Test func secondsAndMillisMatchPrintfFormatting() {
         var values: [Int64] = [0, 1, -1, 499, 500, 501, -499, -500, -501, 999, 1000, 1499, 1500, -1500, 2500, 30_000_000,
@@ -67,6 +68,31 @@ struct ConcurrentRulesTests {
         for v in values {
             #expect(Text.seconds(v) == String(format: "%.3f s", (Double(v) / 1000).rounded() / 1000), "\(v)")
             #expect(Text.millis(v) == String(format: "%.3f ms", Double(v) / 1000), "\(v)")
+        }
+    }
+
+    @Test func percentMatchesPrintfFormatting() {
+        // Duplicate ratios as the rules see them (duplicates / reports), values on both sides of
+        // every rounding step, the ends of the integer path, and what falls back to Foundation.
+        var ratios: [Double] = [0, -0.0, 1, -1, 0.5, 0.0005, 0.00049999, 0.0004999999999, 0.0005000000001, 0x1p-10 / 100,
+                                0x1p-11, 1e-300, 5e-324, 0.999, 0.9995, 0.99949999999, 9.99e12, 1e13 - 0.001, 1e13, 1e300,
+                                .infinity, -.infinity, .nan, .ulpOfOne, .greatestFiniteMagnitude]
+        for reports in 1...400 {
+            for duplicates in 0...reports { ratios.append(Double(duplicates) / Double(reports)) }
+        }
+        for tenth in 0...10_000 {
+            let p = (Double(tenth) + 0.5) / 1000
+            ratios += [p, p.nextUp, p.nextDown, -p, (Double(tenth) + 0.5) / 10 / 100]
+        }
+        var x: UInt64 = 1
+        for _ in 0..<20_000 {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            ratios.append(Double(x >> 11) / Double(1 << 53))
+            ratios.append(Double(bitPattern: x))
+            ratios.append(Double(Int64(bitPattern: x) % 100_000_000) / 997)
+        }
+        for r in ratios {
+            #expect(Text.percent(r) == String(format: "%.1f %%", r * 100), "\(r)")
         }
     }
 }

@@ -16,6 +16,17 @@ import Testing
         #expect(Set(RuleRegistry.ids).count == 17)
     }
 
+    /// The registry lists as `.items` exactly the rules that are `ItemRule`s (the engine calls
+    /// them through that entry, not through a cast).
+    @Test func registryEntriesNameTheItemRules() {
+        for entry in RuleRegistry.entries {
+            let type = entry.rule
+            #expect((entry.itemRule != nil) == (type.init() is any ItemRule), "\(type.id)")
+            #expect((entry.itemRule != nil) == (type.scope == .items), "\(type.id)")
+        }
+        #expect(RuleRegistry.entries.filter { $0.itemRule != nil }.count == 8)
+    }
+
     @Test func loadsGoodFile() throws {
         let yaml = """
             # hciscope.yml
