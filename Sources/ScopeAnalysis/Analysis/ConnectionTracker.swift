@@ -285,32 +285,36 @@ extension ConnectionTracker {
     }
 
     /// Records the services and characteristics a discovery response taught the decoder's GATT
-    /// tracker (a service or characteristic learned again replaces the earlier one).
+    /// tracker (a service or characteristic learned again replaces the earlier one). Each is held
+    /// once (by its start or declaration handle), and the characteristics stay in handle order:
+    /// discovery mostly learns them in that order, so they are sorted only when one was not.
     private static func apply(_ discovered: [GATTAttribute], to db: inout GATTDatabase, at: FrameTime) {
-        var characteristics = false
+        var outOfOrder = false
         for a in discovered {
             switch a.kind {
             case .primaryService, .secondaryService:
                 guard let uuid = a.uuid, let end = a.groupEnd else { continue }
-                db.services.removeAll { $0.start == a.handle }
+                if let old = db.services.firstIndex(where: { $0.start == a.handle }) { db.services.remove(at: old) }
                 db.services.append(
                     GATTDatabase.Service(
                         start: a.handle, end: end, uuid: uuid.compactString, name: uuid.name,
                         isPrimary: a.kind == .primaryService, learned: at))
             case .characteristicDeclaration:
                 guard let uuid = a.uuid, let valueHandle = a.relatedHandle, let properties = a.properties else { continue }
-                db.characteristics.removeAll { $0.declarationHandle == a.handle }
+                if let old = db.characteristics.firstIndex(where: { $0.declarationHandle == a.handle }) {
+                    db.characteristics.remove(at: old)
+                }
+                if let last = db.characteristics.last, last.declarationHandle > a.handle { outOfOrder = true }
                 let service = db.services.first { $0.start <= a.handle && a.handle <= $0.end }?.start
                 db.characteristics.append(
                     GATTDatabase.Characteristic(
                         declarationHandle: a.handle, valueHandle: valueHandle, properties: properties.rawValue,
                         uuid: uuid.compactString, name: uuid.name, serviceStart: service, learned: at))
-                characteristics = true
             default:
                 continue
             }
         }
-        if characteristics { db.characteristics.sort { $0.declarationHandle < $1.declarationHandle } }
+        if outOfOrder { db.characteristics.sort { $0.declarationHandle < $1.declarationHandle } }
     }
 }
 
