@@ -515,7 +515,12 @@ public struct GATTTracker: Sendable {
     }
 
     mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
-        let (index, found) = slot(of: a.handle)
+        remember(a, at: slot(of: a.handle), note: &note)
+    }
+
+    /// ``remember(_:note:)`` with the attribute's ``slot(of:)``, looked up already.
+    mutating func remember(_ a: GATTAttribute, at slot: (index: Int, found: Bool), note: inout GATTAnnotation) {
+        let (index, found) = slot
         let wasClientConfiguration = found && GATTTracker.isClientConfiguration(attributes[index])
         if found {
             attributes[index] = a
@@ -651,22 +656,26 @@ public struct GATTTracker: Sendable {
             }
             // What Read By Type / Read By Group Type taught is more specific (Find Information
             // lists only the declaration *types* 0x2800/0x2803): keep it.
-            if attribute(at: e.handle) != nil { continue }
+            let at = slot(of: e.handle)
+            if at.found { continue }
             if kind != .descriptor {
-                remember(GATTAttribute(handle: e.handle, kind: kind, uuid: nil, learnedIn: frame), note: &note)
+                remember(GATTAttribute(handle: e.handle, kind: kind, uuid: nil, learnedIn: frame), at: at, note: &note)
                 continue
             }
             // The handle right after a characteristic declaration is its value (Find Information
-            // then lists the characteristic UUID, not a descriptor type).
-            if e.handle > 0, let before = attribute(at: e.handle - 1), before.kind == .characteristicDeclaration {
+            // then lists the characteristic UUID, not a descriptor type). The attribute before the
+            // slot is the one at the handle below, if that is known.
+            if e.handle > 0, at.index > 0, attributes[at.index - 1].handle == e.handle - 1,
+                attributes[at.index - 1].kind == .characteristicDeclaration
+            {
                 remember(
                     GATTAttribute(
                         handle: e.handle, kind: .characteristicValue, uuid: e.uuid, relatedHandle: e.handle - 1,
                         learnedIn: frame),
-                    note: &note)
+                    at: at, note: &note)
                 continue
             }
-            remember(GATTAttribute(handle: e.handle, kind: .descriptor, uuid: e.uuid, learnedIn: frame), note: &note)
+            remember(GATTAttribute(handle: e.handle, kind: .descriptor, uuid: e.uuid, learnedIn: frame), at: at, note: &note)
             if displays { note.fields.append(handleField("Descriptor", e.handle)) }
         }
     }
