@@ -44,6 +44,19 @@ struct ConnectionTracker: Sendable {
     /// Disconnection Complete whose ATT detail was judged.
     var settledAttempts: [Int] = []
     var settledConnections: [Int] = []
+    /// How each UUID discovery taught is written in the GATT databases (`compactString`, and
+    /// `name` from the assigned-number tables, which decodes it on every look-up), worked out
+    /// once per UUID: connections to one kind of device learn the same services and
+    /// characteristics again.
+    var uuidLabels: [UUIDKey: (uuid: String, name: String?)] = [:]
+
+    /// A UUID as a key of `uuidLabels`: looked up for every service and characteristic learned,
+    /// so hashed with `fastHash` (its two halves mixed into one word) rather than SipHash.
+    struct UUIDKey: Hashable, Sendable {
+        var uuid: BluetoothUUID
+        func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(uuid.high ^ (uuid.low &* 0x9E37_79B9_7F4A_7C15), seed: seed) }
+    }
 
     /// What the ATT analysis reads from one PDU and its GATT annotation, as plain values.
     ///
@@ -201,7 +214,7 @@ extension ConnectionTracker {
         let event = Self.att(facts, connection: &connections[i], direction: direction, at: at)
         // A response that answers a discovery request: the services and characteristics it named.
         if !discovered.isEmpty, facts.procedure != nil, facts.opcode.kind == .response {
-            Self.apply(discovered, to: &connections[i].gatt, at: at)
+            Self.apply(discovered, to: &connections[i].gatt, labels: &uuidLabels, at: at)
         }
         if connections[i].holdsATT { openHeldATT += 1 }
         if let follower { follower.follow(connections[i].step(event), on: connections[i].id) }
@@ -285,32 +298,48 @@ extension ConnectionTracker {
     }
 
     /// Records the services and characteristics a discovery response taught the decoder's GATT
-    /// tracker (a service or characteristic learned again replaces the earlier one).
-    private static func apply(_ discovered: [GATTAttribute], to db: inout GATTDatabase, at: FrameTime) {
-        var characteristics = false
+    /// tracker (a service or characteristic learned again replaces the earlier one). Each is held
+    /// once (by its start or declaration handle), and the characteristics stay in handle order:
+    /// discovery mostly learns them in that order, so they are sorted only when one was not.
+    private static func apply(
+        _ discovered: [GATTAttribute], to db: inout GATTDatabase, labels: inout [UUIDKey: (uuid: String, name: String?)],
+        at: FrameTime
+    ) {
+        func label(_ uuid: BluetoothUUID) -> (uuid: String, name: String?) {
+            if let known = labels[UUIDKey(uuid: uuid)] { return known }
+            let new = (uuid.compactString, uuid.name)
+            labels[UUIDKey(uuid: uuid)] = new
+            return new
+        }
+        var outOfOrder = false
         for a in discovered {
             switch a.kind {
             case .primaryService, .secondaryService:
                 guard let uuid = a.uuid, let end = a.groupEnd else { continue }
-                db.services.removeAll { $0.start == a.handle }
+                if let old = db.services.firstIndex(where: { $0.start == a.handle }) { db.services.remove(at: old) }
+                let written = label(uuid)
                 db.services.append(
                     GATTDatabase.Service(
-                        start: a.handle, end: end, uuid: uuid.compactString, name: uuid.name,
+                        start: a.handle, end: end, uuid: written.uuid, name: written.name,
                         isPrimary: a.kind == .primaryService, learned: at))
             case .characteristicDeclaration:
                 guard let uuid = a.uuid, let valueHandle = a.relatedHandle, let properties = a.properties else { continue }
-                db.characteristics.removeAll { $0.declarationHandle == a.handle }
-                let service = db.services.first { $0.start <= a.handle && a.handle <= $0.end }?.start
+                if let old = db.characteristics.firstIndex(where: { $0.declarationHandle == a.handle }) {
+                    db.characteristics.remove(at: old)
+                }
+                let count = db.characteristics.count
+                if count > 0, db.characteristics[count - 1].declarationHandle > a.handle { outOfOrder = true }
+                let service = db.services.firstIndex { $0.start <= a.handle && a.handle <= $0.end }.map { db.services[$0].start }
+                let written = label(uuid)
                 db.characteristics.append(
                     GATTDatabase.Characteristic(
                         declarationHandle: a.handle, valueHandle: valueHandle, properties: properties.rawValue,
-                        uuid: uuid.compactString, name: uuid.name, serviceStart: service, learned: at))
-                characteristics = true
+                        uuid: written.uuid, name: written.name, serviceStart: service, learned: at))
             default:
                 continue
             }
         }
-        if characteristics { db.characteristics.sort { $0.declarationHandle < $1.declarationHandle } }
+        if outOfOrder { db.characteristics.sort { $0.declarationHandle < $1.declarationHandle } }
     }
 }
 

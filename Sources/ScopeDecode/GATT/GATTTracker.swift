@@ -115,10 +115,6 @@ public struct GATTTracker: Sendable {
     /// they list (their responses show them).
     var requestedHandles: [BearerKey: [UInt16]] = [:]
     var mtuByBearer: [UInt16: GATTMTUState] = [:]
-    /// Sorted handles of characteristic values, and of declarations and services (which end
-    /// the descriptor run of the characteristic before them).
-    var valueHandles: [UInt16] = []
-    var boundaryHandles: [UInt16] = []
     /// Sorted handles of the Client Characteristic Configuration descriptors: every Write
     /// Command asks whether it writes one, and a database has few.
     var clientConfigurationHandles: [UInt16] = []
@@ -189,10 +185,22 @@ public struct GATTTracker: Sendable {
     /// The characteristic value attribute a descriptor belongs to: the nearest characteristic
     /// value below it, with no declaration or service in between, within the same service.
     public func characteristic(owning descriptorHandle: UInt16) -> GATTAttribute? {
-        guard let value = GATTTracker.below(descriptorHandle, in: valueHandles) else { return nil }
-        if let boundary = GATTTracker.below(descriptorHandle, in: boundaryHandles), boundary > value { return nil }
-        if let start = service(containing: descriptorHandle)?.range.start, value < start { return nil }
-        return attribute(at: value)
+        // The nearest attribute below that is not a descriptor: a declaration, service or
+        // include ends the descriptor run of the characteristic before it.
+        var i = slot(of: descriptorHandle).index
+        while i > 0 {
+            i -= 1
+            switch attributes[i].kind {
+            case .descriptor:
+                continue
+            case .characteristicValue:
+                if let start = service(containing: descriptorHandle)?.range.start, attributes[i].handle < start { return nil }
+                return attributes[i]
+            case .primaryService, .secondaryService, .include, .characteristicDeclaration:
+                return nil
+            }
+        }
+        return nil
     }
 
     /// The database as a tree: the characteristics of `service` (in handle order), each with the
@@ -227,12 +235,6 @@ public struct GATTTracker: Sendable {
             if handles[mid] < handle { lo = mid + 1 } else { hi = mid }
         }
         return lo
-    }
-
-    /// The largest element of the sorted `handles` below `handle`.
-    static func below(_ handle: UInt16, in handles: [UInt16]) -> UInt16? {
-        let lo = lowerBound(handle, in: handles)
-        return lo > 0 ? handles[lo - 1] : nil
     }
 
     /// Whether the sorted `handles` hold `handle`.
@@ -512,21 +514,13 @@ public struct GATTTracker: Sendable {
         }
     }
 
-    /// The sorted handle list an attribute of `kind` belongs in: ``valueHandles`` (characteristic
-    /// values), ``boundaryHandles`` (declarations, services, includes) or neither (descriptors).
-    enum HandleList { case values, boundaries, neither }
-
-    static func handleList(_ kind: GATTAttributeKind) -> HandleList {
-        switch kind {
-        case .characteristicValue: return .values
-        case .descriptor: return .neither
-        case .primaryService, .secondaryService, .include, .characteristicDeclaration: return .boundaries
-        }
+    mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
+        remember(a, at: slot(of: a.handle), note: &note)
     }
 
-    mutating func remember(_ a: GATTAttribute, note: inout GATTAnnotation) {
-        let (index, found) = slot(of: a.handle)
-        let old = found ? GATTTracker.handleList(attributes[index].kind) : .neither
+    /// ``remember(_:note:)`` with the attribute's ``slot(of:)``, looked up already.
+    mutating func remember(_ a: GATTAttribute, at slot: (index: Int, found: Bool), note: inout GATTAnnotation) {
+        let (index, found) = slot
         let wasClientConfiguration = found && GATTTracker.isClientConfiguration(attributes[index])
         if found {
             attributes[index] = a
@@ -541,13 +535,6 @@ public struct GATTTracker: Sendable {
             GATTTracker.update(&clientConfigurationHandles, a.handle, present: isClientConfiguration)
         }
         if !names.isEmpty { names.removeAll(keepingCapacity: true) }
-        let new = GATTTracker.handleList(a.kind)
-        if new != old {
-            if old == .values { GATTTracker.update(&valueHandles, a.handle, present: false) }
-            if old == .boundaries { GATTTracker.update(&boundaryHandles, a.handle, present: false) }
-            if new == .values { GATTTracker.update(&valueHandles, a.handle, present: true) }
-            if new == .boundaries { GATTTracker.update(&boundaryHandles, a.handle, present: true) }
-        }
         note.discovered.append(a)
     }
 
@@ -669,22 +656,26 @@ public struct GATTTracker: Sendable {
             }
             // What Read By Type / Read By Group Type taught is more specific (Find Information
             // lists only the declaration *types* 0x2800/0x2803): keep it.
-            if attribute(at: e.handle) != nil { continue }
+            let at = slot(of: e.handle)
+            if at.found { continue }
             if kind != .descriptor {
-                remember(GATTAttribute(handle: e.handle, kind: kind, uuid: nil, learnedIn: frame), note: &note)
+                remember(GATTAttribute(handle: e.handle, kind: kind, uuid: nil, learnedIn: frame), at: at, note: &note)
                 continue
             }
             // The handle right after a characteristic declaration is its value (Find Information
-            // then lists the characteristic UUID, not a descriptor type).
-            if e.handle > 0, let before = attribute(at: e.handle - 1), before.kind == .characteristicDeclaration {
+            // then lists the characteristic UUID, not a descriptor type). The attribute before the
+            // slot is the one at the handle below, if that is known.
+            if e.handle > 0, at.index > 0, attributes[at.index - 1].handle == e.handle - 1,
+                attributes[at.index - 1].kind == .characteristicDeclaration
+            {
                 remember(
                     GATTAttribute(
                         handle: e.handle, kind: .characteristicValue, uuid: e.uuid, relatedHandle: e.handle - 1,
                         learnedIn: frame),
-                    note: &note)
+                    at: at, note: &note)
                 continue
             }
-            remember(GATTAttribute(handle: e.handle, kind: .descriptor, uuid: e.uuid, learnedIn: frame), note: &note)
+            remember(GATTAttribute(handle: e.handle, kind: .descriptor, uuid: e.uuid, learnedIn: frame), at: at, note: &note)
             if displays { note.fields.append(handleField("Descriptor", e.handle)) }
         }
     }
