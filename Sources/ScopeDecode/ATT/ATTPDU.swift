@@ -83,7 +83,8 @@ public enum ATTParameters: Sendable, Hashable {
     case handleValue(handle: UInt16, value: ArraySlice<UInt8>)
     /// Signed Write Command (§3.4.5.4): value then the 12-byte authentication signature
     /// (SignCounter LE32 + MAC 8 bytes).
-    case signedWrite(handle: UInt16, value: ArraySlice<UInt8>, signature: [UInt8])
+    /// (Boxed: the only case over 40 bytes, and a rare one; the others fit in 40.)
+    indirect case signedWrite(handle: UInt16, value: ArraySlice<UInt8>, signature: [UInt8])
     /// Prepare Write Request/Response (§3.4.6.1, §3.4.6.2).
     case prepareWrite(handle: UInt16, offset: UInt16, value: ArraySlice<UInt8>)
     /// Execute Write Request (§3.4.6.3): 0x00 cancel all, 0x01 write all.
@@ -108,19 +109,32 @@ public enum ATTParameters: Sendable, Hashable {
 /// Multiple Handle Value Notification: see `handles`), and for PDUs without handles (Read/Write/
 /// Execute Write responses, Confirmation). tshark additionally shows a *generated* handle on
 /// responses, taken from the matching request; that is ``GATTTracker``'s `inferredHandle`.
+///
+/// The stored properties are laid out to keep the PDU at 64 bytes (the small fields fill the
+/// parameters' tail, offset and length are kept in 32 bits): it travels by value in
+/// ``DecodedPDU/Upper`` with its annotation, and a value under 128 bytes is copied inline.
 public struct ATTPDU: Sendable, Hashable {
-    public var opcode: ATTOpcode
+    public var parameters: ATTParameters
     public var handle: UInt16?
+    public var opcode: ATTOpcode
     /// Error Response only: the raw error code (see `error`).
     public var errorCode: UInt8?
     /// Error Response only: the opcode of the request that failed.
     public var requestOpcodeInError: ATTOpcode?
-    public var parameters: ATTParameters
     public var malformed: [Malformation]
+    private var storedBaseOffset: UInt32
+    private var storedLength: UInt32
+
     /// Offset of the opcode byte (see ``L2CAPPDU/payloadOffset``).
-    public var baseOffset: Int
+    public var baseOffset: Int {
+        get { Int(storedBaseOffset) }
+        set { storedBaseOffset = UInt32(newValue) }
+    }
     /// Bytes in the PDU.
-    public var length: Int
+    public var length: Int {
+        get { Int(storedLength) }
+        set { storedLength = UInt32(newValue) }
+    }
 
     public init(
         opcode: ATTOpcode, handle: UInt16? = nil, errorCode: UInt8? = nil, requestOpcodeInError: ATTOpcode? = nil,
@@ -132,8 +146,10 @@ public struct ATTPDU: Sendable, Hashable {
         self.requestOpcodeInError = requestOpcodeInError
         self.parameters = parameters
         self.malformed = malformed
-        self.baseOffset = baseOffset
-        self.length = length
+        // A record holds at most 2^32 - 1 bytes (its length fields are 32-bit), and so does a
+        // PDU reassembled from one.
+        self.storedBaseOffset = UInt32(baseOffset)
+        self.storedLength = UInt32(length)
     }
 
     /// Attribute value bytes: the value read, written, notified or indicated, the part value of

@@ -223,20 +223,20 @@ public struct GATTClientConfigurationWrite: Hashable, Sendable {
 /// characteristic it belongs to), ``effectiveMTU`` (an MTU exchange answered) and
 /// ``requestFrame`` (the request answered).
 public struct GATTAnnotation: Hashable, Sendable {
-    /// The attribute's name ("Heart Rate Measurement", "Client Characteristic Configuration of
-    /// Heart Rate Measurement", "Primary Service Heart Rate"); nil when the handle is unknown.
-    public var handleName: String? = nil
+    // Laid out to keep the annotation at 57 bytes: the display-only properties sit behind one
+    // reference (nil for analysis, which never sets them) and the rest are ordered to leave no
+    // padding, so it fits with its PDU in a ``DecodedPDU/Upper`` under 128 bytes, which is
+    // copied inline.
+    private var display: Display? = nil
+    /// Attributes learned from this response (services, characteristics, descriptors).
+    public var discovered: [GATTAttribute] = []
+    /// The frame of the matching request (responses) or indication (confirmations).
+    public var requestFrame: FrameNumber? = nil
     /// The handle a response/confirmation refers to, taken from the matching request or
     /// indication (not present in the PDU: show as inferred).
     public var inferredHandle: UInt16? = nil
-    /// Read Multiple (Variable) Response: the handles requested.
-    public var requestHandles: [UInt16] = []
-    /// The frame of the matching request (responses) or indication (confirmations).
-    public var requestFrame: FrameNumber? = nil
     /// The opcode of that request.
     public var requestOpcode: ATTOpcode? = nil
-    /// Attributes learned from this response (services, characteristics, descriptors).
-    public var discovered: [GATTAttribute] = []
     /// The discovery procedure of a discovery request, and of the response that answers it.
     public var procedure: GATTDiscoveryKind? = nil
     /// CCCD value written (write request/command) or read (read response).
@@ -246,7 +246,43 @@ public struct GATTAnnotation: Hashable, Sendable {
     /// Set on an Exchange MTU Response: the ATT_MTU in force from then on (when no request
     /// matches it, min(the last Client Rx MTU of the bearer, the Server Rx MTU), at least 23).
     public var effectiveMTU: Int? = nil
-    public var fields: [Field] = []
+
+    /// The properties only ``DecodeDetail/display`` sets. Kept nil while they are all empty, so
+    /// two annotations with the same properties compare equal.
+    private indirect enum Display: Hashable, Sendable {
+        case fields(handleName: String?, requestHandles: [UInt16], fields: [Field])
+    }
+
+    private var displayed: (handleName: String?, requestHandles: [UInt16], fields: [Field]) {
+        get {
+            guard case .fields(let name, let handles, let fields) = display else { return (nil, [], []) }
+            return (name, handles, fields)
+        }
+        set {
+            if newValue.handleName == nil, newValue.requestHandles.isEmpty, newValue.fields.isEmpty {
+                display = nil
+            } else {
+                display = .fields(
+                    handleName: newValue.handleName, requestHandles: newValue.requestHandles, fields: newValue.fields)
+            }
+        }
+    }
+
+    /// The attribute's name ("Heart Rate Measurement", "Client Characteristic Configuration of
+    /// Heart Rate Measurement", "Primary Service Heart Rate"); nil when the handle is unknown.
+    public var handleName: String? {
+        get { displayed.handleName }
+        set { if newValue != nil || display != nil { displayed.handleName = newValue } }
+    }
+    /// Read Multiple (Variable) Response: the handles requested.
+    public var requestHandles: [UInt16] {
+        get { displayed.requestHandles }
+        set { if !newValue.isEmpty || display != nil { displayed.requestHandles = newValue } }
+    }
+    public var fields: [Field] {
+        get { displayed.fields }
+        set { if !newValue.isEmpty || display != nil { displayed.fields = newValue } }
+    }
 
     /// An empty annotation. Its properties' initial values are written straight into it: an
     /// initialiser that assigns them builds the empty value in a temporary and copies it out (a
@@ -270,8 +306,7 @@ public struct GATTAnnotation: Hashable, Sendable {
     }
 
     var isEmpty: Bool {
-        handleName == nil && inferredHandle == nil && requestHandles.isEmpty && requestFrame == nil
-            && discovered.isEmpty && procedure == nil
-            && clientConfiguration == nil && clientConfigurationWrite == nil && effectiveMTU == nil && fields.isEmpty
+        display == nil && inferredHandle == nil && requestFrame == nil && discovered.isEmpty && procedure == nil
+            && clientConfiguration == nil && clientConfigurationWrite == nil && effectiveMTU == nil
     }
 }
