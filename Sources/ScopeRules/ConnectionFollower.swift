@@ -94,8 +94,9 @@ public final class ConnectionFollower: ATTFollower, @unchecked Sendable {
 /// A run of consecutive writes to one handle (what `att.acknowledged-bulk` and
 /// `att.small-writes` report of it).
 struct WriteRun: Sendable {
+    /// The first write (its handle, client side and ATT_MTU are the run's).
     var first: ATTEvent
-    var last: ATTEvent
+    var last: FrameTime
     var count = 1
     var commands: Int
     var total: Int
@@ -105,7 +106,7 @@ struct WriteRun: Sendable {
 
     init(_ e: ATTEvent) {
         first = e
-        last = e
+        last = e.at
         commands = e.opcode == ATTOp.writeCommand ? 1 : 0
         total = e.valueLength
         smallest = e.valueLength
@@ -113,8 +114,8 @@ struct WriteRun: Sendable {
     }
 
     mutating func add(_ e: ATTEvent) {
-        longestGap = max(longestGap, e.at.time.microseconds - last.at.time.microseconds)
-        last = e
+        longestGap = max(longestGap, e.at.time.microseconds - last.time.microseconds)
+        last = e.at
         count += 1
         if e.opcode == ATTOp.writeCommand { commands += 1 }
         total += e.valueLength
