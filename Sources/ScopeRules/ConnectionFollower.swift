@@ -123,3 +123,20 @@ struct WriteRun: Sendable {
         largest = max(largest, e.valueLength)
     }
 }
+
+/// A GATT client side and a handle it reads or writes (per-handle grouping in the folds, without
+/// building a text key per PDU).
+struct ClientHandle: Hashable, Sendable {
+    var side: Side
+    var handle: UInt16
+    /// The order findings come in ("local/18" before "local/9": text order).
+    var text: String { "\(side.rawValue)/\(handle)" }
+
+    // Looked up per PDU: one word, hashed with `fastHash`.
+    private var word: UInt64 {
+        let code: UInt64 = side == .local ? 0 : side == .remote ? 1 : 2
+        return code << 16 | UInt64(handle)
+    }
+    func hash(into hasher: inout Hasher) { hasher.combine(word) }
+    func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
+}

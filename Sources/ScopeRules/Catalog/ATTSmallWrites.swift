@@ -34,7 +34,7 @@ public struct ATTSmallWrites: Rule {
         var longest = 0
         /// Per target: the long runs ended, and the run going on (`targets` holds each target's
         /// place in `runs`: one look-up per write, the runs changed in place).
-        var targets: [WriteTarget: Int] = [:]
+        var targets: [ClientHandle: Int] = [:]
         var runs: [TargetRuns] = []
 
         struct TargetRuns: Sendable {
@@ -73,7 +73,7 @@ public struct ATTSmallWrites: Rule {
             guard e.opcode == ATTOp.writeRequest || e.opcode == ATTOp.writeCommand else { return }
             any = true
             guard let handle = e.handle else { return }
-            let target = WriteTarget(side: e.clientSide, handle: handle)
+            let target = ClientHandle(side: e.clientSide, handle: handle)
             let s: Int
             if let found = targets[target] {
                 s = found
@@ -149,19 +149,4 @@ public struct ATTSmallWrites: Rule {
                 "no handle received \(minWrites) or more writes of at most \(maxBytes) bytes each within \(Text.seconds(maxGap)) of the previous one (longest such run: \(longest))"
         )
     }
-}
-
-/// The writer and target of a write (grouping without building a text key per write).
-struct WriteTarget: Hashable, Sendable {
-    var side: Side
-    var handle: UInt16
-    var text: String { "\(side.rawValue)/\(handle)" }
-
-    // Looked up per write: one word, hashed with `fastHash`.
-    private var word: UInt64 {
-        let code: UInt64 = side == .local ? 0 : side == .remote ? 1 : 2
-        return code << 16 | UInt64(handle)
-    }
-    func hash(into hasher: inout Hasher) { hasher.combine(word) }
-    func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
 }
