@@ -94,8 +94,9 @@ public final class ConnectionFollower: ATTFollower, @unchecked Sendable {
 /// A run of consecutive writes to one handle (what `att.acknowledged-bulk` and
 /// `att.small-writes` report of it).
 struct WriteRun: Sendable {
+    /// The first write (its handle, client side and ATT_MTU are the run's).
     var first: ATTEvent
-    var last: ATTEvent
+    var last: FrameTime
     var count = 1
     var commands: Int
     var total: Int
@@ -105,7 +106,7 @@ struct WriteRun: Sendable {
 
     init(_ e: ATTEvent) {
         first = e
-        last = e
+        last = e.at
         commands = e.opcode == ATTOp.writeCommand ? 1 : 0
         total = e.valueLength
         smallest = e.valueLength
@@ -113,12 +114,29 @@ struct WriteRun: Sendable {
     }
 
     mutating func add(_ e: ATTEvent) {
-        longestGap = max(longestGap, e.at.time.microseconds - last.at.time.microseconds)
-        last = e
+        longestGap = max(longestGap, e.at.time.microseconds - last.time.microseconds)
+        last = e.at
         count += 1
         if e.opcode == ATTOp.writeCommand { commands += 1 }
         total += e.valueLength
         smallest = min(smallest, e.valueLength)
         largest = max(largest, e.valueLength)
     }
+}
+
+/// A GATT client side and a handle it reads or writes (per-handle grouping in the folds, without
+/// building a text key per PDU).
+struct ClientHandle: Hashable, Sendable {
+    var side: Side
+    var handle: UInt16
+    /// The order findings come in ("local/18" before "local/9": text order).
+    var text: String { "\(side.rawValue)/\(handle)" }
+
+    // Looked up per PDU: one word, hashed with `fastHash`.
+    private var word: UInt64 {
+        let code: UInt64 = side == .local ? 0 : side == .remote ? 1 : 2
+        return code << 16 | UInt64(handle)
+    }
+    func hash(into hasher: inout Hasher) { hasher.combine(word) }
+    func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
 }

@@ -49,7 +49,7 @@ public struct ATTAcknowledgedBulk: Rule {
             case .remote: side = 1
             case .unknown: return
             }
-            if let prev = current[side]?.last, prev.handle == w.handle, w.at.time.microseconds - prev.at.time.microseconds <= maxGap {
+            if let run = current[side], run.first.handle == w.handle, w.at.time.microseconds - run.last.time.microseconds <= maxGap {
                 current[side]!.add(w)
             } else {
                 end(side)
@@ -105,10 +105,10 @@ public struct ATTAcknowledgedBulk: Rule {
                     finding(
                         subject: "\(c.label) handle \(Text.hex4(handle))",
                         shows:
-                            "\(r.count) consecutive Write Requests to handle \(Text.hex4(handle)) by the \(Text.side(side)) client (frames \(first.at.frame)-\(last.at.frame)), each within \(Text.seconds(maxGap)) of the previous one, \(r.total) bytes in total, \(r.smallest)-\(r.largest) bytes each, more than one ATT payload (\(payload) bytes at ATT_MTU \(first.mtu)); \(propsText)",
+                            "\(r.count) consecutive Write Requests to handle \(Text.hex4(handle)) by the \(Text.side(side)) client (frames \(first.at.frame)-\(last.frame)), each within \(Text.seconds(maxGap)) of the previous one, \(r.total) bytes in total, \(r.smallest)-\(r.largest) bytes each, more than one ATT payload (\(payload) bytes at ATT_MTU \(first.mtu)); \(propsText)",
                         cause:
                             "Usually writeValue(_:for:type: .withResponse) in a loop for a bulk transfer instead of .withoutResponse paced by canSendWriteWithoutResponse (Android: WRITE_TYPE_DEFAULT instead of WRITE_TYPE_NO_RESPONSE; BlueZ: WriteValue type \"request\")",
-                        evidence: [ch?.learned.frame, first.at.frame, last.at.frame],
+                        evidence: [ch?.learned.frame, first.at.frame, last.frame],
                         fix: "Send bulk data with Write Without Response, with an application-level acknowledgement if needed."))
             }
         }

@@ -34,12 +34,32 @@ public struct ATTSmallWrites: Rule {
         var longest = 0
         /// Per target: the long runs ended, and the run going on (`targets` holds each target's
         /// place in `runs`: one look-up per write, the runs changed in place).
-        var targets: [WriteTarget: Int] = [:]
+        var targets: [ClientHandle: Int] = [:]
         var runs: [TargetRuns] = []
 
         struct TargetRuns: Sendable {
             var ended: [WriteRun] = []
             var current: WriteRun?
+
+            /// Adds a small write to the run going on when it came within `maxGap` of the run's
+            /// last write, else ends that run and starts one with it (called on `runs[s]`, so
+            /// the target's runs change in place, never copied).
+            mutating func add(_ e: ATTEvent, maxGap: Int64, longest: inout Int, minWrites: Int) {
+                if let last = current?.last, e.at.time.microseconds - last.time.microseconds <= maxGap {
+                    current!.add(e)
+                } else {
+                    end(longest: &longest, minWrites: minWrites)
+                    current = WriteRun(e)
+                }
+            }
+
+            /// Ends the run going on, kept when it has `minWrites` writes or more.
+            mutating func end(longest: inout Int, minWrites: Int) {
+                guard let r = current else { return }
+                longest = max(longest, r.count)
+                if r.count >= minWrites { ended.append(r) }
+                current = nil
+            }
         }
 
         init(config: RuleConfiguration) {
@@ -53,7 +73,7 @@ public struct ATTSmallWrites: Rule {
             guard e.opcode == ATTOp.writeRequest || e.opcode == ATTOp.writeCommand else { return }
             any = true
             guard let handle = e.handle else { return }
-            let target = WriteTarget(side: e.clientSide, handle: handle)
+            let target = ClientHandle(side: e.clientSide, handle: handle)
             let s: Int
             if let found = targets[target] {
                 s = found
@@ -63,20 +83,10 @@ public struct ATTSmallWrites: Rule {
                 runs.append(TargetRuns())
             }
             if e.valueLength > maxBytes {
-                Self.end(&runs[s], longest: &longest, minWrites: minWrites)
-            } else if let prev = runs[s].current?.last, e.at.time.microseconds - prev.at.time.microseconds <= maxGap {
-                runs[s].current!.add(e)
+                runs[s].end(longest: &longest, minWrites: minWrites)
             } else {
-                Self.end(&runs[s], longest: &longest, minWrites: minWrites)
-                runs[s].current = WriteRun(e)
+                runs[s].add(e, maxGap: maxGap, longest: &longest, minWrites: minWrites)
             }
-        }
-
-        private static func end(_ t: inout TargetRuns, longest: inout Int, minWrites: Int) {
-            guard let r = t.current else { return }
-            longest = max(longest, r.count)
-            if r.count >= minWrites { t.ended.append(r) }
-            t.current = nil
         }
 
         /// The long runs, target by target in the order of their "side/handle" texts, the runs
@@ -86,7 +96,7 @@ public struct ATTSmallWrites: Rule {
             var long: [WriteRun] = []
             for target in targets.keys.sorted(by: { $0.text < $1.text }) {
                 var t = done.runs[targets[target]!]
-                Self.end(&t, longest: &done.longest, minWrites: minWrites)
+                t.end(longest: &done.longest, minWrites: minWrites)
                 long += t.ended
             }
             return (long, done.longest)
@@ -126,10 +136,10 @@ public struct ATTSmallWrites: Rule {
                     finding(
                         subject: "\(c.label) handle \(Text.hex4(handle))",
                         shows:
-                            "\(r.count) writes of at most \(maxBytes) bytes to handle \(Text.hex4(handle)) by the \(Text.side(first.clientSide)) client (frames \(first.at.frame)-\(last.at.frame), \(kindsText), largest \(r.largest) bytes, longest gap \(Text.millis(r.longestGap))) \(mtuText)",
+                            "\(r.count) writes of at most \(maxBytes) bytes to handle \(Text.hex4(handle)) by the \(Text.side(first.clientSide)) client (frames \(first.at.frame)-\(last.frame), \(kindsText), largest \(r.largest) bytes, longest gap \(Text.millis(r.longestGap))) \(mtuText)",
                         cause:
                             "Usually data chunked into 20-byte pieces (the default ATT_MTU 23) instead of maximumWriteValueLength(for:) (Android: requestMtu(517) and chunks of mtu - 3; BlueZ: AcquireWrite's MTU)",
-                        evidence: [first.at.frame, last.at.frame],
+                        evidence: [first.at.frame, last.frame],
                         fix: "Negotiate a larger ATT_MTU (and data length) and write chunks of ATT_MTU - 3 bytes."))
             }
         }
@@ -139,19 +149,4 @@ public struct ATTSmallWrites: Rule {
                 "no handle received \(minWrites) or more writes of at most \(maxBytes) bytes each within \(Text.seconds(maxGap)) of the previous one (longest such run: \(longest))"
         )
     }
-}
-
-/// The writer and target of a write (grouping without building a text key per write).
-struct WriteTarget: Hashable, Sendable {
-    var side: Side
-    var handle: UInt16
-    var text: String { "\(side.rawValue)/\(handle)" }
-
-    // Looked up per write: one word, hashed with `fastHash`.
-    private var word: UInt64 {
-        let code: UInt64 = side == .local ? 0 : side == .remote ? 1 : 2
-        return code << 16 | UInt64(handle)
-    }
-    func hash(into hasher: inout Hasher) { hasher.combine(word) }
-    func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
 }

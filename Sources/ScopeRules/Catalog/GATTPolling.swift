@@ -23,32 +23,36 @@ public struct GATTPolling: Rule {
     /// Per client side and handle, the Read Requests of one connection: how many, the first and
     /// last, and the gaps between them (their median, in bounded memory: `StreamingQuantiles`).
     struct Fold: Sendable {
-        struct Key: Hashable, Sendable {
-            var side: Side
-            var handle: UInt16
-            /// The order findings come in ("local/18" before "local/9": text order).
-            var text: String { "\(side.rawValue)/\(handle)" }
-        }
         struct Reads: Sendable {
             var first: ATTEvent
-            var last: ATTEvent
+            var last: FrameTime
             var count = 1
             var gaps = StreamingQuantiles()
+
+            init(_ e: ATTEvent) {
+                first = e
+                last = e.at
+            }
+
+            mutating func add(_ e: ATTEvent) {
+                gaps.add(e.at.time.microseconds - last.time.microseconds)
+                last = e.at
+                count += 1
+            }
         }
-        var reads: [Key: Reads] = [:]
+        var reads: [ClientHandle: Reads] = [:]
         var any = false
 
         mutating func add(_ e: ATTEvent) {
             guard e.opcode == ATTOp.readRequest else { return }
             any = true
             guard let handle = e.handle else { return }
-            let key = Key(side: e.clientSide, handle: handle)
-            if let last = reads[key]?.last {
-                reads[key]!.gaps.add(e.at.time.microseconds - last.at.time.microseconds)
-                reads[key]!.last = e
-                reads[key]!.count += 1
+            let key = ClientHandle(side: e.clientSide, handle: handle)
+            // One look-up, the handle's reads changed in place (not copied out and back).
+            if let i = reads.index(forKey: key) {
+                reads.values[i].add(e)
             } else {
-                reads[key] = Reads(first: e, last: e)
+                reads[key] = Reads(e)
             }
         }
     }
@@ -89,10 +93,10 @@ public struct GATTPolling: Rule {
                     finding(
                         severity, subject: "\(c.label) handle \(Text.hex4(handle))",
                         shows:
-                            "handle \(Text.hex4(handle)) read \(rs.count) times by the \(Text.side(client)) client (frames \(first.at.frame)-\(last.at.frame)), median gap \(rs.gaps.isExact ? "" : "about ")\(Text.millis(med)), notifications/indications never enabled on it; \(propsText)",
+                            "handle \(Text.hex4(handle)) read \(rs.count) times by the \(Text.side(client)) client (frames \(first.at.frame)-\(last.frame)), median gap \(rs.gaps.isExact ? "" : "about ")\(Text.millis(med)), notifications/indications never enabled on it; \(propsText)",
                         cause:
                             "Usually a timer calling readValue(for:) instead of setNotifyValue(true, for:) (Android: readCharacteristic in a loop instead of setCharacteristicNotification and the CCCD write; BlueZ: ReadValue instead of StartNotify)",
-                        evidence: [ch?.learned.frame, first.at.frame, last.at.frame],
+                        evidence: [ch?.learned.frame, first.at.frame, last.frame],
                         fix: "Subscribe to the characteristic and react to peripheral(_:didUpdateValueFor:error:)."))
             }
         }
