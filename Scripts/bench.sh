@@ -138,8 +138,9 @@ per_capture() {
     echo "  each anchor run stopped after ANCHOR_CPU_LIMIT=$alimit CPU-s (then its rate is shown as <upper bound)"
     echo "  targets (issue 15, item 5): >=2 M every replay; >=4 M advertising-heavy (>=50% of records are LE advertising reports);"
     echo "  JSON CPU within 20% of text; peak RSS <= 50 MB. Flagged, never failed."
+    echo "  text_M and json_M: the default, one thread; 2thr_M: text with --threads 2 (reading and decoding on a second thread)"
     echo
-    printf '%-62s %7s %5s %7s %7s %6s %7s %9s %7s %9s %7s  %s\n' capture frames adv% text_M json_M json/t RSS_MB tshark_k x_tshark btmon_k x_btmon flags
+    printf '%-62s %7s %5s %7s %7s %6s %7s %7s %9s %7s %9s %7s  %s\n' capture frames adv% text_M json_M json/t 2thr_M RSS_MB tshark_k x_tshark btmon_k x_btmon flags
     local skipped=() f name check recs adv out
     for f in "$corpus"/*; do
         [ -f "$f" ] || continue
@@ -152,7 +153,7 @@ per_capture() {
         if [ ! -f "$out" ] || [ Scripts/make-large-capture.py -nt "$out" ] || [ "$f" -nt "$out" ]; then
             python3 Scripts/make-large-capture.py --capture "$f" --frames "$n" --out "$out" 2>/dev/null
         fi
-        local text=999999 json=999999 rss=0 tsh=999999 btm=999999 notes="" r c k note
+        local text=999999 json=999999 two=999999 rss=0 tsh=999999 btm=999999 notes="" r c k note
         for r in $(seq "$repeat"); do
             read -r c k note < <(cpu_run "$BIN" analyze --no-color --format text "$out")
             text=$(awk -v a="$text" -v b="$c" 'BEGIN { print (b < a) ? b : a }'); [ "$k" -gt "$rss" ] && rss=$k
@@ -160,6 +161,9 @@ per_capture() {
             read -r c k note < <(cpu_run "$BIN" analyze --format json "$out")
             json=$(awk -v a="$json" -v b="$c" 'BEGIN { print (b < a) ? b : a }'); [ "$k" -gt "$rss" ] && rss=$k
             [ "$note" != - ] && notes+=" json:$note"
+            read -r c k note < <(cpu_run "$BIN" analyze --no-color --format text --threads 2 "$out")
+            two=$(awk -v a="$two" -v b="$c" 'BEGIN { print (b < a) ? b : a }'); [ "$k" -gt "$rss" ] && rss=$k
+            [ "$note" != - ] && notes+=" threads2:$note"
             [ "$r" -le "$arepeat" ] || continue
             if [ $use_tshark = 1 ]; then
                 read -r c k note < <(CPU_LIMIT=$alimit cpu_run tshark -r "$out" -q -z io,phs)
@@ -172,10 +176,10 @@ per_capture() {
                 [ "$note" != - ] && notes+=" btmon:$note"
             fi
         done
-        awk -v name="$name" -v n="$n" -v recs="$recs" -v adv="$adv" -v t="$text" -v j="$json" -v rss="$rss" \
+        awk -v name="$name" -v n="$n" -v recs="$recs" -v adv="$adv" -v t="$text" -v j="$json" -v two="$two" -v rss="$rss" \
             -v ts="$tsh" -v bt="$btm" -v uts=$use_tshark -v ubt=$use_btmon -v notes="$notes" 'BEGIN {
-            if (t <= 0) t = 1e-6; if (j <= 0) j = 1e-6
-            tm = n / t / 1e6; jm = n / j / 1e6; share = adv / recs; heavy = share >= 0.5
+            if (t <= 0) t = 1e-6; if (j <= 0) j = 1e-6; if (two <= 0) two = 1e-6
+            tm = n / t / 1e6; jm = n / j / 1e6; m2 = n / two / 1e6; share = adv / recs; heavy = share >= 0.5
             flags = ""
             if (tm < 2 || jm < 2) flags = flags " <2M"
             if (heavy && (tm < 4 || jm < 4)) flags = flags " <4M(adv)"
@@ -186,7 +190,7 @@ per_capture() {
             tl = index(notes, "tshark:cpu_limit") ? "<" : ""; bl = index(notes, "btmon:cpu_limit") ? "<" : ""
             if (uts) { tk = sprintf("%s%.1f", tl, n / ts / 1e3); tr = sprintf("%s%.0fx", tl ? ">" : "", ts / t) }
             if (ubt) { bk = sprintf("%s%.1f", bl, n / bt / 1e3); br = sprintf("%s%.0fx", bl ? ">" : "", bt / t) }
-            printf "%-62s %7d %4.0f%% %7.2f %7.2f %6.2f %7.1f %9s %7s %9s %7s  %s\n", name, n, share * 100, tm, jm, j / t, rss / 1024, tk, tr, bk, br, (flags == "" ? "ok" : substr(flags, 2))
+            printf "%-62s %7d %4.0f%% %7.2f %7.2f %6.2f %7.2f %7.1f %9s %7s %9s %7s  %s\n", name, n, share * 100, tm, jm, j / t, m2, rss / 1024, tk, tr, bk, br, (flags == "" ? "ok" : substr(flags, 2))
         }'
     done
     echo
@@ -230,6 +234,7 @@ for n in $FRAMES; do
     WALL=(); RSS=(); USER=()
     measure "hciscope analyze" "$n" "$BIN" analyze --no-color "$file"
     measure "hciscope analyze --format json" "$n" "$BIN" analyze --format json "$file"
+    measure "hciscope analyze --threads 2" "$n" "$BIN" analyze --no-color --threads 2 "$file"
     measure "hciscope show" "$n" "$BIN" show "$file"
     measure "hciscope show --json" "$n" "$BIN" show --json "$file"
     if [ "$n" -le "$ANCHORS_MAX" ]; then

@@ -125,7 +125,7 @@ public enum RuleEngine {
         if concurrent == false { return (0..<count).map(verdict) }
         let running = AnalysisLoad.shared.enter()
         defer { AnalysisLoad.shared.leave() }
-        if concurrent ?? (ProcessInfo.processInfo.activeProcessorCount >= 2 * running) {
+        if concurrent ?? AnalysisLoad.hasTwoCPUs(running: running) {
             return twoThreadMap(count: count, verdict)
         }
         return (0..<count).map(verdict)
@@ -374,20 +374,23 @@ public struct RuleAccumulator: Sendable {
 extension RuleEngine {
     /// Analyses a capture and judges it, in memory that does not grow with the number of
     /// connections' ATT PDUs: closed connections are judged in batches as the analysis goes.
+    /// `threads`: 1 analyses and judges on this thread alone; 2 or more takes a second thread
+    /// when two CPUs are free for it (sooner, for more CPU time).
     public static func analyze(
         path: String, config: RuleConfiguration = RuleConfiguration(), resolvePrivateAddresses: Bool = true,
-        handOverPolicy: AnalysisBuilder.HandOverPolicy = AnalysisBuilder.HandOverPolicy()
+        handOverPolicy: AnalysisBuilder.HandOverPolicy = AnalysisBuilder.HandOverPolicy(), threads: Int = 1
     ) throws -> (analysis: AnalysisResult, verdicts: [RuleVerdict]) {
         var config = config
         var handedOver = RuleAccumulator(config: config)
         var analysis = try AnalysisBuilder.analyze(
-            path: path, resolvePrivateAddresses: resolvePrivateAddresses, handOverPolicy: handOverPolicy, follower: handedOver.follower
+            path: path, resolvePrivateAddresses: resolvePrivateAddresses, handOverPolicy: handOverPolicy, threads: threads,
+            follower: handedOver.follower
         ) { handedOver.absorb($0) }
         analysis.capture.platform = analysis.capture.platform.overridden(by: config.platform?.kind)
         // The batches and the end go by the platform the first records name.
         let atStart = analysis.capture.platformAtStart ?? HostPlatform()
         handedOver.judgeWaiting(platform: atStart)
         if config.platform == nil, config.detectedPlatform == nil { config.detectedPlatform = atStart }
-        return (analysis, evaluate(analysis, config: config, handedOver: handedOver))
+        return (analysis, evaluate(analysis, config: config, handedOver: handedOver, concurrent: AnalysisLoad.secondThread(threads)))
     }
 }

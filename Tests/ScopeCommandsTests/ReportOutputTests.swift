@@ -49,3 +49,32 @@ import Testing
         #expect(result.err.contains("cannot write /nonexistent-hciscope-folder/report.json"))
     }
 }
+
+/// `analyze --threads`: how many threads only changes how soon the report is ready, never the
+/// report; fewer than one is refused.
+@Suite struct ThreadsOptionTests {
+    func analyze(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let command = try Analyze.parse(arguments)
+        let captured = CapturedConsole()
+        let status = command.execute(console: captured.console, isTerminal: false)
+        return (status, captured.out, captured.err)
+    }
+
+    @Test func everyThreadCountPrintsTheSameReport() throws {
+        let scenario = Fixtures.repositoryRoot.appendingPathComponent("captures").path
+        for files in [[shippedSample], [shippedSample, scenario]] {
+            let plain = try analyze(files + ["--format", "json"])
+            for threads in ["1", "2", "3", "8"] {
+                let run = try analyze(files + ["--format", "json", "--threads", threads])
+                #expect(run.status == plain.status)
+                #expect(run.out == plain.out, "--threads \(threads), \(files.count) inputs")
+            }
+        }
+    }
+
+    @Test func fewerThanOneThreadIsRefused() throws {
+        let run = try analyze([shippedSample, "--threads", "0"])
+        #expect(run.status == 2)
+        #expect(run.err.contains("--threads must be at least 1"))
+    }
+}

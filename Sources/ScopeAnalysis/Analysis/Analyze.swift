@@ -8,10 +8,12 @@ extension AnalysisBuilder {
     /// timestamp warnings) are recorded in `capture.health`. `resolvePrivateAddresses` resolves
     /// resolvable private addresses with the IRKs the capture distributes.
     ///
-    /// With two CPUs for this analysis, reading and decoding run on one more thread that hands
-    /// batches of decoded frames along to this one (``FramePipeline``: at most
-    /// ``FramePipeline/batchesInFlight`` batches exist, so memory stays bounded);
-    /// the result is the same as the single-thread loop's.
+    /// Records are read and decoded a batch at a time into frames that the analysis reads where
+    /// they are (``FramePipeline``). `threads`: with 2 or more, and two CPUs for this analysis,
+    /// reading and decoding run on a second thread that hands the batches along to this one
+    /// (at most ``FramePipeline/batchesInFlight`` batches exist, so memory stays bounded). That
+    /// finishes a little sooner for a lot more CPU time (every hand-over between cores costs
+    /// some), so one thread is the default. The result is the same either way.
     ///
     /// `handOver`, when given, receives batches of closed connections with their ATT detail and of
     /// closed scan sessions as the analysis goes (see `handOverSettled()`); the result then keeps
@@ -20,11 +22,11 @@ extension AnalysisBuilder {
     /// `handOverPolicy.attPDUs` of them between them (`heldATTBudget`).
     public static func analyze(
         path: String, resolvePrivateAddresses: Bool = true, handOverPolicy: HandOverPolicy = HandOverPolicy(),
-        follower: (any ATTFollower)? = nil, handOver: ((SettledBatch) -> Void)? = nil
+        threads: Int = 1, follower: (any ATTFollower)? = nil, handOver: ((SettledBatch) -> Void)? = nil
     ) throws -> AnalysisResult {
         try analyze(
-            path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: nil, handOverPolicy: handOverPolicy, follower: follower,
-            handOver: handOver)
+            path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: AnalysisLoad.secondThread(threads),
+            handOverPolicy: handOverPolicy, follower: follower, handOver: handOver)
     }
 
     /// `pipelined`: nil decides by the CPUs available; true/false force it (tests compare both).
@@ -46,18 +48,11 @@ extension AnalysisBuilder {
         defer { AnalysisLoad.shared.leave() }
         // The pipeline keeps about two CPUs busy: only when this analysis has two to itself
         // (`analyze a b c` already runs one file per core).
-        if pipelined ?? (ProcessInfo.processInfo.activeProcessorCount >= 2 * running) {
-            FramePipeline.run(reader: reader, into: &builder, handOver: handOver)
+        let producer = FramePipeline.Producer(reader: reader, detail: detail)
+        if pipelined ?? AnalysisLoad.hasTwoCPUs(running: running) {
+            FramePipeline.run(producer, into: &builder, handOver: handOver)
         } else {
-            var reader = reader
-            var dissector = Dissector(detail: detail)
-            while let record = reader.next() {
-                builder.consume(dissector.decode(record))
-                if let handOver, builder.hasSettledToHandOver { handOver(builder.handOverSettled()) }
-                if reader.diagnosticCount >= 500 { builder.noteReaderDiagnostics(reader.drainDiagnostics()) }
-            }
-            builder.noteReaderDiagnostics(reader.drainDiagnostics())
-            _ = dissector.finish()
+            FramePipeline.runOnOneThread(producer, into: &builder, handOver: handOver)
         }
         return builder.finish()
     }
@@ -82,6 +77,17 @@ public final class AnalysisLoad: @unchecked Sendable {
         lock.lock()
         count -= 1
         lock.unlock()
+    }
+
+    /// Whether the machine has two CPUs for each of `running` analyses.
+    public static func hasTwoCPUs(running: Int) -> Bool {
+        ProcessInfo.processInfo.activeProcessorCount >= 2 * running
+    }
+
+    /// What a caller allowed `threads` threads forces: one thread (false) when it allows one,
+    /// nil (the CPUs decide) otherwise.
+    public static func secondThread(_ threads: Int) -> Bool? {
+        threads < 2 ? false : nil
     }
 }
 
@@ -139,12 +145,6 @@ enum FramePipeline {
         }
     }
 
-    /// The reader, handed over once to the reader thread (CaptureReader is not Sendable).
-    final class ReaderBox: @unchecked Sendable {
-        var reader: CaptureReader
-        init(_ reader: CaptureReader) { self.reader = reader }
-    }
-
     /// A bounded queue of batches between two threads, with the emptied batches' way back.
     /// A waiting side is woken when two batches are ready for it (or the last one), not for
     /// each batch: fewer sleeps and wake-ups. With four batches this cannot deadlock: the
@@ -158,10 +158,9 @@ enum FramePipeline {
         private var producerWaits = false
         private var consumerWaits = false
 
-        /// Producer: an empty batch to fill (waits while all batches are in flight). Items the
-        /// consumer left in a recycled batch are freed here, on the producer's thread.
-        /// `empty` empties a recycled batch (the default frees what is left in it).
-        func emptyBatch(emptying empty: (Batch<Item>) -> Void = { $0.removeAll() }) -> Batch<Item> {
+        /// Producer: a batch to fill (waits while all batches are in flight). A recycled batch
+        /// still holds the items the consumer is done with: the producer frees them, on its thread.
+        func batchToFill() -> Batch<Item> {
             condition.lock()
             while free.isEmpty {
                 if allocated < FramePipeline.batchesInFlight {
@@ -175,7 +174,6 @@ enum FramePipeline {
             producerWaits = false
             let batch = free.removeLast()
             condition.unlock()
-            empty(batch)
             return batch
         }
 
@@ -213,67 +211,86 @@ enum FramePipeline {
         thread.start()
     }
 
-    static func run(reader: CaptureReader, into builder: inout AnalysisBuilder, handOver: ((SettledBatch) -> Void)? = nil) {
+    /// Analysis on this thread, reading and decoding on another (batches go back and forth).
+    static func run(_ producer: Producer, into builder: inout AnalysisBuilder, handOver: ((SettledBatch) -> Void)? = nil) {
         let frames = Channel<DecodedFrame>()
-        let box = ReaderBox(reader)
-        start { readAndDecode(box, into: frames) }
+        start {
+            while true {
+                let batch = frames.batchToFill()
+                producer.refill(batch)
+                let isLast = batch.isLast
+                frames.send(batch)
+                if isLast { return }
+            }
+        }
         while true {
             let batch = frames.receive()
-            let diagnostics = batch.diagnostics
-            let isLast = batch.isLast
-            var next = 0
-            batch.forEach { i, frame in
-                while next < diagnostics.count, diagnostics[next].before == i {
-                    builder.noteReaderDiagnostics(diagnostics[next].items)
-                    next += 1
-                }
-                builder.consume(lent: &frame)
-                if let handOver, builder.hasSettledToHandOver { handOver(builder.handOverSettled()) }
-            }
-            while next < diagnostics.count {
-                builder.noteReaderDiagnostics(diagnostics[next].items)
-                next += 1
-            }
-            if isLast { break }
+            consume(batch, into: &builder, handOver: handOver)
+            if batch.isLast { break }
             frames.recycle(batch)
         }
     }
 
-    /// The producer thread: reads records straight into a small buffer and decodes each into
-    /// its frame's slot in the batch. The record bytes are decoded on the core that read them.
-    private static func readAndDecode(_ box: ReaderBox, into output: Channel<DecodedFrame>) {
-        var reader = box.reader
-        var dissector = Dissector(detail: .analysis)
-        var spares: [[UInt8]] = []
-        let records = UnsafeMutablePointer<CaptureRecord>.allocate(capacity: batchSize)
-        defer { records.deallocate() }
-        var ended = false
-        while true {
-            // The frames the analysis is done with are freed here; their payload arrays go back
-            // to the reader, their PDU arrays to the dissector.
-            let frames = output.emptyBatch { batch in
-                dissector.collectSpareArrays { batch.removeAll(collectingPayloadsInto: &spares, pduArraysInto: &$0) }
+    /// Reading, decoding and analysis on this thread, one batch at a time.
+    static func runOnOneThread(_ producer: Producer, into builder: inout AnalysisBuilder, handOver: ((SettledBatch) -> Void)? = nil) {
+        let batch = Batch<DecodedFrame>()
+        repeat {
+            producer.refill(batch)
+            consume(batch, into: &builder, handOver: handOver)
+        } while !batch.isLast
+    }
+
+    /// Analyses the frames of `batch` in order, where they are, and the reader diagnostics
+    /// between them in their places.
+    private static func consume(_ batch: Batch<DecodedFrame>, into builder: inout AnalysisBuilder, handOver: ((SettledBatch) -> Void)?) {
+        let diagnostics = batch.diagnostics
+        var next = 0
+        batch.forEach { i, frame in
+            while next < diagnostics.count, diagnostics[next].before == i {
+                builder.noteReaderDiagnostics(diagnostics[next].items)
+                next += 1
             }
+            builder.consume(lent: &frame)
+            if let handOver, builder.hasSettledToHandOver { handOver(builder.handOverSettled()) }
+        }
+        while next < diagnostics.count {
+            builder.noteReaderDiagnostics(diagnostics[next].items)
+            next += 1
+        }
+    }
+
+    /// Reads records and decodes each into its slot in a batch: the one producer of both loops.
+    /// Handed over once to the thread that runs it (`CaptureReader` is not `Sendable`).
+    final class Producer: @unchecked Sendable {
+        private var reader: CaptureReader
+        private var dissector: Dissector
+        private var spares: [[UInt8]] = []
+        private let records = UnsafeMutablePointer<CaptureRecord>.allocate(capacity: FramePipeline.batchSize)
+
+        init(reader: CaptureReader, detail: DecodeDetail) {
+            self.reader = reader
+            dissector = Dissector(detail: detail)
+        }
+
+        deinit { records.deallocate() }
+
+        /// Frees the frames `batch` still holds (their payload arrays go back to the reader to
+        /// refill, their PDU arrays to the dissector) and fills it with the next frames, the
+        /// reader diagnostics in their places; marks it the last at the end of the input.
+        func refill(_ batch: Batch<DecodedFrame>) {
+            dissector.collectSpareArrays { batch.removeAll(collectingPayloadsInto: &spares, pduArraysInto: &$0) }
             reader.reusePayloadBuffers(&spares)
-            while !frames.isFull {
-                let read = reader.read(into: records, capacity: batchSize - frames.count, diagnosticThreshold: 500)
+            while !batch.isFull {
+                let read = reader.read(into: records, capacity: FramePipeline.batchSize - batch.count, diagnosticThreshold: 500)
                 if read == 0 {
-                    ended = true
-                    break
+                    batch.diagnostics.append((batch.count, reader.drainDiagnostics()))
+                    _ = dissector.finish()
+                    batch.isLast = true
+                    return
                 }
-                for i in 0..<read { frames.appendDecoding((records + i).move(), with: &dissector) }
-                if reader.diagnosticCount >= 500 {
-                    frames.diagnostics.append((frames.count, reader.drainDiagnostics()))
-                }
+                for i in 0..<read { batch.appendDecoding((records + i).move(), with: &dissector) }
+                if reader.diagnosticCount >= 500 { batch.diagnostics.append((batch.count, reader.drainDiagnostics())) }
             }
-            if ended {
-                frames.diagnostics.append((frames.count, reader.drainDiagnostics()))
-                _ = dissector.finish()
-                frames.isLast = true
-                output.send(frames)
-                return
-            }
-            output.send(frames)
         }
     }
 
