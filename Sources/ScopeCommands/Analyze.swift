@@ -67,7 +67,7 @@ public struct Analyze: ParsableCommand {
             valueName: "OUT.pcapng"))
     var annotate: String?
 
-    @Option(help: "Most threads to use; default: one per core, each analysing one capture on its own. A capture given two (one reads and decodes, one analyses) finishes a little sooner for about a third more CPU time.")
+    @Option(help: "Most threads to use; default: one per core, each analysing one capture on its own. A capture given two (one reads and decodes, one analyses) finishes a little sooner for a fifth to a half more CPU time.")
     var threads: Int?
 
     @Flag(name: .customLong("no-resolve-addresses"), help: "Do not resolve resolvable private addresses with the IRKs the capture distributes (SMP Identity Information).")

@@ -91,19 +91,19 @@ public final class AnalysisLoad: @unchecked Sendable {
     }
 }
 
-/// Reading and decoding on one thread, analysis on the caller's: decoded frames travel in
-/// batches through a bounded queue and emptied batches go back, so at most ``batchesInFlight``
-/// exist. Each frame is decoded into its slot in a batch, never copied. The analysis reads the
-/// frames in place and the producer thread frees them when it reuses the batch: freeing a frame
-/// costs about half as much as analysing it, and the analysis thread is the one that sets the
-/// pace. The frames' payload arrays are not freed: the reader refills them instead of allocating
-/// new ones (glibc's malloc is slowest when one thread only allocates and another only frees).
+/// Frames a batch at a time: a ``Producer`` reads records and decodes each into its slot in a
+/// batch (never copied), the analysis reads the frames where they are, and the next refill frees
+/// them. The frames' payload arrays are not freed: the reader refills them instead of allocating
+/// new ones.
 ///
-/// Two threads, not three: reading and decoding together cost about a third of the analysis,
-/// so a third thread made nothing sooner, and every hand-over between cores costs CPU time
-/// (the next core misses its caches on what the last one wrote). With the reader and the
-/// decoder on one core, the record bytes are decoded where they were just read: on the 300 k
-/// replays this spends 5–9 % less CPU for the same wall time.
+/// One thread by default (``runOnOneThread(_:into:handOver:)``). With two (``run(_:into:handOver:)``)
+/// the producer runs on a second thread and batches travel through a bounded queue, emptied
+/// ones going back (at most ``batchesInFlight`` exist); the producer frees the frames when it
+/// reuses a batch (glibc's malloc is slowest when one thread only allocates and another only
+/// frees). That finishes little sooner for much more CPU time: the analysis sets the pace, and
+/// it then misses its caches on every frame the other core wrote (on a 3 M-frame replay 4 %
+/// sooner for 45 % more CPU). A third thread, reading apart from decoding, cost 2–8 % more CPU
+/// again for no time saved.
 enum FramePipeline {
     /// Small enough that a batch is still in cache when the next stage reads it.
     static let batchSize = 512
