@@ -9,13 +9,6 @@ import Testing
 /// back by tshark (Wireshark's reader and dissectors), and each finding of the JSON report must
 /// be a comment on each of its evidence frames, with tshark numbering the frames as hciscope does.
 @Suite struct AnnotateTests {
-    func analyze(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let command = try Analyze.parse(arguments)
-        let captured = CapturedConsole()
-        let status = command.execute(console: captured.console, isTerminal: false)
-        return (status, captured.out, captured.err)
-    }
-
     /// The project's own captures (the scenarios cover every rule violated, in every format the
     /// project reads), then the corpus's real ones when `HCISCOPE_CORPUS` is set.
     static let captures: [URL] = Fixtures.corpusFiles()

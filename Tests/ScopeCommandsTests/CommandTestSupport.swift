@@ -25,6 +25,14 @@ func show(_ arguments: [String]) throws -> (status: Int32, out: String, err: Str
     return (status, captured.out, captured.err)
 }
 
+/// Runs `hciscope analyze ARGS` in-process, as when standard output is not a terminal.
+func analyze(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let command = try Analyze.parse(arguments)
+    let captured = CapturedConsole()
+    let status = command.execute(console: captured.console, isTerminal: false)
+    return (status, captured.out, captured.err)
+}
+
 /// Runs `hciscope convert ARGS` in-process.
 func convert(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
     let command = try Convert.parse(arguments)

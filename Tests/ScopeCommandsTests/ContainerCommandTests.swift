@@ -9,13 +9,6 @@ import Testing
 @Suite struct ContainerCommandTests {
     static func fixture(_ name: String) -> String { Fixtures.url("containers/\(name)").path }
 
-    func analyze(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let command = try Analyze.parse(arguments)
-        let captured = CapturedConsole()
-        let status = command.execute(console: captured.console, isTerminal: false)
-        return (status, captured.out, captured.err)
-    }
-
     @Test func analyzeOfABugReportReportsTheMergedCaptureAndItsFiles() throws {
         let (status, out, _) = try analyze(["--format", "json", Self.fixture("bugreport-full.zip")])
         #expect(status == 0)  // gatt.polling fires as a warning, below the default --fail-on error

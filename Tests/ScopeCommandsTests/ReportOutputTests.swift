@@ -6,13 +6,6 @@ import Testing
 /// `analyze --output`: written in pieces to a temporary file and renamed, so the file is whole or
 /// absent, an existing one is replaced, and the bytes are those printed to standard output.
 @Suite struct ReportOutputTests {
-    func analyze(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let command = try Analyze.parse(arguments)
-        let captured = CapturedConsole()
-        let status = command.execute(console: captured.console, isTerminal: false)
-        return (status, captured.out, captured.err)
-    }
-
     @Test(arguments: ["json", "text", "junit"])
     func outputFileHoldsWhatStandardOutputShowsAndIsReplacedWhole(format: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hciscope-output-\(UUID().uuidString)")
@@ -53,13 +46,6 @@ import Testing
 /// `analyze --threads`: how many threads only changes how soon the report is ready, never the
 /// report; fewer than one is refused.
 @Suite struct ThreadsOptionTests {
-    func analyze(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let command = try Analyze.parse(arguments)
-        let captured = CapturedConsole()
-        let status = command.execute(console: captured.console, isTerminal: false)
-        return (status, captured.out, captured.err)
-    }
-
     @Test func everyThreadCountPrintsTheSameReport() throws {
         let scenario = Fixtures.repositoryRoot.appendingPathComponent("captures").path
         for files in [[shippedSample], [shippedSample, scenario]] {
