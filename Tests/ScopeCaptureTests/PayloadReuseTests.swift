@@ -71,6 +71,37 @@ import Testing
         }
     }
 
+    /// An array given back with exactly the next payload's length is overwritten in place; one
+    /// that something else still holds is left alone (copy-on-write).
+    @Test func anArrayOfTheSameLengthIsOverwrittenInPlace() throws {
+        var checked = 0
+        for url in Corpus.hciFiles where !["pcap", "pcapng"].contains(url.pathExtension) {
+            let plain = try Self.plainRecords(url)
+            guard plain.count >= 3, !plain[1].payload.isEmpty, !plain[2].payload.isEmpty else { continue }
+            var reader = try CaptureReader.open(path: url.path)
+            #expect(reader.next() == plain[0])
+            var unique = [UInt8](repeating: 0xEE, count: plain[1].payload.count)
+            let address = unique.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            var spares = [unique]
+            unique = []
+            reader.reusePayloadBuffers(&spares)
+            let second = reader.next()
+            #expect(second == plain[1], "\(url.lastPathComponent)")
+            #expect(second?.payload.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == address, "\(url.lastPathComponent)")
+            let held = [UInt8](repeating: 0xEE, count: plain[2].payload.count)
+            spares = [held]
+            reader.reusePayloadBuffers(&spares)
+            #expect(reader.next() == plain[2], "\(url.lastPathComponent)")
+            #expect(held.allSatisfy { $0 == 0xEE }, "\(url.lastPathComponent)")
+            checked += 1
+        }
+        if Corpus.hciFiles.isEmpty {
+            print("anArrayOfTheSameLengthIsOverwrittenInPlace: shared captures absent, skipped")
+        } else {
+            #expect(checked > 0)
+        }
+    }
+
     /// pcap and pcapng (read by libpcap) drop what they are given.
     @Test func pcapDropsGivenBackArrays() throws {
         guard let url = Corpus.hciFiles.first(where: { $0.pathExtension == "pcap" || $0.pathExtension == "pcapng" }) else {

@@ -77,21 +77,45 @@ struct BTSnoopLayout: FramedLayout {
 
     func timestampKey(_ input: BufferedFileReader, at i: Int) -> Int64 { Int64(bitPattern: input.be64(at: i + 16)) }
 
-    /// The common case of ``implausibility(_:at:reference:strict:)`` (not strict) as a plain
-    /// test: true only when that finds nothing. Checked on every record, so no message is built.
+    /// The header at `i` when it passes the checks of ``implausibility(_:at:reference:strict:)``
+    /// (not strict), nil when that finds something: the common case as a plain test, read once
+    /// and checked once for every record, with no message built.
     @inline(__always)
-    func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
+    func plausibleHeader(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Header? {
         let h = Header(input, at: i)
-        guard h.included <= maximumBodyLength, h.included <= h.original else { return false }
+        guard h.included <= maximumBodyLength, h.included <= h.original else { return nil }
         if datalink == 1002 {
-            guard h.included > 0 else { return false }
+            guard h.included > 0 else { return nil }
             if i + headerLength < input.available {
                 let type = input.byte(at: i + headerLength)
-                guard type >= 1 && type <= 5 else { return false }
+                guard type >= 1 && type <= 5 else { return nil }
             }
         }
-        if let reference, Self.isFarApart(h.timestamp, reference) { return false }
-        return true
+        if let reference, Self.isFarApart(h.timestamp, reference) { return nil }
+        return h
+    }
+
+    @inline(__always)
+    func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
+        plausibleHeader(input, at: i, reference: reference) != nil
+    }
+
+    /// The record at the front of the window and its length when its header is plausible
+    /// (``plausibleHeader(_:at:reference:)`` against ``reference``) and the whole record is in
+    /// the window; nil, with nothing logged, otherwise. A plausible header always gives a
+    /// record ``record(_:bodyLength:frame:offset:log:)`` delivers (a 1002 one has its type byte).
+    @inline(__always)
+    mutating func usualRecord(
+        _ input: BufferedFileReader, frame: FrameNumber, offset: Int, log: inout DiagnosticLog
+    ) -> (record: CaptureRecord, length: Int)? {
+        let available = input.available
+        guard available >= headerLength, let h = plausibleHeader(input, at: 0, reference: reference) else { return nil }
+        let length = headerLength + h.included
+        guard length <= available else { return nil }
+        guard let record = record(h, input, frame: frame, offset: offset, log: &log) else {
+            preconditionFailure("a plausible btsnoop record was not delivered")
+        }
+        return (record, length)
     }
 
     func implausibility(_ input: BufferedFileReader, at i: Int, reference: Int64?, strict: Bool) -> String? {
@@ -125,16 +149,20 @@ struct BTSnoopLayout: FramedLayout {
         return nil
     }
 
-    /// A 1002 record needs its H4 packet type byte; every other record is delivered.
-    @inline(__always)
-    func canDeliver(_ input: BufferedFileReader, bodyLength: Int) -> Bool { datalink != 1002 || bodyLength >= 1 }
-
     @inline(__always)
     mutating func record(
         _ input: BufferedFileReader, bodyLength included: Int, frame: FrameNumber, offset: Int,
         log: inout DiagnosticLog
     ) -> CaptureRecord? {
-        let h = Header(input, at: 0)
+        record(Header(input, at: 0), input, frame: frame, offset: offset, log: &log)
+    }
+
+    /// The record whose header `h` starts at the front of the window (its body is there).
+    @inline(__always)
+    private mutating func record(
+        _ h: Header, _ input: BufferedFileReader, frame: FrameNumber, offset: Int, log: inout DiagnosticLog
+    ) -> CaptureRecord? {
+        let included = h.included
         let raw = h.timestamp
         reference = raw
         let (micros, overflow) = raw.subtractingReportingOverflow(BTSnoop.unixEpochOffset)

@@ -269,11 +269,29 @@ public final class BufferedFileReader {
         guard !spareBuffers.isEmpty else { return bytes(at: i, count: count) }
         precondition(i >= 0 && count >= 0 && head + i + count <= tail, "read outside the window")
         var payload = spareBuffers.removeLast()
-        // One call that empties and refills (half the cost of `removeAll(keepingCapacity:)`
-        // then `append(contentsOf:)`).
-        payload.replaceSubrange(
-            0..<payload.count, with: UnsafeBufferPointer(start: (storage + head + i).assumingMemoryBound(to: UInt8.self), count: count))
+        let source = storage + head + i
+        if payload.count == count, count > 0 {
+            // Same length: overwritten in place (no change of count, so no call into the array).
+            payload.withUnsafeMutableBytes { $0.baseAddress.unsafelyUnwrapped.copyMemory(from: source, byteCount: count) }
+        } else {
+            // One call that empties and refills (half the cost of `removeAll(keepingCapacity:)`
+            // then `append(contentsOf:)`).
+            payload.replaceSubrange(
+                0..<payload.count, with: UnsafeBufferPointer(start: source.assumingMemoryBound(to: UInt8.self), count: count))
+        }
         return payload
+    }
+
+    /// ``consume(_:)`` of `n` bytes the caller knows are in the window (`0 <= n <= available`).
+    @inline(__always)
+    func consumeAvailable(_ n: Int) {
+        assert(n >= 0 && n <= tail - head, "consumed outside the window")
+        head &+= n
+        offset &+= n
+        if head == tail {
+            head = 0
+            tail = 0
+        }
     }
 
     /// Everything currently in the window, copied out (used for sniffing).

@@ -24,9 +24,6 @@ protocol FramedLayout {
     func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool
     /// Why the header at `i` cannot start a record at all, regardless of what follows, or nil.
     func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String?
-    /// Whether ``record(_:bodyLength:frame:offset:log:)`` delivers the record at the front of
-    /// the window (its header's checks passed): false only for what it declines.
-    func canDeliver(_ input: BufferedFileReader, bodyLength: Int) -> Bool
     /// Builds the record whose header starts at the front of the window and whose body is
     /// fully available; nil when it is framed but cannot be normalised (after logging why).
     mutating func record(
@@ -36,8 +33,6 @@ protocol FramedLayout {
 
 extension FramedLayout {
     func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String? { nil }
-
-    func canDeliver(_ input: BufferedFileReader, bodyLength: Int) -> Bool { true }
 
     func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
         implausibility(input, at: i, reference: reference, strict: false) == nil
@@ -259,23 +254,15 @@ extension FramedSource where Layout == BTSnoopLayout {
     /// offset, when the header is plausible and the record is in the window, delivered as
     /// ``next(_:frame:)`` delivers it; nil, with nothing consumed or logged, in every other case
     /// (``next(_:frame:)`` then takes the record). For a reader taking records in batches: no
-    /// step value or error handling per record. (On the concrete layout: its checks and record
-    /// builder are called directly and inlined.)
+    /// step value or error handling per record. (On the concrete layout:
+    /// ``BTSnoopLayout/usualRecord(_:frame:offset:log:)`` reads and checks the header once and
+    /// builds the record from what it read.)
     @inline(__always)
     func nextUsual(_ log: inout DiagnosticLog, frame: FrameNumber) -> (record: CaptureRecord, offset: Int)? {
-        let h = layout.headerLength
-        guard !finished, input.available >= h, layout.invalidHeaderReason(input, at: 0) == nil else { return nil }
-        let body = layout.bodyLength(input, at: 0)
-        let total = h + body
-        guard body <= layout.maximumBodyLength, input.available >= total, layout.canDeliver(input, bodyLength: body),
-            layout.isPlausible(input, at: 0, reference: layout.reference)
-        else { return nil }
+        guard !finished else { return nil }
         let start = input.offset
-        guard let record = layout.record(input, bodyLength: body, frame: frame, offset: start, log: &log) else {
-            // Excluded by `canDeliver`: `record` only declines what it names.
-            preconditionFailure("a record the layout can deliver was not delivered")
-        }
-        input.consume(total)
+        guard let (record, length) = layout.usualRecord(input, frame: frame, offset: start, log: &log) else { return nil }
+        input.consumeAvailable(length)
         return (record, start)
     }
 }
