@@ -190,7 +190,8 @@ public struct AnalysisBuilder: Sendable {
     // MARK: Health
 
     // Updates `result.capture` in place (a copy of CaptureInfo per frame would copy its arrays
-    // and strings).
+    // and strings). Inlined into `analyse`: the frame's record is read once for both.
+    @inline(__always)
     private mutating func noteHealth(_ frame: DecodedFrame, at: FrameTime) {
         let record = frame.record
         let timestamp = record.timestamp
@@ -225,7 +226,9 @@ public struct AnalysisBuilder: Sendable {
             let delta = timestamp.microseconds.subtractingReportingOverflow(previous.microseconds)
             let day: Int64 = 86_400_000_000
             let skew: Int64 = 378 * day
-            if !delta.overflow, delta.partialValue.magnitude >= UInt64(skew - day), delta.partialValue.magnitude <= UInt64(skew + day) {
+            if !delta.overflow, delta.partialValue >= 0, delta.partialValue < day {
+                // The usual step forward: none of the cases below.
+            } else if !delta.overflow, delta.partialValue.magnitude >= UInt64(skew - day), delta.partialValue.magnitude <= UInt64(skew + day) {
                 result.capture.health.epochSkewSuspected = true
             } else if timestamp < previous {
                 result.capture.health.backwardTimestamps += 1
