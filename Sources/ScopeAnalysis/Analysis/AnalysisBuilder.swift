@@ -103,8 +103,8 @@ public struct AnalysisBuilder: Sendable {
         }
     }
 
-    public mutating func consume(_ frame: DecodedFrame) {
-        analyse(frame)
+    public mutating func consume(_ frame: consuming DecodedFrame) {
+        analyse(&frame)
     }
 
     /// ``consume(_:)`` of a frame lent where it is kept (``FramePipeline``'s batches): it is
@@ -112,11 +112,14 @@ public struct AnalysisBuilder: Sendable {
     /// not a value's own without copying it: a frame borrowed from a buffer is copied with its
     /// references retained, and one moved out and back in is written twice.)
     mutating func consume(lent frame: inout DecodedFrame) {
-        analyse(frame)
+        analyse(&frame)
     }
 
+    /// Reads `frame` where it is kept and does not change it. (Taken by value, the whole frame
+    /// is copied to the stack first; the frame's parts are read in place, and only ACL frames,
+    /// handed on whole, are copied.)
     @inline(__always)
-    private mutating func analyse(_ frame: DecodedFrame) {
+    private mutating func analyse(_ frame: inout DecodedFrame) {
         let record = frame.record
         let at = FrameTime(frame: record.frame, time: record.timestamp)
         noteHealth(frame, at: at)
@@ -130,7 +133,7 @@ public struct AnalysisBuilder: Sendable {
             if let replaced, Self.setsAdvertisingData(replaced.command.opcode) { advertising.dataCommandReplaced(sentAt: replaced.at) }
             commandSent(command, adapter: record.adapter, at: at)
         case .event(let event):
-            eventReceived(event, adapter: record.adapter, at: at, frame: frame)
+            eventReceived(event, adapter: record.adapter, at: at, connection: frame.connection, eventBytes: record.payload.count)
         case .acl(let header):
             guard let header else { return }
             acl(frame, header: header, adapter: record.adapter, at: at)
@@ -290,7 +293,10 @@ public struct AnalysisBuilder: Sendable {
         }
     }
 
-    private mutating func eventReceived(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, frame: DecodedFrame) {
+    /// `connection`: the frame's; `eventBytes`: the size of its record.
+    private mutating func eventReceived(
+        _ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?, eventBytes: Int
+    ) {
         if let opcode = event.commandOpcode, event.code == .commandComplete || event.code == .commandStatus {
             let key = CommandKey(adapter: adapter, opcode: opcode.rawValue)
             if let pending = pendingCommands.removeValue(forKey: key) {
@@ -299,24 +305,24 @@ public struct AnalysisBuilder: Sendable {
             return
         }
         if event.hasAdvertisingReports {
-            scans.advertisingReports(of: event, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
+            scans.advertisingReports(of: event, adapter: adapter, at: at, eventBytes: eventBytes)
             return
         }
         switch event.typed {
         case .disconnectionComplete(let d)?:
-            disconnectionComplete(d, adapter: adapter, at: at, connection: frame.connection)
+            disconnectionComplete(d, adapter: adapter, at: at, connection: connection)
         case .encryptionChange(let e)?:
             encryption(
                 handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: e.enabled, isKeyRefresh: false),
-                connection: frame.connection)
+                connection: connection)
         case .encryptionKeyRefreshComplete(let e)?:
             encryption(
                 handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: nil, isKeyRefresh: true),
-                connection: frame.connection)
+                connection: connection)
         case .connectionComplete(let c)?:
-            if c.status == 0 { connectionComplete(ConnectionSetup(classic: c), adapter: adapter, at: at, connection: frame.connection) }
+            if c.status == 0 { connectionComplete(ConnectionSetup(classic: c), adapter: adapter, at: at, connection: connection) }
         case .leConnectionComplete(let c)?:
-            connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: frame.connection)
+            connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: connection)
         case .leConnectionUpdateComplete(let u)?:
             if u.status == 0, let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
                 let update = ParameterUpdate(
