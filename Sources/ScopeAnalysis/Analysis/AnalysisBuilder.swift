@@ -133,7 +133,13 @@ public struct AnalysisBuilder: Sendable {
             if let replaced, Self.setsAdvertisingData(replaced.command.opcode) { advertising.dataCommandReplaced(sentAt: replaced.at) }
             commandSent(command, adapter: record.adapter, at: at)
         case .event(let event):
-            eventReceived(event, adapter: record.adapter, at: at, connection: frame.connection, eventBytes: record.payload.count)
+            // Advertising reports (LE Meta events, most of a scan's frames) go straight to the
+            // scan tracker.
+            if event.hasAdvertisingReports {
+                scans.advertisingReports(of: event, adapter: record.adapter, at: at, eventBytes: record.payload.count)
+            } else {
+                eventReceived(event, adapter: record.adapter, at: at, connection: frame.connection)
+            }
         case .acl(let header):
             guard let header else { return }
             acl(frame, header: header, adapter: record.adapter, at: at)
@@ -293,19 +299,13 @@ public struct AnalysisBuilder: Sendable {
         }
     }
 
-    /// `connection`: the frame's; `eventBytes`: the size of its record.
-    private mutating func eventReceived(
-        _ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?, eventBytes: Int
-    ) {
+    /// An event other than advertising reports. `connection`: the frame's.
+    private mutating func eventReceived(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?) {
         if let opcode = event.commandOpcode, event.code == .commandComplete || event.code == .commandStatus {
             let key = CommandKey(adapter: adapter, opcode: opcode.rawValue)
             if let pending = pendingCommands.removeValue(forKey: key) {
                 commandAnswered(pending, event: event, adapter: adapter, at: at)
             }
-            return
-        }
-        if event.hasAdvertisingReports {
-            scans.advertisingReports(of: event, adapter: adapter, at: at, eventBytes: eventBytes)
             return
         }
         switch event.typed {
