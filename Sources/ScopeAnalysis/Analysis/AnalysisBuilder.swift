@@ -103,8 +103,8 @@ public struct AnalysisBuilder: Sendable {
         }
     }
 
-    public mutating func consume(_ frame: DecodedFrame) {
-        analyse(frame)
+    public mutating func consume(_ frame: consuming DecodedFrame) {
+        analyse(&frame)
     }
 
     /// ``consume(_:)`` of a frame lent where it is kept (``FramePipeline``'s batches): it is
@@ -112,11 +112,14 @@ public struct AnalysisBuilder: Sendable {
     /// not a value's own without copying it: a frame borrowed from a buffer is copied with its
     /// references retained, and one moved out and back in is written twice.)
     mutating func consume(lent frame: inout DecodedFrame) {
-        analyse(frame)
+        analyse(&frame)
     }
 
+    /// Reads `frame` where it is kept and does not change it. (Taken by value, the whole frame
+    /// is copied to the stack first; the frame's parts are read in place, and only ACL frames,
+    /// handed on whole, are copied.)
     @inline(__always)
-    private mutating func analyse(_ frame: DecodedFrame) {
+    private mutating func analyse(_ frame: inout DecodedFrame) {
         let record = frame.record
         let at = FrameTime(frame: record.frame, time: record.timestamp)
         noteHealth(frame, at: at)
@@ -130,7 +133,13 @@ public struct AnalysisBuilder: Sendable {
             if let replaced, Self.setsAdvertisingData(replaced.command.opcode) { advertising.dataCommandReplaced(sentAt: replaced.at) }
             commandSent(command, adapter: record.adapter, at: at)
         case .event(let event):
-            eventReceived(event, adapter: record.adapter, at: at, frame: frame)
+            // Advertising reports (LE Meta events, most of a scan's frames) go straight to the
+            // scan tracker.
+            if event.hasAdvertisingReports {
+                scans.advertisingReports(of: event, adapter: record.adapter, at: at, eventBytes: record.payload.count)
+            } else {
+                eventReceived(event, adapter: record.adapter, at: at, connection: frame.connection)
+            }
         case .acl(let header):
             guard let header else { return }
             acl(frame, header: header, adapter: record.adapter, at: at)
@@ -190,7 +199,8 @@ public struct AnalysisBuilder: Sendable {
     // MARK: Health
 
     // Updates `result.capture` in place (a copy of CaptureInfo per frame would copy its arrays
-    // and strings).
+    // and strings). Inlined into `analyse`: the frame's record is read once for both.
+    @inline(__always)
     private mutating func noteHealth(_ frame: DecodedFrame, at: FrameTime) {
         let record = frame.record
         let timestamp = record.timestamp
@@ -225,7 +235,9 @@ public struct AnalysisBuilder: Sendable {
             let delta = timestamp.microseconds.subtractingReportingOverflow(previous.microseconds)
             let day: Int64 = 86_400_000_000
             let skew: Int64 = 378 * day
-            if !delta.overflow, delta.partialValue.magnitude >= UInt64(skew - day), delta.partialValue.magnitude <= UInt64(skew + day) {
+            if !delta.overflow, delta.partialValue >= 0, delta.partialValue < day {
+                // The usual step forward: none of the cases below.
+            } else if !delta.overflow, delta.partialValue.magnitude >= UInt64(skew - day), delta.partialValue.magnitude <= UInt64(skew + day) {
                 result.capture.health.epochSkewSuspected = true
             } else if timestamp < previous {
                 result.capture.health.backwardTimestamps += 1
@@ -287,7 +299,8 @@ public struct AnalysisBuilder: Sendable {
         }
     }
 
-    private mutating func eventReceived(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, frame: DecodedFrame) {
+    /// An event other than advertising reports. `connection`: the frame's.
+    private mutating func eventReceived(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?) {
         if let opcode = event.commandOpcode, event.code == .commandComplete || event.code == .commandStatus {
             let key = CommandKey(adapter: adapter, opcode: opcode.rawValue)
             if let pending = pendingCommands.removeValue(forKey: key) {
@@ -295,25 +308,21 @@ public struct AnalysisBuilder: Sendable {
             }
             return
         }
-        if event.hasAdvertisingReports {
-            scans.advertisingReports(of: event, adapter: adapter, at: at, eventBytes: frame.record.payload.count)
-            return
-        }
         switch event.typed {
         case .disconnectionComplete(let d)?:
-            disconnectionComplete(d, adapter: adapter, at: at, connection: frame.connection)
+            disconnectionComplete(d, adapter: adapter, at: at, connection: connection)
         case .encryptionChange(let e)?:
             encryption(
                 handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: e.enabled, isKeyRefresh: false),
-                connection: frame.connection)
+                connection: connection)
         case .encryptionKeyRefreshComplete(let e)?:
             encryption(
                 handle: e.handle, adapter: adapter, change: EncryptionChange(at: at, status: e.status, enabled: nil, isKeyRefresh: true),
-                connection: frame.connection)
+                connection: connection)
         case .connectionComplete(let c)?:
-            if c.status == 0 { connectionComplete(ConnectionSetup(classic: c), adapter: adapter, at: at, connection: frame.connection) }
+            if c.status == 0 { connectionComplete(ConnectionSetup(classic: c), adapter: adapter, at: at, connection: connection) }
         case .leConnectionComplete(let c)?:
-            connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: frame.connection)
+            connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: connection)
         case .leConnectionUpdateComplete(let u)?:
             if u.status == 0, let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
                 let update = ParameterUpdate(
