@@ -175,7 +175,9 @@ extension AnalysisBuilder {
 
     // MARK: ACL
 
-    mutating func acl(_ frame: DecodedFrame, header: ACLHeader, adapter: AdapterIndex, at: FrameTime) {
+    /// `frame` is read where it is kept and not changed (`inout` only to lend it: taken by value,
+    /// the whole frame would be copied with its references retained).
+    mutating func acl(_ frame: inout DecodedFrame, header: ACLHeader, adapter: AdapterIndex, at: FrameTime) {
         let key = HandleKey(adapter: adapter, handle: header.handle)
         let i = connectionIndex(key, connection: frame.connection, at: at)
         if header.dataLength > 0 { links.connections[i].lastPayload = at }

@@ -116,8 +116,7 @@ public struct AnalysisBuilder: Sendable {
     }
 
     /// Reads `frame` where it is kept and does not change it. (Taken by value, the whole frame
-    /// is copied to the stack first; the frame's parts are read in place, and only ACL frames,
-    /// handed on whole, are copied.)
+    /// is copied to the stack first; its parts are read in place, and ACL frames are lent on.)
     @inline(__always)
     private mutating func analyse(_ frame: inout DecodedFrame) {
         let record = frame.record
@@ -142,7 +141,7 @@ public struct AnalysisBuilder: Sendable {
             }
         case .acl(let header):
             guard let header else { return }
-            acl(frame, header: header, adapter: record.adapter, at: at)
+            acl(&frame, header: header, adapter: record.adapter, at: at)
         case .monitor(let payload):
             switch payload {
             case .userLogging(_, let ident, let message):
