@@ -65,3 +65,38 @@ import Testing
         }
     }
 }
+
+extension ReportTablesTests {
+    /// Inserts, replacements and removals (with the probe runs they shorten) against a
+    /// dictionary: every lookup answers the same, and so do the values held.
+    @Test func discoveryTableAnswersAsADictionary() {
+        var table = DiscoveryTable()
+        var reference: [ScanTracker.AdapterAddress: ScanTracker.Discovery] = [:]
+        var state: UInt64 = 0x1234_5678
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        // Few distinct keys, so that replacements and removals hit held keys and runs collide.
+        func key() -> ScanTracker.AdapterAddress {
+            ScanTracker.AdapterAddress(adapter: AdapterIndex(next() % 2), address: BDAddr(value: 0xD0_00_00_00_00_00 | next() % 300))
+        }
+        for step in 0..<20_000 {
+            let k = key()
+            switch next() % 3 {
+            case 0:
+                table.removeValue(forKey: k)
+                reference[k] = nil
+            default:
+                let d = ScanTracker.Discovery(
+                    scanStart: step, firstReport: FrameTime(frame: step, time: Timestamp(microseconds: Int64(step))))
+                let old = table.updateValue(d, forKey: k)
+                #expect(old?.scanStart == reference.updateValue(d, forKey: k)?.scanStart)
+            }
+            let probe = key()
+            #expect(table[probe]?.scanStart == reference[probe]?.scanStart)
+        }
+        for (k, d) in reference { #expect(table[k]?.firstReport == d.firstReport) }
+        #expect(table.values.map(\.scanStart).sorted() == reference.values.map(\.scanStart).sorted())
+    }
+}

@@ -231,3 +231,96 @@ struct PayloadTable: Sendable {
         entries[i] = e
     }
 }
+
+/// Where each advertiser was last found on each adapter (`ScanTracker.lastDiscovery`): the
+/// scan session's start frame and its first report there, by adapter and address (one word:
+/// address in the low 48 bits, adapter above). Written on each advertiser's first report in a
+/// session; removals (a device leaving) shift the probe run back, no tombstones.
+struct DiscoveryTable: Sendable {
+    private struct Entry: Sendable {
+        var key: UInt64
+        /// `DiscoveryTable.free` marks a free slot.
+        var scanStart: FrameNumber
+        var firstReport: FrameTime
+    }
+    private static let free = FrameNumber.min
+    private var entries = [Entry](
+        repeating: Entry(key: 0, scanStart: DiscoveryTable.free, firstReport: FrameTime(frame: 0, time: Timestamp(microseconds: 0))),
+        count: 64)
+    private var count = 0
+
+    @inline(__always)
+    private static func key(_ at: ScanTracker.AdapterAddress) -> UInt64 { at.address.value | UInt64(at.adapter) << 48 }
+
+    /// The slot holding `key`, or else the free slot that ends its probe run.
+    @inline(__always)
+    private func find(_ key: UInt64) -> (found: Bool, slot: Int) {
+        entries.withUnsafeBufferPointer { e in
+            let mask = e.count - 1
+            var i = fastHash(key, seed: 0) & mask
+            while true {
+                if e[i].scanStart == Self.free { return (false, i) }
+                if e[i].key == key { return (true, i) }
+                i = (i + 1) & mask
+            }
+        }
+    }
+
+    subscript(at: ScanTracker.AdapterAddress) -> ScanTracker.Discovery? {
+        let (found, slot) = find(Self.key(at))
+        guard found else { return nil }
+        let e = entries[slot]
+        return ScanTracker.Discovery(scanStart: e.scanStart, firstReport: e.firstReport)
+    }
+
+    /// Stores `discovery` for `at`; returns the one it replaces.
+    @discardableResult
+    mutating func updateValue(_ discovery: ScanTracker.Discovery, forKey at: ScanTracker.AdapterAddress) -> ScanTracker.Discovery? {
+        let key = Self.key(at)
+        let (found, slot) = find(key)
+        let old = found ? ScanTracker.Discovery(scanStart: entries[slot].scanStart, firstReport: entries[slot].firstReport) : nil
+        entries[slot] = Entry(key: key, scanStart: discovery.scanStart, firstReport: discovery.firstReport)
+        if !found {
+            count += 1
+            if count * 4 >= entries.count * 3 { grow() }
+        }
+        return old
+    }
+
+    /// Forgets `at`: the entries after it in its probe run move back into the gap when their
+    /// own start slot lets them, so every run stays unbroken.
+    mutating func removeValue(forKey at: ScanTracker.AdapterAddress) {
+        let (found, slot) = find(Self.key(at))
+        guard found else { return }
+        let mask = entries.count - 1
+        var gap = slot
+        var i = (slot + 1) & mask
+        while entries[i].scanStart != Self.free {
+            let home = fastHash(entries[i].key, seed: 0) & mask
+            // The entry may fill the gap when its home is not in (gap, i] (cyclically).
+            if (i - home) & mask >= (i - gap) & mask {
+                entries[gap] = entries[i]
+                gap = i
+            }
+            i = (i + 1) & mask
+        }
+        entries[gap].scanStart = Self.free
+        count -= 1
+    }
+
+    /// The discoveries held, in no particular order.
+    var values: [ScanTracker.Discovery] {
+        entries.compactMap { $0.scanStart == Self.free ? nil : ScanTracker.Discovery(scanStart: $0.scanStart, firstReport: $0.firstReport) }
+    }
+
+    private mutating func grow() {
+        let old = entries
+        entries = Array(repeating: Entry(key: 0, scanStart: Self.free, firstReport: old[0].firstReport), count: old.count * 2)
+        let mask = entries.count - 1
+        for e in old where e.scanStart != Self.free {
+            var i = fastHash(e.key, seed: 0) & mask
+            while entries[i].scanStart != Self.free { i = (i + 1) & mask }
+            entries[i] = e
+        }
+    }
+}

@@ -81,7 +81,7 @@ extension ScanTracker {
                 firstDeviceOfAddress[address] = other
             }
             if firstDeviceOfAddress[address] == nil {
-                for adapter in discoveryAdapters { lastDiscovery[AdapterAddress(adapter: adapter, address: address)] = nil }
+                for adapter in discoveryAdapters { lastDiscovery.removeValue(forKey: AdapterAddress(adapter: adapter, address: address)) }
             }
         }
         return gone.count

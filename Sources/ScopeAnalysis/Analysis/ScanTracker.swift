@@ -49,7 +49,7 @@ struct ScanTracker: Sendable {
     var devicePayloads = PayloadTable()
     /// Per advertiser and adapter: the last scan session that reported it and its first report
     /// there (per-device state; connection requests record it as `peerDiscovery`).
-    var lastDiscovery: [AdapterAddress: Discovery] = [:]
+    var lastDiscovery = DiscoveryTable()
     /// The adapters in `lastDiscovery`'s keys.
     var discoveryAdapters: [AdapterIndex] = []
     /// Sessions handed over that some `lastDiscovery` still points at, by start frame (at most
@@ -333,7 +333,7 @@ extension ScanTracker {
         // One lookup: the address found here in an earlier session (or none), or, rarely,
         // already in this one (another device of that address), whose first report stays.
         if let earlier = lastDiscovery.updateValue(Discovery(scanStart: start, firstReport: at), forKey: seenAt) {
-            if earlier.scanStart == start { lastDiscovery[seenAt] = earlier }
+            if earlier.scanStart == start { lastDiscovery.updateValue(earlier, forKey: seenAt) }
         } else if !discoveryAdapters.contains(adapter) {
             discoveryAdapters.append(adapter)
         }
