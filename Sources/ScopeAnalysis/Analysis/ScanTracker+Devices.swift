@@ -64,7 +64,7 @@ extension ScanTracker {
         deviceIndex = index
         devicePayloads.removeAll { left(Int($0)) }
         for r in running.indices {
-            running[r].seen.removeAll { left(Int($0 >> 16)) }
+            running[r].seen.removeAll { left($0) }
             for slot in gone where slot >> 6 < running[r].deviceBits.count {
                 running[r].deviceBits[slot >> 6] &= ~(UInt64(1) << UInt64(slot & 63))
             }
@@ -81,7 +81,7 @@ extension ScanTracker {
                 firstDeviceOfAddress[address] = other
             }
             if firstDeviceOfAddress[address] == nil {
-                for adapter in discoveryAdapters { lastDiscovery[AdapterAddress(adapter: adapter, address: address)] = nil }
+                for adapter in discoveryAdapters { lastDiscovery.removeValue(forKey: AdapterAddress(adapter: adapter, address: address)) }
             }
         }
         return gone.count

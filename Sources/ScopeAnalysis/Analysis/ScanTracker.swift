@@ -21,6 +21,10 @@ struct ScanTracker: Sendable {
     var active: [AdapterIndex: HeldRef<FrameNumber>] = [:]
     /// The running sessions' tracking (one per adapter in `active`, a short list: no hashing).
     var running: [ScanTracking] = []
+    /// The most distinct reports a stopped session had: a new session's duplicate table starts
+    /// that large (sessions on one scanner hear about as many; short ones between long ones are
+    /// common), not growing from 16 slots.
+    var mostDistinctReports = 0
     /// Advertisers seen in reports, by slot: a device's slot is its id while it is held (the
     /// values of `deviceIndex` and `firstDeviceOfAddress`, the owners in `devicePayloads` and in
     /// the running sessions' tables). The first `HandOverPolicy.kept` devices fill the first
@@ -45,7 +49,7 @@ struct ScanTracker: Sendable {
     var devicePayloads = PayloadTable()
     /// Per advertiser and adapter: the last scan session that reported it and its first report
     /// there (per-device state; connection requests record it as `peerDiscovery`).
-    var lastDiscovery: [AdapterAddress: Discovery] = [:]
+    var lastDiscovery = DiscoveryTable()
     /// The adapters in `lastDiscovery`'s keys.
     var discoveryAdapters: [AdapterIndex] = []
     /// Sessions handed over that some `lastDiscovery` still points at, by start frame (at most
@@ -91,43 +95,58 @@ struct ScanTracker: Sendable {
             fingerprint = Self.fingerprint(bytes)
         }
 
-        /// Eight bytes at a time (one multiply–xorshift round per word, little-endian loads; the
-        /// last 1–7 bytes zero-padded into a word), then a final mix: a fifth of the instructions
-        /// of FNV-1a's byte-by-byte multiply on 31-byte advertising data, computed once per report.
+        /// wyhash's scheme (final version 4, a constant seed): sixteen bytes per 64×64→128-bit
+        /// multiply (the product's halves xored), the last sixteen (overlapping; for 4–16 bytes
+        /// two overlapping 4-byte pairs) in one more, whose halves a last multiply mixes with the
+        /// length: on 31-byte advertising data three multiplies where an eight-byte-word mix
+        /// chains ten. Computed once per report.
         @inline(__always)
         static func fingerprint(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-            var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            guard let base = bytes.baseAddress else { return h }
             let n = bytes.count
-            var i = 0
-            while i + 8 <= n {
-                h = mix(h ^ UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-                i += 8
-            }
-            if i < n, n >= 8 {
-                // The last 1–7 bytes as the top of the data's last eight, shifted down: the same
-                // zero-padded word as the byte loop below, in one load.
-                let last = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
-                h = mix(h ^ (last >> UInt64(8 * (8 - (n - i)))))
-            } else if i < n {
-                var tail: UInt64 = 0
-                var shift: UInt64 = 0
-                while i < n {
-                    tail |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << shift
-                    shift += 8
-                    i += 1
+            guard n > 0, let p = bytes.baseAddress else { return secret0 }
+            var seed = secret0
+            var a: UInt64
+            var b: UInt64
+            if n <= 16 {
+                if n >= 4 {
+                    let step = (n >> 3) << 2
+                    a = word4(p, 0) << 32 | word4(p, step)
+                    b = word4(p, n - 4) << 32 | word4(p, n - 4 - step)
+                } else {
+                    a = UInt64(p.load(as: UInt8.self)) << 16 | UInt64(p.load(fromByteOffset: n >> 1, as: UInt8.self)) << 8
+                        | UInt64(p.load(fromByteOffset: n - 1, as: UInt8.self))
+                    b = 0
                 }
-                h = mix(h ^ tail)
+            } else {
+                var i = 0
+                while n - i > 16 {
+                    seed = mum(word8(p, i) ^ secret1, word8(p, i + 8) ^ seed)
+                    i += 16
+                }
+                a = word8(p, n - 16)
+                b = word8(p, n - 8)
             }
-            return mix(h ^ UInt64(n))
+            let (high, low) = (a ^ secret1).multipliedFullWidth(by: b ^ seed)
+            return mum(low ^ secret0 ^ UInt64(n), high ^ secret1)
+        }
+
+        private static let secret0: UInt64 = 0xa076_1d64_78bd_642f
+        private static let secret1: UInt64 = 0xe703_7ed1_a0b4_28db
+
+        @inline(__always)
+        private static func mum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+            let (high, low) = a.multipliedFullWidth(by: b)
+            return high ^ low
         }
 
         @inline(__always)
-        private static func mix(_ x: UInt64) -> UInt64 {
-            var x = x &* 0x9E37_79B9_7F4A_7C15
-            x ^= x >> 29
-            x = x &* 0xBF58_476D_1CE4_E5B9
-            return x ^ (x >> 32)
+        private static func word8(_ p: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+            UInt64(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
+
+        @inline(__always)
+        private static func word4(_ p: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+            UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(fingerprint &+ UInt64(count)) }
@@ -139,8 +158,8 @@ struct ScanTracker: Sendable {
         /// The session in `sessions`: its start frame, and its position when last found
         /// (`session` finds it).
         var session: HeldRef<FrameNumber>
-        /// Its distinct reports, to tell duplicates (owner: device slot << 16 | event type).
-        var seen = PayloadTable()
+        /// Its distinct reports, to tell duplicates and name their devices.
+        var seen: SessionReportTable
         /// Devices that reported in the session, and which (bit i: `devices[i]`).
         var devices = 0
         var deviceBits: [UInt64] = []
@@ -181,7 +200,8 @@ extension ScanTracker {
             sessions.append(session, id: command.frame)
             let ref = HeldRef(id: command.frame, position: sessions.count - 1)
             active[adapter] = ref
-            running.append(ScanTracking(adapter: adapter, session: ref))
+            running.append(
+                ScanTracking(adapter: adapter, session: ref, seen: SessionReportTable(expected: mostDistinctReports)))
             return true
         } else {
             stop(adapter: adapter, command: command, complete: complete, keptScans: keptScans)
@@ -198,7 +218,10 @@ extension ScanTracker {
         sessions[index].stopComplete = complete
         sessions[index].end = command
         sessions[index].stillRunningAtEnd = false
-        running.removeAll { $0.session.id == start }
+        if let r = running.firstIndex(where: { $0.session.id == start }) {
+            mostDistinctReports = max(mostDistinctReports, running[r].seen.count)
+            running.remove(at: r)
+        }
         foldDensity(index)
         if index >= keptScans { closed.append(start) }
     }
@@ -269,47 +292,51 @@ extension ScanTracker {
         let addressType = report.addressType
         let eventType = report.eventType
         counted += 1
-        // The payload's fingerprint once, for the device's and the session's sets.
+        // The payload's fingerprint once, for the session's and the device's tables.
         let payload = Payload(bytes: data)
-        let device = indexOfDevice(address: address, addressType: addressType, at: at)
+        let advertiser = DeviceTable.key(address: address, type: addressType)
+        let device: Int
         var isDuplicate = false
         if let slot {
             let s = running[slot].session.position
             // Mutate in place: copying the session or its tracking per report would copy their
             // collections each time (quadratic on long scans).
             let reportType = report.isLegacyEvent ? eventType : eventType & ~UInt16(0x60)
-            let (duplicate, newDevice, devicesSeen) = Self.track(
-                device: device, eventType: reportType, payload: payload, in: &running[slot])
-            isDuplicate = duplicate
-            Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: devicesSeen, in: &sessions[s])
-            if isDuplicate { duplicates += 1 }
-            // Only a device's first report in the session can change where its address was found.
-            if newDevice {
-                let seenAt = AdapterAddress(adapter: adapter, address: address)
-                let start = sessions[s].start.frame
-                if lastDiscovery[seenAt]?.scanStart != start {
-                    lastDiscovery[seenAt] = Discovery(scanStart: start, firstReport: at)
-                    if !discoveryAdapters.contains(adapter) { discoveryAdapters.append(adapter) }
-                }
+            let (known, free) = running[slot].seen.find(advertiser: advertiser, eventType: reportType, payload: payload)
+            if let known {
+                // A duplicate in the session (same advertiser, event type and data): its device
+                // reported in the session already and its payload is known.
+                device = known
+                isDuplicate = true
+                duplicates += 1
+            } else {
+                device = indexOfDevice(advertiser, address: address, addressType: addressType, at: at)
+                running[slot].seen.insert(advertiser: advertiser, eventType: reportType, payload: payload, device: device, at: free)
+                // Only a device's first report in the session can change where its address was found.
+                if running[slot].noteDevice(device) { noteDiscovery(address, adapter: adapter, session: s, at: at) }
             }
+            Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: running[slot].devices, in: &sessions[s])
+        } else {
+            device = indexOfDevice(advertiser, address: address, addressType: addressType, at: at)
         }
-        // A duplicate in the session (same advertiser, event type and data) was counted for the
-        // device already: its payload is known, no need to look it up again.
         let newPayload = !isDuplicate && devicePayloads.insert(UInt64(device), payload)
         Self.update(
             &devices[device], rssi: report.rssi, connectable: report.isConnectable, data: data, newPayload: newPayload,
             at: at)
     }
 
-    /// Whether the device reported this event type and data already in the session, whether it
-    /// reports in it for the first time, and how many devices the session has seen.
-    @inline(__always)
-    private static func track(
-        device: Int, eventType: UInt16, payload: Payload, in tracking: inout ScanTracking
-    ) -> (Bool, Bool, Int) {
-        let isDuplicate = !tracking.seen.insert(UInt64(device) << 16 | UInt64(eventType), payload)
-        let newDevice = tracking.noteDevice(device)
-        return (isDuplicate, newDevice, tracking.devices)
+    /// `address` reported on `adapter` for the first time in the session at `session`: where it
+    /// was last found, unless another device of that address was found there already.
+    private mutating func noteDiscovery(_ address: BDAddr, adapter: AdapterIndex, session s: Int, at: FrameTime) {
+        let seenAt = AdapterAddress(adapter: adapter, address: address)
+        let start = sessions[s].start.frame
+        // One lookup: the address found here in an earlier session (or none), or, rarely,
+        // already in this one (another device of that address), whose first report stays.
+        if let earlier = lastDiscovery.updateValue(Discovery(scanStart: start, firstReport: at), forKey: seenAt) {
+            if earlier.scanStart == start { lastDiscovery.updateValue(earlier, forKey: seenAt) }
+        } else if !discoveryAdapters.contains(adapter) {
+            discoveryAdapters.append(adapter)
+        }
     }
 
     private static func noteReport(at: FrameTime, isDuplicate: Bool, devicesSeen: Int, in scan: inout ScanSession) {
@@ -324,11 +351,10 @@ extension ScanTracker {
         }
     }
 
-    /// The device's slot in `devices`, added on its first report (inlined: a known
-    /// device, almost every report, is one probe).
+    /// The device's slot in `devices` (`key`: `DeviceTable.key` of address and type), added on
+    /// its first report (inlined: a known device is one probe).
     @inline(__always)
-    private mutating func indexOfDevice(address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
-        let key = DeviceTable.key(address: address, type: addressType)
+    private mutating func indexOfDevice(_ key: UInt64, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
         let (found, slot) = deviceIndex.find(key)
         if let found { return found }
         return addDevice(key, slot: slot, address: address, addressType: addressType, at: at)
