@@ -60,9 +60,10 @@ public struct RuleConfiguration: Sendable, Equatable {
     public init(profile: Profile? = nil) { self.profile = profile }
 
     /// Every rule's default thresholds, by rule id.
-    public static var defaultThresholds: [String: [String: ThresholdValue]] {
+    /// Built once: every rule's own defaults, by rule id (looked up for every threshold a rule
+    /// reads without an override).
+    public static let defaultThresholds: [String: [String: ThresholdValue]] =
         Dictionary(uniqueKeysWithValues: RuleRegistry.all.map { ($0.id, $0.defaultThresholds) })
-    }
 
     public func isEnabled(_ rule: String) -> Bool { !disabledRules.contains(rule) }
 

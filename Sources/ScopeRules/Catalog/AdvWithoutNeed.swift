@@ -39,48 +39,49 @@ public struct AdvWithoutNeed: ItemRule {
                 t.tick(Self.platformCounter)
                 continue
             }
-            let name = span.advertisingHandle.map { "connectable advertising set \($0)" } ?? "connectable advertising (\(span.api.rawValue))"
+            let name = { span.advertisingHandle.map { "connectable advertising set \($0)" } ?? "connectable advertising (\(span.api.rawValue))" }
             let stopAt = span.stop ?? view.lastFrame ?? span.start
             let enabled = stopAt.time.microseconds - span.start.time.microseconds
             // The first peripheral-role connection within the limit, and the first connection up
             // at the start (recorded by the analysis as the span went).
             let arrived = span.firstArrival.flatMap { $0.time.microseconds - span.start.time.microseconds <= limit ? $0 : nil }
-            let overlapping = span.connectionAtStart
-            // 2. (and 1. below) Left on with no connection arriving within the limit.
-            var rest = ItemTally()
-            if enabled > limit, arrived == nil {
-                rest.finding(k, Self.defaultSeverity) {
-                    let endText = span.stop == nil ? "still enabled at the last frame" : "stopped at frame \(stopAt.frame)"
-                    return finding(
-                        subject: "advertising enabled at frame \(span.start.frame)",
-                        shows:
-                            "\(name) enabled at frame \(span.start.frame) stayed enabled \(Text.seconds(enabled)) with no connection arriving within its first \(Text.seconds(limit)) (\(endText))",
-                        cause:
-                            "Usually startAdvertising(_:) with no timeout or stopAdvertising() (Android: BluetoothLeAdvertiser.startAdvertising without stopAdvertising or a timeout in AdvertisingSetParameters; BlueZ: a registered LEAdvertisement1 with no Duration/Timeout)",
-                        evidence: [span.start.frame, stopAt.frame],
-                        fix: "Advertise only while a connection is wanted, and stop after a timeout.")
-                }
-            } else {
-                rest.note(0, k) {
-                    "\(name) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
-                        + (arrived.map { ", connection at frame \($0.frame)" } ?? "")
+            // 2. (and 1. below) Left on with no connection arriving within the limit. The texts
+            // are made only for the items a tally keeps.
+            func judge(into tally: inout ItemTally) {
+                if enabled > limit, arrived == nil {
+                    tally.finding(k, Self.defaultSeverity) {
+                        let endText = span.stop == nil ? "still enabled at the last frame" : "stopped at frame \(stopAt.frame)"
+                        return finding(
+                            subject: "advertising enabled at frame \(span.start.frame)",
+                            shows:
+                                "\(name()) enabled at frame \(span.start.frame) stayed enabled \(Text.seconds(enabled)) with no connection arriving within its first \(Text.seconds(limit)) (\(endText))",
+                            cause:
+                                "Usually startAdvertising(_:) with no timeout or stopAdvertising() (Android: BluetoothLeAdvertiser.startAdvertising without stopAdvertising or a timeout in AdvertisingSetParameters; BlueZ: a registered LEAdvertisement1 with no Duration/Timeout)",
+                            evidence: [span.start.frame, stopAt.frame],
+                            fix: "Advertise only while a connection is wanted, and stop after a timeout.")
+                    }
+                } else {
+                    tally.note(0, k) {
+                        "\(name()) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
+                            + (arrived.map { ", connection at frame \($0.frame)" } ?? "")
+                    }
                 }
             }
             // 1. Enabled while connected although the controller can't take another connection:
             // decided by the supported states read by the end (the batches of a long capture are
             // judged before).
-            guard let c = overlapping else {
-                t.merge(rest)
+            guard let c = span.connectionAtStart else {
+                judge(into: &t)
                 continue
             }
             let bit: UInt64 = c.role == .central ? 35 : 38
             let stillUntil = min((c.disconnect ?? stopAt).time.microseconds, stopAt.time.microseconds)
             t.overlapIfClear[bit, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
                 ItemTally.SpanOverlap(
-                    name: name, start: span.start.frame, enabledWhileConnected: stillUntil - span.start.time.microseconds, role: c.role,
+                    name: name(), start: span.start.frame, enabledWhileConnected: stillUntil - span.start.time.microseconds, role: c.role,
                     complete: c.complete.frame)
             }
-            t.overlapIfSet[bit, default: ItemTally()].merge(rest)
+            judge(into: &t.overlapIfSet[bit, default: ItemTally()])
         }
         return t
     }

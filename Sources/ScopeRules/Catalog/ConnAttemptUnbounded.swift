@@ -25,35 +25,39 @@ public struct ConnAttemptUnbounded: ItemRule {
         var t = ItemTally()
         for (i, a) in view.attempts.enumerated() {
             t.tick(0)
-            let peer = a.peer.map { "peer \($0)" } ?? "filter accept list"
-            let ends = [a.cancel, a.complete, a.supersededAt].compactMap { $0 }.sorted()
-            let endAt: FrameTime?
-            let how: String
-            if let e = ends.first {
-                endAt = e
-                if e == a.cancel {
-                    how = "cancelled at frame \(e.frame)"
-                } else if let loss = a.lostWithController {
-                    how = "ended by the \(loss.label) at frame \(e.frame)"
-                } else if e == a.supersededAt {
-                    how = "no longer pending when the controller accepted a later request (frame \(e.frame)), its answer not captured,"
-                } else {
-                    how = "completed at frame \(e.frame)"
-                }
-            } else {
-                endAt = view.lastFrame
-                how = "still pending at the last frame (\(view.lastFrame?.frame ?? a.request.frame))"
+            // The earliest of its ends (no array per attempt).
+            var end: FrameTime?
+            for e in [a.cancel, a.complete, a.supersededAt] {
+                if let e, end.map({ e < $0 }) ?? true { end = e }
             }
-            guard let endAt else { continue }
+            guard let endAt = end ?? view.lastFrame else { continue }
             let waited = endAt.time.microseconds - a.request.time.microseconds
-            let line = "connection request at frame \(a.request.frame) (\(peer)) \(how) after \(Text.seconds(waited))"
+            // Made only for the items the tally keeps.
+            func line() -> String {
+                let peer = a.peer.map { "peer \($0)" } ?? "filter accept list"
+                let how: String
+                if let e = end {
+                    if e == a.cancel {
+                        how = "cancelled at frame \(e.frame)"
+                    } else if let loss = a.lostWithController {
+                        how = "ended by the \(loss.label) at frame \(e.frame)"
+                    } else if e == a.supersededAt {
+                        how = "no longer pending when the controller accepted a later request (frame \(e.frame)), its answer not captured,"
+                    } else {
+                        how = "completed at frame \(e.frame)"
+                    }
+                } else {
+                    how = "still pending at the last frame (\(view.lastFrame?.frame ?? a.request.frame))"
+                }
+                return "connection request at frame \(a.request.frame) (\(peer)) \(how) after \(Text.seconds(waited))"
+            }
             let k = key(0, Int(a.request.frame), i)
             if waited > limit, a.peer == nil, let platform = context.platform, context.certain,
                 platform == .ios || platform == .bluez
             {
                 // The platform's own background reconnection: counted, not a finding.
                 t.tick(Self.platformCounter)
-                t.note(0, k) { line + " (the platform's background connection)" }
+                t.note(0, k) { line() + " (the platform's background connection)" }
             } else if waited > limit, a.peer == nil {
                 // A filter-accept-list request: on Android the app asked for it (autoConnect) and
                 // the stack holds it; elsewhere the capture cannot tell app from stack. Info.
@@ -61,11 +65,11 @@ public struct ConnAttemptUnbounded: ItemRule {
                     let android = context.platform == .android
                     return finding(
                         .info, subject: "connection request at frame \(a.request.frame)",
-                        shows: line + " -> a filter-accept-list connection neither completed nor cancelled within \(Text.seconds(limit))",
+                        shows: line() + " -> a filter-accept-list connection neither completed nor cancelled within \(Text.seconds(limit))",
                         cause: android
                             ? "Usual cause on Android: BluetoothDevice.connectGatt(context, autoConnect = true, callback): the app asked for a background connection that the stack keeps pending (on the accept list) until the device comes back"
                             : "The capture cannot tell whether the app or the host stack asked for this background (accept-list) connection; stacks keep such requests pending until a listed device comes back, so it is graded info",
-                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, a.supersededAt?.frame, ends.isEmpty ? endAt.frame : nil],
+                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, a.supersededAt?.frame, end == nil ? endAt.frame : nil],
                         fix: android
                             ? "Keep autoConnect = true only while the reconnection is wanted; call BluetoothGatt.disconnect() and close() when it is not."
                             : "If the app asked for it, cancel it when the reconnection is no longer wanted.",
@@ -75,14 +79,14 @@ public struct ConnAttemptUnbounded: ItemRule {
                 t.finding(k, Self.defaultSeverity) {
                     finding(
                         subject: "connection request at frame \(a.request.frame)",
-                        shows: line + " -> neither completed nor cancelled within \(Text.seconds(limit))",
+                        shows: line() + " -> neither completed nor cancelled within \(Text.seconds(limit))",
                         cause:
                             "Usually connect(_:options:) with no timer: Core Bluetooth connection attempts never time out, so the app must call cancelPeripheralConnection(_:) itself (Android: connectGatt(autoConnect=true) waits forever; BlueZ: Device1.Connect without a timeout)",
-                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, a.supersededAt?.frame, ends.isEmpty ? endAt.frame : nil],
+                        evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, a.supersededAt?.frame, end == nil ? endAt.frame : nil],
                         fix: "Start a timer with every connect and cancel the attempt when it fires.")
                 }
             } else {
-                t.note(0, k) { line }
+                t.note(0, k) { line() }
             }
         }
         return t
