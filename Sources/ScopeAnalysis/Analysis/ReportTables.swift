@@ -121,12 +121,10 @@ struct SessionReportTable: Sendable {
     }
 
     /// Advertiser and event type in one word (the event type's low byte in the advertiser's
-    /// free top byte), then one 64×64→128-bit multiply with the payload's fingerprint.
+    /// free top byte), spread with the payload as ``PayloadTable`` spreads an owner's.
     @inline(__always)
     private static func slot(_ advertiser: UInt64, _ eventType: UInt16, _ payload: ScanTracker.Payload) -> Int {
-        let who = (advertiser ^ UInt64(eventType) << 56) ^ 0x9E37_79B9_7F4A_7C15
-        let (high, low) = who.multipliedFullWidth(by: payload.fingerprint &+ UInt64(payload.count))
-        return Int(truncatingIfNeeded: high ^ low)
+        PayloadTable.slot(advertiser ^ UInt64(eventType) << 56, payload)
     }
 
     private mutating func grow() {
@@ -208,7 +206,7 @@ struct PayloadTable: Sendable {
     /// The payload's fingerprint is mixed already: one 64×64→128-bit multiply with the owner
     /// (the product's halves xored) spreads the pair, where `fastHash` would chain three.
     @inline(__always)
-    private static func slot(_ owner: UInt64, _ payload: ScanTracker.Payload) -> Int {
+    fileprivate static func slot(_ owner: UInt64, _ payload: ScanTracker.Payload) -> Int {
         let (high, low) = (owner ^ 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: payload.fingerprint &+ UInt64(payload.count))
         return Int(truncatingIfNeeded: high ^ low)
     }
