@@ -117,10 +117,13 @@ enum FrameSummary {
 }
 
 /// JSON Lines: one object per frame with the stable keys documented in docs/JSON.md.
-enum FrameJSONRenderer {
-    static func render(_ frame: DecodedFrame, into out: inout String) {
+struct FrameJSONRenderer {
+    /// Emptied and reused for each frame.
+    private var w = JSONWriter()
+
+    mutating func render(_ frame: DecodedFrame, into out: inout String) {
         let r = frame.record
-        var w = JSONWriter()
+        w.removeAll()
         w.beginObject()
         w.field("frame", r.frame)
         w.field("ts_us", r.timestamp.microseconds)
@@ -146,7 +149,7 @@ enum FrameJSONRenderer {
                 w.field("command_frame", m.commandFrame)
                 w.field("latency_us", m.latencyMicros)
             }
-            if !e.advertisingReports.isEmpty { reports(e.advertisingReports, &w) }
+            if !e.advertisingReports.isEmpty { Self.reports(e.advertisingReports, &w) }
         case .acl(let h):
             if let h { w.field("handle", int: h.handle) }
         case .vendorDebugACL(let h):

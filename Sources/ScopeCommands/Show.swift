@@ -63,7 +63,12 @@ public struct Show: ParsableCommand {
         guard var input = sink.open(file) else { return 2 }
         var dissector = Dissector()
         var text = FrameTextRenderer(verbose: verbose)
+        var jsonLines = FrameJSONRenderer()
         var out = OutputBuffer(console: console)
+        // The options read once: each read of an ArgumentParser property costs hundreds of
+        // instructions, and the loop below runs once per frame.
+        let json = json
+        let lastFrame = frames?.upper
         let filter = FrameFilter(adapter: adapter, handle: handle, address: address, layers: layer, frames: frames)
         var malformedFrames = 0
         var stoppedEarly = false
@@ -73,13 +78,13 @@ public struct Show: ParsableCommand {
             let frame = dissector.decode(record)
             if !frame.allMalformations.isEmpty { malformedFrames += 1 }
             sink.report(input.drainDiagnostics())
-            if let range = frames, let upper = range.upper, record.frame > upper {
+            if let upper = lastFrame, record.frame > upper {
                 stoppedEarly = true
                 break
             }
             guard filter.accepts(frame) else { continue }
             if json {
-                FrameJSONRenderer.render(frame, into: &out.text)
+                jsonLines.render(frame, into: &out.text)
             } else {
                 text.render(frame, into: &out.text)
             }

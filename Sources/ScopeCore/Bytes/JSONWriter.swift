@@ -1,54 +1,107 @@
 /// A small, allocation-light JSON writer with keys in the order they are written (stable
-/// output for golden files and for programs that read it). Used on the `show --json` hot path.
+/// output for golden files and for programs that read it). Used on the `show --json` hot path:
+/// it writes UTF-8 bytes (appending to a `String` piece by piece updates its count and flags
+/// each time, several times the cost of the bytes), and one writer can be emptied and reused.
 public struct JSONWriter: Sendable {
-    public private(set) var output: String = ""
+    /// The UTF-8 of the JSON written so far.
+    public private(set) var bytes: [UInt8] = []
+    /// Whether the next value at each open level needs a comma before it (the outermost first).
     private var needsComma: [Bool] = [false]
 
-    public init() { output.reserveCapacity(256) }
+    public init() { bytes.reserveCapacity(256) }
+
+    /// The JSON written so far.
+    public var output: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Forgets what was written (keeping the storage) to write the next document.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma.removeAll(keepingCapacity: true)
+        needsComma.append(false)
+    }
 
     private mutating func separator() {
-        if needsComma[needsComma.count - 1] { output += "," }
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
         needsComma[needsComma.count - 1] = true
     }
 
     public mutating func beginObject(_ key: String? = nil) {
         if let key { self.key(key) } else { separator() }
-        output += "{"
+        bytes.append(UInt8(ascii: "{"))
         needsComma.append(false)
     }
 
     public mutating func endObject() {
         needsComma.removeLast()
-        output += "}"
+        bytes.append(UInt8(ascii: "}"))
     }
 
     public mutating func beginArray(_ key: String? = nil) {
         if let key { self.key(key) } else { separator() }
-        output += "["
+        bytes.append(UInt8(ascii: "["))
         needsComma.append(false)
     }
 
     public mutating func endArray() {
         needsComma.removeLast()
-        output += "]"
+        bytes.append(UInt8(ascii: "]"))
     }
 
     private mutating func key(_ k: String) {
         separator()
-        Self.appendString(k, to: &output)
-        output += ":"
+        Self.appendString(k, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
     }
 
-    public mutating func field(_ k: String, _ v: Int) { key(k); output += String(v) }
-    public mutating func field(_ k: String, _ v: Int64) { key(k); output += String(v) }
-    public mutating func field<T: BinaryInteger>(_ k: String, int v: T) { key(k); output += String(v) }
-    public mutating func field(_ k: String, _ v: String) { key(k); Self.appendString(v, to: &output) }
-    public mutating func field(_ k: String, _ v: Bool) { key(k); output += v ? "true" : "false" }
-    public mutating func null(_ k: String) { key(k); output += "null" }
+    public mutating func field(_ k: String, _ v: Int) { key(k); Self.appendDecimal(Int64(v), to: &bytes) }
+    public mutating func field(_ k: String, _ v: Int64) { key(k); Self.appendDecimal(v, to: &bytes) }
+    public mutating func field<T: BinaryInteger>(_ k: String, int v: T) {
+        key(k)
+        if let i = Int64(exactly: v) { Self.appendDecimal(i, to: &bytes) } else { bytes += String(v).utf8 }
+    }
+    public mutating func field(_ k: String, _ v: String) { key(k); Self.appendString(v, to: &bytes) }
+    public mutating func field(_ k: String, _ v: Bool) { key(k); bytes += (v ? "true" : "false").utf8 }
+    public mutating func null(_ k: String) { key(k); bytes += "null".utf8 }
 
     /// An element of the current array.
-    public mutating func element(_ v: String) { separator(); Self.appendString(v, to: &output) }
-    public mutating func element(_ v: Int) { separator(); output += String(v) }
+    public mutating func element(_ v: String) { separator(); Self.appendString(v, to: &bytes) }
+    public mutating func element(_ v: Int) { separator(); Self.appendDecimal(Int64(v), to: &bytes) }
+
+    /// The decimal digits of `value`, as `String(value)` writes them.
+    static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var end = digits.count
+            var m = value.magnitude
+            repeat {
+                end -= 1
+                digits[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
+                m /= 10
+            } while m > 0
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[end...]))
+        }
+    }
+
+    /// Whether any byte must be escaped in a JSON string: a control character, `"` or `\`.
+    @inline(__always)
+    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return true }
+        return false
+    }
+
+    /// `s` as a JSON string literal, quotes included, appended as UTF-8.
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        // Nearly every string needs no escape: its bytes go in whole.
+        let plain = s.withUTF8 { utf8 in
+            if needsEscape(utf8) { return false }
+            out.append(contentsOf: utf8)
+            return true
+        }
+        if !plain { forEachPiece(ofString: s) { out.append(contentsOf: $0) } }
+        out.append(UInt8(ascii: "\""))
+    }
 
     /// The UTF-8 of `s` as the inside of a JSON string literal (the quotes left to the caller),
     /// handed to `emit` in order: the runs of bytes that stand for themselves and the escapes
@@ -87,7 +140,8 @@ public struct JSONWriter: Sendable {
         out += "\""
         // Nearly every string needs no escape (every character that does is ASCII): appended
         // whole; the others piece by piece (`forEachPiece`, the one escaping rule).
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        var s = s
+        if !s.withUTF8(needsEscape) {
             out += s
             out += "\""
             return
