@@ -47,8 +47,10 @@ struct ConnectionTracker: Sendable {
     /// How each UUID discovery taught is written in the GATT databases (`compactString`, and
     /// `name` from the assigned-number tables, which decodes it on every look-up), worked out
     /// once per UUID: connections to one kind of device learn the same services and
-    /// characteristics again.
+    /// characteristics again. Emptied when it holds ``uuidLabelLimit`` UUIDs (a capture of
+    /// ever new custom UUIDs must not grow it without end; the labels are worked out again).
     var uuidLabels: [UUIDKey: (uuid: String, name: String?)] = [:]
+    static let uuidLabelLimit = 4096
 
     /// A UUID as a key of `uuidLabels`: looked up for every service and characteristic learned,
     /// so hashed with `fastHash` (its two halves mixed into one word) rather than SipHash.
@@ -308,6 +310,7 @@ extension ConnectionTracker {
         func label(_ uuid: BluetoothUUID) -> (uuid: String, name: String?) {
             if let known = labels[UUIDKey(uuid: uuid)] { return known }
             let new = (uuid.compactString, uuid.name)
+            if labels.count >= Self.uuidLabelLimit { labels.removeAll() }
             labels[UUIDKey(uuid: uuid)] = new
             return new
         }
