@@ -35,6 +35,12 @@ struct AdvertisingTracker: Sendable {
         var adapter: AdapterIndex
         /// nil: legacy advertising.
         var handle: UInt8?
+
+        /// Looked up for every advertising command: hashed with `fastHash` rather than SipHash
+        /// (handle nil and each handle 0–255 are distinct words).
+        private var word: UInt64 { UInt64(adapter) << 16 | (handle.map { UInt64($0) } ?? 0x100) }
+        func hash(into hasher: inout Hasher) { hasher.combine(word) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
     }
 }
 

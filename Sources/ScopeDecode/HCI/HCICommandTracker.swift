@@ -1,3 +1,5 @@
+import ScopeCore
+
 /// A Command Complete or Command Status matched to the command it answers.
 public struct CommandMatch: Sendable, Hashable {
     /// Frame number of the command.
@@ -22,9 +24,14 @@ public struct CommandMatch: Sendable, Hashable {
 /// kept (the older one evidently got no answer). Opcode 0x0000 (NOP: Command Complete/Status
 /// that only hand out credits) is never tracked or matched. A single-owner value type.
 public struct HCICommandTracker: Sendable {
+    /// Looked up for every command and every Command Complete/Status: hashed with `fastHash`
+    /// rather than SipHash.
     struct Key: Hashable, Sendable {
         let adapter: UInt16
         let opcode: UInt16
+
+        func hash(into hasher: inout Hasher) { hasher.combine(UInt32(adapter) << 16 | UInt32(opcode)) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(adapter) << 16 | UInt64(opcode), seed: seed) }
     }
 
     struct Pending: Sendable {
