@@ -200,4 +200,23 @@ import Testing
         }
         if Fixtures.corpusRoot != nil { #expect(fits > 1000) }
     }
+
+    /// Where a command's ``ParamLayout/ExactSize`` says its parameters fit, the walker has
+    /// nothing to report either (commands of the usual size skip validation).
+    @Test func commandExactSizeAgreesWithTheWalker() {
+        var fits = 0
+        for url in Self.btsnoopFiles {
+            for (_, packet) in HCICorpusTests.packets(url) {
+                guard case .command(let bytes) = packet else { continue }
+                let command = HCICommand.decode(bytes)
+                guard let layout = HCICommand.parameterLayout(command.opcode.rawValue),
+                    HCICommand.exactSize(command.opcode.rawValue)?.fits(command.parameters[...]) == true
+                else { continue }
+                fits += 1
+                #expect(ParamLayout.validate(layout, command.parameters[...], baseOffset: 0).isEmpty)
+                #expect(command.malformed.isEmpty)
+            }
+        }
+        if Fixtures.corpusRoot != nil { #expect(fits > 1000) }
+    }
 }

@@ -269,6 +269,16 @@ public struct AnalysisBuilder: Sendable {
     // MARK: Commands
 
     private mutating func commandSent(_ command: HCICommand, adapter: AdapterIndex, at: FrameTime) {
+        // Only these commands count when sent (the others when answered: `commandAnswered`):
+        // the typed view is built for them alone (scans and advertising enable and disable
+        // often, and each view decodes its parameters).
+        switch command.opcode {
+        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .disconnect,
+            .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
+            break
+        default:
+            return
+        }
         switch command.typed {
         case .leCreateConnection(let c)?:
             startAttempt(filterPolicy: c.initiatorFilterPolicy, peerAddressType: c.peerAddressType, peer: c.peer, api: .legacy, adapter: adapter, at: at)

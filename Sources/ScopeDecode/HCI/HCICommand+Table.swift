@@ -8,11 +8,14 @@ struct CommandLayout: Sendable {
     let returns: [ParamField]?
     /// Names of parameters appended to the summary line.
     let summary: [String]
+    /// Parameter sizes that certainly fit `parameters` exactly (nil: left to the general check).
+    let exactSize: ParamLayout.ExactSize?
 
     init(_ parameters: [ParamField]?, returns: [ParamField]? = nil, summary: [String] = []) {
         self.parameters = parameters
         self.returns = returns
         self.summary = summary
+        self.exactSize = parameters.flatMap(ParamLayout.ExactSize.init)
     }
 }
 
@@ -40,6 +43,12 @@ extension HCICommand {
     static func parameterLayout(_ opcode: UInt16) -> [ParamField]? {
         guard let i = flatIndex(opcode) else { return nil }
         return flatLayouts[i]?.parameters
+    }
+
+    /// `layout(opcode)?.exactSize`, without copying the rest of the layout.
+    static func exactSize(_ opcode: UInt16) -> ParamLayout.ExactSize? {
+        guard let i = flatIndex(opcode) else { return nil }
+        return flatLayouts[i]?.exactSize
     }
 
     /// `layout(opcode)?.returns`, without copying the rest of the layout.

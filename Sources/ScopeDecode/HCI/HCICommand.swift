@@ -46,7 +46,10 @@ public struct HCICommand: Sendable, Hashable {
         let (length, bytes, headerIssues) = HCIPacketBody.split(payload, headerSize: 3)
         let parameters = HCIPacketBody.copy(bytes)
         var command = HCICommand(opcode: opcode, parameterLength: length, parameters: parameters, malformed: headerIssues)
-        if headerIssues.isEmpty, let layout = Self.parameterLayout(opcode.rawValue) {
+        // Parameters of the usual size fit their layout: nothing to validate.
+        if headerIssues.isEmpty, Self.exactSize(opcode.rawValue)?.fits(parameters[...]) != true,
+            let layout = Self.parameterLayout(opcode.rawValue)
+        {
             let issues = ParamLayout.validate(layout, parameters[...], baseOffset: parametersOffset)
             if !issues.isEmpty { command.malformed += issues }
         }

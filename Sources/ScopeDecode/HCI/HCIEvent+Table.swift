@@ -13,63 +13,75 @@ final class EventLayout: Sendable {
     /// report), worked out once for the common shapes; nil for the others.
     let exactSize: ExactSize?
 
-    enum ExactSize: Sendable {
-        /// Every parameter has a fixed size: their sum.
-        case fixed(Int)
-        /// Fixed-size parameters, then one array of fixed-size elements whose count is the u8
-        /// at `countAt` among them (Number Of Completed Packets).
-        case counted(fixed: Int, countAt: Int, element: Int)
-    }
+    typealias ExactSize = ParamLayout.ExactSize
 
     init(_ parameters: [ParamField], summary: [String] = []) {
         self.parameters = parameters
         self.summary = summary
         self.hasStatus = ParamLayout.startsWithStatus(parameters)
         self.handleOffset = ParamLayout.handleOffset(parameters)
-        self.exactSize = Self.exactSize(parameters)
+        self.exactSize = ExactSize(parameters)
     }
 
     /// True when `bytes` fit the layout exactly by ``exactSize`` (false: not decided here).
-    func fitsExactly(_ bytes: ArraySlice<UInt8>) -> Bool {
-        switch exactSize {
-        case .fixed(let size)?:
-            return bytes.count == size
-        case .counted(let fixed, let countAt, let element)?:
-            guard bytes.count > countAt else { return false }
-            return bytes.count == fixed + Int(bytes[bytes.startIndex + countAt]) * element
-        case nil:
-            return false
-        }
-    }
+    func fitsExactly(_ bytes: ArraySlice<UInt8>) -> Bool { exactSize?.fits(bytes) ?? false }
+}
 
-    static func isFixed(_ field: ParamField) -> Bool {
-        switch field {
-        case .u8, .u16, .u24, .u32, .u64, .address, .bytes: return true
-        default: return false
-        }
-    }
+extension ParamLayout {
+    /// Parameter sizes that certainly fit a layout exactly, so that validation would find
+    /// nothing to report: worked out once per layout row (event and command tables) for the
+    /// common shapes. A check against them is a comparison or two, where the general
+    /// ``ParamLayout/fitsExactly(_:_:)`` walks the layout's fields.
+    enum ExactSize: Sendable {
+        /// Every parameter has a fixed size: their sum.
+        case fixed(Int)
+        /// Fixed-size parameters, then one array of fixed-size elements whose count is the u8
+        /// at `countAt` among them (Number Of Completed Packets).
+        case counted(fixed: Int, countAt: Int, element: Int)
 
-    static func exactSize(_ parameters: [ParamField]) -> ExactSize? {
-        var offset = 0
-        var counts: [String: Int] = [:]
-        for (index, field) in parameters.enumerated() {
-            if isFixed(field), let size = field.fixedSize {
-                // (The count is the last integer of that name: a wider one is left to the walker.)
-                switch field {
-                case .u8(let name, _): counts[name] = offset
-                case .u16(let name, _), .u24(let name, _), .u32(let name, _), .u64(let name, _): counts[name] = nil
-                default: break
+        /// The exact size of `parameters`, or nil for the shapes left to the general check.
+        init?(_ parameters: [ParamField]) {
+            var offset = 0
+            var counts: [String: Int] = [:]
+            for (index, field) in parameters.enumerated() {
+                if Self.isFixed(field), let size = field.fixedSize {
+                    // (The count is the last integer of that name: a wider one is left to the walker.)
+                    switch field {
+                    case .u8(let name, _): counts[name] = offset
+                    case .u16(let name, _), .u24(let name, _), .u32(let name, _), .u64(let name, _): counts[name] = nil
+                    default: break
+                    }
+                    offset += size
+                    continue
                 }
-                offset += size
-                continue
+                guard index == parameters.count - 1, case .array(_, .field(let name), let elements) = field,
+                    let countAt = counts[name], elements.allSatisfy(Self.isFixed)
+                else { return nil }
+                let element = elements.reduce(0) { $0 + ($1.fixedSize ?? 0) }
+                self = .counted(fixed: offset, countAt: countAt, element: element)
+                return
             }
-            guard index == parameters.count - 1, case .array(_, .field(let name), let elements) = field,
-                let countAt = counts[name], elements.allSatisfy(isFixed)
-            else { return nil }
-            let element = elements.reduce(0) { $0 + ($1.fixedSize ?? 0) }
-            return .counted(fixed: offset, countAt: countAt, element: element)
+            self = .fixed(offset)
         }
-        return .fixed(offset)
+
+        /// True when `bytes` fit exactly.
+        @inline(__always)
+        func fits(_ bytes: ArraySlice<UInt8>) -> Bool {
+            switch self {
+            case .fixed(let size):
+                return bytes.count == size
+            case .counted(let fixed, let countAt, let element):
+                guard bytes.count > countAt else { return false }
+                return bytes.count == fixed + Int(bytes[bytes.startIndex + countAt]) * element
+            }
+        }
+
+        static func isFixed(_ field: ParamField) -> Bool {
+            switch field {
+            case .u8, .u16, .u24, .u32, .u64, .address, .bytes: return true
+            default: return false
+            }
+        }
     }
 }
 
