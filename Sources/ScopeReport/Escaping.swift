@@ -53,22 +53,45 @@ public enum Escaping {
 
     /// A Markdown table cell or inline text: Markdown punctuation and HTML are neutralised,
     /// newlines become spaces (they would end the table row).
+    ///
+    /// Works on the UTF-8 bytes like ``xml(_:)`` (every character it changes is ASCII): runs
+    /// that need nothing are copied whole, and a string with nothing to change is returned as is.
     public static func markdown(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\\", "`", "*", "_", "[", "]", "|", "#", "~", "!":
-                out += "\\"
-                out.unicodeScalars.append(scalar)
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\n", "\r", "\t": out += " "
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
+        var text = s
+        let escaped: String? = text.withUTF8 { bytes in
+            var out: [UInt8] = []
+            var copied = 0
+            for i in bytes.indices {
+                let b = bytes[i]
+                let replacement: StaticString
+                switch b {
+                case UInt8(ascii: "\\"): replacement = "\\\\"
+                case UInt8(ascii: "`"): replacement = "\\`"
+                case UInt8(ascii: "*"): replacement = "\\*"
+                case UInt8(ascii: "_"): replacement = "\\_"
+                case UInt8(ascii: "["): replacement = "\\["
+                case UInt8(ascii: "]"): replacement = "\\]"
+                case UInt8(ascii: "|"): replacement = "\\|"
+                case UInt8(ascii: "#"): replacement = "\\#"
+                case UInt8(ascii: "~"): replacement = "\\~"
+                case UInt8(ascii: "!"): replacement = "\\!"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): replacement = " "
+                case 0..<0x20, 0x7F: replacement = "\u{FFFD}"
+                default: continue
+                }
+                if out.isEmpty { out.reserveCapacity(bytes.count + 16) }
+                out.append(contentsOf: bytes[copied..<i])
+                replacement.withUTF8Buffer { out.append(contentsOf: $0) }
+                copied = i + 1
             }
+            guard copied > 0 else { return nil }
+            out.append(contentsOf: bytes[copied...])
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
+        return escaped ?? text
     }
 
     /// Text for a terminal: control characters (ESC included, so a device name cannot move the

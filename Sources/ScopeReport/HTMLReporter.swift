@@ -187,6 +187,21 @@ enum TimelineSVG {
         .report: "#3a86ff", .duplicate: "#f4a100", .att: "#1a7f37", .request: "#d62828", .disconnect: "#1d2330", .marker: "#8338ec",
     ]
 
+    /// The order tick kinds are drawn in, each above the ones before.
+    static let tickOrder: [Timeline.TickKind] = [.report, .duplicate, .att, .marker, .request, .disconnect]
+
+    /// `kind`'s place in ``tickOrder``.
+    static func tickPlace(_ kind: Timeline.TickKind) -> Int {
+        switch kind {
+        case .report: 0
+        case .duplicate: 1
+        case .att: 2
+        case .marker: 3
+        case .request: 4
+        case .disconnect: 5
+        }
+    }
+
     static func render(_ t: Timeline) -> String {
         let h = Escaping.html
         let plot = width - labelWidth - 20
@@ -224,19 +239,25 @@ enum TimelineSVG {
                 out += "<rect x=\"\(f(x0))\" y=\"\(y)\" width=\"\(f(x1 - x0))\" height=\"\(hgt)\" rx=\"3\" fill=\"\(colors[s.kind] ?? "#ccc")\""
                 out += " opacity=\"\(inner ? "0.9" : "0.75")\"><title>\(h(s.label)) (frame \(s.frame), \(Millis.string(s.start))–\(Millis.string(s.end)) ms)</title></rect>\n"
             }
-            // Ticks binned so a capture with 50,000 reports stays a small file: one bar per bin and kind.
-            var counts: [Timeline.TickKind: [Int]] = [:]
-            var firstFrame: [Timeline.TickKind: [Int]] = [:]
+            // Ticks binned so a capture with 50,000 reports stays a small file: one bar per bin and
+            // kind. Counted per kind's place in `tickOrder` (empty: no tick of that kind), not in
+            // a dictionary keyed by the kind (which hashes its name for every tick).
+            var counts = [[Int]](repeating: [], count: tickOrder.count)
+            var firstFrame = [[Int]](repeating: [], count: tickOrder.count)
             for tk in lane.ticks {
                 let b = min(bins - 1, Int(Double(bins) * Double(min(max(tk.at, 0), t.durationMicros)) / Double(t.durationMicros)))
-                counts[tk.kind, default: Array(repeating: 0, count: bins)][b] += 1
-                if firstFrame[tk.kind, default: Array(repeating: 0, count: bins)][b] == 0 {
-                    firstFrame[tk.kind, default: Array(repeating: 0, count: bins)][b] = tk.frame
+                let k = tickPlace(tk.kind)
+                if counts[k].isEmpty {
+                    counts[k] = Array(repeating: 0, count: bins)
+                    firstFrame[k] = Array(repeating: 0, count: bins)
                 }
+                counts[k][b] += 1
+                if firstFrame[k][b] == 0 { firstFrame[k][b] = tk.frame }
             }
             let binWidth = Double(plot) / Double(bins)
-            for kind in [Timeline.TickKind.report, .duplicate, .att, .marker, .request, .disconnect] {
-                guard let c = counts[kind] else { continue }
+            for (k, kind) in tickOrder.enumerated() {
+                let c = counts[k]
+                guard !c.isEmpty else { continue }
                 let peak = max(1, c.max() ?? 1)
                 for (b, n) in c.enumerated() where n > 0 {
                     let bx = Double(labelWidth) + Double(b) * binWidth
@@ -245,7 +266,7 @@ enum TimelineSVG {
                     let y = Double(top + laneHeight - 3) - hgt
                     let w = big ? 2.5 : max(1.5, binWidth - 1)
                     out += "<rect x=\"\(f(bx))\" y=\"\(f(y))\" width=\"\(f(w))\" height=\"\(f(hgt))\" fill=\"\(tickColors[kind] ?? "#333")\""
-                    out += "><title>\(n) \(kind.rawValue)\(n == 1 ? "" : "s") from frame \(firstFrame[kind]?[b] ?? 0)</title></rect>"
+                    out += "><title>\(n) \(kind.rawValue)\(n == 1 ? "" : "s") from frame \(firstFrame[k][b])</title></rect>"
                 }
                 out += "\n"
             }
