@@ -175,7 +175,7 @@ public enum JSONReporter {
     }
 
     static func scan(_ s: ScanSummary) -> JSONValue {
-        var o = JSONObject()
+        var o = JSONObject(capacity: 23)
         o.set("adapter", Int(s.adapter))
         o.set("start_frame", s.startFrame)
         o.set(ms: "start_ms", s.startMicros)
@@ -186,7 +186,7 @@ public enum JSONReporter {
         o.set("api", s.api)
         o.set("scan_type", s.active ? "active" : "passive")
         o.set("phys", .array(s.phys.map { p in
-            var q = JSONObject()
+            var q = JSONObject(capacity: 5)
             q.set("phy", p.phy)
             q.set("scan_type", p.active ? "active" : "passive")
             q.set(ms: "interval_ms", p.intervalMicros)
@@ -211,7 +211,7 @@ public enum JSONReporter {
     }
 
     static func device(_ d: DeviceSummary) -> JSONValue {
-        var o = JSONObject()
+        var o = JSONObject(capacity: 15)
         o.set("address", d.address)
         o.set("address_type", Int(d.addressType))
         o.set("name", d.name)
@@ -231,7 +231,7 @@ public enum JSONReporter {
     }
 
     static func attempt(_ a: AttemptSummary) -> JSONValue {
-        var o = JSONObject()
+        var o = JSONObject(capacity: 14)
         o.set("adapter", Int(a.adapter))
         o.set("request_frame", a.requestFrame)
         o.set(ms: "request_ms", a.requestMicros)
@@ -250,7 +250,7 @@ public enum JSONReporter {
     }
 
     static func connection(_ c: ConnectionSummary) -> JSONValue {
-        var o = JSONObject()
+        var o = JSONObject(capacity: 36)
         o.set("id", c.id)
         o.set("adapter", Int(c.adapter))
         o.set("handle", Int(c.handle))
@@ -303,7 +303,7 @@ public enum JSONReporter {
     }
 
     static func pairing(_ p: PairingSummary) -> JSONValue {
-        var o = JSONObject()
+        var o = JSONObject(capacity: 16)
         o.set("connection", p.connection)
         o.set("request_frame", p.requestFrame)
         o.set(ms: "request_ms", p.requestMicros)
@@ -326,7 +326,7 @@ public enum JSONReporter {
     static func advertising(_ a: AdvertisingSummary) -> JSONValue {
         var o = JSONObject()
         o.set("data", .array(a.dataSets.map { d in
-            var q = JSONObject()
+            var q = JSONObject(capacity: 8)
             q.set("frame", d.frame)
             q.set(ms: "at_ms", d.atMicros)
             q.set("command", d.command)
@@ -338,7 +338,7 @@ public enum JSONReporter {
             return q.value
         }))
         o.set("sets", .array(a.spans.map { s in
-            var q = JSONObject()
+            var q = JSONObject(capacity: 12)
             q.set("handle", s.handle.map(Int.init))
             q.set("api", s.api)
             q.set("connectable", s.connectable)
@@ -368,7 +368,7 @@ public enum JSONReporter {
     }
 
     static func finding(_ f: Finding) -> JSONValue {
-        var o = JSONObject()
+        var o = JSONObject(capacity: 7)
         o.set("rule", f.rule)
         o.set("severity", f.severity.rawValue)
         o.set("subject", f.subject)
@@ -380,7 +380,7 @@ public enum JSONReporter {
     }
 
     static func verdict(_ v: RuleVerdict) -> JSONValue {
-        var o = JSONObject()
+        var o = JSONObject(capacity: 6)
         o.set("rule", v.rule)
         o.set("status", v.status.rawValue)
         o.set("reason", v.reason)

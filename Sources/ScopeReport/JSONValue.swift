@@ -10,6 +10,8 @@ public enum JSONValue: Sendable, Equatable {
     case int(Int64)
     /// A decimal number already rendered (e.g. milliseconds "707.556"): no floating point drift.
     case decimal(String)
+    /// A microsecond count written as milliseconds (`Millis.string`), rendered as it is written.
+    case millis(Int64)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -20,6 +22,8 @@ public enum JSONValue: Sendable, Equatable {
         case (.bool(let x), .bool(let y)): return x == y
         case (.int(let x), .int(let y)): return x == y
         case (.decimal(let x), .decimal(let y)): return x == y
+        case (.millis(let x), .millis(let y)): return x == y
+        case (.millis(let x), .decimal(let y)), (.decimal(let y), .millis(let x)): return Millis.string(x) == y
         case (.string(let x), .string(let y)): return x == y
         case (.array(let x), .array(let y)): return x == y
         case (.object(let x), .object(let y)):
@@ -65,7 +69,7 @@ public enum JSONValue: Sendable, Equatable {
             out.removeAll()
         }
         switch self {
-        case .null, .bool, .int, .decimal, .string:
+        case .null, .bool, .int, .decimal, .millis, .string:
             writeScalar(into: &out)
         case .array(let items):
             if items.isEmpty {
@@ -115,6 +119,7 @@ public enum JSONValue: Sendable, Equatable {
         case .bool(let b): out.append(b ? "true" : "false")
         case .int(let i): out.appendDecimal(i)
         case .decimal(let d): out.appendUTF8(d)
+        case .millis(let m): out.appendMillis(m)
         case .string(let s): out.appendString(s)
         case .array, .object: break
         }
@@ -129,7 +134,7 @@ public enum JSONValue: Sendable, Equatable {
 
     private func writeCompact(into out: inout RenderBuffer) {
         switch self {
-        case .null, .bool, .int, .decimal, .string:
+        case .null, .bool, .int, .decimal, .millis, .string:
             writeScalar(into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -204,18 +209,71 @@ private struct RenderBuffer: ~Copyable {
         s.withUTF8 { append($0) }
     }
 
-    /// A JSON string literal, quotes included (escaped by `JSONWriter.forEachPiece`).
+    /// A JSON string literal, quotes included. Nearly every string needs no escape: its bytes
+    /// are checked and copied eight at a time (`JSONWriter.escapeMask`) in one pass; a string
+    /// that needs one is written again piece by piece (`JSONWriter.forEachPiece`).
     mutating func appendString(_ s: String) {
-        append(UInt8(ascii: "\""))
-        JSONWriter.forEachPiece(ofString: s) { append($0) }
-        append(UInt8(ascii: "\""))
+        var s = s
+        let plain = s.withUTF8 { appendPlain($0) }
+        if !plain {
+            append(UInt8(ascii: "\""))
+            JSONWriter.forEachPiece(ofString: s) { append($0) }
+            append(UInt8(ascii: "\""))
+        }
     }
 
+    /// `bytes` in quotes when none needs an escape (true); else nothing written (false).
+    @inline(__always)
+    private mutating func appendPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        if count + n + 2 > capacity { grow(n + 2) }
+        let out = base + count + 1
+        if n >= 8, let source = bytes.baseAddress {
+            let from = UnsafeRawPointer(source)
+            let to = UnsafeMutableRawPointer(out)
+            var i = 0
+            while i + 8 <= n {
+                let word = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if JSONWriter.escapeMask(word) != 0 { return false }
+                to.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            if i < n {
+                // The last eight bytes, overlapping the ones already copied.
+                let word = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                if JSONWriter.escapeMask(word) != 0 { return false }
+                to.storeBytes(of: word, toByteOffset: n - 8, as: UInt64.self)
+            }
+        } else {
+            for i in 0..<n {
+                let b = bytes[i]
+                if JSONWriter.needsEscape(b) { return false }
+                out[i] = b
+            }
+        }
+        base[count] = UInt8(ascii: "\"")
+        out[n] = UInt8(ascii: "\"")
+        count += n + 2
+        return true
+    }
+
+    /// Indentation: a few words of spaces rather than a call to `memset`.
     @inline(__always)
     mutating func spaces(_ n: Int) {
-        if count + n > capacity { grow(n) }
-        (base + count).update(repeating: 0x20, count: n)
+        if count + n + 8 > capacity { grow(n + 8) }
+        let to = UnsafeMutableRawPointer(base + count)
+        var i = 0
+        while i < n {
+            to.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
         count += n
+    }
+
+    /// `Millis.string(micros)`, written in place.
+    mutating func appendMillis(_ micros: Int64) {
+        if count + Millis.maxLength > capacity { grow(Millis.maxLength) }
+        count += Millis.write(micros, to: base + count)
     }
 
     /// The decimal digits of `value` (as `String(value)` writes them).
@@ -255,13 +313,18 @@ private struct RenderBuffer: ~Copyable {
 struct JSONObject {
     private(set) var pairs: [(String, JSONValue)] = []
 
+    init() {}
+
+    /// An object that will hold about `capacity` keys (its storage allocated once).
+    init(capacity: Int) { pairs.reserveCapacity(capacity) }
+
     mutating func set(_ key: String, _ value: JSONValue) { pairs.append((key, value)) }
     mutating func set(_ key: String, _ value: String?) { pairs.append((key, value.map(JSONValue.string) ?? .null)) }
     mutating func set(_ key: String, _ value: Int?) { pairs.append((key, value.map { .int(Int64($0)) } ?? .null)) }
     mutating func set(_ key: String, _ value: Bool?) { pairs.append((key, value.map(JSONValue.bool) ?? .null)) }
     /// Milliseconds from a microsecond count.
     mutating func set(ms key: String, _ micros: Int64?) {
-        pairs.append((key, micros.map { .decimal(Millis.string($0)) } ?? .null))
+        pairs.append((key, micros.map(JSONValue.millis) ?? .null))
     }
     mutating func set(_ key: String, frames: [FrameNumber]) { pairs.append((key, .array(frames.map { .int(Int64($0)) }))) }
 
@@ -272,36 +335,55 @@ struct JSONObject {
 public enum Millis {
     /// 707556 → "707.556", 64000 → "64", -1500 → "-1.5".
     public static func string(_ micros: Int64) -> String {
-        // Digits written right to left into 32 bytes on the stack (sign, 20 digits, point), then
-        // made into a string once: reports render tens of thousands of these.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var end = buffer.count
-            func put(_ b: UInt8) {
-                end -= 1
-                buffer[end] = b
-            }
-            let m = micros.magnitude
-            var frac = m % 1000
-            if frac != 0 {
-                var places = 3
-                while frac % 10 == 0 {
-                    frac /= 10
-                    places -= 1
-                }
-                for _ in 0..<places {
-                    put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac % 10))
-                    frac /= 10
-                }
-                put(UInt8(ascii: "."))
-            }
-            var whole = m / 1000
-            repeat {
-                put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10))
-                whole /= 10
-            } while whole > 0
-            if micros < 0 { put(UInt8(ascii: "-")) }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[end...]), as: UTF8.self)
+        // Written into bytes on the stack, then made into a string once: reports render tens of
+        // thousands of these.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxLength) { buffer in
+            let n = write(micros, to: buffer.baseAddress!)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<n]), as: UTF8.self)
         }
+    }
+
+    /// The most bytes `write` writes: a sign, 16 whole digits, a point and 3 decimals.
+    static var maxLength: Int { 21 }
+
+    /// Writes `string(micros)` at `to` (at most `maxLength` bytes) and returns its length.
+    static func write(_ micros: Int64, to: UnsafeMutablePointer<UInt8>) -> Int {
+        let m = micros.magnitude
+        var frac = m % 1000
+        var places = 0
+        if frac != 0 {
+            places = 3
+            while frac % 10 == 0 {
+                frac /= 10
+                places -= 1
+            }
+        }
+        var whole = m / 1000
+        var digits = 1
+        var rest = whole / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let sign = micros < 0 ? 1 : 0
+        let length = sign + digits + (places > 0 ? 1 + places : 0)
+        var end = length
+        for _ in 0..<places {
+            end -= 1
+            to[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac % 10)
+            frac /= 10
+        }
+        if places > 0 {
+            end -= 1
+            to[end] = UInt8(ascii: ".")
+        }
+        repeat {
+            end -= 1
+            to[end] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10)
+            whole /= 10
+        } while whole > 0
+        if sign == 1 { to[0] = UInt8(ascii: "-") }
+        return length
     }
 
     /// A ratio rendered with `places` decimals, half away from zero, e.g. 0.3333 → "0.333".
