@@ -63,7 +63,7 @@ public enum JSONValue: Sendable, Equatable {
 
     // Written as UTF-8 bytes, turned into a string once per piece: appending to a `String` piece
     // by piece updates its count and flags each time (a third of writing a long report).
-    private func write(into out: inout RenderBuffer, indent: Int, flush: Int, sink: (String) -> Void) {
+    fileprivate func write(into out: inout RenderBuffer, indent: Int, flush: Int, sink: (String) -> Void) {
         if out.count >= flush {
             sink(out.string)
             out.removeAll()
@@ -309,26 +309,138 @@ private struct RenderBuffer: ~Copyable {
     }
 }
 
-/// Builds ordered objects with optional values written as `null`.
-struct JSONObject {
+/// The fields of one JSON object, in order. A shape written once against this is either kept as
+/// a tree (`JSONObject`) or rendered straight into the output (`JSONFieldWriter`), byte for byte
+/// as `JSONValue.write` renders that tree.
+protocol JSONFields: ~Copyable {
+    mutating func set(_ key: String, _ value: JSONValue)
+    /// An object whose fields `fields` sets.
+    mutating func set(_ key: String, object fields: (inout Self) -> Void)
+    /// An array of objects, one per item, each with the fields `fields` sets.
+    mutating func set<T>(_ key: String, objects items: [T], _ fields: (T, inout Self) -> Void)
+}
+
+/// Optional values written as `null`.
+extension JSONFields where Self: ~Copyable {
+    mutating func set(_ key: String, _ value: String?) { set(key, value.map(JSONValue.string) ?? .null) }
+    mutating func set(_ key: String, _ value: Int?) { set(key, value.map { .int(Int64($0)) } ?? .null) }
+    mutating func set(_ key: String, _ value: Bool?) { set(key, value.map(JSONValue.bool) ?? .null) }
+    /// Milliseconds from a microsecond count.
+    mutating func set(ms key: String, _ micros: Int64?) { set(key, micros.map(JSONValue.millis) ?? .null) }
+    mutating func set(_ key: String, frames: [FrameNumber]) { set(key, .array(frames.map { .int(Int64($0)) })) }
+}
+
+/// Builds ordered objects as a tree.
+struct JSONObject: JSONFields {
     private(set) var pairs: [(String, JSONValue)] = []
 
-    init() {}
-
-    /// An object that will hold about `capacity` keys (its storage allocated once).
-    init(capacity: Int) { pairs.reserveCapacity(capacity) }
-
     mutating func set(_ key: String, _ value: JSONValue) { pairs.append((key, value)) }
-    mutating func set(_ key: String, _ value: String?) { pairs.append((key, value.map(JSONValue.string) ?? .null)) }
-    mutating func set(_ key: String, _ value: Int?) { pairs.append((key, value.map { .int(Int64($0)) } ?? .null)) }
-    mutating func set(_ key: String, _ value: Bool?) { pairs.append((key, value.map(JSONValue.bool) ?? .null)) }
-    /// Milliseconds from a microsecond count.
-    mutating func set(ms key: String, _ micros: Int64?) {
-        pairs.append((key, micros.map(JSONValue.millis) ?? .null))
+
+    mutating func set(_ key: String, object fields: (inout JSONObject) -> Void) {
+        var o = JSONObject()
+        fields(&o)
+        pairs.append((key, o.value))
     }
-    mutating func set(_ key: String, frames: [FrameNumber]) { pairs.append((key, .array(frames.map { .int(Int64($0)) }))) }
+
+    mutating func set<T>(_ key: String, objects items: [T], _ fields: (T, inout JSONObject) -> Void) {
+        pairs.append((key, .array(items.map { item in
+            var o = JSONObject()
+            fields(item, &o)
+            return o.value
+        })))
+    }
 
     var value: JSONValue { .object(pairs) }
+}
+
+/// Writes an object's fields as they are set, as `JSONValue.write` writes the tree `JSONObject`
+/// would build: long lists are rendered without a tree of their items.
+struct JSONFieldWriter: JSONFields, ~Copyable {
+    private var out: RenderBuffer
+    private let chunk: Int
+    private let sink: (String) -> Void
+    /// The indentation level of the object being written and how many fields it has so far.
+    private var level = 0
+    private var fields = 0
+
+    private init(chunk: Int, sink: @escaping (String) -> Void) {
+        out = RenderBuffer(capacity: chunk + 4096)
+        self.chunk = chunk
+        self.sink = sink
+    }
+
+    /// The object `body` writes, handed to `sink` in pieces of about `chunk` bytes (as
+    /// `JSONValue.write(chunk:to:)`).
+    static func write(chunk: Int, to sink: (String) -> Void, _ body: (inout JSONFieldWriter) -> Void) {
+        withoutActuallyEscaping(sink) { sink in
+            var w = JSONFieldWriter(chunk: chunk, sink: sink)
+            body(&w)
+            w.close()
+            w.out.append(0x0A)
+            sink(w.out.string)
+        }
+    }
+
+    private mutating func key(_ key: String) {
+        out.append(fields == 0 ? "{\n" : ",\n")
+        fields += 1
+        out.spaces(2 * (level + 1))
+        out.appendString(key)
+        out.append(": ")
+    }
+
+    /// Ends the object of the current level.
+    private mutating func close() {
+        if fields == 0 {
+            out.append("{}")
+            return
+        }
+        out.append(UInt8(ascii: "\n"))
+        out.spaces(2 * level)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The fields `body` sets, as an object one level down.
+    private mutating func nested(_ body: (inout JSONFieldWriter) -> Void) {
+        let outer = (level, fields)
+        level += 1
+        fields = 0
+        body(&self)
+        close()
+        (level, fields) = outer
+    }
+
+    mutating func set(_ key: String, _ value: JSONValue) {
+        self.key(key)
+        value.write(into: &out, indent: level + 1, flush: chunk, sink: sink)
+    }
+
+    mutating func set(_ key: String, object body: (inout JSONFieldWriter) -> Void) {
+        self.key(key)
+        nested(body)
+    }
+
+    mutating func set<T>(_ key: String, objects items: [T], _ body: (T, inout JSONFieldWriter) -> Void) {
+        self.key(key)
+        if items.isEmpty {
+            out.append("[]")
+            return
+        }
+        out.append("[\n")
+        level += 1
+        for i in items.indices {
+            if out.count >= chunk {
+                sink(out.string)
+                out.removeAll()
+            }
+            out.spaces(2 * (level + 1))
+            nested { body(items[i], &$0) }
+            out.append(i + 1 < items.count ? ",\n" : "\n")
+        }
+        level -= 1
+        out.spaces(2 * (level + 1))
+        out.append(UInt8(ascii: "]"))
+    }
 }
 
 /// Exact decimal rendering of microsecond quantities in milliseconds (no floating point).
