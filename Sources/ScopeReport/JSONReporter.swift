@@ -6,18 +6,29 @@ import ScopeRules
 public enum JSONReporter {
     public static func render(_ report: Report) -> String { value(report).rendered() }
 
+    /// The report as a tree (for programs that read it, and for reports inside other reports).
     public static func value(_ r: Report) -> JSONValue {
         var o = JSONObject()
+        report(r, into: &o)
+        return o.value
+    }
+
+    /// The rendering of `value(r).write(chunk:to:)`, written without building the tree.
+    public static func write(_ r: Report, chunk: Int = 1 << 16, to sink: (String) -> Void) {
+        JSONFieldWriter.write(chunk: chunk, to: sink) { report(r, into: &$0) }
+    }
+
+    static func report<O: JSONFields & ~Copyable>(_ r: Report, into o: inout O) {
         o.set("schema_version", Report.schemaVersion)
         o.set("tool", tool(r.tool))
         o.set("config", config(r.config))
         o.set("capture", capture(r.capture))
         o.set("headline", headline(r.headline))
-        o.set("scans", .array(r.scans.map(scan)))
-        o.set("devices", .array(r.devices.map(device)))
-        o.set("connection_attempts", .array(r.attempts.map(attempt)))
-        o.set("connections", .array(r.connections.map(connection)))
-        o.set("pairing", .array(r.pairings.map(pairing)))
+        o.set("scans", objects: r.scans) { scan($0, into: &$1) }
+        o.set("devices", objects: r.devices) { device($0, into: &$1) }
+        o.set("connection_attempts", objects: r.attempts) { attempt($0, into: &$1) }
+        o.set("connections", objects: r.connections) { connection($0, into: &$1) }
+        o.set("pairing", objects: r.pairings) { pairing($0, into: &$1) }
         let cut = r.totals.notListed
         if !cut.isEmpty {
             // Lists keep their first Report.listLimit items; this says how many more there are.
@@ -25,12 +36,15 @@ public enum JSONReporter {
             for c in cut { n.set(c.key, c.count) }
             o.set("not_listed", n.value)
         }
-        o.set("advertising", r.advertising.map(advertising) ?? .null)
-        o.set("findings", .array(r.findings.map(finding)))
+        if let a = r.advertising {
+            o.set("advertising", object: { advertising(a, into: &$0) })
+        } else {
+            o.set("advertising", .null)
+        }
+        o.set("findings", objects: r.findings) { finding($0, into: &$1) }
         o.set("rules", .array(r.rules.map(verdict)))
         if let b = r.baseline { o.set("baseline", b.json()) }
         o.set("summary", summary(r))
-        return o.value
     }
 
     static func tool(_ t: ToolInfo) -> JSONValue {
@@ -174,8 +188,7 @@ public enum JSONReporter {
         return o.value
     }
 
-    static func scan(_ s: ScanSummary) -> JSONValue {
-        var o = JSONObject()
+    static func scan<O: JSONFields & ~Copyable>(_ s: ScanSummary, into o: inout O) {
         o.set("adapter", Int(s.adapter))
         o.set("start_frame", s.startFrame)
         o.set(ms: "start_ms", s.startMicros)
@@ -185,15 +198,13 @@ public enum JSONReporter {
         o.set(ms: "duration_ms", s.durationMicros)
         o.set("api", s.api)
         o.set("scan_type", s.active ? "active" : "passive")
-        o.set("phys", .array(s.phys.map { p in
-            var q = JSONObject()
+        o.set("phys", objects: s.phys) { p, q in
             q.set("phy", p.phy)
             q.set("scan_type", p.active ? "active" : "passive")
             q.set(ms: "interval_ms", p.intervalMicros)
             q.set(ms: "window_ms", p.windowMicros)
             q.set("duty_cycle", .decimal(Millis.ratio(p.dutyCycle)))
-            return q.value
-        }))
+        }
         o.set("filter_duplicates", s.filterDuplicates != 0)
         o.set("filter_duplicates_value", Int(s.filterDuplicates))
         o.set("reports", s.reports)
@@ -207,11 +218,9 @@ public enum JSONReporter {
         o.set("last_report_frame", s.lastReportFrame)
         o.set("first_duplicate_frame", s.firstDuplicateFrame)
         o.set(ms: "radio_on_ms_estimated", s.radioOnMicros)
-        return o.value
     }
 
-    static func device(_ d: DeviceSummary) -> JSONValue {
-        var o = JSONObject()
+    static func device<O: JSONFields & ~Copyable>(_ d: DeviceSummary, into o: inout O) {
         o.set("address", d.address)
         o.set("address_type", Int(d.addressType))
         o.set("name", d.name)
@@ -227,11 +236,9 @@ public enum JSONReporter {
         o.set("manufacturers", .array(d.manufacturers.map { .int(Int64($0)) }))
         o.set("connectable", d.connectable)
         o.set("identity", d.identity)
-        return o.value
     }
 
-    static func attempt(_ a: AttemptSummary) -> JSONValue {
-        var o = JSONObject()
+    static func attempt<O: JSONFields & ~Copyable>(_ a: AttemptSummary, into o: inout O) {
         o.set("adapter", Int(a.adapter))
         o.set("request_frame", a.requestFrame)
         o.set(ms: "request_ms", a.requestMicros)
@@ -246,11 +253,9 @@ public enum JSONReporter {
         o.set("superseded_frame", a.supersededFrame)
         o.set(ms: "pending_ms", a.pendingMicros)
         o.set("connection", a.connection)
-        return o.value
     }
 
-    static func connection(_ c: ConnectionSummary) -> JSONValue {
-        var o = JSONObject()
+    static func connection<O: JSONFields & ~Copyable>(_ c: ConnectionSummary, into o: inout O) {
         o.set("id", c.id)
         o.set("adapter", Int(c.adapter))
         o.set("handle", Int(c.handle))
@@ -299,11 +304,9 @@ public enum JSONReporter {
         } else {
             o.set("radio_estimated", .null)
         }
-        return o.value
     }
 
-    static func pairing(_ p: PairingSummary) -> JSONValue {
-        var o = JSONObject()
+    static func pairing<O: JSONFields & ~Copyable>(_ p: PairingSummary, into o: inout O) {
         o.set("connection", p.connection)
         o.set("request_frame", p.requestFrame)
         o.set(ms: "request_ms", p.requestMicros)
@@ -320,13 +323,10 @@ public enum JSONReporter {
         o.set("failed_frame", p.failedFrame)
         o.set("encryption_frame", p.encryptionFrame)
         o.set(ms: "duration_ms", p.durationMicros)
-        return o.value
     }
 
-    static func advertising(_ a: AdvertisingSummary) -> JSONValue {
-        var o = JSONObject()
-        o.set("data", .array(a.dataSets.map { d in
-            var q = JSONObject()
+    static func advertising<O: JSONFields & ~Copyable>(_ a: AdvertisingSummary, into o: inout O) {
+        o.set("data", objects: a.dataSets) { d, q in
             q.set("frame", d.frame)
             q.set(ms: "at_ms", d.atMicros)
             q.set("command", d.command)
@@ -335,10 +335,8 @@ public enum JSONReporter {
             q.set("legacy_pdus", d.legacyPDUs)
             q.set("length", d.length)
             q.set("status", d.status.map(ContractNames.hciStatus))
-            return q.value
-        }))
-        o.set("sets", .array(a.spans.map { s in
-            var q = JSONObject()
+        }
+        o.set("sets", objects: a.spans) { s, q in
             q.set("handle", s.handle.map(Int.init))
             q.set("api", s.api)
             q.set("connectable", s.connectable)
@@ -351,24 +349,27 @@ public enum JSONReporter {
             q.set(ms: "enabled_ms", s.enabledMicros)
             q.set(ms: "connected_while_enabled_ms", s.connectedWhileEnabledMicros)
             if let e = s.estimate {
-                var r = JSONObject()
-                r.set("data_length", e.dataLength)
-                r.set("events", .int(e.events))
-                r.set("us_per_event", .int(e.perEventMicros))
-                r.set(ms: "airtime_ms", e.airtimeMicros)
-                q.set("radio_estimated", r.value)
+                q.set("radio_estimated", object: { r in
+                    r.set("data_length", e.dataLength)
+                    r.set("events", .int(e.events))
+                    r.set("us_per_event", .int(e.perEventMicros))
+                    r.set(ms: "airtime_ms", e.airtimeMicros)
+                })
             } else {
                 q.set("radio_estimated", .null)
             }
-            return q.value
-        }))
+        }
         o.set("max_advertising_data_length", a.maxAdvertisingDataLength)
         o.set("supported_states", a.supportedStates.map { "0x" + String($0, radix: 16) })
-        return o.value
     }
 
     static func finding(_ f: Finding) -> JSONValue {
         var o = JSONObject()
+        finding(f, into: &o)
+        return o.value
+    }
+
+    static func finding<O: JSONFields & ~Copyable>(_ f: Finding, into o: inout O) {
         o.set("rule", f.rule)
         o.set("severity", f.severity.rawValue)
         o.set("subject", f.subject)
@@ -376,7 +377,6 @@ public enum JSONReporter {
         o.set("evidence", frames: f.evidence)
         o.set("recommendation", f.recommendation)
         if let p = f.platform { o.set("advice_for", p.rawValue) }
-        return o.value
     }
 
     static func verdict(_ v: RuleVerdict) -> JSONValue {

@@ -10,6 +10,8 @@ public enum JSONValue: Sendable, Equatable {
     case int(Int64)
     /// A decimal number already rendered (e.g. milliseconds "707.556"): no floating point drift.
     case decimal(String)
+    /// A microsecond count rendered as milliseconds (`Millis.string`) when written: no string kept.
+    case millis(Int64)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -20,6 +22,8 @@ public enum JSONValue: Sendable, Equatable {
         case (.bool(let x), .bool(let y)): return x == y
         case (.int(let x), .int(let y)): return x == y
         case (.decimal(let x), .decimal(let y)): return x == y
+        case (.millis(let x), .millis(let y)): return x == y
+        case (.millis(let x), .decimal(let y)), (.decimal(let y), .millis(let x)): return Millis.string(x) == y
         case (.string(let x), .string(let y)): return x == y
         case (.array(let x), .array(let y)): return x == y
         case (.object(let x), .object(let y)):
@@ -59,13 +63,13 @@ public enum JSONValue: Sendable, Equatable {
 
     // Written as UTF-8 bytes, turned into a string once per piece: appending to a `String` piece
     // by piece updates its count and flags each time (a third of writing a long report).
-    private func write(into out: inout RenderBuffer, indent: Int, flush: Int, sink: (String) -> Void) {
+    fileprivate func write(into out: inout RenderBuffer, indent: Int, flush: Int, sink: (String) -> Void) {
         if out.count >= flush {
             sink(out.string)
             out.removeAll()
         }
         switch self {
-        case .null, .bool, .int, .decimal, .string:
+        case .null, .bool, .int, .decimal, .millis, .string:
             writeScalar(into: &out)
         case .array(let items):
             if items.isEmpty {
@@ -76,7 +80,7 @@ public enum JSONValue: Sendable, Equatable {
             if items.allSatisfy({ $0.isScalar }) {
                 out.append(UInt8(ascii: "["))
                 for i in items.indices {
-                    if i > 0 { out.append(", ") }
+                    if i > 0 { out.append(UInt8(ascii: ","), UInt8(ascii: " ")) }
                     items[i].writeScalar(into: &out)
                 }
                 out.append(UInt8(ascii: "]"))
@@ -86,7 +90,11 @@ public enum JSONValue: Sendable, Equatable {
             for i in items.indices {
                 out.spaces(2 * (indent + 1))
                 items[i].write(into: &out, indent: indent + 1, flush: flush, sink: sink)
-                out.append(i + 1 < items.count ? ",\n" : "\n")
+                if i + 1 < items.count {
+                    out.append(UInt8(ascii: ","), 0x0A)
+                } else {
+                    out.append(0x0A)
+                }
             }
             out.spaces(2 * indent)
             out.append(UInt8(ascii: "]"))
@@ -99,9 +107,13 @@ public enum JSONValue: Sendable, Equatable {
             for i in pairs.indices {
                 out.spaces(2 * (indent + 1))
                 out.appendString(pairs[i].0)
-                out.append(": ")
+                out.append(UInt8(ascii: ":"), UInt8(ascii: " "))
                 pairs[i].1.write(into: &out, indent: indent + 1, flush: flush, sink: sink)
-                out.append(i + 1 < pairs.count ? ",\n" : "\n")
+                if i + 1 < pairs.count {
+                    out.append(UInt8(ascii: ","), 0x0A)
+                } else {
+                    out.append(0x0A)
+                }
             }
             out.spaces(2 * indent)
             out.append(UInt8(ascii: "}"))
@@ -115,6 +127,7 @@ public enum JSONValue: Sendable, Equatable {
         case .bool(let b): out.append(b ? "true" : "false")
         case .int(let i): out.appendDecimal(i)
         case .decimal(let d): out.appendUTF8(d)
+        case .millis(let m): out.appendMillis(m)
         case .string(let s): out.appendString(s)
         case .array, .object: break
         }
@@ -129,7 +142,7 @@ public enum JSONValue: Sendable, Equatable {
 
     private func writeCompact(into out: inout RenderBuffer) {
         switch self {
-        case .null, .bool, .int, .decimal, .string:
+        case .null, .bool, .int, .decimal, .millis, .string:
             writeScalar(into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -186,6 +199,14 @@ private struct RenderBuffer: ~Copyable {
     }
 
     @inline(__always)
+    mutating func append(_ a: UInt8, _ b: UInt8) {
+        if count + 2 > capacity { grow(2) }
+        base[count] = a
+        base[count + 1] = b
+        count += 2
+    }
+
+    @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > capacity { grow(bytes.count) }
@@ -204,41 +225,130 @@ private struct RenderBuffer: ~Copyable {
         s.withUTF8 { append($0) }
     }
 
-    /// A JSON string literal, quotes included (escaped by `JSONWriter.forEachPiece`).
+    /// A JSON string literal, quotes included. Nearly every string needs no escape: its bytes
+    /// are checked and copied eight at a time (`JSONWriter.escapeMask`) in one pass; a string
+    /// that needs one is written again piece by piece (`JSONWriter.forEachPiece`).
     mutating func appendString(_ s: String) {
-        append(UInt8(ascii: "\""))
-        JSONWriter.forEachPiece(ofString: s) { append($0) }
-        append(UInt8(ascii: "\""))
+        var s = s
+        let plain = s.withUTF8 { appendPlain($0) }
+        if !plain {
+            append(UInt8(ascii: "\""))
+            JSONWriter.forEachPiece(ofString: s) { append($0) }
+            append(UInt8(ascii: "\""))
+        }
     }
 
+    /// The start of an object's field: `{` (its first) or `,`, a newline, `indent` spaces, the
+    /// key in quotes and `: `, with one capacity check.
+    mutating func appendKey(_ key: StaticString, first: Bool, indent: Int) {
+        key.withUTF8Buffer { bytes in
+            let n = bytes.count
+            let total = 2 + indent + n + 4
+            if count + total + 8 > capacity { grow(total + 8) }
+            let start = base + count
+            start[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
+            start[1] = 0x0A
+            Self.fillSpaces(start + 2, indent)
+            let quote = start + 2 + indent
+            guard Self.copyPlain(bytes, to: quote + 1) else {
+                count += 2 + indent
+                appendString(key.description)
+                append(UInt8(ascii: ":"), UInt8(ascii: " "))
+                return
+            }
+            quote[0] = UInt8(ascii: "\"")
+            quote[n + 1] = UInt8(ascii: "\"")
+            quote[n + 2] = UInt8(ascii: ":")
+            quote[n + 3] = UInt8(ascii: " ")
+            count += total
+        }
+    }
+
+    /// `bytes` in quotes when none needs an escape (true); else nothing written (false).
+    @inline(__always)
+    private mutating func appendPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        if count + n + 2 > capacity { grow(n + 2) }
+        guard Self.copyPlain(bytes, to: base + count + 1) else { return false }
+        base[count] = UInt8(ascii: "\"")
+        base[count + n + 1] = UInt8(ascii: "\"")
+        count += n + 2
+        return true
+    }
+
+    /// Copies `bytes` to `out` if none needs an escape (true); else stops (false), having
+    /// written part of them. Eight bytes are checked and copied at a time.
+    @inline(__always)
+    private static func copyPlain(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Bool {
+        let n = bytes.count
+        if n >= 8, let source = bytes.baseAddress {
+            let from = UnsafeRawPointer(source)
+            let to = UnsafeMutableRawPointer(out)
+            var i = 0
+            while i + 8 <= n {
+                let word = from.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if JSONWriter.escapeMask(word) != 0 { return false }
+                to.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            if i < n {
+                // The last eight bytes, overlapping the ones already copied.
+                let word = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                if JSONWriter.escapeMask(word) != 0 { return false }
+                to.storeBytes(of: word, toByteOffset: n - 8, as: UInt64.self)
+            }
+        } else {
+            for i in 0..<n {
+                let b = bytes[i]
+                if JSONWriter.needsEscape(b) { return false }
+                out[i] = b
+            }
+        }
+        return true
+    }
+
+    /// `n` spaces at `to`, written a word at a time: up to 7 bytes past them are written too.
+    @inline(__always)
+    private static func fillSpaces(_ to: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        let raw = UnsafeMutableRawPointer(to)
+        var i = 0
+        while i < n {
+            raw.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+    }
+
+    /// Indentation: a few words of spaces rather than a call to `memset`.
     @inline(__always)
     mutating func spaces(_ n: Int) {
-        if count + n > capacity { grow(n) }
-        (base + count).update(repeating: 0x20, count: n)
+        if count + n + 8 > capacity { grow(n + 8) }
+        Self.fillSpaces(base + count, n)
         count += n
+    }
+
+    /// `Millis.string(micros)`, written in place.
+    mutating func appendMillis(_ micros: Int64) {
+        if count + 56 > capacity { grow(56) }
+        let start = base + count
+        var first = start + 32
+        Millis.write(micros, before: &first)
+        count += Decimal.move(from: first, to: start, end: start + 32)
     }
 
     /// The decimal digits of `value` (as `String(value)` writes them).
     mutating func appendDecimal(_ value: Int64) {
-        if count + 21 > capacity { grow(21) }
+        if count + 48 > capacity { grow(48) }
+        // Written right to left into the free space past the sign, then moved to its start.
+        let start = base + count
+        var first = start + 24
         if value < 0 {
-            base[count] = UInt8(ascii: "-")
-            count += 1
+            start.pointee = UInt8(ascii: "-")
+            Decimal.digits(value.magnitude, before: &first)
+            count += 1 + Decimal.move(from: first, to: start + 1, end: start + 24)
+        } else {
+            Decimal.digits(value.magnitude, before: &first)
+            count += Decimal.move(from: first, to: start, end: start + 24)
         }
-        var m = value.magnitude
-        var digits = 0
-        var rest = m
-        repeat {
-            digits += 1
-            rest /= 10
-        } while rest > 0
-        var i = count + digits
-        count = i
-        repeat {
-            i -= 1
-            base[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
-            m /= 10
-        } while m > 0
     }
 
     private mutating func grow(_ needed: Int) {
@@ -251,56 +361,187 @@ private struct RenderBuffer: ~Copyable {
     }
 }
 
-/// Builds ordered objects with optional values written as `null`.
-struct JSONObject {
+/// The fields of one JSON object, in order. A shape written once against this is either kept as
+/// a tree (`JSONObject`) or rendered straight into the output (`JSONFieldWriter`), byte for byte
+/// as `JSONValue.write` renders that tree.
+///
+/// The keys of a shape are literals: the writer copies their bytes without making strings.
+protocol JSONFields: ~Copyable {
+    mutating func set(_ key: StaticString, _ value: JSONValue)
+    /// An object whose fields `fields` sets.
+    mutating func set(_ key: StaticString, object fields: (inout Self) -> Void)
+    /// An array of objects, one per item, each with the fields `fields` sets.
+    mutating func set<T>(_ key: StaticString, objects items: [T], _ fields: (T, inout Self) -> Void)
+}
+
+/// Optional values written as `null`.
+extension JSONFields where Self: ~Copyable {
+    mutating func set(_ key: StaticString, _ value: String?) { set(key, value.map(JSONValue.string) ?? .null) }
+    mutating func set(_ key: StaticString, _ value: Int?) { set(key, value.map { .int(Int64($0)) } ?? .null) }
+    mutating func set(_ key: StaticString, _ value: Bool?) { set(key, value.map(JSONValue.bool) ?? .null) }
+    /// Milliseconds from a microsecond count.
+    mutating func set(ms key: StaticString, _ micros: Int64?) { set(key, micros.map(JSONValue.millis) ?? .null) }
+    mutating func set(_ key: StaticString, frames: [FrameNumber]) { set(key, .array(frames.map { .int(Int64($0)) })) }
+}
+
+/// Builds ordered objects as a tree; keys made at run time (settings, counts by name) too.
+struct JSONObject: JSONFields {
     private(set) var pairs: [(String, JSONValue)] = []
 
     mutating func set(_ key: String, _ value: JSONValue) { pairs.append((key, value)) }
-    mutating func set(_ key: String, _ value: String?) { pairs.append((key, value.map(JSONValue.string) ?? .null)) }
-    mutating func set(_ key: String, _ value: Int?) { pairs.append((key, value.map { .int(Int64($0)) } ?? .null)) }
-    mutating func set(_ key: String, _ value: Bool?) { pairs.append((key, value.map(JSONValue.bool) ?? .null)) }
-    /// Milliseconds from a microsecond count.
-    mutating func set(ms key: String, _ micros: Int64?) {
-        pairs.append((key, micros.map { .decimal(Millis.string($0)) } ?? .null))
+    mutating func set(_ key: String, _ value: String?) { set(key, value.map(JSONValue.string) ?? .null) }
+    mutating func set(_ key: String, _ value: Int?) { set(key, value.map { .int(Int64($0)) } ?? .null) }
+    mutating func set(_ key: String, _ value: Bool?) { set(key, value.map(JSONValue.bool) ?? .null) }
+    mutating func set(ms key: String, _ micros: Int64?) { set(key, micros.map(JSONValue.millis) ?? .null) }
+    mutating func set(_ key: String, frames: [FrameNumber]) { set(key, .array(frames.map { .int(Int64($0)) })) }
+
+    mutating func set(_ key: StaticString, _ value: JSONValue) { pairs.append((key.description, value)) }
+
+    mutating func set(_ key: StaticString, object fields: (inout JSONObject) -> Void) {
+        var o = JSONObject()
+        fields(&o)
+        pairs.append((key.description, o.value))
     }
-    mutating func set(_ key: String, frames: [FrameNumber]) { pairs.append((key, .array(frames.map { .int(Int64($0)) }))) }
+
+    mutating func set<T>(_ key: StaticString, objects items: [T], _ fields: (T, inout JSONObject) -> Void) {
+        pairs.append((key.description, .array(items.map { item in
+            var o = JSONObject()
+            fields(item, &o)
+            return o.value
+        })))
+    }
 
     var value: JSONValue { .object(pairs) }
+}
+
+/// Writes an object's fields as they are set, as `JSONValue.write` writes the tree `JSONObject`
+/// would build: long lists are rendered without a tree of their items.
+struct JSONFieldWriter: JSONFields, ~Copyable {
+    private var out: RenderBuffer
+    private let chunk: Int
+    private let sink: (String) -> Void
+    /// The indentation level of the object being written and how many fields it has so far.
+    private var level = 0
+    private var fields = 0
+
+    private init(chunk: Int, sink: @escaping (String) -> Void) {
+        out = RenderBuffer(capacity: chunk + 4096)
+        self.chunk = chunk
+        self.sink = sink
+    }
+
+    /// The object `body` writes, handed to `sink` in pieces of about `chunk` bytes (as
+    /// `JSONValue.write(chunk:to:)`).
+    static func write(chunk: Int, to sink: (String) -> Void, _ body: (inout JSONFieldWriter) -> Void) {
+        withoutActuallyEscaping(sink) { sink in
+            var w = JSONFieldWriter(chunk: chunk, sink: sink)
+            body(&w)
+            w.close()
+            w.out.append(0x0A)
+            sink(w.out.string)
+        }
+    }
+
+    private mutating func key(_ key: StaticString) {
+        out.appendKey(key, first: fields == 0, indent: 2 * (level + 1))
+        fields += 1
+    }
+
+    /// Ends the object of the current level.
+    private mutating func close() {
+        if fields == 0 {
+            out.append("{}")
+            return
+        }
+        out.append(UInt8(ascii: "\n"))
+        out.spaces(2 * level)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// The fields `body` sets, as an object one level down.
+    private mutating func nested(_ body: (inout JSONFieldWriter) -> Void) {
+        let outer = (level, fields)
+        level += 1
+        fields = 0
+        body(&self)
+        close()
+        (level, fields) = outer
+    }
+
+    mutating func set(_ key: StaticString, _ value: JSONValue) {
+        self.key(key)
+        value.write(into: &out, indent: level + 1, flush: chunk, sink: sink)
+    }
+
+    mutating func set(_ key: StaticString, object body: (inout JSONFieldWriter) -> Void) {
+        self.key(key)
+        nested(body)
+    }
+
+    mutating func set<T>(_ key: StaticString, objects items: [T], _ body: (T, inout JSONFieldWriter) -> Void) {
+        self.key(key)
+        if items.isEmpty {
+            out.append("[]")
+            return
+        }
+        out.append("[\n")
+        level += 1
+        for i in items.indices {
+            if out.count >= chunk {
+                sink(out.string)
+                out.removeAll()
+            }
+            out.spaces(2 * (level + 1))
+            nested { body(items[i], &$0) }
+            if i + 1 < items.count {
+                out.append(UInt8(ascii: ","), 0x0A)
+            } else {
+                out.append(0x0A)
+            }
+        }
+        level -= 1
+        out.spaces(2 * (level + 1))
+        out.append(UInt8(ascii: "]"))
+    }
 }
 
 /// Exact decimal rendering of microsecond quantities in milliseconds (no floating point).
 public enum Millis {
     /// 707556 → "707.556", 64000 → "64", -1500 → "-1.5".
     public static func string(_ micros: Int64) -> String {
-        // Digits written right to left into 32 bytes on the stack (sign, 20 digits, point), then
-        // made into a string once: reports render tens of thousands of these.
+        // Written into bytes on the stack, then made into a string once: reports render tens of
+        // thousands of these.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var end = buffer.count
-            func put(_ b: UInt8) {
-                end -= 1
-                buffer[end] = b
+            let end = buffer.baseAddress! + 32
+            var first = end
+            write(micros, before: &first)
+            return String(decoding: UnsafeBufferPointer(start: first, count: end - first), as: UTF8.self)
+        }
+    }
+
+    /// Writes `string(micros)` right to left, ending just before `first` (at most 21 bytes: a
+    /// sign, 16 whole digits, a point and 3 decimals), and moves `first` to its first byte.
+    static func write(_ micros: Int64, before first: inout UnsafeMutablePointer<UInt8>) {
+        let m = micros.magnitude
+        var frac = m % 1000
+        if frac != 0 {
+            var places = 3
+            while frac % 10 == 0 {
+                frac /= 10
+                places -= 1
             }
-            let m = micros.magnitude
-            var frac = m % 1000
-            if frac != 0 {
-                var places = 3
-                while frac % 10 == 0 {
-                    frac /= 10
-                    places -= 1
-                }
-                for _ in 0..<places {
-                    put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac % 10))
-                    frac /= 10
-                }
-                put(UInt8(ascii: "."))
+            for _ in 0..<places {
+                first -= 1
+                first.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: frac % 10)
+                frac /= 10
             }
-            var whole = m / 1000
-            repeat {
-                put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10))
-                whole /= 10
-            } while whole > 0
-            if micros < 0 { put(UInt8(ascii: "-")) }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[end...]), as: UTF8.self)
+            first -= 1
+            first.pointee = UInt8(ascii: ".")
+        }
+        Decimal.digits(m / 1000, before: &first)
+        if micros < 0 {
+            first -= 1
+            first.pointee = UInt8(ascii: "-")
         }
     }
 
@@ -316,5 +557,54 @@ public enum Millis {
         var s = String(scaled / scale)
         if s.hasSuffix(".0") { s.removeLast(2) }
         return s
+    }
+}
+
+/// Decimal digits written right to left, two at a time.
+private enum Decimal {
+    /// "00" to "99", each pair of digits at twice its value.
+    static var pairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+    }
+
+    /// Writes the digits of `value` ending just before `first` (at most 20) and moves `first`
+    /// to the first digit.
+    @inline(__always)
+    static func digits(_ value: UInt64, before first: inout UnsafeMutablePointer<UInt8>) {
+        let table = pairs.utf8Start
+        var v = value
+        while v >= 100 {
+            let pair = Int(v % 100) &* 2
+            v /= 100
+            first -= 2
+            first[0] = table[pair]
+            first[1] = table[pair &+ 1]
+        }
+        if v >= 10 {
+            let pair = Int(v) &* 2
+            first -= 2
+            first[0] = table[pair]
+            first[1] = table[pair &+ 1]
+        } else {
+            first -= 1
+            first.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v)
+        }
+    }
+
+    /// Moves the bytes from `from` to `end` (at most 24) down to `to` (not above `from`),
+    /// returning how many: three words copied in order, so 24 bytes from `from` and from `to`
+    /// must be inside the buffer.
+    @inline(__always)
+    static func move(from: UnsafeMutablePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) -> Int {
+        let source = UnsafeRawPointer(from)
+        let target = UnsafeMutableRawPointer(to)
+        for offset in stride(from: 0, to: 24, by: 8) {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+        }
+        return end - from
     }
 }

@@ -104,7 +104,11 @@ public struct MultiReport: Sendable {
     /// As `render(_:color:all:)`, handed to `sink` in pieces (JSON is written as it is rendered).
     public func render(_ format: ReportFormat, color: Bool, all: Bool = false, to sink: (String) -> Void) {
         if format == .json {
-            json().write(to: sink)
+            if reports.count == 1 && failures.isEmpty {
+                JSONReporter.write(reports[0], to: sink)
+            } else {
+                json().write(to: sink)
+            }
         } else {
             sink(render(format, color: color, all: all))
         }

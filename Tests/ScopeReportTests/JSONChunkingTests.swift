@@ -13,4 +13,15 @@ import Testing
         #expect(pieces.joined() == value.rendered())
         if chunk == 1 { #expect(pieces.count > 100) }
     }
+
+    /// `JSONReporter.write` renders without the tree, byte for byte as the tree renders.
+    @Test(arguments: [1, 7, 300, 1 << 16])
+    func writtenWithoutTheTree(chunk: Int) {
+        for report in [ReportFixtures.centralReport(), ReportFixtures.hostileReport()] {
+            var pieces: [String] = []
+            JSONReporter.write(report, chunk: chunk) { pieces.append($0) }
+            #expect(pieces.joined() == JSONReporter.value(report).rendered())
+            if chunk == 1 { #expect(pieces.count > 100) }
+        }
+    }
 }

@@ -82,20 +82,13 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Whether any byte must be escaped in a JSON string: a control character, `"` or `\`.
-    @inline(__always)
-    static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return true }
-        return false
-    }
-
     /// `s` as a JSON string literal, quotes included, appended as UTF-8.
     static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         // Nearly every string needs no escape: its bytes go in whole.
         let plain = s.withUTF8 { utf8 in
-            if needsEscape(utf8) { return false }
+            if firstEscaped(in: utf8, from: 0) != nil { return false }
             out.append(contentsOf: utf8)
             return true
         }
@@ -111,15 +104,57 @@ public struct JSONWriter: Sendable {
         var s = s
         s.withUTF8 { bytes in
             var plain = bytes.startIndex
-            for i in bytes.indices {
-                let b = bytes[i]
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+            while let i = firstEscaped(in: bytes, from: plain) {
                 emit(UnsafeBufferPointer(rebasing: bytes[plain..<i]))
                 plain = i + 1
-                escape(b).withUnsafeBufferPointer(emit)
+                escape(bytes[i]).withUnsafeBufferPointer(emit)
             }
             emit(UnsafeBufferPointer(rebasing: bytes[plain...]))
         }
+    }
+
+    /// Whether a byte cannot stand for itself in a JSON string: a control character, a quote or
+    /// a backslash (every other byte, UTF-8 of non-ASCII characters included, is written as it is).
+    @inlinable
+    public static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
+    }
+
+    /// `needsEscape` for the eight bytes of `word` at once (in memory order, whatever the
+    /// machine's byte order): zero when none needs an escape; otherwise the lowest set bit is
+    /// the high bit of the first byte that does. Each term flags a byte when it (or the byte
+    /// XOR-ed with a quote or backslash) is below a bound, only once every earlier byte was not
+    /// (the borrow that could flag a later byte wrongly starts at a flagged one).
+    @inlinable
+    public static func escapeMask(_ word: UInt64) -> UInt64 {
+        let x = UInt64(littleEndian: word)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let control = (x &- ones &* 0x20) & ~x
+        let q = x ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let quote = (q &- ones) & ~q
+        let b = x ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let backslash = (b &- ones) & ~b
+        return (control | quote | backslash) & high
+    }
+
+    /// The index of the first byte at or after `start` that needs an escape, nil when none does;
+    /// eight bytes at a time.
+    @inlinable
+    public static func firstEscaped(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        var i = start
+        while i + 8 <= bytes.count {
+            let mask = escapeMask(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            if mask != 0 { return i + mask.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < bytes.count {
+            if needsEscape(base[i]) { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// The escape of a byte that cannot stand for itself in a JSON string.
@@ -141,7 +176,7 @@ public struct JSONWriter: Sendable {
         // Nearly every string needs no escape (every character that does is ASCII): appended
         // whole; the others piece by piece (`forEachPiece`, the one escaping rule).
         var s = s
-        if !s.withUTF8(needsEscape) {
+        if s.withUTF8({ firstEscaped(in: $0, from: 0) }) == nil {
             out += s
             out += "\""
             return
