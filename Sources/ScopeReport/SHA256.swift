@@ -1,3 +1,5 @@
+import ScopeCore
+
 /// SHA-256 (FIPS 180-4), for the stable fingerprints of Code Quality reports. Small inputs only
 /// (a rule id, a subject and a path): the message is padded in one array.
 public enum SHA256 {
@@ -48,15 +50,7 @@ public enum SHA256 {
     }
 
     /// The digest of the UTF-8 bytes of `text`, as 64 lowercase hex digits.
-    public static func hex(_ text: String) -> String {
-        let digits = Array("0123456789abcdef")
-        var out = ""
-        for byte in digest(Array(text.utf8)) {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return out
-    }
+    public static func hex(_ text: String) -> String { Hex.string(digest(Array(text.utf8))) }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
 }

@@ -6,7 +6,10 @@ public enum Hex {
     }
 
     /// "0a1b2c" (no separators). The string is written as UTF-8 into its own storage, in one
-    /// allocation (appending characters one at a time costs ten times as much).
+    /// allocation (appending characters one at a time costs ten times as much). Inlinable: a
+    /// caller in another module gets a copy for its collection type (unspecialised, every byte
+    /// went through the collection's witness table).
+    @inlinable
     public static func string<C: Collection>(_ bytes: C, separator: String = "") -> String where C.Element == UInt8 {
         let count = bytes.count
         guard count > 0 else { return "" }
