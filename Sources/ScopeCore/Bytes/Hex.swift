@@ -56,6 +56,7 @@ public enum Hex {
     }
 
     /// "0x1a" style with a fixed number of digits.
+    @inlinable
     public static func prefixed<T: BinaryInteger>(_ value: T, digits: Int) -> String {
         guard let v = UInt64(exactly: value) else {
             let s = String(value, radix: 16)
