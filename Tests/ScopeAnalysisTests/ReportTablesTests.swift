@@ -37,7 +37,7 @@ import Testing
         var table = SessionReportTable()
         func payload(_ n: Int) -> ScanTracker.Payload {
             let bytes = [UInt8(n & 0xFF), UInt8(n >> 8), 0x02, 0x01, 0x06]
-            return ScanTracker.Payload(fingerprint: Self.fingerprint(bytes), count: bytes.count)
+            return ScanTracker.Payload(fingerprint: Self.fingerprint(bytes))
         }
         // 200 devices (slot = index), each with three payloads under two event types.
         for device in 0..<200 {
@@ -158,7 +158,7 @@ extension ReportTablesTests {
                 let owner = next() % 2_000
                 let n = next() % 4
                 let bytes = [UInt8(n), 0x02, 0x01, 0x06]
-                let payload = ScanTracker.Payload(fingerprint: Self.fingerprint(bytes), count: bytes.count)
+                let payload = ScanTracker.Payload(fingerprint: Self.fingerprint(bytes))
                 #expect(table.insert(owner, payload) == reference.insert([owner, n]).inserted)
             }
             let modulus = UInt64(round % 4 + 2)

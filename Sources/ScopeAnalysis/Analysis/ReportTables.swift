@@ -201,7 +201,7 @@ struct SessionReportTable: Sendable {
         for e in old where e.advertiser != Self.empty { place(e) }
     }
 
-    private static let free = Entry(advertiser: empty, owner: 0, payload: ScanTracker.Payload(fingerprint: 0, count: 0))
+    private static let free = Entry(advertiser: empty, owner: 0, payload: ScanTracker.Payload(fingerprint: 0))
 
     private mutating func allocate(_ capacity: Int) {
         entries = Array(repeating: Self.free, count: capacity)
@@ -277,7 +277,7 @@ struct PayloadTable: Sendable {
     /// (the product's halves xored) spreads the pair, where `fastHash` would chain three.
     @inline(__always)
     fileprivate static func slot(_ owner: UInt64, _ payload: ScanTracker.Payload) -> Int {
-        let (high, low) = (owner ^ 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: payload.fingerprint &+ UInt64(payload.count))
+        let (high, low) = (owner ^ 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: payload.fingerprint)
         return Int(truncatingIfNeeded: high ^ low)
     }
 
@@ -287,7 +287,7 @@ struct PayloadTable: Sendable {
         for e in old where e.owner != Self.empty { place(e) }
     }
 
-    private static let free = Entry(owner: empty, payload: ScanTracker.Payload(fingerprint: 0, count: 0))
+    private static let free = Entry(owner: empty, payload: ScanTracker.Payload(fingerprint: 0))
 
     private mutating func allocate(_ capacity: Int) {
         entries = Array(repeating: Self.free, count: capacity)

@@ -85,19 +85,17 @@ struct ScanTracker: Sendable {
         var sid: UInt8?
     }
 
-    /// Advertising data as a set/dictionary key: its length and a 64-bit fingerprint, not the
-    /// bytes (duplicate and distinct-payload sets stay small on long captures). Two payloads of
-    /// equal length collide with probability about 2^-64.
+    /// Advertising data as a set/dictionary key: a 64-bit fingerprint of its bytes and length,
+    /// not the bytes (duplicate and distinct-payload sets stay small on long captures). Two
+    /// payloads collide with probability about 2^-64: the fingerprint's last multiply mixes the
+    /// length in, so payloads of different lengths are told apart as surely as payloads of one.
     struct Payload: Hashable, Sendable {
         var fingerprint: UInt64
-        var count: Int
-        init(fingerprint: UInt64, count: Int) {
+        init(fingerprint: UInt64) {
             self.fingerprint = fingerprint
-            self.count = count
         }
         @inline(__always)
         init(bytes: UnsafeRawBufferPointer) {
-            count = bytes.count
             fingerprint = Self.fingerprint(bytes)
         }
 
@@ -155,8 +153,8 @@ struct ScanTracker: Sendable {
             UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         }
 
-        func hash(into hasher: inout Hasher) { hasher.combine(fingerprint &+ UInt64(count)) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(fingerprint &+ UInt64(count), seed: seed) }
+        func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(fingerprint, seed: seed) }
     }
 
     struct ScanTracking: Sendable {
