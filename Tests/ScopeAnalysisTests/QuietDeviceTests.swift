@@ -1,7 +1,8 @@
-import ScopeAnalysis
 import ScopeCore
 import ScopeTestSupport
 import Testing
+
+@testable import ScopeAnalysis
 
 /// Flat memory on a scan that hears ever new advertisers (`ScanTracker.forgetQuietDevices`): the
 /// devices after the first kept ones leave once quiet for longer than a private address lives,
@@ -108,5 +109,30 @@ struct QuietDeviceTests {
         #expect(a.devices.count + a.handedOver.devices == 242)
         #expect(a.scans.map(\.duplicates) == whole.scans.map { $0.duplicates - 1 })
         #expect(a.scans.map(\.devicesSeen) == whole.scans.map { $0.devicesSeen + 1 })
+    }
+
+    /// A device whose name changes with every payload (a counter in it) holds its last name, and
+    /// the tracker does not keep every name it sent: the names, service UUIDs and companies held
+    /// follow the devices held.
+    @Test func aDeviceThatRenamesItselfKeepsOneName() {
+        var s = SessionScript()
+        s.at(0)
+        s.scanParameters()
+        s.scanEnable(true, filterDuplicates: false)
+        let sensor = BDAddr(value: 0x00_1B_DC_00_00_02)
+        let other = BDAddr(value: 0x00_1B_DC_00_00_03)
+        for n in 0..<2_000 {
+            s.at(Double(n * 100 + 10))
+            let name = Array("T\(n)".utf8)
+            s.advertisingReport(sensor, data: [UInt8(name.count + 1), 0x09] + name + [0x03, 0x03, 0x0F, 0x18])
+            s.at(Double(n * 100 + 20))
+            s.advertisingReport(other, data: [0x02, 0x01, 0x06, 0x03, 0x03, 0x0F, 0x18])
+        }
+        var mostTraits = 0
+        let a = s.analysis(handOverPolicy: AnalysisBuilder.HandOverPolicy()) { mostTraits = max(mostTraits, $0.scans.traits.count) }
+        #expect(mostTraits <= ScanTracker.fewTraits, "traits held at most \(mostTraits)")
+        #expect(a.devices.map(\.name) == ["T1999", nil])
+        #expect(a.devices.map(\.serviceUUIDs) == [["180f"], ["180f"]])
+        #expect(a.devices.map(\.distinctPayloads) == [2_000, 1])
     }
 }

@@ -37,7 +37,7 @@ import Testing
         var table = SessionReportTable()
         func payload(_ n: Int) -> ScanTracker.Payload {
             let bytes = [UInt8(n & 0xFF), UInt8(n >> 8), 0x02, 0x01, 0x06]
-            return ScanTracker.Payload(fingerprint: Self.fingerprint(bytes), count: bytes.count)
+            return ScanTracker.Payload(fingerprint: Self.fingerprint(bytes))
         }
         // 200 devices (slot = index), each with three payloads under two event types.
         for device in 0..<200 {
@@ -98,5 +98,73 @@ extension ReportTablesTests {
         }
         for (k, d) in reference { #expect(table[k]?.firstReport == d.firstReport) }
         #expect(table.values.map(\.scanStart).sorted() == reference.values.map(\.scanStart).sorted())
+    }
+}
+
+extension ReportTablesTests {
+    /// Advertisers of a few hundred addresses under several address types, added and removed in
+    /// rounds (removals in place, with the probe runs they shorten) against a dictionary: every
+    /// lookup answers the same, and every address finds all its advertisers.
+    @Test func deviceTableFindsEveryAdvertiserOfAnAddressAfterRemovals() {
+        var table = DeviceTable()
+        var reference: [UInt64: Int] = [:]
+        var state: UInt64 = 0x9ABC_DEF0
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let types: [UInt8] = [0x00, 0x01, 0x02, 0x03, 0xFF, 0x07]
+        var index = 0
+        for round in 0..<12 {
+            for _ in 0..<400 {
+                let key = DeviceTable.key(address: BDAddr(value: 0xC0_00_00_00_00_00 | next() % 500), type: types[Int(next() % 6)])
+                let (found, slot) = table.find(key)
+                #expect(found == reference[key])
+                if found == nil {
+                    table.insert(key, index: index, at: slot)
+                    reference[key] = index
+                    index += 1
+                }
+            }
+            let modulus = round % 3 + 2
+            table.removeAll { $0 % modulus == 0 }
+            reference = reference.filter { $0.value % modulus != 0 }
+            for address in 0..<500 as Range<UInt64> {
+                let value = 0xC0_00_00_00_00_00 | address
+                var indices: [Int] = []
+                table.forEachIndex(ofAddress: value) { indices.append($0) }
+                #expect(indices.sorted() == reference.filter { $0.key & 0xFFFF_FFFF_FFFF == value }.map(\.value).sorted())
+                for type in types {
+                    let key = DeviceTable.key(address: BDAddr(value: value), type: type)
+                    #expect(table.find(key).index == reference[key])
+                }
+            }
+        }
+    }
+
+    /// Distinct payloads of owners that leave in rounds (removed in place, and the table made
+    /// smaller when most of it is free): a pair is new exactly when the set did not hold it.
+    @Test func payloadTableForgetsTheOwnersThatLeave() {
+        var table = PayloadTable()
+        var reference = Set<[UInt64]>()
+        var state: UInt64 = 0x0F0F_0F0F
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        for round in 0..<10 {
+            let pairs = round < 5 ? 3_000 : 100
+            for _ in 0..<pairs {
+                let owner = next() % 2_000
+                let n = next() % 4
+                let bytes = [UInt8(n), 0x02, 0x01, 0x06]
+                let payload = ScanTracker.Payload(fingerprint: Self.fingerprint(bytes))
+                #expect(table.insert(owner, payload) == reference.insert([owner, n]).inserted)
+            }
+            let modulus = UInt64(round % 4 + 2)
+            table.removeAll { $0 % modulus != 1 }
+            reference = reference.filter { $0[0] % modulus == 1 }
+            #expect(table.count == reference.count)
+        }
     }
 }

@@ -10,6 +10,8 @@ import ScopeCore
 /// through a table, to filter it: no table's order reaches any output.
 
 /// An advertiser (address and address type, as one word) → its slot in `ScanTracker.devices`.
+/// Hashed by the address alone: the advertisers of one address (one per address type) share a
+/// probe run, where ``forEachIndex(ofAddress:_:)`` finds them all.
 struct DeviceTable: Sendable {
     /// `key == DeviceTable.empty` marks a free slot (real keys use 56 bits).
     private struct Entry: Sendable {
@@ -24,13 +26,18 @@ struct DeviceTable: Sendable {
     @inline(__always)
     static func key(address: BDAddr, type: UInt8) -> UInt64 { address.value | UInt64(type) << 48 }
 
+    private static let addressBits: UInt64 = 0xFFFF_FFFF_FFFF
+
+    @inline(__always)
+    private static func home(_ key: UInt64) -> Int { fastHash(key & addressBits, seed: 0) }
+
     /// The index stored for `key`, or else the free slot where ``insert(_:index:at:)`` puts it
     /// (valid until then: the table grows only after an insert).
     @inline(__always)
     func find(_ key: UInt64) -> (index: Int?, slot: Int) {
         entries.withUnsafeBufferPointer { e in
             let mask = e.count - 1
-            var i = fastHash(key, seed: 0) & mask
+            var i = Self.home(key) & mask
             while true {
                 let k = e[i].key
                 if k == key { return (e[i].index, i) }
@@ -47,16 +54,73 @@ struct DeviceTable: Sendable {
         if count * 4 >= entries.count * 3 { grow() }
     }
 
+    /// Calls `body` with the index of every advertiser of `address` (the low 48 bits of a key).
+    func forEachIndex(ofAddress address: UInt64, _ body: (Int) -> Void) {
+        entries.withUnsafeBufferPointer { e in
+            let mask = e.count - 1
+            var i = Self.home(address) & mask
+            while e[i].key != Self.empty {
+                if e[i].key & Self.addressBits == address { body(e[i].index) }
+                i = (i + 1) & mask
+            }
+        }
+    }
+
+    /// Keeps only the advertisers whose index `isGone` says no to.
+    mutating func removeAll(where isGone: (Int) -> Bool) {
+        let free = Entry(key: Self.empty, index: 0)
+        count -= removeEntries(
+            from: &entries, free: free, isFree: { $0.key == Self.empty }, home: { Self.home($0.key) }, where: { isGone($0.index) })
+        let capacity = PayloadTable.capacity(for: count)
+        guard capacity * 4 <= entries.count else { return }
+        let old = entries
+        entries = Array(repeating: free, count: capacity)
+        for e in old where e.key != Self.empty { place(e) }
+    }
+
     private mutating func grow() {
         let old = entries
         entries = Array(repeating: Entry(key: Self.empty, index: 0), count: old.count * 2)
+        for e in old where e.key != Self.empty { place(e) }
+    }
+
+    private mutating func place(_ e: Entry) {
         let mask = entries.count - 1
-        for e in old where e.key != Self.empty {
-            var i = fastHash(e.key, seed: 0) & mask
-            while entries[i].key != Self.empty { i = (i + 1) & mask }
-            entries[i] = e
+        var i = Self.home(e.key) & mask
+        while entries[i].key != Self.empty { i = (i + 1) & mask }
+        entries[i] = e
+    }
+}
+
+/// Removes the entries `isGone` names from a table of open addressing with linear probing, in
+/// place (no second table): each entry left is moved back to the first free slot from its home
+/// slot, so every probe run stays unbroken. Returns how many it removed.
+@inline(__always)
+private func removeEntries<Entry>(
+    from entries: inout [Entry], free: Entry, isFree: (Entry) -> Bool, home: (Entry) -> Int, where isGone: (Entry) -> Bool
+) -> Int {
+    // Walked from a free slot: no probe run crosses it, so an entry is never moved back past
+    // the start of the walk.
+    guard let start = entries.firstIndex(where: isFree) else { return 0 }
+    let mask = entries.count - 1
+    var removed = 0
+    for k in 1...entries.count {
+        let i = (start + k) & mask
+        let e = entries[i]
+        if isFree(e) { continue }
+        if isGone(e) {
+            entries[i] = free
+            removed += 1
+            continue
+        }
+        var j = home(e) & mask
+        while j != i && !isFree(entries[j]) { j = (j + 1) & mask }
+        if j != i {
+            entries[j] = e
+            entries[i] = free
         }
     }
+    return removed
 }
 
 /// A scan session's distinct reports: advertiser (address and type, as `DeviceTable.key`), event
@@ -110,14 +174,18 @@ struct SessionReportTable: Sendable {
         if count * 4 >= entries.count * 3 { grow() }
     }
 
-    /// Keeps only the reports of the devices `isGone` says no to, in a table sized for them.
+    /// Keeps only the reports of the devices `isGone` says no to (in place; a table four times
+    /// too large for them is made smaller).
     mutating func removeAll(where isGone: (Int) -> Bool) {
-        let kept = entries.filter { $0.advertiser != Self.empty && !isGone(Int(truncatingIfNeeded: $0.owner >> 16)) }
-        guard kept.count < count else { return }
-        entries = []
-        allocate(PayloadTable.capacity(for: kept.count))
-        for e in kept { place(e) }
-        count = kept.count
+        count -= removeEntries(
+            from: &entries, free: Self.free, isFree: { $0.advertiser == Self.empty },
+            home: { Self.slot($0.advertiser, UInt16(truncatingIfNeeded: $0.owner), $0.payload) },
+            where: { isGone(Int(truncatingIfNeeded: $0.owner >> 16)) })
+        let capacity = PayloadTable.capacity(for: count)
+        guard capacity * 4 <= entries.count else { return }
+        let old = entries
+        allocate(capacity)
+        for e in old where e.advertiser != Self.empty { place(e) }
     }
 
     /// Advertiser and event type in one word (the event type's low byte in the advertiser's
@@ -133,10 +201,10 @@ struct SessionReportTable: Sendable {
         for e in old where e.advertiser != Self.empty { place(e) }
     }
 
+    private static let free = Entry(advertiser: empty, owner: 0, payload: ScanTracker.Payload(fingerprint: 0))
+
     private mutating func allocate(_ capacity: Int) {
-        entries = Array(
-            repeating: Entry(advertiser: Self.empty, owner: 0, payload: ScanTracker.Payload(fingerprint: 0, count: 0)),
-            count: capacity)
+        entries = Array(repeating: Self.free, count: capacity)
     }
 
     private mutating func place(_ e: Entry) {
@@ -185,15 +253,17 @@ struct PayloadTable: Sendable {
         return true
     }
 
-    /// Keeps only the pairs whose owner `isGone` says no to, in a table sized for them (what
-    /// a device leaving frees).
+    /// Keeps only the pairs whose owner `isGone` says no to (what a device leaving frees; in
+    /// place, and a table four times too large for them is made smaller).
     mutating func removeAll(where isGone: (UInt64) -> Bool) {
-        let kept = entries.filter { $0.owner != Self.empty && !isGone($0.owner) }
-        guard kept.count < count else { return }
-        entries = []
-        allocate(Self.capacity(for: kept.count))
-        for e in kept { place(e) }
-        count = kept.count
+        count -= removeEntries(
+            from: &entries, free: Self.free, isFree: { $0.owner == Self.empty }, home: { Self.slot($0.owner, $0.payload) },
+            where: { isGone($0.owner) })
+        let capacity = Self.capacity(for: count)
+        guard capacity * 4 <= entries.count else { return }
+        let old = entries
+        allocate(capacity)
+        for e in old where e.owner != Self.empty { place(e) }
     }
 
     /// The least power of two, at least 16, of which `count` is less than 3/4.
@@ -207,7 +277,7 @@ struct PayloadTable: Sendable {
     /// (the product's halves xored) spreads the pair, where `fastHash` would chain three.
     @inline(__always)
     fileprivate static func slot(_ owner: UInt64, _ payload: ScanTracker.Payload) -> Int {
-        let (high, low) = (owner ^ 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: payload.fingerprint &+ UInt64(payload.count))
+        let (high, low) = (owner ^ 0x9E37_79B9_7F4A_7C15).multipliedFullWidth(by: payload.fingerprint)
         return Int(truncatingIfNeeded: high ^ low)
     }
 
@@ -217,8 +287,10 @@ struct PayloadTable: Sendable {
         for e in old where e.owner != Self.empty { place(e) }
     }
 
+    private static let free = Entry(owner: empty, payload: ScanTracker.Payload(fingerprint: 0))
+
     private mutating func allocate(_ capacity: Int) {
-        entries = Array(repeating: Entry(owner: Self.empty, payload: ScanTracker.Payload(fingerprint: 0, count: 0)), count: capacity)
+        entries = Array(repeating: Self.free, count: capacity)
     }
 
     /// Puts a pair not in the table in its first free slot.

@@ -33,35 +33,22 @@ extension ScanTracker {
     /// is scheduled (`every`: `scheduleDeviceLook`); returns how many left.
     @discardableResult
     mutating func forgetQuietDevices(quietSince cutoff: Timestamp, kept: Int, every: Int) -> Int {
-        var gone: [Int] = []
-        if devices.count > kept {
-            for slot in kept..<devices.count where deviceOrder[slot] != Self.freeSlot && devices[slot].last.time < cutoff {
-                gone.append(slot)
-            }
-        }
         defer { scheduleDeviceLook(kept: kept, every: every) }
-        guard !gone.isEmpty else { return 0 }
-        var goneAddresses: [BDAddr] = []
-        goneAddresses.reserveCapacity(gone.count)
-        for slot in gone {
-            goneAddresses.append(devices[slot].address)
-            deviceOrder[slot] = Self.freeSlot
-            // Its name, service UUIDs and companies go now, not when the slot is taken again.
-            devices[slot] = Device(address: BDAddr(value: 0), addressType: 0, first: devices[slot].first)
+        guard devices.count > kept else { return 0 }
+        var gone: [Int] = []
+        for slot in kept..<devices.count where deviceOrder[slot] != Self.freeSlot && devices[slot].last.time < cutoff {
+            gone.append(slot)
         }
+        guard !gone.isEmpty else { return 0 }
+        for slot in gone { deviceOrder[slot] = Self.freeSlot }
         freeSlots += gone.reversed()
         devicesLeft += gone.count
 
-        // The tables that name a device by its slot keep only the devices held.
+        // The tables that name a device by its slot keep only the devices held (in place: no
+        // second copy of a table).
         let order = deviceOrder
         func left(_ slot: Int) -> Bool { order[slot] == Self.freeSlot }
-        var index = DeviceTable()
-        for slot in devices.indices where !left(slot) {
-            let d = devices[slot]
-            let key = DeviceTable.key(address: d.address, type: d.addressType)
-            index.insert(key, index: slot, at: index.find(key).slot)
-        }
-        deviceIndex = index
+        deviceIndex.removeAll { left($0) }
         devicePayloads.removeAll { left(Int($0)) }
         for r in running.indices {
             running[r].seen.removeAll { left($0) }
@@ -69,35 +56,148 @@ extension ScanTracker {
                 running[r].deviceBits[slot >> 6] &= ~(UInt64(1) << UInt64(slot & 63))
             }
         }
-
-        // An address's first device: the earliest held one of that address, if any is; where it
-        // was last found goes with its last device held.
-        for address in goneAddresses {
-            guard let slot = firstDeviceOfAddress[address], left(slot) else { continue }
-            firstDeviceOfAddress[address] = nil
-            for type in Self.addressTypes {
-                guard let other = deviceIndex.find(DeviceTable.key(address: address, type: type)).index else { continue }
-                if let earlier = firstDeviceOfAddress[address], order[earlier] < order[other] { continue }
-                firstDeviceOfAddress[address] = other
-            }
-            if firstDeviceOfAddress[address] == nil {
-                for adapter in discoveryAdapters { lastDiscovery.removeValue(forKey: AdapterAddress(adapter: adapter, address: address)) }
-            }
+        // Where an address was last found goes with its last device held.
+        for slot in gone {
+            let address = devices[slot].address
+            guard firstHeldDevice(of: address) == nil else { continue }
+            for adapter in discoveryAdapters { lastDiscovery.removeValue(forKey: AdapterAddress(adapter: adapter, address: address)) }
         }
+        forgetUnusedTraits()
         return gone.count
     }
 
-    /// Address types an advertising report can name (public, random, public and random identity,
-    /// anonymous).
-    private static let addressTypes: [UInt8] = [0x00, 0x01, 0x02, 0x03, 0xFF]
+    /// The held device of `address` heard first (of any address type), if any.
+    func firstHeldDevice(of address: BDAddr) -> Int? {
+        var first: Int?
+        deviceIndex.forEachIndex(ofAddress: address.value) { slot in
+            if first.map({ deviceOrder[slot] < deviceOrder[$0] }) ?? true { first = slot }
+        }
+        return first
+    }
+
+    /// `traits` is never made smaller than this.
+    static let fewTraits = 64
+
+    /// Once at least half the traits kept belong to no device held, the others are kept alone
+    /// (`traits` follows the devices held, not all the devices heard nor every name one sent).
+    /// The next look is due once `traits` holds twice as many as now or as devices are held
+    /// (each look costs time in proportion to both).
+    mutating func forgetUnusedTraits() {
+        defer { traitsLimit = max(Self.fewTraits, 2 * traits.count, 2 * heldDevices) }
+        guard traits.count >= Self.fewTraits else { return }
+        var used = [Bool](repeating: false, count: traits.count)
+        used[0] = true
+        var usedCount = 1
+        for slot in devices.indices where deviceOrder[slot] != Self.freeSlot {
+            let t = Int(devices[slot].traits)
+            if !used[t] {
+                used[t] = true
+                usedCount += 1
+            }
+        }
+        guard usedCount * 2 <= traits.count else { return }
+        var entry = [UInt32](repeating: 0, count: traits.count)
+        var keptTraits: [DeviceTraits] = []
+        keptTraits.reserveCapacity(usedCount)
+        var index: [DeviceTraits: UInt32] = Dictionary(minimumCapacity: usedCount)
+        for (i, t) in traits.enumerated() where used[i] {
+            entry[i] = UInt32(keptTraits.count)
+            index[t] = entry[i]
+            keptTraits.append(t)
+        }
+        traits = keptTraits
+        traitsIndex = index
+        for slot in devices.indices where deviceOrder[slot] != Self.freeSlot {
+            devices[slot].traits = entry[Int(devices[slot].traits)]
+        }
+    }
+
+    /// The device at `slot` as the reports read it.
+    func device(at slot: Int) -> Device {
+        let held = devices[slot]
+        var d = Device(address: held.address, addressType: held.addressType, first: held.first)
+        d.reports = held.reports
+        d.last = held.last
+        d.distinctPayloads = Int(held.distinctPayloads)
+        if held.hasRSSI {
+            d.rssiMin = held.rssiMin
+            d.rssiMax = held.rssiMax
+        }
+        let t = traits[Int(held.traits)]
+        d.name = t.name
+        d.serviceUUIDs = t.serviceUUIDs
+        d.manufacturers = t.manufacturers
+        d.connectable = held.connectable
+        return d
+    }
 
     /// The devices held, in the order first heard, and each address's first device among them:
     /// `AnalysisResult.devices` and `firstDeviceOfAddress`.
     func devicesInOrder() -> (devices: [Device], firstOfAddress: [BDAddr: Int]) {
-        guard devicesLeft > 0 else { return (devices, firstDeviceOfAddress) }
-        let slots = devices.indices.filter { deviceOrder[$0] != Self.freeSlot }.sorted { deviceOrder[$0] < deviceOrder[$1] }
-        var position = [Int](repeating: 0, count: devices.count)
-        for (p, slot) in slots.enumerated() { position[slot] = p }
-        return (slots.map { devices[$0] }, firstDeviceOfAddress.mapValues { position[$0] })
+        let slots =
+            devicesLeft == 0
+            ? Array(devices.indices)
+            : devices.indices.filter { deviceOrder[$0] != Self.freeSlot }.sorted { deviceOrder[$0] < deviceOrder[$1] }
+        var inOrder: [Device] = []
+        inOrder.reserveCapacity(slots.count)
+        var firstOfAddress: [BDAddr: Int] = [:]
+        for slot in slots {
+            let d = device(at: slot)
+            if firstOfAddress[d.address] == nil { firstOfAddress[d.address] = inOrder.count }
+            inOrder.append(d)
+        }
+        return (inOrder, firstOfAddress)
     }
+}
+
+/// An advertiser as the scan tracker holds it: the figures of its `Device` in 64 bytes with no
+/// allocation of its own (its name, service UUIDs and companies are `ScanTracker.traits`, kept
+/// once for every device that sends the same). `ScanTracker.device(at:)` makes its `Device`.
+struct HeldDevice: Sendable {
+    /// `DeviceTable.key` of its address and address type.
+    var advertiser: UInt64
+    var first: FrameTime
+    var last: FrameTime
+    var reports = 0
+    var distinctPayloads: UInt32 = 0
+    /// Its entry in `ScanTracker.traits` (0: no name, service UUID or company).
+    var traits: UInt32 = 0
+    /// The least and greatest RSSI reported; `noRSSI` in `rssiMin` until a report gives one (a
+    /// report's 127 means "not available" and is never kept).
+    var rssiMin = HeldDevice.noRSSI
+    var rssiMax = Int8.min
+    var connectable = false
+
+    static let noRSSI: Int8 = 127
+
+    init(advertiser: UInt64, first: FrameTime) {
+        self.advertiser = advertiser
+        self.first = first
+        self.last = first
+    }
+
+    var address: BDAddr { BDAddr(value: advertiser) }
+    var addressType: UInt8 { UInt8(truncatingIfNeeded: advertiser >> 48) }
+    var hasRSSI: Bool { rssiMin != Self.noRSSI }
+
+    /// One report (`newPayload`: its data is new for the device).
+    @inline(__always)
+    mutating func update(rssi: Int8, connectable: Bool, newPayload: Bool, at: FrameTime) {
+        reports += 1
+        last = at
+        if rssi != Self.noRSSI {
+            rssiMin = min(rssiMin, rssi)
+            rssiMax = max(rssiMax, rssi)
+        }
+        if connectable { self.connectable = true }
+        if newPayload { distinctPayloads += 1 }
+    }
+}
+
+/// What a device's advertising data named: its last name, its service UUIDs and companies
+/// (each once, in the order first sent).
+struct DeviceTraits: Hashable, Sendable {
+    var name: String?
+    var serviceUUIDs: [String] = []
+    var manufacturers: [UInt16] = []
 }

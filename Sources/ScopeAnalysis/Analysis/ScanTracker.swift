@@ -30,7 +30,14 @@ struct ScanTracker: Sendable {
     /// the running sessions' tables). The first `HandOverPolicy.kept` devices fill the first
     /// slots in the order heard and stay; a later one can leave once quiet
     /// (`forgetQuietDevices`), and its slot goes to the next new device.
-    var devices: [Device] = []
+    var devices: [HeldDevice] = []
+    /// The names, service UUIDs and companies of the devices held, each combination once
+    /// (`HeldDevice.traits`; entry 0: none), and each one's entry.
+    var traits: [DeviceTraits] = [DeviceTraits()]
+    var traitsIndex: [DeviceTraits: UInt32] = [DeviceTraits(): 0]
+    /// Traits not held by any device are looked for once `traits` holds this many
+    /// (`forgetUnusedTraits`): a device whose name changes keeps one name, not all it sent.
+    var traitsLimit = ScanTracker.fewTraits
     /// Per slot: its device's place in the order devices were first heard (what the reports list
     /// by), or `ScanTracker.freeSlot`.
     var deviceOrder: [Int] = []
@@ -41,10 +48,9 @@ struct ScanTracker: Sendable {
     var devicesLeft = 0
     /// Quiet devices are looked for once this many are held (`scheduleDeviceLook`).
     var lookAtDevicesWhenHeld = Int.max
-    /// Advertiser → its slot in `devices`.
+    /// Advertiser → its slot in `devices` (the devices of one address found together:
+    /// `firstHeldDevice(of:)`).
     var deviceIndex = DeviceTable()
-    /// Address → slot of its first device held (`AnalysisResult.firstDeviceOfAddress`).
-    var firstDeviceOfAddress: [BDAddr: Int] = [:]
     /// The devices' distinct payloads (owner: the device's slot).
     var devicePayloads = PayloadTable()
     /// Per advertiser and adapter: the last scan session that reported it and its first report
@@ -79,19 +85,17 @@ struct ScanTracker: Sendable {
         var sid: UInt8?
     }
 
-    /// Advertising data as a set/dictionary key: its length and a 64-bit fingerprint, not the
-    /// bytes (duplicate and distinct-payload sets stay small on long captures). Two payloads of
-    /// equal length collide with probability about 2^-64.
+    /// Advertising data as a set/dictionary key: a 64-bit fingerprint of its bytes and length,
+    /// not the bytes (duplicate and distinct-payload sets stay small on long captures). Two
+    /// payloads collide with probability about 2^-64: the fingerprint's last multiply mixes the
+    /// length in, so payloads of different lengths are told apart as surely as payloads of one.
     struct Payload: Hashable, Sendable {
         var fingerprint: UInt64
-        var count: Int
-        init(fingerprint: UInt64, count: Int) {
+        init(fingerprint: UInt64) {
             self.fingerprint = fingerprint
-            self.count = count
         }
         @inline(__always)
         init(bytes: UnsafeRawBufferPointer) {
-            count = bytes.count
             fingerprint = Self.fingerprint(bytes)
         }
 
@@ -149,8 +153,8 @@ struct ScanTracker: Sendable {
             UInt64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
         }
 
-        func hash(into hasher: inout Hasher) { hasher.combine(fingerprint &+ UInt64(count)) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(fingerprint &+ UInt64(count), seed: seed) }
+        func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+        func _rawHashValue(seed: Int) -> Int { fastHash(fingerprint, seed: seed) }
     }
 
     struct ScanTracking: Sendable {
@@ -320,9 +324,8 @@ extension ScanTracker {
             device = indexOfDevice(advertiser, address: address, addressType: addressType, at: at)
         }
         let newPayload = !isDuplicate && devicePayloads.insert(UInt64(device), payload)
-        Self.update(
-            &devices[device], rssi: report.rssi, connectable: report.isConnectable, data: data, newPayload: newPayload,
-            at: at)
+        devices[device].update(rssi: report.rssi, connectable: report.isConnectable, newPayload: newPayload, at: at)
+        if newPayload { noteTraits(ADParser.parse([UInt8](data), baseOffset: 0), device: device) }
     }
 
     /// `address` reported on `adapter` for the first time in the session at `session`: where it
@@ -361,7 +364,7 @@ extension ScanTracker {
     }
 
     private mutating func addDevice(_ key: UInt64, slot tableSlot: Int, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
-        let device = Device(address: address, addressType: addressType, first: at)
+        let device = HeldDevice(advertiser: key, first: at)
         let index: Int
         if let free = freeSlots.popLast() {
             index = free
@@ -374,30 +377,38 @@ extension ScanTracker {
         }
         devicesHeard += 1
         deviceIndex.insert(key, index: index, at: tableSlot)
-        if firstDeviceOfAddress[address] == nil { firstDeviceOfAddress[address] = index }
         return index
     }
 
-    /// In place: copying the device out and back would copy its strings and arrays.
-    private static func update(
-        _ device: inout Device, rssi: Int8, connectable: Bool, data: UnsafeRawBufferPointer, newPayload: Bool, at: FrameTime
-    ) {
-        device.reports += 1
-        device.last = at
-        if rssi != 127 {
-            device.rssiMin = min(device.rssiMin ?? rssi, rssi)
-            device.rssiMax = max(device.rssiMax ?? rssi, rssi)
+    /// A new payload of the device at `slot`: its name (the last one sent), service UUIDs and
+    /// companies (each once, in the order first sent), kept with `traits`.
+    private mutating func noteTraits(_ ad: ADParseResult, device slot: Int) {
+        var t = traits[Int(devices[slot].traits)]
+        var changed = false
+        if let name = ad.localName, name != t.name {
+            t.name = name
+            changed = true
         }
-        if connectable { device.connectable = true }
-        if newPayload {
-            device.distinctPayloads += 1
-            let ad = ADParser.parse([UInt8](data), baseOffset: 0)
-            if let name = ad.localName { device.name = name }
-            for uuid in ad.serviceUUIDs {
-                let s = uuid.compactString
-                if !device.serviceUUIDs.contains(s) { device.serviceUUIDs.append(s) }
+        for uuid in ad.serviceUUIDs {
+            let s = uuid.compactString
+            if !t.serviceUUIDs.contains(s) {
+                t.serviceUUIDs.append(s)
+                changed = true
             }
-            for m in ad.manufacturerData where !device.manufacturers.contains(m.companyID) { device.manufacturers.append(m.companyID) }
+        }
+        for m in ad.manufacturerData where !t.manufacturers.contains(m.companyID) {
+            t.manufacturers.append(m.companyID)
+            changed = true
+        }
+        guard changed else { return }
+        if let known = traitsIndex[t] {
+            devices[slot].traits = known
+        } else {
+            let entry = UInt32(traits.count)
+            traits.append(t)
+            traitsIndex[t] = entry
+            devices[slot].traits = entry
+            if traits.count >= traitsLimit { forgetUnusedTraits() }
         }
     }
 
@@ -412,7 +423,16 @@ extension ScanTracker {
         sessions[index].density = ReportDensity()
     }
 
+    /// The end of the capture: the running sessions end there. The lookups made for the reports
+    /// and connection requests to come (which advertiser is which device, the devices' payloads,
+    /// where each address was found, fragments) go before the result is built from the rest
+    /// (`devicesInOrder`): `deviceFirst` and `peerDiscovery` answer nothing after this.
     mutating func finish(end: FrameTime?) {
+        deviceIndex = DeviceTable()
+        devicePayloads = PayloadTable()
+        lastDiscovery = DiscoveryTable()
+        handedOverDiscoveryScans = [:]
+        fragments = [:]
         guard let end else { return }
         for (_, var session) in active {
             guard let index = sessions.position(of: &session) else { continue }
@@ -455,9 +475,9 @@ extension ScanTracker {
     /// Sums over every scan session, handed over or held (`AnalysisResult.scanTotals`).
     var totals: ScanTotals { sessions.items.reduce(into: handedOver.totals) { $0.add($1) } }
 
-    /// The first report of the device `address` (the first device of that address).
+    /// The first report of the device `address` (the first device of that address held).
     func deviceFirst(_ address: BDAddr?) -> FrameTime? {
-        Device.first(of: address, in: devices, index: firstDeviceOfAddress)
+        address.flatMap { firstHeldDevice(of: $0) }.map { devices[$0].first }
     }
 
     /// Hands over the closed sessions (`closed`): they leave `sessions` and their sums stay in
