@@ -63,18 +63,12 @@ public enum Escaping {
             var copied = 0
             for i in bytes.indices {
                 let b = bytes[i]
-                let replacement: StaticString
+                // nil: Markdown punctuation, kept with a backslash before it.
+                let replacement: StaticString?
                 switch b {
-                case UInt8(ascii: "\\"): replacement = "\\\\"
-                case UInt8(ascii: "`"): replacement = "\\`"
-                case UInt8(ascii: "*"): replacement = "\\*"
-                case UInt8(ascii: "_"): replacement = "\\_"
-                case UInt8(ascii: "["): replacement = "\\["
-                case UInt8(ascii: "]"): replacement = "\\]"
-                case UInt8(ascii: "|"): replacement = "\\|"
-                case UInt8(ascii: "#"): replacement = "\\#"
-                case UInt8(ascii: "~"): replacement = "\\~"
-                case UInt8(ascii: "!"): replacement = "\\!"
+                case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                    UInt8(ascii: "|"), UInt8(ascii: "#"), UInt8(ascii: "~"), UInt8(ascii: "!"):
+                    replacement = nil
                 case UInt8(ascii: "<"): replacement = "&lt;"
                 case UInt8(ascii: ">"): replacement = "&gt;"
                 case UInt8(ascii: "&"): replacement = "&amp;"
@@ -84,7 +78,12 @@ public enum Escaping {
                 }
                 if out.isEmpty { out.reserveCapacity(bytes.count + 16) }
                 out.append(contentsOf: bytes[copied..<i])
-                replacement.withUTF8Buffer { out.append(contentsOf: $0) }
+                if let replacement {
+                    replacement.withUTF8Buffer { out.append(contentsOf: $0) }
+                } else {
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(b)
+                }
                 copied = i + 1
             }
             guard copied > 0 else { return nil }
