@@ -170,9 +170,12 @@ public struct Connection: Sendable {
     public var intervalMicros: Int64?
     public var peripheralLatency: Int?
     public var supervisionTimeoutMicros: Int64?
-    public var parameterUpdates: [ParameterUpdate] = []
-    public var phyUpdates: [PHYUpdate] = []
-    public var dataLengthChanges: [DataLengthChange] = []
+    /// Connection parameter, PHY and data length updates: how many and the latest, which is
+    /// all the reports and the radio model read (a connection that stays open for days does
+    /// not pile them up).
+    public var parameterUpdates = CountedLatest<ParameterUpdate>()
+    public var phyUpdates = CountedLatest<PHYUpdate>()
+    public var dataLengthChanges = CountedLatest<DataLengthChange>()
     /// Effective ATT_MTU (23 until an exchange).
     public var mtu = 23
     public var mtuExchanges: [FrameTime] = []
@@ -280,6 +283,22 @@ public struct ATTTotals: Sendable, Hashable {
             opcodeCounts.insert(OpcodeCount(opcode: e.opcode, count: 1), at: i)
         }
         last = i
+    }
+}
+
+/// How many values came, and the latest: a list whose items only count, and whose last one is
+/// the one in force.
+public struct CountedLatest<Element: Sendable>: Sendable {
+    public private(set) var count = 0
+    public private(set) var last: Element?
+
+    public init() {}
+
+    public var isEmpty: Bool { count == 0 }
+
+    public mutating func append(_ element: Element) {
+        count += 1
+        last = element
     }
 }
 
