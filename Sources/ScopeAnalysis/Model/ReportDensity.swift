@@ -55,9 +55,11 @@ public struct ReportDensity: Sendable, Hashable {
         // Almost every report lands in the last bucket: counted there in place.
         if let origin, !buckets.isEmpty {
             let n = buckets.count
-            let offset = max(0, at.time.microseconds &- origin.microseconds)
-            let index = offset / bucketMicros
-            if index < Int64(limit), index <= Int64(buckets[n - 1].index) {
+            // In the last bucket (index L, below `limit`) when the offset from the origin is
+            // under (L + 1) × width: a multiplication, not a division per report. An offset
+            // below zero (a backwards clock step) joins it too.
+            let end = Int64(buckets[n - 1].index &+ 1) &* bucketMicros
+            if at.time.microseconds &- origin.microseconds < end {
                 buckets.withUnsafeMutableBufferPointer { b in
                     b[n - 1].reports += reports
                     b[n - 1].duplicates += duplicates
