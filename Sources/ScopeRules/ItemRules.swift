@@ -2,7 +2,7 @@ import ScopeAnalysis
 import ScopeCore
 
 /// The items a rule of `RuleScope.items` judges: what an analysis still holds at the end, or a
-/// batch of items leaving it on the way (`SettledBatch.leaving`). Each item is in exactly one
+/// batch of items that settled on the way (`SettledBatch.items`). Each item is in exactly one
 /// view, so the tallies of every view merged are the tally of the whole capture.
 struct ItemView {
     var attempts: [ConnectionAttempt]
@@ -35,8 +35,8 @@ struct ItemView {
         lastFrame = analysis.lastFrame
     }
 
-    /// The items leaving the analysis in `batch`.
-    init(leaving items: LeavingItems, of batch: AnalysisResult) {
+    /// The items that settled in `batch`.
+    init(settled items: SettledItems, of batch: AnalysisResult) {
         platform = batch.capture.platform
         attempts = items.attempts
         connections = items.connections

@@ -275,8 +275,8 @@ public struct RuleAccumulator: Sendable {
     /// handed over scan sessions with every enabled scan rule.
     public mutating func absorb(_ settled: SettledBatch) {
         let batch = settled.partial
-        let leaving = settled.leaving.isEmpty ? nil : settled.leaving
-        guard !batch.connections.isEmpty || !batch.scans.isEmpty || leaving != nil else { return }
+        let items = settled.items.isEmpty ? nil : settled.items
+        guard !batch.connections.isEmpty || !batch.scans.isEmpty || items != nil else { return }
         if config.platform == nil, config.detectedPlatform == nil {
             // Judged once the platform the first records name is known (a batch handed over
             // within them waits, with what it holds: a bounded number of items).
@@ -288,15 +288,15 @@ public struct RuleAccumulator: Sendable {
         }
         batches += 1
         for c in batch.connections { judgedConnections.insert(JudgedConnection(c)) }
-        for c in leaving?.connections ?? [] { judgedConnections.remove(JudgedConnection(c)) }
+        for c in items?.connections ?? [] { judgedConnections.remove(JudgedConnection(c)) }
         let facts = RuleFacts(follower: follower)
         defer { follower.forget(batch.connections) }
         for entry in RuleRegistry.entries where config.isEnabled(entry.rule.id) {
             let type = entry.rule
             switch type.scope {
             case .items:
-                guard let leaving, let itemRule = entry.itemRule else { break }
-                let t = itemRule.init().tally(ItemView(leaving: leaving, of: batch), config: config)
+                guard let items, let itemRule = entry.itemRule else { break }
+                let t = itemRule.init().tally(ItemView(settled: items, of: batch), config: config)
                 tallies[type.id, default: ItemTally()].merge(t)
             case .connection where !batch.connections.isEmpty, .scan where !batch.scans.isEmpty:
                 // Findings beyond what the merged batches keep already are only counted.

@@ -287,10 +287,10 @@ extension AdvertisingTracker {
     }
 
     /// Time connection `c` (handed over now) was up while each span still held was enabled,
-    /// except the spans `leaving` with it (`finish` adds the connections still held at the end).
-    mutating func addConnectedTime(of c: Connection, leaving: Set<Int>) {
+    /// except the spans `excluding` (handed over with it) (`finish` adds the connections still held at the end).
+    mutating func addConnectedTime(of c: Connection, excluding: Set<Int>) {
         guard let complete = c.complete, let down = c.disconnect else { return }
-        for s in spans.indices where !leaving.contains(s) {
+        for s in spans.indices where !excluding.contains(s) {
             let span = spans[s]
             let from = max(span.start.time.microseconds, complete.time.microseconds)
             let to = min(span.stop?.time.microseconds ?? down.time.microseconds, down.time.microseconds)

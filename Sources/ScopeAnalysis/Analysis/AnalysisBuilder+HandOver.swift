@@ -90,7 +90,7 @@ extension AnalysisBuilder {
             links.closedDetailEvents = 0
         }
         if hasScansToHandOver { part.scans = scans.handOverClosed() }
-        var leaving = LeavingItems()
+        var items = SettledItems()
         if hasDevicesToLookAt, let now = lastFrame?.time.microseconds {
             // No rule judges a device: those that leave are only counted.
             scans.forgetQuietDevices(
@@ -99,22 +99,22 @@ extension AnalysisBuilder {
         }
         if hasItemsToHandOver {
             itemsAtCheck = itemsCreated
-            handOverSettledItems(into: &part, leaving: &leaving)
+            handOverSettledItems(into: &part, items: &items)
         }
-        return SettledBatch(partial: part, leaving: leaving)
+        return SettledBatch(partial: part, items: items)
     }
 }
 
 extension AnalysisBuilder {
     /// Settled items after the first `handOverPolicy.kept` of each list leave the trackers for the
-    /// rules of `RuleScope.items` (`leaving`); their counts and headline sums stay in
+    /// rules of `RuleScope.items` (`items`); their counts and headline sums stay in
     /// `result.handedOver`. The trackers note each item as it settles (`settledAttempts`,
     /// `settledConnections`, `settledData`, `settledSpans`, `ReconnectionTracker.settled`): a
     /// connection request answered (or replaced while cancelled) and not kept for the headline's
     /// discovery-cost list, a connection closed by a Disconnection Complete with its ATT detail
     /// judged (its pairings go with it), an advertising data command answered (or replaced), a
     /// span stopped, and every reconnection. Nothing held is searched for them.
-    mutating func handOverSettledItems(into part: inout AnalysisResult, leaving: inout LeavingItems) {
+    mutating func handOverSettledItems(into part: inout AnalysisResult, items: inout SettledItems) {
         let kept = handOverPolicy.kept
         let now = lastFrame?.time.microseconds ?? 0
         let connections = Self.positions(of: &links.settledConnections, in: links.connections, from: kept)
@@ -124,12 +124,12 @@ extension AnalysisBuilder {
         guard !connections.isEmpty || !attempts.isEmpty || !data.isEmpty || !spans.isEmpty || !reconnections.settled.isEmpty else {
             return
         }
-        // The pairings of the connections leaving.
+        // The pairings of the connections handed over.
         var pairings: [Int] = []
         if !connections.isEmpty {
             let gone = Set(connections.map { links.connections[$0].id })
             for p in pairing.pairings.indices where gone.contains(pairing.pairings[p].connection) {
-                leaving.contextPairings.append(pairing.pairings[p])
+                items.contextPairings.append(pairing.pairings[p])
                 if pairing.pairings.ids[p] >= kept { pairings.append(p) }
             }
         }
@@ -138,19 +138,19 @@ extension AnalysisBuilder {
         let goneSpans = Set(spans)
         for p in connections {
             let c = links.connections[p]
-            leaving.connections.append(c)
+            items.connections.append(c)
             result.handedOver.timing.add(c, captureEnd: c.disconnect?.time ?? Timestamp(microseconds: now))
-            advertising.addConnectedTime(of: c, leaving: goneSpans)
+            advertising.addConnectedTime(of: c, excluding: goneSpans)
         }
         for p in attempts {
             let a = links.attempts[p]
-            leaving.attempts.append(a)
+            items.attempts.append(a)
             if let d = a.discovery(deviceFirst: scans.deviceFirst(a.connectedPeer)) { result.handedOver.discovery.add(d, of: a) }
         }
-        leaving.pairings = pairings.map { pairing.pairings[$0] }
-        leaving.advertisingData = data.map { advertising.dataCommands[$0] }
-        leaving.advertisingSpans = spans.map { advertising.spans[$0] }
-        leaving.reconnections = reconnections.settled
+        items.pairings = pairings.map { pairing.pairings[$0] }
+        items.advertisingData = data.map { advertising.dataCommands[$0] }
+        items.advertisingSpans = spans.map { advertising.spans[$0] }
+        items.reconnections = reconnections.settled
         reconnections.settled = []
 
         // Out of the trackers (the state that refers to held items names them by id: `HeldList`).

@@ -486,18 +486,18 @@ extension ScanTracker {
         let positions = sessions.positions(of: closed)
         closed = []
         guard !positions.isEmpty else { return [] }
-        let leaving = positions.map { sessions[$0] }
-        for s in leaving { handedOver.add(s) }
+        let handed = positions.map { sessions[$0] }
+        for s in handed { handedOver.add(s) }
         // Sessions where an advertiser was last found stay for later requests to it (at most one
         // per advertiser); the others go.
-        let leavingStarts = Set(leaving.map(\.start.frame))
+        let handedStarts = Set(handed.map(\.start.frame))
         var pointedAt = Set<FrameNumber>()
-        for d in lastDiscovery.values where leavingStarts.contains(d.scanStart) || handedOverDiscoveryScans[d.scanStart] != nil {
+        for d in lastDiscovery.values where handedStarts.contains(d.scanStart) || handedOverDiscoveryScans[d.scanStart] != nil {
             pointedAt.insert(d.scanStart)
         }
         handedOverDiscoveryScans = handedOverDiscoveryScans.filter { pointedAt.contains($0.key) }
-        for s in leaving where pointedAt.contains(s.start.frame) { handedOverDiscoveryScans[s.start.frame] = s }
+        for s in handed where pointedAt.contains(s.start.frame) { handedOverDiscoveryScans[s.start.frame] = s }
         sessions.remove(positions)
-        return leaving
+        return handed
     }
 }

@@ -2,25 +2,25 @@ import ScopeCore
 
 /// What the analysis of a long capture hands the rules as it goes (`AnalysisBuilder.handOverSettled()`):
 /// the closed connections with their ATT detail and the closed scan sessions, as a partial
-/// result for the rules that judge one connection or session at a time, and the settled items
-/// leaving the analysis, for the rules that judge one item at a time.
+/// result for the rules that judge one connection or session at a time, and the items that
+/// settled, for the rules that judge one item at a time.
 public struct SettledBatch: Sendable {
     /// Closed connections (with their pairings) and scan sessions, and the capture's platform.
     public var partial: AnalysisResult
-    public var leaving: LeavingItems
+    public var items: SettledItems
 
-    public init(partial: AnalysisResult, leaving: LeavingItems = LeavingItems()) {
+    public init(partial: AnalysisResult, items: SettledItems = SettledItems()) {
         self.partial = partial
-        self.leaving = leaving
+        self.items = items
     }
 }
 
-/// The items a batch hands to the rules of `RuleScope.items` (`SettledBatch.leaving`):
+/// The items a batch hands to the rules of `RuleScope.items` (`SettledBatch.items`):
 /// settled connection requests, closed connections (their ATT detail already judged), their
-/// pairings, reconnections and finished advertising records. Each item leaves the analysis
-/// exactly once, so judging these batches and what the result holds at the end judges every
+/// pairings, reconnections and finished advertising records. Each item settles, and is handed
+/// over, exactly once, so judging these batches and what the result holds at the end judges every
 /// item once.
-public struct LeavingItems: Sendable {
+public struct SettledItems: Sendable {
     public var attempts: [ConnectionAttempt] = []
     public var connections: [Connection] = []
     public var pairings: [Pairing] = []
