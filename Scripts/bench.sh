@@ -126,7 +126,7 @@ print(f"{ru.ru_utime + ru.ru_stime:.4f} {ru.ru_maxrss} {note}")
 
 per_capture() {
     local n=${PER_CAPTURE_FRAMES:-300000} repeat=${REPEAT:-3} arepeat=${ANCHOR_REPEAT:-${REPEAT:-3}}
-    local alimit=${ANCHOR_CPU_LIMIT:-60}
+    local alimit=${ANCHOR_CPU_LIMIT:-60} small=${PER_CAPTURE_BASE_FRAMES:-1000}
     local corpus=${HCISCOPE_CORPUS:-$(bash Scripts/fetch-corpus.sh --print-dir)}/real
     [ -d "$corpus" ] || { echo "bench: no corpus at $corpus (set HCISCOPE_CORPUS)" >&2; exit 2; }
     local use_tshark=0 use_btmon=0
@@ -139,8 +139,10 @@ per_capture() {
     echo "  targets (issue 15, item 5): >=2 M every replay; >=4 M advertising-heavy (>=50% of records are LE advertising reports);"
     echo "  JSON CPU within 20% of text; peak RSS <= 50 MB. Flagged, never failed."
     echo "  text_M and json_M: the default, one thread; 2thr_M: text with --threads 2 (reading and decoding on a second thread)"
+    echo "  text_dM and json_dM: the same per frame past start-up: (N - $small) frames / (CPU of N frames - CPU of a $small-frame"
+    echo "  replay of the same capture), minimum CPU of each; the fixed cost of a run (start-up, about 10 ms) taken out"
     echo
-    printf '%-62s %7s %5s %7s %7s %6s %7s %7s %9s %7s %9s %7s  %s\n' capture frames adv% text_M json_M json/t 2thr_M RSS_MB tshark_k x_tshark btmon_k x_btmon flags
+    printf '%-62s %7s %5s %7s %7s %7s %7s %6s %7s %7s %9s %7s %9s %7s  %s\n' capture frames adv% text_M json_M text_dM json_dM json/t 2thr_M RSS_MB tshark_k x_tshark btmon_k x_btmon flags
     local skipped=() f name check recs adv out
     for f in "$corpus"/*; do
         [ -f "$f" ] || continue
@@ -153,8 +155,17 @@ per_capture() {
         if [ ! -f "$out" ] || [ Scripts/make-large-capture.py -nt "$out" ] || [ "$f" -nt "$out" ]; then
             python3 Scripts/make-large-capture.py --capture "$f" --frames "$n" --out "$out" 2>/dev/null
         fi
+        local base=/tmp/hciscope-replay-$name-$small.btsnoop
+        if [ ! -f "$base" ] || [ Scripts/make-large-capture.py -nt "$base" ] || [ "$f" -nt "$base" ]; then
+            python3 Scripts/make-large-capture.py --capture "$f" --frames "$small" --out "$base" 2>/dev/null
+        fi
         local text=999999 json=999999 two=999999 rss=0 tsh=999999 btm=999999 notes="" r c k note
+        local text0=999999 json0=999999
         for r in $(seq "$repeat"); do
+            read -r c k note < <(cpu_run "$BIN" analyze --no-color --format text "$base")
+            text0=$(awk -v a="$text0" -v b="$c" 'BEGIN { print (b < a) ? b : a }')
+            read -r c k note < <(cpu_run "$BIN" analyze --format json "$base")
+            json0=$(awk -v a="$json0" -v b="$c" 'BEGIN { print (b < a) ? b : a }')
             read -r c k note < <(cpu_run "$BIN" analyze --no-color --format text "$out")
             text=$(awk -v a="$text" -v b="$c" 'BEGIN { print (b < a) ? b : a }'); [ "$k" -gt "$rss" ] && rss=$k
             [ "$note" != - ] && notes+=" text:$note"
@@ -177,12 +188,15 @@ per_capture() {
             fi
         done
         awk -v name="$name" -v n="$n" -v recs="$recs" -v adv="$adv" -v t="$text" -v j="$json" -v two="$two" -v rss="$rss" \
-            -v ts="$tsh" -v bt="$btm" -v uts=$use_tshark -v ubt=$use_btmon -v notes="$notes" 'BEGIN {
+            -v ts="$tsh" -v bt="$btm" -v uts=$use_tshark -v ubt=$use_btmon -v notes="$notes" \
+            -v small="$small" -v t0="$text0" -v j0="$json0" 'BEGIN {
             if (t <= 0) t = 1e-6; if (j <= 0) j = 1e-6; if (two <= 0) two = 1e-6
             tm = n / t / 1e6; jm = n / j / 1e6; m2 = n / two / 1e6; share = adv / recs; heavy = share >= 0.5
+            td = (t > t0) ? (n - small) / (t - t0) / 1e6 : 0; jd = (j > j0) ? (n - small) / (j - j0) / 1e6 : 0
             flags = ""
             if (tm < 2 || jm < 2) flags = flags " <2M"
             if (heavy && (tm < 4 || jm < 4)) flags = flags " <4M(adv)"
+            if (heavy && (td < 4 || jd < 4)) flags = flags " <4M(adv,dM)"
             if (j > t * 1.2) flags = flags sprintf(" json+%.0f%%", (j / t - 1) * 100)
             if (rss / 1024 > 50) flags = flags " RSS>50MB"
             flags = flags notes
@@ -190,7 +204,7 @@ per_capture() {
             tl = index(notes, "tshark:cpu_limit") ? "<" : ""; bl = index(notes, "btmon:cpu_limit") ? "<" : ""
             if (uts) { tk = sprintf("%s%.1f", tl, n / ts / 1e3); tr = sprintf("%s%.0fx", tl ? ">" : "", ts / t) }
             if (ubt) { bk = sprintf("%s%.1f", bl, n / bt / 1e3); br = sprintf("%s%.0fx", bl ? ">" : "", bt / t) }
-            printf "%-62s %7d %4.0f%% %7.2f %7.2f %6.2f %7.2f %7.1f %9s %7s %9s %7s  %s\n", name, n, share * 100, tm, jm, j / t, m2, rss / 1024, tk, tr, bk, br, (flags == "" ? "ok" : substr(flags, 2))
+            printf "%-62s %7d %4.0f%% %7.2f %7.2f %7.2f %7.2f %6.2f %7.2f %7.1f %9s %7s %9s %7s  %s\n", name, n, share * 100, tm, jm, td, jd, j / t, m2, rss / 1024, tk, tr, bk, br, (flags == "" ? "ok" : substr(flags, 2))
         }'
     done
     echo
