@@ -12,10 +12,11 @@ enum Corpus {
     }
 
     static let manifest: [String: Expectation] = {
-        // The project's kernel-lab recordings (captures/README.md); tshark 4.0.17 reads 400 frames in each.
+        // The project's kernel-lab recordings (captures/README.md) and the frames tshark 4.0.17 reads.
         var out: [String: Expectation] = [
             "btvirt-le-pairing.btsnoop": Expectation(format: "btsnoop-2001", packets: 400),
             "btvirt-recorded-by-hciscope.btsnoop": Expectation(format: "btsnoop-2001", packets: 400),
+            "btvirt-reset-links-up.btsnoop": Expectation(format: "btsnoop-2001", packets: 790),
         ]
         for row in Fixtures.corpusManifest where row.count("packets") >= 0 {
             out[row.file] = Expectation(format: row.format, packets: row.count("packets"))

@@ -97,6 +97,20 @@ import Testing
         #expect(a.connections.first?.lostWithController == .closed)
     }
 
+    /// The same on a real kernel: `captures/btvirt-reset-links-up.btsnoop`, recorded by
+    /// `hciscope capture` from the monitor channel of Debian's 6.1 kernel (the kernel lab), two
+    /// virtual controllers paired and encrypted, then `hciconfig hciN reset` (HCIDEVRESET) on each
+    /// with the link up. The kernel closes the index (Close Index, frames 563 and 663), flushes
+    /// the connection without an HCI Disconnect or a Disconnection Complete, reopens it and sends
+    /// HCI_Reset: each side's connection ends at its Close Index, with no reason.
+    @Test func kernelResetWithTheLinkUpEndsTheConnectionAtCloseIndex() throws {
+        let a = try AnalysisBuilder.analyze(path: Fixtures.project("btvirt-reset-links-up.btsnoop").path)
+        let ended = a.connections.map { ($0.id.adapter, $0.disconnect?.frame, $0.lostWithController, $0.disconnectReason) }
+        #expect(ended.count == 2)
+        #expect(ended.contains { $0 == (1, 563, .closed, nil) })
+        #expect(ended.contains { $0 == (0, 663, .closed, nil) })
+    }
+
     /// A reset the controller refused (Command Complete with an error) ends nothing, and a
     /// connection ended by its Disconnection Complete is not lost with its controller.
     @Test func failedResetEndsNothing() {
