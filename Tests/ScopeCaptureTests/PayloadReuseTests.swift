@@ -39,20 +39,23 @@ import Testing
         if Corpus.hciFiles.isEmpty { print("reuseDeliversTheSameRecords: shared captures absent, skipped") }
     }
 
-    /// btsnoop and PacketLogger copy each payload out of the reader's buffer: into the array
-    /// given back, when nothing else refers to it and it is large enough.
-    @Test func aGivenBackArrayIsRefilled() throws {
+    /// btsnoop and PacketLogger copy each payload out of the reader's buffer into an array given
+    /// back: one of the record's length when there is one (below), else, once half of
+    /// `SparePayloads.maximum` are kept, one of another length, the shortest.
+    @Test func aGivenBackArrayOfAnotherLengthIsRefilledOnceHalfAreKept() throws {
         var refilled = 0
         for url in Corpus.hciFiles where !["pcap", "pcapng"].contains(url.pathExtension) {
             let plain = try Self.plainRecords(url)
-            guard plain.count >= 2 else { continue }
+            guard plain.count >= 2, plain[1].payload.count > 2 else { continue }
             var reader = try CaptureReader.open(path: url.path)
             let first = reader.next()
             #expect(first == plain[0])
-            var spare: [UInt8] = []
+            // Half the most kept, of lengths 2 and (the last one, the shortest) 1.
+            var spare: [UInt8] = [0xEE]
             spare.reserveCapacity(70_000)
             let address = spare.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-            var spares = [spare]
+            var spares = (1..<(SparePayloads.maximum / 2)).map { _ in [UInt8](repeating: 0xEE, count: 2) }
+            spares.append(spare)
             spare = []
             reader.reusePayloadBuffers(&spares)
             guard let second = reader.next() else {
@@ -60,15 +63,37 @@ import Testing
                 continue
             }
             #expect(second == plain[1], "\(url.lastPathComponent)")
-            if reader.format.rawValue.hasPrefix("pcap") { continue }
             #expect(second.payload.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == address, "\(url.lastPathComponent)")
             refilled += 1
         }
         if Corpus.hciFiles.isEmpty {
-            print("aGivenBackArrayIsRefilled: shared captures absent, skipped")
+            print("aGivenBackArrayOfAnotherLengthIsRefilledOnceHalfAreKept: shared captures absent, skipped")
         } else {
             #expect(refilled > 0)
         }
+    }
+
+    /// With fewer kept, a record of a length no spare has gets a new array (the spares grow to
+    /// cover the lengths that recur).
+    @Test func aRecordOfAnotherLengthGetsANewArrayWhileFewAreKept() throws {
+        guard let url = Corpus.hciFiles.first(where: { !["pcap", "pcapng"].contains($0.pathExtension) }) else {
+            print("aRecordOfAnotherLengthGetsANewArrayWhileFewAreKept: shared captures absent, skipped")
+            return
+        }
+        let plain = try Self.plainRecords(url)
+        guard plain.count >= 2, plain[1].payload.count > 1 else { return }
+        var reader = try CaptureReader.open(path: url.path)
+        #expect(reader.next() == plain[0])
+        var spare: [UInt8] = [0xEE]
+        spare.reserveCapacity(70_000)
+        let address = spare.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        var spares = [spare]
+        spare = []
+        reader.reusePayloadBuffers(&spares)
+        let second = reader.next()
+        #expect(second == plain[1])
+        #expect(second?.payload.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } != address)
+        #expect(reader.sparePayloads?.count == 1)
     }
 
     /// An array given back with exactly the next payload's length is overwritten in place; one

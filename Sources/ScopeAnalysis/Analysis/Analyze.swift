@@ -264,7 +264,6 @@ enum FramePipeline {
     final class Producer: @unchecked Sendable {
         private var reader: CaptureReader
         private var dissector: Dissector
-        private var spares: [[UInt8]] = []
         private let records = UnsafeMutablePointer<CaptureRecord>.allocate(capacity: FramePipeline.batchSize)
 
         init(reader: CaptureReader, detail: DecodeDetail) {
@@ -278,8 +277,8 @@ enum FramePipeline {
         /// refill, their PDU arrays to the dissector) and fills it with the next frames, the
         /// reader diagnostics in their places; marks it the last at the end of the input.
         func refill(_ batch: Batch<DecodedFrame>) {
-            dissector.collectSpareArrays { batch.removeAll(collectingPayloadsInto: &spares, pduArraysInto: &$0) }
-            reader.reusePayloadBuffers(&spares)
+            let payloads = reader.sparePayloads
+            dissector.collectSpareArrays { batch.removeAll(collectingPayloadsInto: payloads, pduArraysInto: &$0) }
             while !batch.isFull {
                 let read = reader.read(into: records, capacity: FramePipeline.batchSize - batch.count, diagnosticThreshold: 500)
                 if read == 0 {
@@ -320,11 +319,11 @@ extension FramePipeline.Batch where Item == DecodedFrame {
     /// in `pduArrays` (those with room for at most ``FramePipeline/largestReusedPDUArray``
     /// PDUs). With the rest of each frame (slices of the payload included) freed, nothing else
     /// normally refers to them.
-    func removeAll(collectingPayloadsInto payloads: inout [[UInt8]], pduArraysInto pduArrays: inout [[DecodedPDU]]) {
+    func removeAll(collectingPayloadsInto payloads: SparePayloads?, pduArraysInto pduArrays: inout [[DecodedPDU]]) {
         let firstArray = pduArrays.count
         for i in 0..<count {
             let payload = storage[i].record.payload
-            if payload.capacity > 0, payload.capacity <= FramePipeline.largestReusedPayload { payloads.append(payload) }
+            if let payloads, payload.capacity > 0, payload.capacity <= FramePipeline.largestReusedPayload { payloads.keep(payload) }
             let pdus = storage[i].pdus
             if pdus.capacity > 0, pdus.capacity <= FramePipeline.largestReusedPDUArray { pduArrays.append(pdus) }
         }

@@ -254,18 +254,15 @@ public struct CaptureReader {
     /// that does not copy payloads out of its own buffer (pcap, pcapng) drops them, and at most
     /// 4,096 are kept.
     public mutating func reusePayloadBuffers(_ buffers: inout [[UInt8]]) {
-        guard let input = source.base.bufferedInput else {
-            buffers.removeAll(keepingCapacity: true)
-            return
-        }
-        if input.spareBuffers.isEmpty, buffers.count <= BufferedFileReader.maximumSpareBuffers {
-            swap(&input.spareBuffers, &buffers)
-        } else {
-            let room = BufferedFileReader.maximumSpareBuffers - input.spareBuffers.count
-            input.spareBuffers.append(contentsOf: buffers.prefix(max(room, 0)))
+        if let spares = sparePayloads {
+            for buffer in buffers { spares.keep(buffer) }
         }
         buffers.removeAll(keepingCapacity: true)
     }
+
+    /// Where payload arrays given back go (``reusePayloadBuffers(_:)`` one at a time), nil for
+    /// a reader that does not copy payloads out of its own buffer (pcap, pcapng).
+    public var sparePayloads: SparePayloads? { source.base.bufferedInput?.spares }
 
     /// Diagnostics collected since the last drain.
     public var diagnostics: [Diagnostic] { log.stored }
