@@ -10,14 +10,20 @@ public struct ATTStep: Sendable {
 
 extension Connection {
     /// `e` (one of this connection's ATT PDUs) as a step: the same whether it is asked while the
-    /// analysis applies the PDU or once the connection is complete (the CCCD write is the one
-    /// recorded at the PDU's frame; a later frame's cannot match).
+    /// analysis applies the PDU (the CCCD write is then the last one recorded) or once the
+    /// connection is complete (one of the first `BoundedPrefix.capacity` writes, or the last;
+    /// a later frame's cannot match).
     public func step(_ e: ATTEvent) -> ATTStep {
         var cccd: CCCDWrite?
         if e.writesClientConfiguration {
             let frame = e.at.frame
-            let w = cccdWrites.partitionPoint { $0.at.frame >= frame }
-            if w < cccdWrites.count, cccdWrites[w].at.frame == frame { cccd = cccdWrites[w] }
+            if let last = cccdWrites.last, last.at.frame == frame {
+                cccd = last
+            } else {
+                let kept = cccdWrites.kept
+                let w = kept.partitionPoint { $0.at.frame >= frame }
+                if w < kept.count, kept[w].at.frame == frame { cccd = kept[w] }
+            }
         }
         return ATTStep(event: e, clientConfigurationWrite: cccd)
     }
