@@ -453,7 +453,7 @@ public struct ConnectionSummary: Sendable {
         phyUpdates = c.phyUpdates.count
         dataLengthChanges = c.dataLengthChanges.count
         mtu = c.mtu
-        encrypted = c.encryptionChanges.contains { $0.status == 0 && ($0.isKeyRefresh || ($0.enabled ?? 0) != 0) }
+        encrypted = c.encryption.lastSuccess != nil
         firstATTMicros = c.sinceComplete(c.firstATT)
         discoveryMicros = c.sinceComplete(c.discoveryEnd)
         firstDataMicros = c.sinceComplete(c.firstData)

@@ -139,7 +139,8 @@ struct CCCDOwnerTests {
                 Issue.record("\(file) frame \(s.frame): the tracker shows a CCCD write tshark does not")
             }
             // The analysis records the tracker's writes and owners, no more, no fewer.
-            let recorded: [(FrameNumber, UInt16?)] = analysis.connections.flatMap { $0.cccdWrites }.map { ($0.at.frame, $0.characteristicValueHandle) }.sorted { $0.0 < $1.0 }
+            #expect(analysis.connections.allSatisfy { $0.cccdWrites.isComplete }, "\(file)")
+            let recorded: [(FrameNumber, UInt16?)] = analysis.connections.flatMap { $0.cccdWrites.kept }.map { ($0.at.frame, $0.characteristicValueHandle) }.sorted { $0.0 < $1.0 }
             #expect(recorded.map { $0.0 } == seen.map(\.frame), "\(file)")
             #expect(recorded.map { $0.1 } == seen.map(\.ownerHandle), "\(file)")
         }

@@ -168,7 +168,10 @@ struct TruthCheck {
             }
             same("\(p).last_payload_frame", t["last_payload_frame"] as? Int, c.lastPayload?.frame)
             same("\(p).mtu", t["mtu"] as? Int, c.mtu)
-            same("\(p).mtu_exchange_frames", t["mtu_exchange_frames"] as? [Int], c.mtuExchanges.map(\.frame))
+            // The first exchanges the connection keeps, and how many there were.
+            let mtuFrames = t["mtu_exchange_frames"] as? [Int]
+            same("\(p).mtu_exchange_frames", mtuFrames.map { Array($0.prefix(BoundedPrefix<FrameTime>.capacity)) }, c.mtuExchanges.kept.map(\.frame))
+            same("\(p).mtu_exchange count", mtuFrames?.count, c.mtuExchanges.count)
             same("\(p).att_pdus", t["att_pdus"] as? Int, c.att.count)
             func byName(_ events: [ATTEvent]) -> [String: Int] {
                 var out: [String: Int] = [:]
@@ -182,7 +185,7 @@ struct TruthCheck {
                 byName(c.att.filter { $0.direction == .received }))
             let enc = t["encryption_changes"] as? [[String: Any]] ?? []
             same("\(p).encryption_changes count", enc.count, c.encryptionChanges.count)
-            for (te, e) in zip(enc, c.encryptionChanges) {
+            for (te, e) in zip(enc, c.encryptionChanges.kept) {
                 same("\(p).encryption.frame", te["frame"] as? Int, e.at.frame)
                 same("\(p).encryption.status", Self.code(te["status"]), Int(e.status))
                 time("\(p).encryption.ms", te["ms"], ms(e.at))

@@ -178,9 +178,10 @@ struct LiveMemoryTests {
     /// Disconnection, every frame an ATT PDU), sent over and over on the same handles, so 10 M
     /// frames are 10 M ATT PDUs on the same 60 connections. The connection rules follow their PDUs
     /// (`ConnectionFollower`); the connections hold at most 50,000 between them. Before that, they
-    /// held every PDU: `analyze` of a 1 M-frame replay peaked at 110 MB. Measured: 20.4 MB at 2 M,
-    /// 25.1 MB at 10 M (what still grows: each rediscovery's procedures, MTU exchange and CCCD
-    /// writes, which the connection keeps, about 600 bytes a pass here).
+    /// held every PDU: `analyze` of a 1 M-frame replay peaked at 110 MB. Each rediscovery's
+    /// requests, MTU exchange, CCCD writes and encryption changes are counted past the first 64
+    /// the connection keeps (`BoundedPrefix`, tallies by handle). Measured: 20.3 MB at 2 M and
+    /// 20.7 MB at 10 M.
     @Test func connectionOpenForTenMillionFramesFlat() throws {
         guard let pass = try Self.source([Fixtures.corpus("real/syssi__esphome-lumentree__btsnoop_hci.log")]) else {
             FileHandle.standardError.write(Data("note: long-connection live memory test SKIPPED: needs the corpus (HCISCOPE_CORPUS)\n".utf8))

@@ -167,9 +167,8 @@ extension AnalysisBuilder {
     mutating func encryption(handle: UInt16, adapter: AdapterIndex, change: EncryptionChange, connection: GATTConnectionKey?) {
         let key = HandleKey(adapter: adapter, handle: handle)
         let i = connectionIndex(key, connection: connection, at: change.at)
-        let wasEncrypted =
-            links.connections[i].encryptionChanges.last { !$0.isKeyRefresh }.map { $0.status == 0 && ($0.enabled ?? 0) != 0 } ?? false
-        links.connections[i].encryptionChanges.append(change)
+        let wasEncrypted = links.connections[i].encryption.isEncrypted
+        links.connections[i].record(change)
         pairing.encryption(connection: links.connections[i].id, change: change, wasEncrypted: wasEncrypted)
     }
 

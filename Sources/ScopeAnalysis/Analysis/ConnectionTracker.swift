@@ -266,7 +266,7 @@ extension ConnectionTracker {
         event.startsDiscovery = kind == .request && pdu.procedure != nil && pdu.range != nil
         c.record(event)
         if let write = pdu.clientConfigurationWrite {
-            c.cccdWrites.append(
+            c.record(
                 CCCDWrite(
                     at: at, direction: direction, handle: write.handle, characteristicValueHandle: write.characteristicValueHandle,
                     value: write.value.rawValue))
@@ -276,7 +276,7 @@ extension ConnectionTracker {
         case .request:
             if pdu.opcode == .exchangeMTURequest, pdu.mtu != nil { c.mtuExchanges.append(at) }
             if let procedure = pdu.procedure, let range = pdu.range {
-                c.gatt.discoveryProcedures.append(
+                c.gatt.recordDiscovery(
                     GATTDatabase.DiscoveryProcedure(
                         kind: procedure, request: at, startHandle: range.start, endHandle: range.end,
                         client: direction == .sent ? .local : direction == .received ? .remote : .unknown))

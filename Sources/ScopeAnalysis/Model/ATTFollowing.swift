@@ -10,16 +10,23 @@ public struct ATTStep: Sendable {
 
 extension Connection {
     /// `e` (one of this connection's ATT PDUs) as a step: the same whether it is asked while the
-    /// analysis applies the PDU or once the connection is complete (the CCCD write is the one
-    /// recorded at the PDU's frame; a later frame's cannot match).
+    /// analysis applies the PDU (the CCCD write is then the last one recorded) or once the
+    /// connection is complete (one of the first `BoundedPrefix.capacity` writes, or the last;
+    /// a later frame's cannot match). Inlined: the analysis asks it for every ATT PDU it
+    /// follows, and it reads one field of the connection (through a call, the whole connection
+    /// is copied for it).
+    @inline(__always)
     public func step(_ e: ATTEvent) -> ATTStep {
-        var cccd: CCCDWrite?
-        if e.writesClientConfiguration {
-            let frame = e.at.frame
-            let w = cccdWrites.partitionPoint { $0.at.frame >= frame }
-            if w < cccdWrites.count, cccdWrites[w].at.frame == frame { cccd = cccdWrites[w] }
-        }
-        return ATTStep(event: e, clientConfigurationWrite: cccd)
+        ATTStep(event: e, clientConfigurationWrite: e.writesClientConfiguration ? cccdWrites.write(at: e.at.frame) : nil)
+    }
+}
+
+extension BoundedPrefix where Element == CCCDWrite {
+    /// The write recorded at `frame`: the last, or one of the first kept.
+    func write(at frame: FrameNumber) -> CCCDWrite? {
+        if let last, last.at.frame == frame { return last }
+        let w = kept.partitionPoint { $0.at.frame >= frame }
+        return w < kept.count && kept[w].at.frame == frame ? kept[w] : nil
     }
 }
 

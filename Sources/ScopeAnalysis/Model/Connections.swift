@@ -178,8 +178,13 @@ public struct Connection: Sendable {
     public var dataLengthChanges = CountedLatest<DataLengthChange>()
     /// Effective ATT_MTU (23 until an exchange).
     public var mtu = 23
-    public var mtuExchanges: [FrameTime] = []
-    public var encryptionChanges: [EncryptionChange] = []
+    /// MTU Exchange requests and responses: the first `BoundedPrefix.capacity`, the last and
+    /// how many (a link that exchanges again and again does not pile them up).
+    public var mtuExchanges = BoundedPrefix<FrameTime>()
+    /// Encryption Change and Encryption Key Refresh Complete events: the first
+    /// `BoundedPrefix.capacity`, the last and how many; `encryption` folds every one of them.
+    public private(set) var encryptionChanges = BoundedPrefix<EncryptionChange>()
+    public private(set) var encryption = EncryptionState()
     public var disconnectCommand: FrameTime?
     public var disconnect: FrameTime?
     public var disconnectReason: UInt8?
@@ -201,8 +206,11 @@ public struct Connection: Sendable {
     /// What the decoder's GATT tracker discovered on this connection (the changes its annotations
     /// report, applied in order; nothing is decoded here).
     public var gatt = GATTDatabase()
-    /// CCCD writes (Write Request / Write Command to a Client Characteristic Configuration).
-    public var cccdWrites: [CCCDWrite] = []
+    /// CCCD writes (Write Request / Write Command to a Client Characteristic Configuration):
+    /// the first `BoundedPrefix.capacity`, the last and how many; `clientConfiguration` folds
+    /// every one of them.
+    public private(set) var cccdWrites = BoundedPrefix<CCCDWrite>()
+    public private(set) var clientConfiguration = ClientConfigurationState()
     public var firstATT: FrameTime?
     /// Last response of a discovery procedure.
     public var discoveryEnd: FrameTime?
@@ -235,6 +243,19 @@ public struct Connection: Sendable {
         if holdsATT { att.append(e) }
     }
 
+    /// Records an Encryption Change or Encryption Key Refresh Complete.
+    mutating func record(_ change: EncryptionChange) {
+        encryptionChanges.append(change)
+        encryption.add(change)
+    }
+
+    /// Records a CCCD write (`disconnectCommand` set: the write came after the host asked to
+    /// disconnect).
+    mutating func record(_ write: CCCDWrite) {
+        cccdWrites.append(write)
+        clientConfiguration.add(write, afterDisconnectCommand: disconnectCommand != nil)
+    }
+
     /// Stops holding the ATT PDUs in `att` (their counts go on).
     mutating func stopHoldingATT() {
         holdsATT = false
@@ -246,7 +267,8 @@ public struct Connection: Sendable {
     /// `GATTDatabase.counts`).
     public mutating func dropJudgedDetail() {
         att = []
-        cccdWrites = []
+        cccdWrites = BoundedPrefix()
+        clientConfiguration = ClientConfigurationState()
         gatt.dropAttributes()
     }
 }
@@ -302,6 +324,91 @@ public struct CountedLatest<Element: Sendable>: Sendable {
     }
 }
 
+/// The first `capacity` values in order, the last, and how many came: a list whose first items
+/// are listed (as evidence, or compared with a scenario's truth) and whose later ones only
+/// count. 64 is above every corpus capture and scenario (a connection there has at most a few
+/// MTU exchanges, encryption changes, CCCD writes or discovery requests of one kind); beyond it
+/// a connection that repeats them for days holds no more.
+public struct BoundedPrefix<Element: Sendable>: Sendable {
+    public static var capacity: Int { 64 }
+    /// The first `capacity` values, in order.
+    public private(set) var kept: [Element] = []
+    public private(set) var count = 0
+    public private(set) var last: Element?
+
+    public init() {}
+
+    public var isEmpty: Bool { count == 0 }
+    public var first: Element? { kept.first }
+    /// Every value is in `kept`.
+    public var isComplete: Bool { kept.count == count }
+
+    public mutating func append(_ element: Element) {
+        count += 1
+        last = element
+        if kept.count < Self.capacity { kept.append(element) }
+    }
+}
+
+/// What a connection's encryption changes add up to, folded over every one of them.
+public struct EncryptionState: Sendable, Hashable {
+    /// The link is encrypted after the latest Encryption Change (a key refresh does not change it).
+    public private(set) var isEncrypted = false
+    /// The latest change that left the link encrypted: status 0x00 with encryption on, or a
+    /// successful key refresh.
+    public private(set) var lastSuccess: FrameTime?
+    /// Changes with status 0x00.
+    public private(set) var succeeded = 0
+
+    public init() {}
+
+    mutating func add(_ change: EncryptionChange) {
+        if change.status == 0 { succeeded += 1 }
+        if change.leavesEncrypted { lastSuccess = change.at }
+        if !change.isKeyRefresh { isEncrypted = change.status == 0 && (change.enabled ?? 0) != 0 }
+    }
+}
+
+/// What a connection's CCCD writes add up to, folded over every one of them: bounded by the
+/// CCCD handles and characteristics the connection has, not by the writes.
+public struct ClientConfigurationState: Sendable {
+    /// The latest write the local host sent to each CCCD before it sent Disconnect, in CCCD
+    /// handle order, and whether it ever enabled that CCCD then.
+    public private(set) var hostWrites: [HostWrite] = []
+    /// The characteristics (by value handle) whose notifications or indications a write enabled,
+    /// in handle order.
+    public private(set) var enabledCharacteristics: [UInt16] = []
+
+    public struct HostWrite: Sendable, Hashable {
+        public var latest: CCCDWrite
+        public var everEnabled: Bool
+    }
+
+    public init() {}
+
+    mutating func add(_ w: CCCDWrite, afterDisconnectCommand: Bool) {
+        let enables = w.value & 0x0003 != 0
+        if enables, let h = w.characteristicValueHandle {
+            let i = enabledCharacteristics.partitionPoint { $0 >= h }
+            if i == enabledCharacteristics.count || enabledCharacteristics[i] != h { enabledCharacteristics.insert(h, at: i) }
+        }
+        guard w.direction == .sent, !afterDisconnectCommand else { return }
+        let i = hostWrites.partitionPoint { $0.latest.handle >= w.handle }
+        if i < hostWrites.count, hostWrites[i].latest.handle == w.handle {
+            hostWrites[i].latest = w
+            if enables { hostWrites[i].everEnabled = true }
+        } else {
+            hostWrites.insert(HostWrite(latest: w, everEnabled: enables), at: i)
+        }
+    }
+
+    /// A write enabled notifications or indications of the characteristic with value handle `h`.
+    public func everEnabled(characteristic h: UInt16) -> Bool {
+        let i = enabledCharacteristics.partitionPoint { $0 >= h }
+        return i < enabledCharacteristics.count && enabledCharacteristics[i] == h
+    }
+}
+
 public struct ParameterUpdate: Sendable, Hashable {
     public var at: FrameTime
     public var intervalMicros: Int64
@@ -349,6 +456,8 @@ public struct EncryptionChange: Sendable, Hashable {
         self.enabled = enabled
         self.isKeyRefresh = isKeyRefresh
     }
+    /// Status 0x00 with encryption on, or a successful key refresh.
+    public var leavesEncrypted: Bool { status == 0 && (isKeyRefresh || (enabled ?? 0) != 0) }
 }
 
 /// What `conn.reconnect-by-scan` judges of one connection that ended: the next connection

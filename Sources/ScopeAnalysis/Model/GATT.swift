@@ -91,8 +91,9 @@ public struct GATTDatabase: Sendable {
     public var services: [Service] = []
     public var characteristics: [Characteristic] = []
     /// Discovery requests (Read By Group Type, Find By Type Value, Read By Type for 0x2803,
-    /// Find Information) with their frames.
-    public var discoveryProcedures: [DiscoveryProcedure] = []
+    /// Find Information) with their frames: of each kind, the first `BoundedPrefix.capacity`,
+    /// the last and how many (a client that rediscovers again and again does not pile them up).
+    public private(set) var discoveryProcedures = DiscoveryProcedures()
     /// The counts `dropAttributes()` kept.
     private var dropped: (services: Int, characteristics: Int)?
 
@@ -107,7 +108,7 @@ public struct GATTDatabase: Sendable {
         dropped = counts
         services = []
         characteristics = []
-        discoveryProcedures = []
+        discoveryProcedures = DiscoveryProcedures()
     }
 
     public struct Service: Sendable, Hashable {
@@ -151,6 +152,93 @@ public struct GATTDatabase: Sendable {
             self.name = name
             self.serviceStart = serviceStart
             self.learned = learned
+        }
+    }
+
+    mutating func recordDiscovery(_ p: DiscoveryProcedure) { discoveryProcedures.append(p) }
+
+    /// The discovery requests of one connection: those that discover services as lists, the
+    /// characteristic and descriptor discovery requests tallied by starting handle.
+    public struct DiscoveryProcedures: Sendable {
+        /// Discover All Primary Services, Discover Primary Service by UUID and Find Included
+        /// Services requests, one list per kind in the order of `serviceIndex(_:)` (empty until
+        /// one comes).
+        private var serviceLists: [BoundedPrefix<DiscoveryProcedure>] = []
+        /// Characteristic and descriptor discovery requests by kind and starting handle
+        /// (characteristics first, each kind in handle order): bounded by the handles, not by
+        /// how often a client discovers them again.
+        public private(set) var byStart: [StartTally] = []
+
+        /// The requests of one kind with one starting handle: the first, and how many.
+        public struct StartTally: Sendable, Hashable {
+            public var first: DiscoveryProcedure
+            public var count: Int
+        }
+
+        public init() {}
+
+        public var isEmpty: Bool { serviceLists.isEmpty && byStart.isEmpty }
+
+        public var allPrimaryServices: BoundedPrefix<DiscoveryProcedure> { serviceList(0) }
+        public var primaryServicesByUUID: BoundedPrefix<DiscoveryProcedure> { serviceList(1) }
+        public var includes: BoundedPrefix<DiscoveryProcedure> { serviceList(2) }
+        /// At least one characteristic or descriptor discovery request.
+        public var discoversCharacteristics: Bool { !byStart.isEmpty }
+
+        /// Characteristic discovery requests starting in `range`: the first and how many.
+        public func characteristicRequests(startingIn range: ClosedRange<UInt16>) -> (first: DiscoveryProcedure?, count: Int) {
+            requests(descriptors: false, startingIn: range)
+        }
+
+        /// Descriptor discovery requests starting in `range`: the first and how many.
+        public func descriptorRequests(startingIn range: ClosedRange<UInt16>) -> (first: DiscoveryProcedure?, count: Int) {
+            requests(descriptors: true, startingIn: range)
+        }
+
+        mutating func append(_ p: DiscoveryProcedure) {
+            switch p.kind {
+            case .characteristics, .descriptors:
+                let key = Self.startKey(p)
+                let i = byStart.partitionPoint { Self.startKey($0.first) >= key }
+                if i < byStart.count, Self.startKey(byStart[i].first) == key {
+                    byStart[i].count += 1
+                } else {
+                    byStart.insert(StartTally(first: p, count: 1), at: i)
+                }
+            case .allPrimaryServices, .primaryServiceByUUID, .includes:
+                let i = Self.serviceIndex(p.kind)
+                while serviceLists.count <= i { serviceLists.append(BoundedPrefix()) }
+                serviceLists[i].append(p)
+            }
+        }
+
+        private func serviceList(_ i: Int) -> BoundedPrefix<DiscoveryProcedure> {
+            i < serviceLists.count ? serviceLists[i] : BoundedPrefix()
+        }
+
+        private func requests(descriptors: Bool, startingIn range: ClosedRange<UInt16>) -> (first: DiscoveryProcedure?, count: Int) {
+            let lo = (descriptors ? 0x1_0000 : 0) | Int(range.lowerBound)
+            var first: DiscoveryProcedure?
+            var count = 0
+            var i = byStart.partitionPoint { Self.startKey($0.first) >= lo }
+            while i < byStart.count, (byStart[i].first.kind == .descriptors) == descriptors, byStart[i].first.startHandle <= range.upperBound {
+                let t = byStart[i]
+                if first.map({ t.first.request.frame < $0.request.frame }) ?? true { first = t.first }
+                count += t.count
+                i += 1
+            }
+            return (first, count)
+        }
+
+        /// Characteristic requests before descriptor requests, each in starting handle order.
+        private static func startKey(_ p: DiscoveryProcedure) -> Int { (p.kind == .descriptors ? 0x1_0000 : 0) | Int(p.startHandle) }
+
+        private static func serviceIndex(_ kind: GATTDiscoveryKind) -> Int {
+            switch kind {
+            case .allPrimaryServices: 0
+            case .primaryServiceByUUID: 1
+            default: 2
+            }
         }
     }
 

@@ -124,7 +124,7 @@ public struct ATTSmallWrites: Rule {
             for r in runs {
                 let first = r.first, last = r.last
                 guard r.count >= minWrites, let handle = first.handle else { continue }
-                let exchanged = c.mtuExchanges.contains { $0.frame < first.at.frame }
+                let exchanged = c.mtuExchanges.first.map { $0.frame < first.at.frame } ?? false
                 guard !exchanged || first.mtu > 23 else { continue }
                 let requests = r.count - r.commands
                 let kindsText = [r.commands > 0 ? "\(r.commands) Write Command" : nil, requests > 0 ? "\(requests) Write Request" : nil]

@@ -40,19 +40,15 @@ public struct ConnSubscriptionsLeftOn: Rule {
         var notes: [String] = []
         for c in judged {
             guard let disc = c.disconnectCommand else { continue }
-            var state: [UInt16: CCCDWrite] = [:]
-            var everEnabled = Set<UInt16>()
-            for w in c.cccdWrites where w.direction == .sent && w.at.frame < disc.frame {
-                state[w.handle] = w
-                if w.value & 0x0003 != 0 { everEnabled.insert(w.handle) }
-            }
-            let on = state.values.filter { $0.value & 0x0003 != 0 }.sorted { $0.at.frame < $1.at.frame }
+            // The host's writes before its Disconnect: the latest per CCCD, in handle order.
+            let writes = c.clientConfiguration.hostWrites
+            let on = writes.map(\.latest).filter { $0.value & 0x0003 != 0 }.sorted { $0.at.frame < $1.at.frame }
             let head = "\(c.label) (\(c.peerText)): Disconnect sent at frame \(disc.frame)"
             if on.isEmpty {
-                if everEnabled.isEmpty {
+                let offs = writes.filter(\.everEnabled).map { "\(Text.hex4($0.latest.handle)) in frame \($0.latest.at.frame)" }
+                if offs.isEmpty {
                     notes.append(head + ", no CCCD enabled by the host")
                 } else {
-                    let offs = everEnabled.sorted().compactMap { state[$0] }.map { "\(Text.hex4($0.handle)) in frame \($0.at.frame)" }
                     notes.append(head + ", every CCCD the host enabled written back to 0x0000 first (\(offs.joined(separator: ", ")))")
                 }
                 continue

@@ -28,7 +28,7 @@ public struct GATTDiscoverAllCharacteristics: Rule {
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let conns = analysis.connections.indices.filter { i in
-            analysis.connections[i].gatt.discoveryProcedures.contains { $0.kind == .characteristics || $0.kind == .descriptors }
+            analysis.connections[i].gatt.discoveryProcedures.discoversCharacteristics
         }
         guard !conns.isEmpty else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
@@ -43,16 +43,12 @@ public struct GATTDiscoverAllCharacteristics: Rule {
             let usage = facts.usage(analysis, i, config: config)
             for s in c.gatt.services where !s.isGAPOrGATT {
                 // The characteristic and descriptor discovery requests in the service: the first,
-                // and how many of each (counted in place: a connection has tens of requests).
-                var first: GATTDatabase.DiscoveryProcedure?
-                var chars = 0
-                var descs = 0
-                for p in c.gatt.discoveryProcedures
-                where (p.kind == .characteristics || p.kind == .descriptors) && s.start <= p.startHandle && p.startHandle <= s.end {
-                    if first == nil { first = p }
-                    if p.kind == .characteristics { chars += 1 } else { descs += 1 }
-                }
-                guard let first else { continue }
+                // and how many of each.
+                guard s.start <= s.end else { continue }
+                let (firstChars, chars) = c.gatt.discoveryProcedures.characteristicRequests(startingIn: s.start...s.end)
+                let (firstDescs, descs) = c.gatt.discoveryProcedures.descriptorRequests(startingIn: s.start...s.end)
+                let firsts = [firstChars, firstDescs].compactMap { $0 }
+                guard let first = firsts.min(by: { $0.request.frame < $1.request.frame }) else { continue }
                 let client = first.client
                 func what() -> String {
                     "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"

@@ -29,7 +29,8 @@ public struct GATTDiscoverAllServices: Rule {
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let conns = analysis.connections.indices.filter { i in
-            analysis.connections[i].gatt.discoveryProcedures.contains { $0.kind == .allPrimaryServices || $0.kind == .primaryServiceByUUID }
+            let d = analysis.connections[i].gatt.discoveryProcedures
+            return !d.allPrimaryServices.isEmpty || !d.primaryServicesByUUID.isEmpty
         }
         guard !conns.isEmpty else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
@@ -42,10 +43,11 @@ public struct GATTDiscoverAllServices: Rule {
         var notes = BoundedItems()
         for i in conns {
             let c = analysis.connections[i]
-            let all = c.gatt.discoveryProcedures.filter { $0.kind == .allPrimaryServices }
+            let requests = c.gatt.discoveryProcedures.allPrimaryServices
+            let all = requests.kept
             let fullRange = all.contains { $0.startHandle == 0x0001 && $0.endHandle == 0xFFFF }
             guard fullRange else {
-                let clients = Set(c.gatt.discoveryProcedures.filter { $0.kind == .primaryServiceByUUID }.map(\.client))
+                let clients = Set(c.gatt.discoveryProcedures.primaryServicesByUUID.kept.map(\.client))
                 let who = clients.map { Text.side($0) }.sorted().joined(separator: "/")
                 notes.append("\(c.label): primary services discovered by UUID only (Find By Type Value) by the \(who) GATT client")
                 continue
@@ -54,7 +56,8 @@ public struct GATTDiscoverAllServices: Rule {
             let usage = facts.usage(analysis, i, config: config)
             let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
             let used = counted.compactMap { s in usage.firstUse(in: s).map { (service: s, use: $0) } }
-            let frames = all.map(\.request.frame)
+            // The first requests' frames and the last one's (the list keeps the first ones only).
+            let frames = all.map(\.request.frame) + (requests.isComplete ? [] : [requests.last?.request.frame].compactMap { $0 })
             func head() -> String {
                 let usedText = used.map { "\(Text.uuid($0.service.uuid)): \($0.use.text)" }.joined(separator: ", ")
                 return "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"

@@ -75,7 +75,7 @@ public struct GATTPolling: Rule {
                 guard let rs = fold.reads[key], rs.count >= minReads else { continue }
                 let first = rs.first, last = rs.last, handle = key.handle
                 guard let med = rs.gaps.median, med <= maxGap else { continue }
-                let enabled = c.cccdWrites.contains { $0.characteristicValueHandle == handle && $0.value & 0x0003 != 0 }
+                let enabled = c.clientConfiguration.everEnabled(characteristic: handle)
                 guard !enabled else { continue }
                 let ch = c.characteristic(valueHandle: handle)
                 let severity: Severity

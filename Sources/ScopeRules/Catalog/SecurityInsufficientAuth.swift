@@ -59,9 +59,11 @@ public struct SecurityInsufficientAuth: Rule {
                     "frame \(e.at.frame): \(req)\(handle) answered \(codeName) (\(Text.hex2(code))) on \(c.label)"
                     + (sensitive ? " (a characteristic configured as sensitive)" : "")
                 let pairing = analysis.pairings.first { $0.connection == c.id && $0.request.frame > e.at.frame }
-                let encryption = c.encryptionChanges.first {
-                    $0.at.frame > e.at.frame && $0.status == 0 && ($0.enabled ?? 1) != 0
-                }
+                // The first change after the error that left the link encrypted: among the first
+                // changes kept, else the latest such change (the list keeps the first ones only).
+                let encryption =
+                    c.encryptionChanges.kept.first { $0.at.frame > e.at.frame && $0.leavesEncrypted }
+                    ?? c.encryption.lastSuccess.flatMap { $0.frame > e.at.frame ? EncryptionChange(at: $0, status: 0, enabled: 1, isKeyRefresh: false) : nil }
                 let pairedOK = analysis.pairings.first {
                     $0.connection == c.id && $0.request.frame > e.at.frame && $0.result == .success
                 }

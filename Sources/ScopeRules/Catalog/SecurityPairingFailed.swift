@@ -36,9 +36,10 @@ public struct SecurityPairingFailed: ItemRule {
         // Failed encryption not already reported as a pairing failure (of the same link).
         let reported = Set(view.connectionPairings.compactMap { $0.failed?.frame })
         for (i, c) in view.connections.enumerated() {
-            for (j, e) in c.encryptionChanges.enumerated() {
-                t.tick(1)
-                if e.status == 0 { t.tick(2) }
+            // Every change counts; the failures are listed among the first changes kept.
+            if !c.encryptionChanges.isEmpty { t.tick(1, c.encryptionChanges.count) }
+            if c.encryption.succeeded > 0 { t.tick(2, c.encryption.succeeded) }
+            for (j, e) in c.encryptionChanges.kept.enumerated() {
                 guard e.status != 0, !reported.contains(e.at.frame) else { continue }
                 t.finding(key(1, Int(c.firstSeen), i, j), Self.defaultSeverity) {
                     finding(
