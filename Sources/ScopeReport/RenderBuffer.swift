@@ -16,8 +16,15 @@ struct RenderBuffer: ~Copyable {
 
     deinit { base.deallocate() }
 
-    /// The bytes so far as a string.
-    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+    /// The bytes so far as a string. Every writer appends whole UTF-8 sequences (ASCII bytes,
+    /// literals, strings, runs of a string cut only at ASCII bytes), so the bytes are copied
+    /// without validating them again (validating a report with a few non-ASCII characters in
+    /// it goes byte by byte); debug builds check.
+    var string: String {
+        let bytes = UnsafeBufferPointer(start: base, count: count)
+        assert(String(validating: bytes, as: UTF8.self) != nil, "a RenderBuffer holds invalid UTF-8")
+        return String(copying: unsafe UTF8Span(unchecked: bytes.span))
+    }
 
     mutating func removeAll() { count = 0 }
 
