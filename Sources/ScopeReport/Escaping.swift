@@ -3,49 +3,12 @@ import ScopeCore
 /// Every escape the reporters need, in one place. Strings from captures (device names, notes,
 /// file names) are hostile until escaped for the format they land in.
 public enum Escaping {
-    /// Text content and attribute values of HTML and XML (both quotes escaped).
-    ///
-    /// Works on the UTF-8 bytes: what needs no escape is copied in runs (the HTML report escapes
-    /// every name, note and table cell), and a string with nothing to escape is returned as is.
+    /// Text content and attribute values of HTML and XML (both quotes escaped), as
+    /// `RenderBuffer.appendXMLEscaped` writes them; a string with nothing to escape is returned
+    /// as is.
     public static func xml(_ s: String) -> String {
-        var text = s
-        let escaped: String? = text.withUTF8 { bytes in
-            var out: [UInt8] = []
-            var copied = 0
-            var i = 0
-            while i < bytes.count {
-                let replacement: String
-                var length = 1
-                switch bytes[i] {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "\""): replacement = "&quot;"
-                case UInt8(ascii: "'"): replacement = "&#39;"
-                case UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                    i += 1
-                    continue
-                // XML 1.0 forbids other C0 controls even as references, and the noncharacters
-                // U+FFFE and U+FFFF (EF BF BE, EF BF BF); show them visibly.
-                case 0..<0x20: replacement = "\u{FFFD}"
-                case 0xEF where i + 2 < bytes.count && bytes[i + 1] == 0xBF && bytes[i + 2] >= 0xBE:
-                    replacement = "\u{FFFD}"
-                    length = 3
-                default:
-                    i += 1
-                    continue
-                }
-                if out.isEmpty { out.reserveCapacity(bytes.count + 16) }
-                out.append(contentsOf: bytes[copied..<i])
-                out.append(contentsOf: replacement.utf8)
-                i += length
-                copied = i
-            }
-            guard copied > 0 else { return nil }
-            out.append(contentsOf: bytes[copied...])
-            return String(decoding: out, as: UTF8.self)
-        }
-        return escaped ?? text
+        var out = RenderBuffer(capacity: s.utf8.count + 16)
+        return out.appendXMLEscaped(s) ? out.string : s
     }
 
     /// HTML is escaped exactly like XML.

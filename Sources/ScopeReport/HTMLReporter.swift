@@ -5,147 +5,320 @@ import ScopeRules
 /// evidence frames, and the tables behind the figures.
 public enum HTMLReporter {
     public static func render(_ reports: [Report], title: String? = nil) -> String {
-        let h = Escaping.html
-        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        out += "<title>\(h(title ?? "hciscope: " + reports.map(\.capture.file).joined(separator: ", ")))</title>\n"
-        out += "<style>\n\(css)</style>\n</head>\n<body>\n"
+        var out = RenderBuffer(capacity: 1 << 16)
+        out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        out.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+        out.appendXMLEscaped(title ?? "hciscope: " + reports.map(\.capture.file).joined(separator: ", "))
+        out.append("</title>\n<style>\n")
+        out.append(css)
+        out.append("</style>\n</head>\n<body>\n")
         for r in reports { section(r, into: &out) }
-        out += "<footer>hciscope \(h(reports.first?.tool.version ?? "")) · report schema \(Report.schemaVersion) · "
-        out += "estimated figures follow the radio-time model of RULES.md</footer>\n</body>\n</html>\n"
-        return out
+        out.append("<footer>hciscope ")
+        out.appendXMLEscaped(reports.first?.tool.version ?? "")
+        out.append(" · report schema ")
+        out.appendDecimal(Report.schemaVersion)
+        out.append(" · estimated figures follow the radio-time model of RULES.md</footer>\n</body>\n</html>\n")
+        return out.string
     }
 
     public static func render(_ report: Report) -> String { render([report]) }
 
-    static func section(_ r: Report, into out: inout String) {
-        let h = Escaping.html
+    static func section(_ r: Report, into out: inout RenderBuffer) {
         let c = r.capture
-        out += "<section class=\"capture\">\n<h1>\(h(c.file))</h1>\n"
-        out += "<p class=\"meta\">\(h(c.format)) · \(c.frames) frames · \(Millis.string(c.durationMicros)) ms"
-        if let t = c.firstTimestamp { out += " · from \(h(t.description)) UTC" }
-        if let p = r.config.profile { out += " · profile \(h(p))" }
-        out += "</p>\n"
+        out.append("<section class=\"capture\">\n<h1>")
+        out.appendXMLEscaped(c.file)
+        out.append("</h1>\n<p class=\"meta\">")
+        out.appendXMLEscaped(c.format)
+        out.append(" · ")
+        out.appendDecimal(c.frames)
+        out.append(" frames · ")
+        out.appendMillis(c.durationMicros)
+        out.append(" ms")
+        if let t = c.firstTimestamp {
+            out.append(" · from ")
+            out.appendXMLEscaped(t.description)
+            out.append(" UTC")
+        }
+        if let p = r.config.profile {
+            out.append(" · profile ")
+            out.appendXMLEscaped(p)
+        }
+        out.append("</p>\n")
         if !c.sourceLines.isEmpty {
-            out += "<ul class=\"source\">" + c.sourceLines.map { "<li>\(h($0.trimmingCharacters(in: .whitespaces)))</li>" }.joined() + "</ul>\n"
+            out.append("<ul class=\"source\">")
+            for line in c.sourceLines {
+                out.append("<li>")
+                out.appendXMLEscaped(line.trimmingCharacters(in: .whitespaces))
+                out.append("</li>")
+            }
+            out.append("</ul>\n")
         }
-        let errors = r.findingCount(.error)
-        let warnings = r.findingCount(.warning)
-        let infos = r.findingCount(.info)
-        func pill(_ n: Int, _ kind: String) -> String {
-            "<span class=\"pill\(n > 0 ? " " + kind : "")\">\(n) \(kind)</span>"
+        func pill(_ n: Int, _ kind: StaticString, into out: inout RenderBuffer) {
+            out.append("<span class=\"pill")
+            if n > 0 {
+                out.append(UInt8(ascii: " "))
+                out.append(kind)
+            }
+            out.append("\">")
+            out.appendDecimal(n)
+            out.append(UInt8(ascii: " "))
+            out.append(kind)
+            out.append("</span>")
         }
-        out += "<div class=\"verdict\">" + pill(errors, "error") + pill(warnings, "warning") + pill(infos, "info")
-        out += "<span class=\"pill\">\(r.count(.violated)) violated · \(r.count(.passed)) passed · \(r.count(.notEvaluated)) not evaluated</span></div>\n"
+        out.append("<div class=\"verdict\">")
+        pill(r.findingCount(.error), "error", into: &out)
+        pill(r.findingCount(.warning), "warning", into: &out)
+        pill(r.findingCount(.info), "info", into: &out)
+        out.append("<span class=\"pill\">")
+        out.appendDecimal(r.count(.violated))
+        out.append(" violated · ")
+        out.appendDecimal(r.count(.passed))
+        out.append(" passed · ")
+        out.appendDecimal(r.count(.notEvaluated))
+        out.append(" not evaluated</span></div>\n")
         if c.healthy {
-            out += "<p class=\"health ok\">Capture health: ok</p>\n"
+            out.append("<p class=\"health ok\">Capture health: ok</p>\n")
         } else {
-            out += "<div class=\"health bad\"><b>Capture health</b><ul>"
-            for p in c.healthProblems { out += "<li>\(h(p))</li>" }
-            out += "</ul></div>\n"
+            out.append("<div class=\"health bad\"><b>Capture health</b><ul>")
+            for p in c.healthProblems {
+                out.append("<li>")
+                out.appendXMLEscaped(p)
+                out.append("</li>")
+            }
+            out.append("</ul></div>\n")
         }
 
-        out += "<h2>Headline figures</h2>\n<div class=\"cards\">\n"
+        out.append("<h2>Headline figures</h2>\n<div class=\"cards\">\n")
         for f in r.headline.figures {
             guard let v = f.rendered else { continue }
-            let unit = f.unit == .ms ? " ms" : f.unit == .bytes ? " B" : ""
-            out += "<div class=\"card\"><div class=\"k\">\(h(f.key))</div><div class=\"v\">\(h(v))\(unit)</div>"
-            out += "<div class=\"x\">\(h(f.explanation))\(f.estimated ? " <i>(estimated)</i>" : "")</div></div>\n"
-        }
-        out += "</div>\n"
-        if !r.headline.discovery.isEmpty {
-            out += "<table><tr><th>device</th><th>request frame</th><th>scan start frame</th><th>scan → request</th>"
-            out += "<th>reports until then</th><th>scan radio-on (estimated)</th><th>first report → request</th></tr>\n"
-            for d in r.headline.discovery {
-                out += "<tr><td>\(h(d.device))</td><td>\(d.requestFrame)</td><td>\(d.scanStartFrame.map(String.init) ?? "direct")</td>"
-                out += "<td>\(ms(d.scanToRequestMicros))</td><td>\(d.reportsUntilRequest.map(String.init) ?? "–")</td>"
-                out += "<td>\(ms(d.radioOnMicros))\(d.dutyCycle.map { " (duty \(Millis.ratio($0)))" } ?? "")</td>"
-                out += "<td>\(ms(d.firstReportToRequestMicros))</td></tr>\n"
+            out.append("<div class=\"card\"><div class=\"k\">")
+            out.appendXMLEscaped(f.key)
+            out.append("</div><div class=\"v\">")
+            out.appendXMLEscaped(v)
+            switch f.unit {
+            case .ms: out.append(" ms")
+            case .bytes: out.append(" B")
+            default: break
             }
-            out += "</table>\n"
+            out.append("</div><div class=\"x\">")
+            out.appendXMLEscaped(f.explanation)
+            if f.estimated { out.append(" <i>(estimated)</i>") }
+            out.append("</div></div>\n")
+        }
+        out.append("</div>\n")
+        if !r.headline.discovery.isEmpty {
+            out.append("<table><tr><th>device</th><th>request frame</th><th>scan start frame</th><th>scan → request</th>")
+            out.append("<th>reports until then</th><th>scan radio-on (estimated)</th><th>first report → request</th></tr>\n")
+            for d in r.headline.discovery {
+                out.append("<tr>")
+                out.cell(d.device)
+                out.append("<td>")
+                out.appendDecimal(d.requestFrame)
+                out.append("</td><td>")
+                if let frame = d.scanStartFrame { out.appendDecimal(frame) } else { out.append("direct") }
+                out.append("</td><td>")
+                out.appendMs(d.scanToRequestMicros)
+                out.append("</td><td>")
+                if let n = d.reportsUntilRequest { out.appendDecimal(n) } else { out.append("–") }
+                out.append("</td><td>")
+                out.appendMs(d.radioOnMicros)
+                if let duty = d.dutyCycle {
+                    out.append(" (duty ")
+                    out.appendUTF8(Millis.ratio(duty))
+                    out.append(UInt8(ascii: ")"))
+                }
+                out.append("</td><td>")
+                out.appendMs(d.firstReportToRequestMicros)
+                out.append("</td></tr>\n")
+            }
+            out.append("</table>\n")
         }
 
-        out += "<h2>Timeline</h2>\n"
-        out += TimelineSVG.render(r.timeline)
+        out.append("<h2>Timeline</h2>\n")
+        TimelineSVG.render(r.timeline, into: &out)
 
-        out += "<h2>Findings</h2>\n"
-        if r.findings.isEmpty { out += "<p>No findings.</p>\n" }
+        out.append("<h2>Findings</h2>\n")
+        if r.findings.isEmpty { out.append("<p>No findings.</p>\n") }
         for f in r.findings {
-            out += "<div class=\"finding \(f.severity.rawValue)\"><div><span class=\"sev\">\(f.severity.rawValue)</span> "
-            out += "<code>\(h(f.rule))</code> <b>\(h(f.subject))</b></div><p>\(h(f.message))</p>"
-            if !f.evidence.isEmpty { out += "<p class=\"ev\">evidence: frames \(h(FrameList.string(f.evidence)))</p>" }
-            if let rec = f.recommendation { out += "<p class=\"fix\">\(h(rec))</p>" }
-            out += "</div>\n"
+            out.append("<div class=\"finding ")
+            out.appendUTF8(f.severity.rawValue)
+            out.append("\"><div><span class=\"sev\">")
+            out.appendUTF8(f.severity.rawValue)
+            out.append("</span> <code>")
+            out.appendXMLEscaped(f.rule)
+            out.append("</code> <b>")
+            out.appendXMLEscaped(f.subject)
+            out.append("</b></div><p>")
+            out.appendXMLEscaped(f.message)
+            out.append("</p>")
+            if !f.evidence.isEmpty {
+                out.append("<p class=\"ev\">evidence: frames ")
+                out.appendXMLEscaped(FrameList.string(f.evidence))
+                out.append("</p>")
+            }
+            if let rec = f.recommendation {
+                out.append("<p class=\"fix\">")
+                out.appendXMLEscaped(rec)
+                out.append("</p>")
+            }
+            out.append("</div>\n")
         }
         if r.omittedFindings > 0 {
-            out += "<p>… and \(r.omittedFindings) more finding(s) not listed (the first \(FindingList.limit) per rule and severity are).</p>\n"
+            out.append("<p>… and ")
+            out.appendDecimal(r.omittedFindings)
+            out.append(" more finding(s) not listed (the first ")
+            out.appendDecimal(FindingList.limit)
+            out.append(" per rule and severity are).</p>\n")
         }
 
         if !r.connections.isEmpty {
-            out += "<h2>Connections</h2>\n<table><tr><th>connection</th><th>role</th><th>peer</th><th>setup</th><th>interval</th>"
-            out += "<th>latency</th><th>timeout</th><th>MTU</th><th>encrypted</th><th>first ATT</th><th>discovery</th>"
-            out += "<th>first data</th><th>lifetime</th><th>idle tail</th><th>disconnect</th><th>ATT PDUs</th></tr>\n"
+            out.append("<h2>Connections</h2>\n<table><tr><th>connection</th><th>role</th><th>peer</th><th>setup</th><th>interval</th>")
+            out.append("<th>latency</th><th>timeout</th><th>MTU</th><th>encrypted</th><th>first ATT</th><th>discovery</th>")
+            out.append("<th>first data</th><th>lifetime</th><th>idle tail</th><th>disconnect</th><th>ATT PDUs</th></tr>\n")
             for k in r.connections {
-                out += "<tr><td>\(h(k.id))</td><td>\(h(k.role))</td><td>\(h(k.peer ?? "?"))</td><td>\(ms(k.setupMicros))</td>"
-                out += "<td>\(ms(k.intervalMicros))</td><td>\(k.latency.map(String.init) ?? "–")</td>"
-                out += "<td>\(ms(k.supervisionTimeoutMicros))</td><td>\(k.mtu)</td><td>\(k.encrypted ? "yes" : "no")</td>"
-                out += "<td>\(ms(k.firstATTMicros))</td><td>\(ms(k.discoveryMicros))</td><td>\(ms(k.firstDataMicros))</td>"
-                out += "<td>\(ms(k.lifetimeMicros))</td><td>\(ms(k.idleTailMicros))</td>"
+                out.append("<tr>")
+                out.cell(k.id)
+                out.cell(k.role)
+                out.cell(k.peer ?? "?")
+                out.msCell(k.setupMicros)
+                out.msCell(k.intervalMicros)
+                out.append("<td>")
+                if let latency = k.latency { out.appendDecimal(latency) } else { out.append("–") }
+                out.append("</td>")
+                out.msCell(k.supervisionTimeoutMicros)
+                out.append("<td>")
+                out.appendDecimal(k.mtu)
+                out.append("</td>")
+                out.append(k.encrypted ? "<td>yes</td>" : "<td>no</td>")
+                out.msCell(k.firstATTMicros)
+                out.msCell(k.discoveryMicros)
+                out.msCell(k.firstDataMicros)
+                out.msCell(k.lifetimeMicros)
+                out.msCell(k.idleTailMicros)
+                out.append("<td>")
                 if let loss = k.lostWithController {
-                    out += "<td>\(h(loss.label))</td>"
+                    out.appendXMLEscaped(loss.label)
+                } else if let reason = k.disconnectReason {
+                    out.appendXMLEscaped(reason)
+                    out.append(" (")
+                    out.appendXMLEscaped(k.disconnectInitiator)
+                    out.append(UInt8(ascii: ")"))
                 } else {
-                    out += "<td>\(h(k.disconnectReason ?? "–"))\(k.disconnectReason == nil ? "" : " (" + h(k.disconnectInitiator) + ")")</td>"
+                    out.append("–")
                 }
-                out += "<td title=\"\(h(k.attByOpcode.map { "\($0.name): \($0.count)" }.joined(separator: "\n")))\">\(k.attPDUs)</td></tr>\n"
+                out.append("</td><td title=\"")
+                for (i, op) in k.attByOpcode.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: "\n")) }
+                    out.appendXMLEscaped(op.name)
+                    out.append(": ")
+                    out.appendDecimal(op.count)
+                }
+                out.append("\">")
+                out.appendDecimal(k.attPDUs)
+                out.append("</td></tr>\n")
             }
-            out += "</table>\n"
+            out.append("</table>\n")
         }
         if !r.scans.isEmpty {
-            out += "<h2>Scan sessions</h2>\n<table><tr><th>start frame</th><th>start</th><th>duration</th><th>type</th>"
-            out += "<th>duty cycle</th><th>filter duplicates</th><th>reports</th><th>duplicates</th><th>devices</th>"
-            out += "<th>radio-on (estimated)</th></tr>\n"
+            out.append("<h2>Scan sessions</h2>\n<table><tr><th>start frame</th><th>start</th><th>duration</th><th>type</th>")
+            out.append("<th>duty cycle</th><th>filter duplicates</th><th>reports</th><th>duplicates</th><th>devices</th>")
+            out.append("<th>radio-on (estimated)</th></tr>\n")
             for s in r.scans {
-                let duty = s.phys.map { "\($0.phy) \(Millis.string($0.windowMicros))/\(Millis.string($0.intervalMicros)) ms" }
-                out += "<tr><td>\(s.startFrame)</td><td>\(ms(s.startMicros))</td><td>\(ms(s.durationMicros))"
-                out += "\(s.stillRunningAtEnd ? " (still running)" : "")</td><td>\(s.active ? "active" : "passive")</td>"
-                out += "<td>\(h(duty.joined(separator: ", ")))</td><td>\(s.filterDuplicates == 0 ? "off" : "on")</td>"
-                out += "<td>\(s.reports)</td><td>\(s.duplicates) (\(Millis.ratio(s.duplicateRatio * 100, places: 1)) %)</td>"
-                out += "<td>\(s.devicesSeen)</td><td>\(ms(s.radioOnMicros))</td></tr>\n"
+                out.append("<tr><td>")
+                out.appendDecimal(s.startFrame)
+                out.append("</td>")
+                out.msCell(s.startMicros)
+                out.append("<td>")
+                out.appendMs(s.durationMicros)
+                if s.stillRunningAtEnd { out.append(" (still running)") }
+                out.append(s.active ? "</td><td>active</td><td>" : "</td><td>passive</td><td>")
+                for (i, p) in s.phys.enumerated() {
+                    if i > 0 { out.append(", ") }
+                    out.appendXMLEscaped(p.phy)
+                    out.append(UInt8(ascii: " "))
+                    out.appendMillis(p.windowMicros)
+                    out.append(UInt8(ascii: "/"))
+                    out.appendMillis(p.intervalMicros)
+                    out.append(" ms")
+                }
+                out.append(s.filterDuplicates == 0 ? "</td><td>off</td><td>" : "</td><td>on</td><td>")
+                out.appendDecimal(s.reports)
+                out.append("</td><td>")
+                out.appendDecimal(s.duplicates)
+                out.append(" (")
+                out.appendUTF8(Millis.ratio(s.duplicateRatio * 100, places: 1))
+                out.append(" %)</td><td>")
+                out.appendDecimal(s.devicesSeen)
+                out.append("</td>")
+                out.msCell(s.radioOnMicros)
+                out.append("</tr>\n")
             }
-            out += "</table>\n"
+            out.append("</table>\n")
         }
         if !r.pairings.isEmpty {
-            out += "<h2>Pairing</h2>\n<table><tr><th>connection</th><th>request frame</th><th>method</th><th>Secure Connections</th>"
-            out += "<th>bonding</th><th>MITM</th><th>result</th><th>duration</th></tr>\n"
+            out.append("<h2>Pairing</h2>\n<table><tr><th>connection</th><th>request frame</th><th>method</th><th>Secure Connections</th>")
+            out.append("<th>bonding</th><th>MITM</th><th>result</th><th>duration</th></tr>\n")
             for p in r.pairings {
-                out += "<tr><td>\(h(p.connection))</td><td>\(p.requestFrame)</td><td>\(h(p.method))</td>"
-                out += "<td>\(p.secureConnections ? "yes" : "no")</td><td>\(yesNo(p.bonding))</td><td>\(yesNo(p.mitm))</td>"
-                out += "<td>\(h(p.result))</td><td>\(ms(p.durationMicros))</td></tr>\n"
+                out.append("<tr>")
+                out.cell(p.connection)
+                out.append("<td>")
+                out.appendDecimal(p.requestFrame)
+                out.append("</td>")
+                out.cell(p.method)
+                out.append(p.secureConnections ? "<td>yes</td><td>" : "<td>no</td><td>")
+                out.appendYesNo(p.bonding)
+                out.append("</td><td>")
+                out.appendYesNo(p.mitm)
+                out.append("</td>")
+                out.cell(p.result)
+                out.msCell(p.durationMicros)
+                out.append("</tr>\n")
             }
-            out += "</table>\n"
+            out.append("</table>\n")
         }
         if !r.devices.isEmpty {
-            out += "<h2>Devices</h2>\n<table><tr><th>address</th><th>name</th><th>reports</th><th>first frame</th>"
-            out += "<th>distinct payloads</th><th>RSSI</th><th>connectable</th></tr>\n"
+            out.append("<h2>Devices</h2>\n<table><tr><th>address</th><th>name</th><th>reports</th><th>first frame</th>")
+            out.append("<th>distinct payloads</th><th>RSSI</th><th>connectable</th></tr>\n")
             for d in r.devices {
-                let rssi = d.rssiMin.map { lo in "\(lo) … \(d.rssiMax.map(String.init) ?? "?") dBm" } ?? "–"
-                out += "<tr><td>\(h(d.address))</td><td>\(h(d.name ?? ""))</td><td>\(d.reports)</td><td>\(d.firstFrame)</td>"
-                out += "<td>\(d.distinctPayloads)</td><td>\(h(rssi))</td><td>\(d.connectable ? "yes" : "no")</td></tr>\n"
+                out.append("<tr>")
+                out.cell(d.address)
+                out.cell(d.name ?? "")
+                out.append("<td>")
+                out.appendDecimal(d.reports)
+                out.append("</td><td>")
+                out.appendDecimal(d.firstFrame)
+                out.append("</td><td>")
+                out.appendDecimal(d.distinctPayloads)
+                out.append("</td><td>")
+                // Digits, signs and units: nothing to escape.
+                if let lo = d.rssiMin {
+                    out.appendDecimal(Int(lo))
+                    out.append(" … ")
+                    if let hi = d.rssiMax { out.appendDecimal(Int(hi)) } else { out.append(UInt8(ascii: "?")) }
+                    out.append(" dBm")
+                } else {
+                    out.append("–")
+                }
+                out.append(d.connectable ? "</td><td>yes</td></tr>\n" : "</td><td>no</td></tr>\n")
             }
-            out += "</table>\n"
+            out.append("</table>\n")
         }
-        out += "<h2>Rules</h2>\n<table><tr><th>rule</th><th>status</th><th>reason</th></tr>\n"
+        out.append("<h2>Rules</h2>\n<table><tr><th>rule</th><th>status</th><th>reason</th></tr>\n")
         for v in r.rules {
-            out += "<tr class=\"\(v.status.rawValue)\"><td><code>\(h(v.rule))</code></td><td>\(v.status == .notEvaluated ? "not evaluated" : v.status.rawValue)</td>"
-            out += "<td>\(h(v.reason))</td></tr>\n"
+            out.append("<tr class=\"")
+            out.appendUTF8(v.status.rawValue)
+            out.append("\"><td><code>")
+            out.appendXMLEscaped(v.rule)
+            out.append("</code></td><td>")
+            if v.status == .notEvaluated { out.append("not evaluated") } else { out.appendUTF8(v.status.rawValue) }
+            out.append("</td>")
+            out.cell(v.reason)
+            out.append("</tr>\n")
         }
-        out += "</table>\n</section>\n"
+        out.append("</table>\n</section>\n")
     }
 
-    static func ms(_ v: Int64?) -> String { v.map { Millis.string($0) + " ms" } ?? "–" }
-    static func yesNo(_ v: Bool?) -> String { v.map { $0 ? "yes" : "no" } ?? "?" }
-
-    static let css = """
+    static let css: StaticString = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2330;background:#fff}
         h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:26px 0 8px;border-bottom:1px solid #e3e6ee;padding-bottom:4px}
         .meta{color:#5b6475;margin:0 0 10px}
@@ -180,12 +353,26 @@ enum TimelineSVG {
     static let laneHeight = 30
     static let bins = 170
 
-    static let colors: [Timeline.SpanKind: String] = [
-        .scan: "#b7d3ff", .connection: "#bfe8c8", .discovery: "#6cc080", .pairing: "#c9a7f5", .advertising: "#ffd59a",
-    ]
-    static let tickColors: [Timeline.TickKind: String] = [
-        .report: "#3a86ff", .duplicate: "#f4a100", .att: "#1a7f37", .request: "#d62828", .disconnect: "#1d2330", .marker: "#8338ec",
-    ]
+    static func color(_ kind: Timeline.SpanKind) -> StaticString {
+        switch kind {
+        case .scan: "#b7d3ff"
+        case .connection: "#bfe8c8"
+        case .discovery: "#6cc080"
+        case .pairing: "#c9a7f5"
+        case .advertising: "#ffd59a"
+        }
+    }
+
+    static func color(_ kind: Timeline.TickKind) -> StaticString {
+        switch kind {
+        case .report: "#3a86ff"
+        case .duplicate: "#f4a100"
+        case .att: "#1a7f37"
+        case .request: "#d62828"
+        case .disconnect: "#1d2330"
+        case .marker: "#8338ec"
+        }
+    }
 
     /// The order tick kinds are drawn in, each above the ones before.
     static let tickOrder: [Timeline.TickKind] = [.report, .duplicate, .att, .marker, .request, .disconnect]
@@ -202,25 +389,33 @@ enum TimelineSVG {
         }
     }
 
-    static func render(_ t: Timeline) -> String {
-        let h = Escaping.html
+    static func render(_ t: Timeline, into out: inout RenderBuffer) {
         let plot = width - labelWidth - 20
         let height = 30 + t.lanes.count * laneHeight + 8
         func x(_ micros: Int64) -> Double {
             Double(labelWidth) + Double(plot) * Double(min(max(micros, 0), t.durationMicros)) / Double(t.durationMicros)
         }
-        func f(_ v: Double) -> String {
-            let r = (v * 10).rounded() / 10
-            return r == r.rounded() ? String(Int(r)) : String(r)
-        }
-        var out = "<svg class=\"timeline\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"timeline\">\n"
+        out.append("<svg class=\"timeline\" viewBox=\"0 0 ")
+        out.appendDecimal(width)
+        out.append(UInt8(ascii: " "))
+        out.appendDecimal(height)
+        out.append("\" role=\"img\" aria-label=\"timeline\">\n")
         // Axis: about 8 ticks at a round step.
         let step = niceStep(t.durationMicros / 8)
         var tick: Int64 = 0
         while tick <= t.durationMicros {
-            let px = f(x(tick))
-            out += "<line x1=\"\(px)\" y1=\"20\" x2=\"\(px)\" y2=\"\(height - 4)\" stroke=\"#eceff4\"/>"
-            out += "<text class=\"axis\" x=\"\(px)\" y=\"14\" text-anchor=\"middle\">\(h(axisLabel(tick)))</text>\n"
+            let px = x(tick)
+            out.append("<line x1=\"")
+            out.appendTenths(px)
+            out.append("\" y1=\"20\" x2=\"")
+            out.appendTenths(px)
+            out.append("\" y2=\"")
+            out.appendDecimal(height - 4)
+            out.append("\" stroke=\"#eceff4\"/><text class=\"axis\" x=\"")
+            out.appendTenths(px)
+            out.append("\" y=\"14\" text-anchor=\"middle\">")
+            out.appendXMLEscaped(axisLabel(tick))
+            out.append("</text>\n")
             // A clock that jumps to the end of time makes the axis end near Int64.max.
             let (next, overflow) = tick.addingReportingOverflow(step)
             if overflow { break }
@@ -228,16 +423,43 @@ enum TimelineSVG {
         }
         for (i, lane) in t.lanes.enumerated() {
             let top = 24 + i * laneHeight
-            let label = lane.label.count > 38 ? String(lane.label.prefix(37)) + "…" : lane.label
-            out += "<text x=\"6\" y=\"\(top + 18)\"><title>\(h(lane.label))</title>\(h(label))</text>\n"
-            out += "<line x1=\"\(labelWidth)\" y1=\"\(top + laneHeight - 2)\" x2=\"\(width - 20)\" y2=\"\(top + laneHeight - 2)\" stroke=\"#eceff4\"/>\n"
+            out.append("<text x=\"6\" y=\"")
+            out.appendDecimal(top + 18)
+            out.append("\"><title>")
+            out.appendXMLEscaped(lane.label)
+            out.append("</title>")
+            out.appendXMLEscaped(lane.label.count > 38 ? String(lane.label.prefix(37)) + "…" : lane.label)
+            out.append("</text>\n<line x1=\"")
+            out.appendDecimal(labelWidth)
+            out.append("\" y1=\"")
+            out.appendDecimal(top + laneHeight - 2)
+            out.append("\" x2=\"")
+            out.appendDecimal(width - 20)
+            out.append("\" y2=\"")
+            out.appendDecimal(top + laneHeight - 2)
+            out.append("\" stroke=\"#eceff4\"/>\n")
             for s in lane.spans {
                 let inner = s.kind == .discovery || s.kind == .pairing
-                let y = top + (inner ? 9 : 3)
-                let hgt = inner ? 10 : laneHeight - 7
                 let x0 = x(s.start), x1 = max(x(s.end), x0 + 2)
-                out += "<rect x=\"\(f(x0))\" y=\"\(y)\" width=\"\(f(x1 - x0))\" height=\"\(hgt)\" rx=\"3\" fill=\"\(colors[s.kind] ?? "#ccc")\""
-                out += " opacity=\"\(inner ? "0.9" : "0.75")\"><title>\(h(s.label)) (frame \(s.frame), \(Millis.string(s.start))–\(Millis.string(s.end)) ms)</title></rect>\n"
+                out.append("<rect x=\"")
+                out.appendTenths(x0)
+                out.append("\" y=\"")
+                out.appendDecimal(top + (inner ? 9 : 3))
+                out.append("\" width=\"")
+                out.appendTenths(x1 - x0)
+                out.append("\" height=\"")
+                out.appendDecimal(inner ? 10 : laneHeight - 7)
+                out.append("\" rx=\"3\" fill=\"")
+                out.append(color(s.kind))
+                out.append(inner ? "\" opacity=\"0.9\"><title>" : "\" opacity=\"0.75\"><title>")
+                out.appendXMLEscaped(s.label)
+                out.append(" (frame ")
+                out.appendDecimal(s.frame)
+                out.append(", ")
+                out.appendMillis(s.start)
+                out.append("–")
+                out.appendMillis(s.end)
+                out.append(" ms)</title></rect>\n")
             }
             // Ticks binned so a capture with 50,000 reports stays a small file: one bar per bin and
             // kind. Counted per kind's place in `tickOrder` (empty: no tick of that kind), not in
@@ -265,21 +487,43 @@ enum TimelineSVG {
                     let hgt = big ? Double(laneHeight - 4) : max(3, Double(laneHeight - 8) * Double(n) / Double(peak))
                     let y = Double(top + laneHeight - 3) - hgt
                     let w = big ? 2.5 : max(1.5, binWidth - 1)
-                    out += "<rect x=\"\(f(bx))\" y=\"\(f(y))\" width=\"\(f(w))\" height=\"\(f(hgt))\" fill=\"\(tickColors[kind] ?? "#333")\""
-                    out += "><title>\(n) \(kind.rawValue)\(n == 1 ? "" : "s") from frame \(firstFrame[k][b])</title></rect>"
+                    out.append("<rect x=\"")
+                    out.appendTenths(bx)
+                    out.append("\" y=\"")
+                    out.appendTenths(y)
+                    out.append("\" width=\"")
+                    out.appendTenths(w)
+                    out.append("\" height=\"")
+                    out.appendTenths(hgt)
+                    out.append("\" fill=\"")
+                    out.append(color(kind))
+                    out.append("\"><title>")
+                    out.appendDecimal(n)
+                    out.append(UInt8(ascii: " "))
+                    out.appendUTF8(kind.rawValue)
+                    if n != 1 { out.append(UInt8(ascii: "s")) }
+                    out.append(" from frame ")
+                    out.appendDecimal(firstFrame[k][b])
+                    out.append("</title></rect>")
                 }
-                out += "\n"
+                out.append(UInt8(ascii: "\n"))
             }
         }
-        out += "</svg>\n<div class=\"legend\">"
-        for (name, color) in [("scan window", "#b7d3ff"), ("connection", "#bfe8c8"), ("GATT discovery", "#6cc080"),
-                              ("pairing", "#c9a7f5"), ("advertising", "#ffd59a"), ("reports", "#3a86ff"),
-                              ("duplicate reports", "#f4a100"), ("ATT PDUs", "#1a7f37"), ("connection request", "#d62828"),
-                              ("disconnect", "#1d2330")] {
-            out += "<span><i style=\"background:\(color)\"></i>\(name)</span>"
+        out.append("</svg>\n<div class=\"legend\">")
+        let legend: [(name: StaticString, color: StaticString)] = [
+            ("scan window", "#b7d3ff"), ("connection", "#bfe8c8"), ("GATT discovery", "#6cc080"),
+            ("pairing", "#c9a7f5"), ("advertising", "#ffd59a"), ("reports", "#3a86ff"),
+            ("duplicate reports", "#f4a100"), ("ATT PDUs", "#1a7f37"), ("connection request", "#d62828"),
+            ("disconnect", "#1d2330"),
+        ]
+        for (name, color) in legend {
+            out.append("<span><i style=\"background:")
+            out.append(color)
+            out.append("\"></i>")
+            out.append(name)
+            out.append("</span>")
         }
-        out += "</div>\n"
-        return out
+        out.append("</div>\n")
     }
 
     static func niceStep(_ raw: Int64) -> Int64 {
@@ -294,5 +538,62 @@ enum TimelineSVG {
         if micros % 1_000_000 == 0 { return "\(micros / 1_000_000) s" }
         if micros >= 1_000_000 { return Millis.string(micros / 1000) + " s" }
         return Millis.string(micros) + " ms"
+    }
+}
+
+extension RenderBuffer {
+    /// `<td>`, `text` escaped, `</td>`.
+    fileprivate mutating func cell(_ text: String) {
+        append("<td>")
+        appendXMLEscaped(text)
+        append("</td>")
+    }
+
+    /// Milliseconds with their unit, `–` when there is no value.
+    fileprivate mutating func appendMs(_ micros: Int64?) {
+        guard let micros else {
+            append("–")
+            return
+        }
+        appendMillis(micros)
+        append(" ms")
+    }
+
+    /// ``appendMs(_:)`` in a `<td>`.
+    fileprivate mutating func msCell(_ micros: Int64?) {
+        append("<td>")
+        appendMs(micros)
+        append("</td>")
+    }
+
+    /// `yes`, `no`, or `?` when unknown.
+    fileprivate mutating func appendYesNo(_ v: Bool?) {
+        switch v {
+        case true?: append("yes")
+        case false?: append("no")
+        case nil: append(UInt8(ascii: "?"))
+        }
+    }
+
+    /// An SVG coordinate rounded to tenths, as `String(Int(r))` writes a whole `r` and
+    /// `String(r)` any other: `k / 10` written as the digits of `k` with a point before the last
+    /// (the shortest decimal that reads back as the double nearest `k / 10`). Magnitudes from
+    /// 10^15 on, and NaN (a zero-length timeline), go through `String`.
+    fileprivate mutating func appendTenths(_ v: Double) {
+        let tenths = (v * 10).rounded()
+        guard tenths.magnitude < 1e15 else {
+            let r = tenths / 10
+            appendUTF8(r == r.rounded() ? String(Int(r)) : String(r))
+            return
+        }
+        let k = Int64(tenths)
+        let digit = k % 10
+        if digit == 0 {
+            appendDecimal(k / 10)
+            return
+        }
+        if k < 0 { append(UInt8(ascii: "-")) }
+        appendDecimal(abs(k / 10))
+        append(UInt8(ascii: "."), UInt8(ascii: "0") &+ UInt8(digit.magnitude))
     }
 }
