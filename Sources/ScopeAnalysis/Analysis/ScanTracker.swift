@@ -248,8 +248,10 @@ extension ScanTracker {
             advertisingReport(report, adapter: adapter, slot: slot, at: at, counted: &counted, duplicates: &duplicatesInEvent)
         }
         if let slot, duplicatesInEvent > 0, counted > 0 {
-            // The event's bytes shared equally among the reports it carried.
-            sessions[running[slot].session.position].duplicateEventBytes += eventBytes * duplicatesInEvent / counted
+            // The event's bytes shared equally among the reports it carried (all of them when
+            // every report was a duplicate, as for the usual one-report event: no division).
+            let share = duplicatesInEvent == counted ? eventBytes : eventBytes * duplicatesInEvent / counted
+            sessions[running[slot].session.position].duplicateEventBytes += share
         }
     }
 
