@@ -112,15 +112,13 @@ public enum HTMLReporter {
             for d in r.headline.discovery {
                 out.append("<tr>")
                 out.cell(d.device)
+                out.numberCell(d.requestFrame)
                 out.append("<td>")
-                out.appendDecimal(d.requestFrame)
-                out.append("</td><td>")
                 if let frame = d.scanStartFrame { out.appendDecimal(frame) } else { out.append("direct") }
-                out.append("</td><td>")
-                out.appendMs(d.scanToRequestMicros)
-                out.append("</td><td>")
-                if let n = d.reportsUntilRequest { out.appendDecimal(n) } else { out.append("–") }
-                out.append("</td><td>")
+                out.append("</td>")
+                out.msCell(d.scanToRequestMicros)
+                out.numberCell(d.reportsUntilRequest)
+                out.append("<td>")
                 out.appendMs(d.radioOnMicros)
                 if let duty = d.dutyCycle {
                     out.append(" (duty ")
@@ -182,13 +180,9 @@ public enum HTMLReporter {
                 out.cell(k.peer ?? "?")
                 out.msCell(k.setupMicros)
                 out.msCell(k.intervalMicros)
-                out.append("<td>")
-                if let latency = k.latency { out.appendDecimal(latency) } else { out.append("–") }
-                out.append("</td>")
+                out.numberCell(k.latency)
                 out.msCell(k.supervisionTimeoutMicros)
-                out.append("<td>")
-                out.appendDecimal(k.mtu)
-                out.append("</td>")
+                out.numberCell(k.mtu)
                 out.append(k.encrypted ? "<td>yes</td>" : "<td>no</td>")
                 out.msCell(k.firstATTMicros)
                 out.msCell(k.discoveryMicros)
@@ -224,9 +218,8 @@ public enum HTMLReporter {
             out.append("<th>duty cycle</th><th>filter duplicates</th><th>reports</th><th>duplicates</th><th>devices</th>")
             out.append("<th>radio-on (estimated)</th></tr>\n")
             for s in r.scans {
-                out.append("<tr><td>")
-                out.appendDecimal(s.startFrame)
-                out.append("</td>")
+                out.append("<tr>")
+                out.numberCell(s.startFrame)
                 out.msCell(s.startMicros)
                 out.append("<td>")
                 out.appendMs(s.durationMicros)
@@ -241,15 +234,14 @@ public enum HTMLReporter {
                     out.appendMillis(p.intervalMicros)
                     out.append(" ms")
                 }
-                out.append(s.filterDuplicates == 0 ? "</td><td>off</td><td>" : "</td><td>on</td><td>")
-                out.appendDecimal(s.reports)
-                out.append("</td><td>")
+                out.append(s.filterDuplicates == 0 ? "</td><td>off</td>" : "</td><td>on</td>")
+                out.numberCell(s.reports)
+                out.append("<td>")
                 out.appendDecimal(s.duplicates)
                 out.append(" (")
                 out.appendUTF8(Millis.ratio(s.duplicateRatio * 100, places: 1))
-                out.append(" %)</td><td>")
-                out.appendDecimal(s.devicesSeen)
-                out.append("</td>")
+                out.append(" %)</td>")
+                out.numberCell(s.devicesSeen)
                 out.msCell(s.radioOnMicros)
                 out.append("</tr>\n")
             }
@@ -261,9 +253,7 @@ public enum HTMLReporter {
             for p in r.pairings {
                 out.append("<tr>")
                 out.cell(p.connection)
-                out.append("<td>")
-                out.appendDecimal(p.requestFrame)
-                out.append("</td>")
+                out.numberCell(p.requestFrame)
                 out.cell(p.method)
                 out.append(p.secureConnections ? "<td>yes</td><td>" : "<td>no</td><td>")
                 out.appendYesNo(p.bonding)
@@ -283,13 +273,10 @@ public enum HTMLReporter {
                 out.append("<tr>")
                 out.cell(d.address)
                 out.cell(d.name ?? "")
+                out.numberCell(d.reports)
+                out.numberCell(d.firstFrame)
+                out.numberCell(d.distinctPayloads)
                 out.append("<td>")
-                out.appendDecimal(d.reports)
-                out.append("</td><td>")
-                out.appendDecimal(d.firstFrame)
-                out.append("</td><td>")
-                out.appendDecimal(d.distinctPayloads)
-                out.append("</td><td>")
                 // Digits, signs and units: nothing to escape.
                 if let lo = d.rssiMin {
                     out.appendDecimal(Int(lo))
@@ -546,6 +533,13 @@ extension RenderBuffer {
     fileprivate mutating func cell(_ text: String) {
         append("<td>")
         appendXMLEscaped(text)
+        append("</td>")
+    }
+
+    /// `<td>`, the number (`–` when there is none), `</td>`.
+    fileprivate mutating func numberCell(_ n: Int?) {
+        append("<td>")
+        if let n { appendDecimal(n) } else { append("–") }
         append("</td>")
     }
 
