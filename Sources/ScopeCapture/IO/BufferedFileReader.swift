@@ -414,8 +414,6 @@ public final class SparePayloads {
         nonEmpty.deallocate()
     }
 
-    var isEmpty: Bool { count == 0 }
-
     /// A spare of `length` bytes if there is one; else, with half of ``maximum`` kept, a spare
     /// of another length; else nil (the caller makes a new array).
     @inline(__always)

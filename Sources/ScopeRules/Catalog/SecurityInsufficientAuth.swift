@@ -59,17 +59,19 @@ public struct SecurityInsufficientAuth: Rule {
                     "frame \(e.at.frame): \(req)\(handle) answered \(codeName) (\(Text.hex2(code))) on \(c.label)"
                     + (sensitive ? " (a characteristic configured as sensitive)" : "")
                 let pairing = analysis.pairings.first { $0.connection == c.id && $0.request.frame > e.at.frame }
-                // The first change after the error that left the link encrypted: among the first
-                // changes kept, else the latest such change (the list keeps the first ones only).
-                let encryption =
-                    c.encryptionChanges.kept.first { $0.at.frame > e.at.frame && $0.leavesEncrypted }
-                    ?? c.encryption.lastSuccess.flatMap { $0.frame > e.at.frame ? EncryptionChange(at: $0, status: 0, enabled: 1, isKeyRefresh: false) : nil }
+                // Where the link was encrypted after the error: the first such change among the
+                // first changes kept, else the latest one (the list keeps the first ones only),
+                // else the encryption of a successful pairing after it.
                 let pairedOK = analysis.pairings.first {
                     $0.connection == c.id && $0.request.frame > e.at.frame && $0.result == .success
                 }
-                if let enc = encryption ?? pairedOK?.encryption.map({ EncryptionChange(at: $0, status: 0, enabled: 1, isKeyRefresh: false) }) {
+                let encryptedAt =
+                    c.encryptionChanges.kept.first { $0.at.frame > e.at.frame && $0.leavesEncrypted }?.at
+                    ?? c.encryption.lastSuccess.flatMap { $0.frame > e.at.frame ? $0 : nil }
+                    ?? pairedOK?.encryption
+                if let encryptedAt {
                     let pText = pairing.map { "Pairing Request frame \($0.request.frame), then " } ?? ""
-                    notes.append("\(head); \(pText)Encryption Change 0x00 (frame \(enc.at.frame))")
+                    notes.append("\(head); \(pText)Encryption Change 0x00 (frame \(encryptedAt.frame))")
                     continue
                 }
                 var tail = "no pairing attempted"
