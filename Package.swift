@@ -18,11 +18,9 @@ let commit: String = {
 }()
 
 var targets: [Target] = [
-    .systemLibrary(
-        name: "CPcap",
-        pkgConfig: "libpcap",
-        providers: [.apt(["libpcap-dev"])]
-    ),
+    // libpcap's API (apt: libpcap-dev). On Linux it is loaded on first use, not linked
+    // (Sources/CPcap/pcap.c says why); macOS links it.
+    .target(name: "CPcap", linkerSettings: [.linkedLibrary("pcap", .when(platforms: [.macOS]))]),
     // Compression libraries for compressed captures and archives (Sources/ScopeCapture/Container).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .systemLibrary(name: "CLzma", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),

@@ -46,7 +46,8 @@ final class PcapSink: RecordSink {
             UInt32(PCAP_TSTAMP_PRECISION_MICRO))
         else {
             fclose(stream)
-            throw CaptureError(.libpcap, file: name, message: "libpcap: pcap_open_dead failed")
+            let message = hciscope_pcap_load_error().map { String(cString: $0) } ?? "pcap_open_dead failed"
+            throw CaptureError(.libpcap, file: name, message: "libpcap: \(message)")
         }
         guard let d = pcap_dump_fopen(p, stream) else {
             let message = pcap_geterr(p).map { String(cString: $0) } ?? "pcap_dump_fopen failed"

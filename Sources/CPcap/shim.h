@@ -1,5 +1,0 @@
-#ifndef HCISCOPE_CPCAP_SHIM_H
-#define HCISCOPE_CPCAP_SHIM_H
-#include <pcap/pcap.h>
-#include <stdio.h>
-#endif
