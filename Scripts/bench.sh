@@ -140,7 +140,7 @@ per_capture() {
     echo "  JSON CPU within 20% of text; peak RSS <= 50 MB. Flagged, never failed."
     echo "  text_M and json_M: the default, one thread; 2thr_M: text with --threads 2 (reading and decoding on a second thread)"
     echo "  text_dM and json_dM: the same per frame past start-up: (N - $small) frames / (CPU of N frames - CPU of a $small-frame"
-    echo "  replay of the same capture), minimum CPU of each; the fixed cost of a run (start-up, about 10 ms) taken out"
+    echo "  replay of the same capture), minimum CPU of each; the fixed cost of a run (start-up, about 6 ms) taken out"
     echo
     printf '%-62s %7s %5s %7s %7s %7s %7s %6s %7s %7s %9s %7s %9s %7s  %s\n' capture frames adv% text_M json_M text_dM json_dM json/t 2thr_M RSS_MB tshark_k x_tshark btmon_k x_btmon flags
     local skipped=() f name check recs adv out
