@@ -18,18 +18,20 @@ seconds=${2:-60}
 OUT=.build/fuzz
 mkdir -p "$OUT"
 # The system-library modules ScopeCapture imports (their module maps name the libraries to link),
-# and CStreams, a C target: compiled here, with a module map of its own in $OUT/CStreams.
-FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name hciscope -parse-as-library -I "$OUT" -I Sources/CPcap
-       -I Sources/CZlib -I Sources/CLzma -I Sources/CZstd -I Sources/CBzip2 -I "$OUT/CStreams")
+# and the C targets CStreams and CPcap: compiled here, each with a module map of its own in $OUT.
+FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name hciscope -parse-as-library -I "$OUT"
+       -I Sources/CZlib -I Sources/CLzma -I Sources/CZstd -I Sources/CBzip2 -I "$OUT/CStreams" -I "$OUT/CPcap")
 
-# CStreams as an object file and a module map, for ScopeCapture (Container/ByteInputs.swift).
-cstreams() {
-    local obj="$OUT/CStreams/streams.o"
-    mkdir -p "$OUT/CStreams"
-    if [ -f "$obj" ] && [ "$obj" -nt Sources/CStreams/streams.c ]; then return; fi
-    printf 'module CStreams {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CStreams/include/hciscope_streams.h" \
-        > "$OUT/CStreams/module.modulemap"
-    clang -c -O1 -g -fsanitize=address -I Sources/CStreams/include Sources/CStreams/streams.c -o "$obj"
+# A C target of the package (Sources/NAME/SOURCE.c, its header in include/) as an object file and a
+# module map, for ScopeCapture: CStreams (Container/ByteInputs.swift), CPcap (PCAP/, which loads
+# libpcap on first use, as in the package build).
+c_target() {
+    local name=$1 source=$2 header=$3 obj="$OUT/$1/$2.o"
+    mkdir -p "$OUT/$name"
+    if [ -f "$obj" ] && [ "$obj" -nt "Sources/$name/$source.c" ] && [ "$obj" -nt "Sources/$name/include/$header" ]; then return; fi
+    printf 'module %s {\n    header "%s"\n    export *\n}\n' "$name" "$PWD/Sources/$name/include/$header" \
+        > "$OUT/$name/module.modulemap"
+    clang -c -O1 -g -fsanitize=address -I "Sources/$name/include" "Sources/$name/$source.c" -o "$obj"
 }
 
 # Builds one package module as a static library when one of its sources is newer than it.
@@ -48,10 +50,11 @@ build() {
     module ScopeDecode || return 1
     case $t in
         reader_*)
-            cstreams || return 1
+            c_target CStreams streams hciscope_streams.h || return 1
+            c_target CPcap pcap hciscope_pcap.h || return 1
             module ScopeCapture || return 1
-            extra=(Fuzz/FuzzCaptureSupport.swift "$OUT/CStreams/streams.o")
-            libs=(-lScopeCapture "${libs[@]}" -lpcap -lz -llzma -lzstd -lbz2) ;;
+            extra=(Fuzz/FuzzCaptureSupport.swift "$OUT/CStreams/streams.o" "$OUT/CPcap/pcap.o")
+            libs=(-lScopeCapture "${libs[@]}" -lz -llzma -lzstd -lbz2) ;;
     esac
     if [ ! -x "$OUT/$t" ] || [ -n "$(find Fuzz "$OUT"/*.a -newer "$OUT/$t" | head -1)" ]; then
         echo "fuzz.sh: linking $t" >&2

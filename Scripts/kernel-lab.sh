@@ -23,6 +23,15 @@ mkdir -p "$klab"
 # the initramfs small.
 strip -o "$klab/hciscope" "$bin" 2>/dev/null || cp "$bin" "$klab/hciscope"
 source_kind=${SOURCE:-socket}
+# hciscope loads libpcap only when a pcap function is first called (Sources/CPcap), so ldd does not
+# name it; for --source pcap the guest's copy names it as needed, and the lab copies libpcap and
+# what it pulls in like the other libraries (hciscope's dlopen then finds it loaded).
+if [ "$source_kind" = pcap ]; then
+    command -v patchelf >/dev/null || { echo "kernel-lab: patchelf is needed for --source pcap (bash Scripts/setup.sh --test installs it)" >&2; exit 1; }
+    soname=$(ldconfig -p | grep -oE 'libpcap\.so\.(0\.8|1) ' | head -1 | tr -d ' ')
+    [ -n "$soname" ] || { echo "kernel-lab: libpcap is not installed (libpcap0.8)" >&2; exit 1; }
+    patchelf --add-needed "$soname" "$klab/hciscope"
+fi
 echo "kernel-lab: hciscope capture --source $source_kind"
 if ! MEM=${MEM:-1024} BTMON=1 KLAB="$klab" CAPTURE_BIN="$klab/hciscope" CAPTURE_ARGS="capture --source $source_kind -w" \
     "$lab/run.sh" > "$klab/run.log" 2>&1; then

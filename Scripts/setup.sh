@@ -7,12 +7,13 @@
 #                               tshark, bluez (btmon), python3, chromium (HTML screenshot test),
 #                               what building BlueZ 5.87's btmon needs (Scripts/build-btmon.sh:
 #                               curl, build-essential, libglib2.0-dev, libdbus-1-dev),
+#                               patchelf (the kernel lab's libpcap capture: Scripts/kernel-lab.sh),
 #                               and PyPI bumble (capture --h4-proxy end-to-end test) and duckdb
 #                               (fleet table test) when pip exists
 set -euo pipefail
 packages=(libpcap-dev libbluetooth-dev pkg-config zlib1g-dev liblzma-dev libzstd-dev libbz2-dev)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(tshark bluez python3 chromium curl build-essential libglib2.0-dev libdbus-1-dev gzip xz-utils zstd bzip2)
+    packages+=(tshark bluez python3 chromium curl build-essential libglib2.0-dev libdbus-1-dev gzip xz-utils zstd bzip2 patchelf)
 fi
 missing=()
 for p in "${packages[@]}"; do
