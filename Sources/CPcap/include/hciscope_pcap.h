@@ -6,7 +6,7 @@
 /* On Linux hciscope does not link libpcap: it loads it the first time a pcap function is called
    (pcap.c), so the commands that never touch pcap (analyze of a btsnoop or .pklg file, show,
    rules, ...) do not pay for mapping libpcap and the libraries it pulls in (D-Bus, systemd,
-   gcrypt: 7 shared libraries) at every start. The pcap_* functions below are declared by
+   gcrypt, ...: 7 shared libraries in all) at every start. The pcap_* functions below are declared by
    <pcap/pcap.h> as usual; on Linux, pcap.c defines the ones hciscope calls.
 
    Returns why libpcap could not be loaded, or NULL when it is loaded (or linked, on macOS).
