@@ -1,4 +1,5 @@
 import ScopeRules
+import ScopeCore
 
 /// `--format html`: one self-contained file (inline CSS and SVG, no script, no network): the
 /// headline figures, capture health, a timeline per scanner/device/connection, findings with their
@@ -34,6 +35,11 @@ public enum HTMLReporter {
         out.append(" frames · ")
         out.appendMillis(c.durationMicros)
         out.append(" ms")
+        if let span = ReadableSpan.text(c.durationMicros) {
+            out.append(" (")
+            out.appendUTF8(span)
+            out.append(UInt8(ascii: ")"))
+        }
         if let t = c.firstTimestamp {
             out.append(" · from ")
             out.appendXMLEscaped(t.description)

@@ -1,4 +1,5 @@
 import ScopeRules
+import ScopeCore
 
 /// `--format markdown`: fits a CI job summary (GitHub `$GITHUB_STEP_SUMMARY`): a heading, a
 /// figures table, findings with evidence and a collapsed table of rule verdicts.
@@ -14,7 +15,8 @@ public enum MarkdownReporter {
         let icon = r.findings(atOrAbove: .error) > 0 ? "❌" : r.findings(atOrAbove: .warning) > 0 ? "⚠️" : "✅"
         line("\(hashes) \(icon) hciscope: \(md(c.file))")
         line()
-        line("\(md(c.format)), \(c.frames) frames, \(Millis.string(c.durationMicros)) ms. "
+        line("\(md(c.format)), \(c.frames) frames, \(Millis.string(c.durationMicros)) ms"
+             + (ReadableSpan.text(c.durationMicros).map { " (\($0))" } ?? "") + ". "
              + "\(r.count(.violated)) rule(s) violated, \(r.count(.passed)) passed, \(r.count(.notEvaluated)) not evaluated.")
         if !c.sourceLines.isEmpty {
             line()

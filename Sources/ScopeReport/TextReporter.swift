@@ -64,6 +64,7 @@ public struct TextReporter: Sendable {
         let c = r.capture
         line(paint("hciscope \(r.tool.version) — \(esc(c.file))", .bold))
         line("  \(esc(c.format)), \(c.frames) frames, \(Millis.string(c.durationMicros)) ms"
+             + (ReadableSpan.text(c.durationMicros).map { " (\($0))" } ?? "")
              + (c.firstTimestamp.map { ", from \($0) UTC" } ?? ""))
         for s in c.sourceLines { line("  \(esc(s))") }
         line("  platform: \(esc(c.platform.description))")

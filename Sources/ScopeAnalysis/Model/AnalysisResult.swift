@@ -164,8 +164,7 @@ public enum HealthNote: Sendable, Hashable {
 
     /// "8 d 19 h 35 min" for a gap in microseconds.
     static func days(_ micros: Int64) -> String {
-        let minutes = micros / 60_000_000
-        return "\(minutes / 1440) d \(minutes / 60 % 24) h \(minutes % 60) min"
+        ReadableSpan.text(micros) ?? "under a minute"
     }
 }
 

@@ -61,3 +61,17 @@ public func formatSeconds(_ micros: Int64) -> String {
     let frac = String(m % 1_000_000)
     return sign + String(m / 1_000_000) + "." + String(repeating: "0", count: 6 - frac.count) + frac
 }
+
+/// A span of time for people: "8 d 19 h 35 min", "2 h 5 min", "3 min 12 s" (whole units, the
+/// smallest one cut, not rounded). Spans under a minute have no such form (nil): reports give
+/// them in milliseconds.
+public enum ReadableSpan {
+    public static func text(_ micros: Int64) -> String? {
+        let seconds = micros.magnitude / 1_000_000
+        let minutes = seconds / 60, hours = minutes / 60, days = hours / 24
+        if days > 0 { return "\(days) d \(hours % 24) h \(minutes % 60) min" }
+        if hours > 0 { return "\(hours) h \(minutes % 60) min" }
+        if minutes > 0 { return "\(minutes) min \(seconds % 60) s" }
+        return nil
+    }
+}
