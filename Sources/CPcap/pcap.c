@@ -3,7 +3,6 @@
 #ifdef __linux__
 #include <dlfcn.h>
 #include <pthread.h>
-#include <string.h>
 
 /* libpcap, loaded on first use (see hciscope_pcap.h), by its soname: libpcap.so.0.8 on Debian
    and Ubuntu, libpcap.so.1 elsewhere; the bare name only exists with the -dev package. */
