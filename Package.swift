@@ -62,7 +62,10 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "ScopeRulesTests",
-        dependencies: ["ScopeRules", "ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport"]
+        dependencies: [
+            "ScopeRules", "ScopeAnalysis", "ScopeDecode", "ScopeCapture", "ScopeCore", "ScopeTestSupport",
+            .product(name: "Yams", package: "Yams"),
+        ]
     ),
     .testTarget(
         name: "ScopeReportTests",

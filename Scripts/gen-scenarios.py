@@ -9,10 +9,11 @@ seconds (a scan left on 31 s, a connection idle 11 s, advertising nobody answers
 taken on a virtual clock: the snooper's timestamps advance by the wait without the script
 sleeping, so a scenario runs in seconds and its times are what the rule sees.
 
-For every capture the generator writes NAME.truth.json: the verdict of each of the 17 rules, the
-frames a finding must cite, and the metrics, worked out by Scripts/scenario_truth.py — a small
-independent decoder and the rules of docs/RULES.md written again in Python — and checked against
-the verdicts the scenario was designed to produce (the script stops if they differ). A few
+For every capture the generator writes NAME.truth.json: the verdict of each of the 21 rules, the
+frames a finding must cite and the actors of the findings (docs/ATTRIBUTION.md), and the metrics,
+worked out by Scripts/scenario_truth.py — a small independent decoder and the rules of
+docs/RULES.md written again in Python — and checked against the verdicts the scenario was designed
+to produce (the script stops if they differ). A few
 captures are also written in the other formats hciscope reads (btsnoop 1001 and 2001, pcap and
 pcapng with link type 201, pcap 254, PacketLogger in both byte orders), by the encoders of
 Scripts/capture_encoders.py, each with its own truth file.
@@ -23,6 +24,12 @@ Run by hand (CI does not run it; the outputs are committed):
     python3 Scripts/gen-scenarios.py            # all scenarios into captures/scenarios/
     python3 Scripts/gen-scenarios.py polling    # only scenarios whose name contains "polling"
     python3 Scripts/gen-scenarios.py --out /tmp/x   # somewhere else (e.g. to compare with a rerun)
+    python3 Scripts/gen-scenarios.py --truth-only   # no Bumble run: recompute every truth file
+                                                    # (and index.json) from the captures as they are
+
+Where the emulated link cannot produce what a scenario needs (a supervision timeout: Bumble's
+LocalLink never loses a packet), the scenario drives the emulated controllers' own event paths
+with what a real controller would report (see `lose_link`); each such place says so.
 
 See captures/scenarios/README.md for what each output shows.
 """
@@ -56,6 +63,7 @@ from bumble.link import LocalLink
 from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.snoop import BtSnooper
 from bumble.transport.common import AsyncPipeSink
+from bumble.vendor.android import hci as android_hci
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import capture_encoders as encoders  # noqa: E402
@@ -624,6 +632,334 @@ async def att_acknowledged_bulk_fires(pair: Pair) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Scenarios added with the rules of 21: lost links, links left open, Android's scan throttle,
+# repeated bonding, subscriptions left on a bonded link, who disconnected.
+
+SUPERVISION_TIMEOUT_S = 0.72  # the supervision timeout of Bumble's links (LE Connection Complete: 0x0048)
+CONNECTION_TIMEOUT = 0x08     # HCI error code Connection Timeout (Core v5.4 Vol 1 Part F §2.8)
+
+
+def bonding(device: Device) -> None:
+    """LE Secure Connections, bonding (AuthReq bonding flags 01), Just Works; the identity address
+    distributed is the device's static random address, the one it connects with (so a stored bond
+    is found again by the address of the next connection)."""
+    device.pairing_config_factory = lambda _connection: PairingConfig(
+        sc=True, mitm=False, bonding=True,
+        identity_address_type=PairingConfig.AddressType.RANDOM,
+        delegate=PairingDelegate(io_capability=PairingDelegate.IoCapability.NO_OUTPUT_NO_INPUT))
+
+
+async def reconnect(pair: Pair, address) -> Connection:
+    """A direct LE Create Connection to a bonded peer's known address, no scan first. (Bumble's
+    connect() would scan to resolve a peer whose IRK it holds; this peer's identity is the static
+    address it connects with, so none is needed.)"""
+    resolver, pair.central.address_resolver = pair.central.address_resolver, None
+    try:
+        return await pair.central.connect(address, timeout=5)
+    finally:
+        pair.central.address_resolver = resolver
+
+
+def controller_link(controller: Controller, handle: int | None = None):
+    """The emulated controller's record of its (only, or `handle`'s) LE link."""
+    return next(c for c in controller.le_connections.values() if handle is None or c.handle == handle)
+
+
+def vanish(pair: Pair, central_handle: int, *, during_encryption: bool = False) -> None:
+    """The peripheral's radio goes silent for good (switched off, out of range). Bumble's LocalLink
+    never loses a packet and its controllers have no supervision timer, so the loss is made the way
+    a controller reports it: once the link's supervision timeout has passed on the capture's clock,
+    each emulated controller sends its host, through its own event path, Disconnection Complete
+    with reason 0x08 Connection Timeout (and, when the central was starting encryption, first
+    Encryption Change with status 0x08) — no LL_TERMINATE_IND crosses the link, nobody chose it.
+    The recorded HCI is what a real central's controller reports on a supervision timeout."""
+    central = controller_link(pair.central_controller, central_handle)
+    peripheral = controller_link(pair.peripheral_controller)
+    if during_encryption:
+        pair.central_controller.on_le_encryption_change(central, CONNECTION_TIMEOUT)
+    pair.central_controller.on_le_disconnected(central, CONNECTION_TIMEOUT)
+    pair.peripheral_controller.on_le_disconnected(peripheral, CONNECTION_TIMEOUT)
+
+
+async def lose_link(pair: Pair, connection: Connection) -> None:
+    """The peripheral vanishes now; the supervision timeout later the link is lost (`vanish`)."""
+    await pair.wait(SUPERVISION_TIMEOUT_S)
+    vanish(pair, connection.handle)
+    await asyncio.sleep(0.1)
+
+
+def answer_android_vendor_commands(controller: Controller) -> None:
+    """Bumble's emulated controller does not know Android's vendor commands (it would answer 0x01
+    Unknown HCI Command): answer LE Get Vendor Capabilities (0xFD53) as an Android controller does,
+    status 0x00 with capabilities of version 0.98."""
+    def on_get_vendor_capabilities(_command):
+        return android_hci.HCI_LE_Get_Vendor_Capabilities_ReturnParameters(
+            status=hci.HCI_ErrorCode.SUCCESS, max_advt_instances=16, offloaded_resolution_of_private_address=1,
+            total_scan_results_storage=0, max_irk_list_sz=16, filtering_support=1, max_filter=16,
+            activity_energy_info_support=1, version_supported=0x0098, total_num_of_advt_tracked=16,
+            extended_scan_support=1, debug_logging_supported=0, le_address_generation_offloading_support=0,
+            a2dp_source_offload_capability_mask=0, bluetooth_quality_report_support=0,
+            dynamic_audio_buffer_support=0)
+    controller.on_hci_le_get_vendor_capabilities_command = on_get_vendor_capabilities
+
+
+async def android_power_on(pair: Pair) -> None:
+    """Both devices on; the recorded central's host then asks its controller for Android's vendor
+    capabilities (LE Get Vendor Capabilities, OGF 0x3F OCF 0x153), as the Android stack does at
+    start: the capture reads as Android for certain. The app's scans come 6 s later, outside the
+    windows in which a scan reads as the system's (1 s after the reset) or near it (5 s)."""
+    answer_android_vendor_commands(pair.central_controller)
+    await power_on(pair)
+    await pair.central.host.send_sync_command(android_hci.HCI_LE_Get_Vendor_Capabilities_Command())
+    await pair.wait(6)
+
+
+async def short_scans(pair: Pair, gaps: list[float]) -> None:
+    """One short scan (duplicates filtered, 0.2 s), then one more after each gap (seconds on the
+    capture's clock between two scan starts)."""
+    for gap in [None, *gaps]:
+        if gap is not None:
+            await pair.wait(gap - 0.2)
+        await pair.central.start_scanning(filter_duplicates=True)
+        await asyncio.sleep(0.2)
+        await pair.central.stop_scanning()
+
+
+async def scan_restart_throttled_fires(pair: Pair) -> None:
+    """Android (the host sends Android's LE Get Vendor Capabilities at start). The app starts six
+    short scans 2 s apart: the sixth starts with five others in the 30 s before it, so Android would
+    keep it registered and deliver nothing."""
+    await android_power_on(pair)
+    await advertise(pair)
+    await short_scans(pair, [2, 2, 2, 2, 2])
+    await asyncio.sleep(0.05)
+
+
+async def scan_restart_throttled_passes(pair: Pair) -> None:
+    """Android (LE Get Vendor Capabilities at start). The app starts five short scans 2 s apart, then
+    a sixth 23 s after the fifth (31 s after the first): no scan starts with five others in the 30 s
+    before it."""
+    await android_power_on(pair)
+    await advertise(pair)
+    await short_scans(pair, [2, 2, 2, 2, 23])
+    await asyncio.sleep(0.05)
+
+
+async def conn_link_lost_fires(pair: Pair) -> None:
+    """Central connects, finds the sensor and reads it; then the peripheral goes silent (switched off):
+    after the link's supervision timeout (720 ms) the central's controller reports Disconnection
+    Complete with reason 0x08 Connection Timeout. No HCI Disconnect: nobody chose to end the link
+    (the loss is made as `vanish` describes)."""
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.read_value()
+    await asyncio.sleep(0.1)
+    await lose_link(pair, connection)
+
+
+async def conn_link_lost_encrypting(pair: Pair) -> None:
+    """Central bonds with the peripheral (LE Secure Connections, bonding on both sides), disconnects,
+    and reconnects directly; it starts encryption with the stored key, but the peripheral has gone
+    silent: the central's controller reports Encryption Change with status 0x08 Connection Timeout,
+    then Disconnection Complete 0x08 — a lost link, not a failed pairing or encryption (the loss is
+    made as `vanish` describes)."""
+    for device in (pair.central, pair.peripheral):
+        bonding(device)
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await pair.peripheral.start_advertising(advertising_data=ADV_DATA, advertising_interval_min=100,
+                                            advertising_interval_max=100, auto_restart=True)
+    connection = await scan_and_connect(pair)
+    address = connection.peer_address
+    await connection.pair()
+    await asyncio.sleep(0.1)
+    await connection.disconnect()
+    await asyncio.sleep(0.3)
+    connection = await reconnect(pair, address)
+    await asyncio.sleep(0.1)
+    controller = pair.central_controller
+
+    def enable_encryption_unanswered(command):
+        # LL_ENC_REQ goes out and nothing comes back: the controller accepts the command (Command
+        # Status pending) and reports the loss after the supervision timeout.
+        controller._send_hci_command_status(hci.HCI_COMMAND_STATUS_PENDING, command.op_code)
+
+        async def timeout():
+            await pair.wait(SUPERVISION_TIMEOUT_S)
+            vanish(pair, command.connection_handle, during_encryption=True)
+        asyncio.ensure_future(timeout())
+
+    controller.on_hci_le_enable_encryption_command = enable_encryption_unanswered
+    try:
+        await connection.encrypt()
+        raise RuntimeError("encryption unexpectedly succeeded")
+    except hci.HCI_Error as error:
+        assert error.error_code == CONNECTION_TIMEOUT, error
+    await asyncio.sleep(0.1)
+
+
+async def conn_left_open_fires(pair: Pair) -> None:
+    """Central connects, finds the sensor and reads it once, then keeps the link up with nothing to
+    send for 31 s; the capture ends with the link still up (its last frame: the host's LE Rand,
+    which carries no ACL data)."""
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.read_value()
+    await asyncio.sleep(0.1)
+    await pair.wait(31)
+    await pair.central.host.send_sync_command(hci.HCI_LE_Rand_Command())
+    await asyncio.sleep(0.05)
+
+
+async def conn_left_open_busy(pair: Pair) -> None:
+    """Central connects and subscribes to the sensor; the peripheral notifies every 10 s for 40 s, and
+    the capture ends 2 s after the last notification with the link still up: the link carried data
+    in its last 30 s (conn.left-open cannot judge it: the capture ended before the app could be seen
+    deciding)."""
+    service = sensor_service()
+    pair.peripheral.add_service(service)
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.subscribe(lambda value: None)
+    for i in range(5):
+        await pair.wait(10 if i else 0.1)
+        await pair.peripheral.notify_subscribers(service.characteristics[0], bytes([0x40 + i, 0x00]))
+        await asyncio.sleep(0.05)
+    await pair.wait(2)
+    await pair.central.host.send_sync_command(hci.HCI_LE_Rand_Command())
+    await asyncio.sleep(0.05)
+
+
+async def gatt_discover_all_unobserved(pair: Pair) -> None:
+    """Central discovers every service over the whole handle range and every characteristic and
+    descriptor; the capture ends 2 s later with the link still up (its last frame: the host's LE
+    Rand): what the app would use is not in the capture, so neither discovery rule judges it."""
+    pair.peripheral.add_service(sensor_service())
+    for service in extra_services():
+        pair.peripheral.add_service(service)
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    peer = Peer(connection)
+    await peer.discover_services()
+    for service in peer.services:
+        await service.discover_characteristics()
+        for characteristic in service.characteristics:
+            await characteristic.discover_descriptors()
+    await pair.wait(2)
+    await pair.central.host.send_sync_command(hci.HCI_LE_Rand_Command())
+    await asyncio.sleep(0.05)
+
+
+async def conn_idle_before_disconnect_peer_fires(pair: Pair) -> None:
+    """Central (recorded) connects, finds the sensor and reads it; the link then carries nothing for
+    11 s until the peripheral disconnects it (the peer's choice: Remote User Terminated)."""
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.read_value()
+    await asyncio.sleep(0.1)
+    await pair.wait(11)
+    await next(iter(pair.peripheral.connections.values())).disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def conn_subscriptions_left_on_bonded_fires(pair: Pair) -> None:
+    """Central pairs with bonding on both sides (LE Secure Connections), subscribes to notifications,
+    receives three, and disconnects with the CCCD still on: the bonded peripheral keeps it on for
+    the next connection."""
+    for device in (pair.central, pair.peripheral):
+        bonding(device)
+    service = sensor_service()
+    pair.peripheral.add_service(service)
+    await power_on(pair)
+    await advertise(pair)
+    connection = await scan_and_connect(pair)
+    await connection.pair()
+    await asyncio.sleep(0.1)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.subscribe(lambda value: None)
+    await asyncio.sleep(0.1)
+    for i in range(3):
+        await pair.peripheral.notify_subscribers(service.characteristics[0], bytes([0x50 + i, 0x00]))
+        await asyncio.sleep(0.2)
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def security_repeated_pairing_fires(pair: Pair) -> None:
+    """Central bonds with the peripheral (LE Secure Connections, bonding on both sides), reads the
+    sensor, disconnects; it then deletes the bond (as an app that removes it) and reconnects
+    directly: it pairs and bonds again with the same peripheral, which still has its keys."""
+    for device in (pair.central, pair.peripheral):
+        bonding(device)
+    pair.peripheral.add_service(sensor_service())
+    await power_on(pair)
+    await pair.peripheral.start_advertising(advertising_data=ADV_DATA, advertising_interval_min=100,
+                                            advertising_interval_max=100, auto_restart=True)
+    connection = await scan_and_connect(pair)
+    address = connection.peer_address
+    await connection.pair()
+    await asyncio.sleep(0.1)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.read_value()
+    await connection.disconnect()
+    await asyncio.sleep(0.3)
+    for name, _keys in await pair.central.keystore.get_all():
+        await pair.central.keystore.delete(name)
+    connection = await reconnect(pair, address)
+    await connection.pair()
+    await asyncio.sleep(0.1)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.read_value()
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+async def security_repeated_pairing_passes(pair: Pair) -> None:
+    """Central bonds with the peripheral (LE Secure Connections, bonding on both sides) and
+    disconnects; it reconnects directly and encrypts the link with the stored key (no pairing: the
+    link is bonded), subscribes to notifications, receives three, turns them off (CCCD 0x0000) and
+    disconnects."""
+    for device in (pair.central, pair.peripheral):
+        bonding(device)
+    service = sensor_service()
+    pair.peripheral.add_service(service)
+    await power_on(pair)
+    await pair.peripheral.start_advertising(advertising_data=ADV_DATA, advertising_interval_min=100,
+                                            advertising_interval_max=100, auto_restart=True)
+    connection = await scan_and_connect(pair)
+    address = connection.peer_address
+    await connection.pair()
+    await asyncio.sleep(0.1)
+    await connection.disconnect()
+    await asyncio.sleep(0.3)
+    connection = await reconnect(pair, address)
+    await connection.encrypt()
+    await asyncio.sleep(0.1)
+    _, sensor = await find_sensor(Peer(connection))
+    await sensor.subscribe(lambda value: None)
+    await asyncio.sleep(0.1)
+    for i in range(3):
+        await pair.peripheral.notify_subscribers(service.characteristics[0], bytes([0x60 + i, 0x00]))
+        await asyncio.sleep(0.2)
+    await sensor.unsubscribe()
+    await asyncio.sleep(0.1)
+    await connection.disconnect()
+    await asyncio.sleep(0.1)
+
+
+# ---------------------------------------------------------------------------------------------
 # The catalogue: name → (recorded side, script, designed verdicts). Every rule not named is
 # expected `not_evaluated` or `passed` as scenario_truth.py derives it; the named ones must come
 # out as designed ("warning"/"info"/"error" mean violated with that severity), or generation stops.
@@ -637,8 +973,9 @@ SCENARIOS = {
     "adv.payload-budget-fires": ("peripheral", adv_payload_budget_fires, {"adv.payload-budget": "error"}),
     "adv.without-need-passes": ("peripheral", adv_without_need_passes,
                                 {"adv.without-need": P, "adv.payload-budget": P}),
+    # Not bonded: a server forgets an unbonded client's CCCDs, so the rule does not judge it.
     "conn.subscriptions-left-on-passes": ("central", conn_subscriptions_left_on_passes,
-                                          {"conn.subscriptions-left-on": P}),
+                                          {"conn.subscriptions-left-on": N}),
     "conn.reconnect-by-scan-passes": ("central", conn_reconnect_by_scan_passes, {"conn.reconnect-by-scan": P}),
     "security.insufficient-auth-passes": ("central", security_insufficient_auth_passes,
                                           {"security.insufficient-auth": P, "security.legacy-pairing": P,
@@ -655,8 +992,9 @@ SCENARIOS = {
                                 {"gatt.discover-all-services": "warning", "gatt.discover-all-characteristics": "info",
                                  "conn.idle-before-disconnect": "warning", "att.acknowledged-bulk": P,
                                  "att.small-writes": P}),
+    # Not bonded (no pairing): not judged since the rule judges bonded links only.
     "conn.subscriptions-left-on-fires": ("central", conn_subscriptions_left_on_fires,
-                                         {"conn.subscriptions-left-on": "info",
+                                         {"conn.subscriptions-left-on": N,
                                           "gatt.discover-all-characteristics": P}),
     "conn.reconnect-by-scan-fires": ("central", conn_reconnect_by_scan_fires, {"conn.reconnect-by-scan": "info"}),
     "conn.attempt-unbounded-fires": ("central", conn_attempt_unbounded_fires, {"conn.attempt-unbounded": "warning"}),
@@ -671,6 +1009,37 @@ SCENARIOS = {
                                {"att.small-writes": "warning", "att.acknowledged-bulk": P}),
     "att.acknowledged-bulk-fires": ("central", att_acknowledged_bulk_fires,
                                     {"att.acknowledged-bulk": "info", "att.small-writes": P}),
+    "scan.restart-throttled-fires": ("central", scan_restart_throttled_fires,
+                                     {"scan.restart-throttled": "warning", "scan.left-running": P,
+                                      "scan.duplicates-allowed": P}),
+    "scan.restart-throttled-passes": ("central", scan_restart_throttled_passes,
+                                      {"scan.restart-throttled": P, "scan.left-running": P}),
+    "conn.link-lost-fires": ("central", conn_link_lost_fires,
+                             {"conn.link-lost": "warning", "conn.idle-before-disconnect": N,
+                              "conn.left-open": N, "gatt.polling": P}),
+    "conn.link-lost-encrypting": ("central", conn_link_lost_encrypting,
+                                  {"conn.link-lost": "warning", "security.pairing-failed": P,
+                                   "security.repeated-pairing": P, "conn.reconnect-by-scan": P,
+                                   "conn.idle-before-disconnect": P}),
+    "conn.left-open-fires": ("central", conn_left_open_fires,
+                             {"conn.left-open": "warning", "conn.idle-before-disconnect": N,
+                              "conn.link-lost": P, "gatt.discover-all-services": P}),
+    "conn.left-open-busy": ("central", conn_left_open_busy,
+                            {"conn.left-open": P, "conn.link-lost": P, "gatt.polling": N}),
+    "gatt.discover-all-unobserved": ("central", gatt_discover_all_unobserved,
+                                     {"gatt.discover-all-services": N, "gatt.discover-all-characteristics": N,
+                                      "conn.left-open": P}),
+    "conn.idle-before-disconnect-peer-fires": ("central", conn_idle_before_disconnect_peer_fires,
+                                               {"conn.idle-before-disconnect": "warning", "conn.link-lost": P}),
+    "conn.subscriptions-left-on-bonded-fires": ("central", conn_subscriptions_left_on_bonded_fires,
+                                                {"conn.subscriptions-left-on": "info",
+                                                 "security.repeated-pairing": P, "security.pairing-failed": P}),
+    "security.repeated-pairing-fires": ("central", security_repeated_pairing_fires,
+                                        {"security.repeated-pairing": "warning", "security.pairing-failed": P,
+                                         "conn.reconnect-by-scan": P, "conn.subscriptions-left-on": P}),
+    "security.repeated-pairing-passes": ("central", security_repeated_pairing_passes,
+                                         {"security.repeated-pairing": P, "conn.subscriptions-left-on": P,
+                                          "security.pairing-failed": P, "conn.reconnect-by-scan": P}),
 }
 
 # Captures also written in the other formats hciscope reads: (source scenario, suffix, encoder,
@@ -691,16 +1060,8 @@ VARIANTS = [
 ]
 
 
-def shifted(value, by: int, key: str = ""):
-    """The truth with every frame number moved by `by` (meta records placed first)."""
-    if isinstance(value, dict):
-        return {k: shifted(v, by, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [shifted(v, by, key) for v in value]
-    frame_key = key.endswith("frame") or key.endswith("frames") or key in ("frame", "frames")
-    if frame_key and isinstance(value, int) and not isinstance(value, bool):
-        return value + by
-    return value
+def description_of(scenario) -> str:
+    return " ".join((scenario.__doc__ or "").split())
 
 
 def write_truth(path: Path, name: str, side: str, description: str, designed: dict) -> dict:
@@ -716,14 +1077,22 @@ def write_truth(path: Path, name: str, side: str, description: str, designed: di
     return t
 
 
-def write_variants(out_dir: Path, truths: dict) -> None:
+def write_variants(out_dir: Path, truths: dict, encode_captures: bool = True) -> None:
     for source, suffix, encode, meta, fmt in VARIANTS:
         if source not in truths:
             continue
         records = encoders.read_btsnoop(out_dir / f"{source}.btsnoop")
         target = out_dir / f"{source}{suffix}"
-        target.write_bytes(encode(records))
-        t = shifted(json.loads(json.dumps(truths[source])), meta)
+        if encode_captures:
+            target.write_bytes(encode(records))
+        # The source's truth, frames moved by the meta records; actors as the format's own platform
+        # names them (little-endian PacketLogger: iOS for certain).
+        fresh = scenario_truth.variant_truth(out_dir / f"{source}.btsnoop", fmt, meta)
+        t = json.loads(json.dumps(truths[source]))
+        for key in ("expected_rules", "expected_rules_by_profile", "expected_metrics"):
+            if key in fresh:
+                t[key] = fresh[key]
+        t.pop("design_check", None)
         t["capture"] = target.name
         t["capture_info"] = {"format": fmt, "packets": truths[source]["capture_info"]["packets"] + meta,
                              "source": f"{source}.btsnoop re-encoded by Scripts/capture_encoders.py"}
@@ -747,11 +1116,29 @@ def write_index(out_dir: Path) -> None:
         raise SystemExit(f"rules without a violating and a passing capture: {missing}")
 
 
+def truth_only(out_dir: Path) -> None:
+    """Recompute every scenario's truth (and its variants', and index.json) from the captures as
+    they are: no Bumble run, the captures' bytes stay."""
+    truths = {}
+    for name, (side, scenario, designed) in SCENARIOS.items():
+        path = out_dir / f"{name}.btsnoop"
+        if not path.exists():
+            print(f"{path}: missing (generate it first)")
+            continue
+        truths[name] = write_truth(path, name, side, description_of(scenario), designed)
+        print(f"{path}: truth recomputed ({truths[name]['capture_info']['packets']} frames)")
+    write_variants(out_dir, truths, encode_captures=False)
+    write_index(out_dir)
+
+
 async def main(arguments: list[str]) -> None:
     out_dir = OUT_DIR
     if len(arguments) >= 2 and arguments[0] == "--out":
         out_dir = Path(arguments[1])
         arguments = arguments[2:]
+    if arguments[:1] == ["--truth-only"]:
+        truth_only(out_dir)
+        return
     selection = arguments
     out_dir.mkdir(parents=True, exist_ok=True)
     truths = {}
@@ -765,7 +1152,7 @@ async def main(arguments: list[str]) -> None:
             await scenario(pair)
         finally:
             pair.close()
-        truths[name] = write_truth(path, name, side, (scenario.__doc__ or "").strip().replace("\n   ", ""), designed)
+        truths[name] = write_truth(path, name, side, description_of(scenario), designed)
         print(f"{path}: {path.stat().st_size} bytes, {truths[name]['capture_info']['packets']} frames")
     write_variants(out_dir, truths)
     if not selection:

@@ -11,15 +11,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${HCISCOPE_CORPUS:-}" ]; then
-    if [ -d ../shared/captures/real ]; then
-        HCISCOPE_CORPUS=$(cd ../shared/captures && pwd)
-    else
-        fetched=$(bash Scripts/fetch-corpus.sh --print-dir)
-        if [ "${HCISCOPE_FETCH_CORPUS:-1}" != 0 ]; then
-            bash Scripts/fetch-corpus.sh || echo "test.sh: the corpus could not be fetched completely (see above); tests use what is there" >&2
-        fi
-        [ -n "$(ls -A "$fetched/real" 2>/dev/null)" ] && HCISCOPE_CORPUS=$fetched
+    # The captures ../shared/captures already holds are linked, the other pinned ones fetched.
+    fetched=$(bash Scripts/fetch-corpus.sh --print-dir)
+    have=()
+    [ -d ../shared/captures/real ] && have=(--have ../shared/captures)
+    download=()
+    [ "${HCISCOPE_FETCH_CORPUS:-1}" = 0 ] && download=(--no-download)
+    if [ ${#have[@]} -gt 0 ] || [ ${#download[@]} -eq 0 ]; then
+        bash Scripts/fetch-corpus.sh "${have[@]}" "${download[@]}" \
+            || echo "test.sh: not every pinned capture could be fetched (see above); the tests use those present and name the others as skipped" >&2
     fi
+    [ -n "$(ls -A "$fetched/real" 2>/dev/null)" ] && HCISCOPE_CORPUS=$fetched
 fi
 if [ -n "${HCISCOPE_CORPUS:-}" ]; then
     export HCISCOPE_CORPUS

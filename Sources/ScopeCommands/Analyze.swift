@@ -51,8 +51,11 @@ public struct Analyze: ParsableCommand {
     @Option(help: "Host stack that recorded the capture, instead of the one its evidence shows: ios, android, bluez or embedded. Advice speaks its API; what it does by itself is counted as its own.")
     var platform: String?
 
-    @Option(name: .customLong("fail-on"), help: "Lowest severity that makes the run fail: error, warning or info.")
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that makes the run fail: error, warning or info (findings of the app, and of what cannot be told apart from it, unless --judge all).")
     var failOn: Severity = .error
+
+    @Option(help: "Whose findings the report judges and --fail-on counts: app (the app's, and what cannot be told apart from it; the system's and the peer's activity is summed in a few lines) or all (every actor). JSON lists every finding with its actor either way.")
+    var judge: JudgeScope = .app
 
     @Option(help: "An earlier JSON report to compare with.")
     var baseline: String?
@@ -158,6 +161,7 @@ public struct Analyze: ParsableCommand {
         let format = self.format
         let resolve = !noResolveAddresses
         let failOn = self.failOn
+        let judge = self.judge
 
         // Folders are searched recursively; what they hold is recognised by content, and files
         // that are not captures are skipped (counted). Files named on the command line are always
@@ -198,7 +202,8 @@ public struct Analyze: ParsableCommand {
                     outcome.skipped = true
                     return outcome
                 }
-                outcome.messages.append("hciscope analyze: \(file): \(error)")
+                // A capture error names its file (and offset) itself.
+                outcome.messages.append("hciscope analyze: " + (error is CaptureError ? "\(error)" : "\(file): \(error)"))
                 let failure = MultiReport.Failure(file: file, message: String(describing: error))
                 outcome.failure = failure
                 outcome.status = 2
@@ -217,6 +222,7 @@ public struct Analyze: ParsableCommand {
             }
             var report = Report(
                 analysis: analysis, verdicts: verdicts, tool: ToolInfo(version: version), config: summary, timeline: format == .html)
+            report.judge = judge
             if !oldReports.isEmpty {
                 if let old = Baseline.match(oldReports, file: file) {
                     report.compare(with: old, budgets: maxGrowth)
@@ -535,3 +541,5 @@ extension Analyze {
         init(_ sink: @escaping (String) -> Void) { self.sink = sink }
     }
 }
+
+extension JudgeScope: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScopeAnalysis
 import ScopeReport
 import ScopeRules
 
@@ -12,7 +13,8 @@ public struct Rules: ParsableCommand {
             Without RULE: one line per rule. With RULE (e.g. scan.left-running): what it judges, the HCI evidence \
             it reads, when it is violated, passes or is not evaluated, its thresholds with their hciscope.yml keys \
             and defaults, why it matters, and what usually causes it and how to fix it on iOS, Android, BlueZ and \
-            embedded stacks. --markdown prints the whole catalog as docs/RULES.md; --json as data.
+            embedded stacks. --markdown prints the whole catalog as docs/RULES.md; --json as data. \
+            --attribution prints who each signal in the frames names on each platform (docs/ATTRIBUTION.md).
             """)
 
     @Argument(help: "A rule id (see the list).")
@@ -24,11 +26,15 @@ public struct Rules: ParsableCommand {
     @Flag(help: "Print the whole catalog as JSON.")
     var json = false
 
+    @Flag(help: "Print who each attribution signal names on each platform (the table of docs/ATTRIBUTION.md).")
+    var attribution = false
+
     public init() {}
 
     public func validate() throws {
         if markdown && json { throw ValidationError("--markdown and --json: choose one") }
         if rule != nil && (markdown || json) { throw ValidationError("--markdown and --json print every rule; leave out RULE") }
+        if attribution && (rule != nil || markdown || json) { throw ValidationError("--attribution prints the attribution table alone") }
     }
 
     public func run() throws {
@@ -37,6 +43,7 @@ public struct Rules: ParsableCommand {
     }
 
     public func execute(console: Console) -> Int32 {
+        if attribution { console.out(Self.attributionTable()); return 0 }
         if markdown { console.out(RuleCatalogDocument.markdown()); return 0 }
         if json { console.out(RuleCatalogDocument.json()); return 0 }
         guard let rule else { console.out(RuleCatalogDocument.list()); return 0 }
@@ -48,6 +55,30 @@ public struct Rules: ParsableCommand {
         }
         console.out(RuleCatalogDocument.text(found))
         return 0
+    }
+
+    /// The platforms in the order of docs/ATTRIBUTION.md's table.
+    static let attributionPlatforms: [HostPlatform.Kind] = [.android, .ios, .bluez, .embedded, .unknown]
+
+    /// Who every signal names on every platform named with certainty (`ActorSignal.actor(on:certain:)`:
+    /// the code's table, not a copy of it). A platform named on suggestive evidence only names
+    /// `unknown` for every signal but the peer's.
+    static func attributionTable() -> String {
+        let header = ["signal"] + attributionPlatforms.map { $0 == .unknown ? "unknown platform" : $0.rawValue }
+        var rows = [header]
+        for signal in ActorSignal.allCases {
+            rows.append([signal.rawValue] + attributionPlatforms.map { signal.actor(on: $0, certain: true).rawValue })
+        }
+        let widths = header.indices.map { i in rows.map { $0[i].count }.max() ?? 0 }
+        var out = "Who each signal in the frames names, per platform (docs/ATTRIBUTION.md). app and unknown are judged;\n"
+        out += "os (the system) and peer are summed apart. A platform named on suggestive evidence only: unknown, but for the peer's signals.\n\n"
+        for row in rows {
+            out += zip(row, widths).map { $0.0 + String(repeating: " ", count: $0.1 - $0.0.count) }.joined(separator: "  ")
+                .trimmingSuffixSpaces() + "\n"
+        }
+        out += "\n"
+        for signal in ActorSignal.allCases { out += "\(signal.rawValue): \(signal.description)\n" }
+        return out
     }
 
     /// The rule id closest to `text` (edit distance, or the one containing it), when close enough.
@@ -71,5 +102,13 @@ public struct Rules: ParsableCommand {
             }
         }
         return row[b.count]
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffixSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
     }
 }

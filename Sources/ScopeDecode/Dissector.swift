@@ -171,7 +171,7 @@ public struct Dissector: Sendable {
         if record.payload.count >= 2 {
             let handle = (UInt16(record.payload[0]) | UInt16(record.payload[1]) << 8) & 0x0FFF
             let key = HandleKey(adapter: record.adapter, handle: handle)
-            if handle == Self.vendorDebugHandle, !connectedHandles.contains(key) {
+            if ACLHeader.isVendorHandle(handle), !connectedHandles.contains(key) {
                 let packet = ACLPacket.decode(record.payload, captureTruncated: record.isTruncated)
                 return (.vendorDebugACL(packet.header), [], packet.malformed, nil)
             }

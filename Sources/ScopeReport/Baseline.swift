@@ -1,4 +1,5 @@
 import Foundation
+import ScopeAnalysis
 import ScopeRules
 
 /// An earlier JSON report (`--baseline OLD.json`): its headline figures and findings.
@@ -8,6 +9,15 @@ public struct Baseline: Sendable {
         public var subject: String
         public var severity: String
         public var message: String
+        /// Its actor, in reports of schema 2 and later.
+        public var actor: String?
+        public init(rule: String, subject: String, severity: String, message: String, actor: String? = nil) {
+            self.rule = rule
+            self.subject = subject
+            self.severity = severity
+            self.message = message
+            self.actor = actor
+        }
     }
     public var file: String?
     public var figures: [String: Double]
@@ -45,17 +55,23 @@ public struct Baseline: Sendable {
             throw .notAReport(path, "invalid JSON")
         }
         guard let root = object as? [String: Any] else { throw .notAReport(path, "top level is not an object") }
-        guard root["schema_version"] is NSNumber else { throw .notAReport(path, "no schema_version") }
+        guard let version = root["schema_version"] as? NSNumber else { throw .notAReport(path, "no schema_version") }
+        // Schema 1 gave these figures as means; from schema 2 they are medians: not comparable.
+        let changedMeaning: Set<String> =
+            version.intValue < 2
+            ? ["discovery_ms", "discovery_radio_on_ms", "first_report_to_request_ms", "setup_ms", "first_att_ms", "gatt_discovery_ms",
+               "first_data_ms", "idle_tail_ms"] : []
         let items: [[String: Any]] = (root["reports"] as? [[String: Any]]) ?? [root]
         var out: [Baseline] = []
         for item in items {
             var figures: [String: Double] = [:]
             if let h = item["headline"] as? [String: Any], let f = h["figures"] as? [String: Any] {
-                for (k, v) in f { if let n = v as? NSNumber { figures[k] = n.doubleValue } }
+                for (k, v) in f where !changedMeaning.contains(k) { if let n = v as? NSNumber { figures[k] = n.doubleValue } }
             }
             let findings = ((item["findings"] as? [[String: Any]]) ?? []).map {
                 OldFinding(rule: $0["rule"] as? String ?? "", subject: $0["subject"] as? String ?? "",
-                           severity: $0["severity"] as? String ?? "", message: $0["message"] as? String ?? "")
+                           severity: $0["severity"] as? String ?? "", message: $0["message"] as? String ?? "",
+                           actor: $0["actor"] as? String)
             }
             let file = (item["capture"] as? [String: Any])?["file"] as? String
             out.append(Baseline(figures: figures, findings: findings, file: file))
@@ -83,9 +99,10 @@ public struct RegressionBudget: Sendable, Hashable {
 
     /// Figure keys a budget may name (those of `Headline.figures`).
     public static let knownKeys = [
-        "discovery_ms", "discovery_reports", "discovery_radio_on_ms", "first_report_to_request_ms", "scan_ms",
-        "scan_radio_on_ms", "reports", "duplicate_reports", "duplicate_ratio", "duplicate_event_bytes", "setup_ms",
-        "first_att_ms", "gatt_discovery_ms", "first_data_ms", "idle_tail_ms",
+        "discovery_ms", "discovery_p90_ms", "discovery_reports", "discovery_radio_on_ms", "first_report_to_request_ms",
+        "failed_attempts", "failed_attempts_ms", "scan_ms", "scan_radio_on_ms", "app_full_duty_scan_ms", "reports",
+        "duplicate_reports", "duplicate_ratio", "duplicate_rate_median", "duplicate_rate_peak", "duplicate_event_bytes",
+        "setup_ms", "setup_p90_ms", "accept_list_wait_ms", "first_att_ms", "gatt_discovery_ms", "first_data_ms", "idle_tail_ms",
     ]
 
     /// "discovery_ms=10%" or "discovery_ms=10"; nil with a message for anything else.
@@ -151,11 +168,14 @@ public struct BaselineComparison: Sendable {
         }
         let oldKeys = Set(baseline.findings.map { "\($0.rule)\u{0}\($0.subject)" })
         let newKeys = Set(report.findings.map { "\($0.rule)\u{0}\($0.subject)" })
-        newFindings = report.findings.filter { !oldKeys.contains("\($0.rule)\u{0}\($0.subject)") }
+        // The findings the report judges (the app's, unless every actor's is judged).
+        newFindings = report.shownFindings.filter { !oldKeys.contains("\($0.rule)\u{0}\($0.subject)") }
         // A rule whose findings were not all listed cannot prove one of them gone.
         let partlyListed = Set(report.rules.filter { !$0.omitted.isEmpty }.map(\.rule))
+        let judgedOnly = report.judge == .app
         resolvedFindings = baseline.findings.filter {
             !newKeys.contains("\($0.rule)\u{0}\($0.subject)") && !partlyListed.contains($0.rule)
+                && (!judgedOnly || ($0.actor.map { Actor(rawValue: $0)?.judgedAsApp ?? true } ?? true))
         }
     }
 

@@ -39,7 +39,7 @@ public enum CodeClimateReporter {
         for r in m.reports {
             let file = r.capture.file
             var seen: [String: Int] = [:]
-            for f in r.findings {
+            for f in r.shownFindings {
                 let key = f.rule + "\u{0}" + f.subject
                 let occurrence = seen[key, default: 0]
                 seen[key] = occurrence + 1

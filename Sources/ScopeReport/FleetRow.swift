@@ -1,12 +1,13 @@
+import ScopeAnalysis
 import ScopeRules
 
 /// `--format jsonl`: one row per capture, the same keys in the same order in every row, for
-/// tables over many captures (DuckDB's `read_json_auto`, pandas, jq). Schema `hciscope.fleet/1`,
+/// tables over many captures (DuckDB's `read_json_auto`, pandas, jq). Schema `hciscope.fleet/2`,
 /// documented key by key in docs/FLEET.md.
 public enum FleetRow {
     /// Bumped (`hciscope.fleet/2`) when a key is renamed or removed or its meaning changes;
     /// adding a key keeps it.
-    public static let schema = "hciscope.fleet/1"
+    public static let schema = "hciscope.fleet/2"
 
     /// The row of an analysed capture.
     public static func value(_ r: Report) -> JSONValue {
@@ -19,6 +20,8 @@ public enum FleetRow {
         o.set("health_problems", .array(c.healthProblems.map(JSONValue.string)))
         o.set("platform", c.platform.kind == .unknown ? nil : c.platform.kind.rawValue)
         o.set("platform_certain", c.platform.kind == .unknown ? nil : c.platform.isCertain)
+        o.set("device", c.platform.details.device)
+        o.set("os_version", c.platform.details.os)
         o.set("source", c.source.isPlain ? nil : c.source.kind.rawValue)
         o.set("merged_files", c.source.isPlain ? nil : c.source.members.count)
         o.set("scans", r.totals.scans)
@@ -35,7 +38,7 @@ public enum FleetRow {
         var figures = JSONObject()
         for f in r.headline.figures { figures.set(f.key, f.rendered.map(JSONValue.decimal) ?? .null) }
         o.set("figures", figures.value)
-        o.set("rules", .array(r.rules.map(rule)))
+        o.set("rules", .array(r.rules.map { rule($0, judged: r.judgedStatus($0)) }))
         return o.value
     }
 
@@ -44,7 +47,7 @@ public enum FleetRow {
         var o = head(file: failure.file, format: format, error: failure.message, tool: tool)
         for key in ["frames", "duration_ms", "first_timestamp_utc", "health"] { o.set(key, .null) }
         o.set("health_problems", .array([]))
-        for key in ["platform", "platform_certain", "source", "merged_files", "scans", "devices", "connection_attempts", "connections", "pairings", "errors", "warnings", "infos",
+        for key in ["platform", "platform_certain", "device", "os_version", "source", "merged_files", "scans", "devices", "connection_attempts", "connections", "pairings", "errors", "warnings", "infos",
                     "rules_violated", "rules_passed", "rules_not_evaluated", "figures"] {
             o.set(key, .null)
         }
@@ -62,14 +65,19 @@ public enum FleetRow {
         return o
     }
 
-    static func rule(_ v: RuleVerdict) -> JSONValue {
+    static func rule(_ v: RuleVerdict, judged: RuleStatus) -> JSONValue {
         var o = JSONObject()
         o.set("rule", v.rule)
         o.set("status", v.status.rawValue)
+        o.set("judged_status", judged.rawValue)
         o.set("findings", v.totalFindings)
         o.set("errors", v.count(.error))
         o.set("warnings", v.count(.warning))
         o.set("infos", v.count(.info))
+        let byActor = v.findingsByActor
+        var actors = JSONObject()
+        for a in Actor.allCases { actors.set(a.rawValue, byActor[a] ?? 0) }
+        o.set("findings_by_actor", actors.value)
         return o.value
     }
 }

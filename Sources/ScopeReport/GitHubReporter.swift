@@ -47,7 +47,7 @@ public enum GitHubReporter {
         var out = m.failures.map { Annotation(level: "error", file: $0.file, title: "hciscope", message: "could not analyse: \($0.message)") }
         for s in Severity.allCases.sorted(by: >) {
             for r in m.reports {
-                for f in r.findings where f.severity == s {
+                for f in r.shownFindings where f.severity == s {
                     var text = "\(f.subject): \(f.message)"
                     if !f.evidence.isEmpty { text += " (frames \(FrameList.string(f.evidence)))" }
                     out.append(Annotation(level: level(s), file: r.capture.file, title: f.rule, message: text))

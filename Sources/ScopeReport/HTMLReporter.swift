@@ -142,8 +142,8 @@ public enum HTMLReporter {
         TimelineSVG.render(r.timeline, into: &out)
 
         out.append("<h2>Findings</h2>\n")
-        if r.findings.isEmpty { out.append("<p>No findings.</p>\n") }
-        for f in r.findings {
+        if r.shownFindings.isEmpty { out.append("<p>No findings.</p>\n") }
+        for f in r.shownFindings {
             out.append("<div class=\"finding ")
             out.appendUTF8(f.severity.rawValue)
             out.append("\"><div><span class=\"sev\">")
@@ -165,7 +165,28 @@ public enum HTMLReporter {
                 out.appendXMLEscaped(rec)
                 out.append("</p>")
             }
+            if f.actor != .app {
+                out.append("<p class=\"ev\">who: ")
+                out.appendXMLEscaped(f.actor.label + (f.attribution.map { " — " + $0.description } ?? ""))
+                out.append("</p>")
+            }
             out.append("</div>\n")
+        }
+        if !r.activity.isEmpty {
+            out.append("<h2>The system's and the peer's activity</h2>\n<ul>\n")
+            for l in r.activity.lines {
+                out.append("<li>")
+                out.appendXMLEscaped((l.actor == .os ? "the system: " : "the peer: ") + Activity.text(l))
+                out.append("</li>\n")
+            }
+            if !r.activity.notJudged.isEmpty, r.judge == .app {
+                out.append("<li>")
+                out.appendXMLEscaped(
+                    "their findings, not the app's: "
+                        + r.activity.notJudged.map { "\($0.rule) ×\($0.count) (\($0.actor == .os ? "system" : "peer"))" }.joined(separator: ", "))
+                out.append("</li>\n")
+            }
+            out.append("</ul>\n")
         }
         if r.omittedFindings > 0 {
             out.append("<p>… and ")

@@ -22,15 +22,25 @@ public struct Headline: Sendable {
         public var reports: Int
         public var duplicates: Int
         public var ratio: Double
-        public var perSecond: Double?
         public var eventBytes: Int
         public var scanMicros: Int64
+        /// Each session's duplicate rate (duplicates per second of that session), over the
+        /// sessions that received reports: how many, the median and the peak with its session.
+        public var rateSessions: Int
+        public var rateMedian: Double?
+        public var ratePeak: Double?
+        public var ratePeakSessionFrame: FrameNumber?
+        /// Of the scan time, what the app's scans (and those not told apart from the system's)
+        /// spent at 100 % duty (window = interval).
+        public var appFullDutyMicros: Int64
     }
 
     public struct ConnectionTiming: Sendable {
         public var connection: String
         public var peer: String?
         public var setupMicros: Int64?
+        /// A Filter Accept List request → connection complete: waiting for the device, not setup.
+        public var acceptListWaitMicros: Int64?
         public var firstATTMicros: Int64?
         public var discoveryMicros: Int64?
         public var firstDataMicros: Int64?
@@ -78,7 +88,7 @@ public struct Headline: Sendable {
     /// The figures whose spread the headline gives.
     public enum SpreadFigure: Sendable, Hashable {
         case scanToRequest, reportsUntilRequest, radioOn, firstReportToRequest
-        case setup, firstATT, gattDiscovery, firstData, lifetime, idleTail
+        case setup, acceptListWait, firstATT, gattDiscovery, firstData, lifetime, idleTail
     }
 
     /// One figure over every item that has it: how many, the median and 90th percentile (nearest
@@ -137,11 +147,17 @@ public struct Headline: Sendable {
         let scanMicros = totals.durationMicros
         let reports = totals.reports
         let dups = totals.duplicates
+        let rate = Spread(totals.duplicateRate, device: { _ in nil })
+        // 100 %-duty scanning by the app (and what cannot be told apart from it).
+        var fullDuty: Int64 = 0
+        for s in a.scans where s.isFullDuty && a.actor(s.attribution).judgedAsApp { fullDuty &+= max(0, s.durationMicros) }
+        for (signal, t) in a.handedOverScans.bySignal where a.actor(ActorEvidence(signal)).judgedAsApp { fullDuty &+= t.fullDutyMicros }
         duplicates = Duplicates(
             sessions: totals.sessions, sessionsWithFilterOff: totals.sessionsWithFilterOff,
             reports: reports, duplicates: dups, ratio: reports == 0 ? 0 : Double(dups) / Double(reports),
-            perSecond: scanMicros > 0 ? Double(dups) * 1_000_000 / Double(scanMicros) : nil,
-            eventBytes: totals.duplicateEventBytes, scanMicros: scanMicros)
+            eventBytes: totals.duplicateEventBytes, scanMicros: scanMicros,
+            rateSessions: rate?.count ?? 0, rateMedian: rate.map { Double($0.median) / 1000 },
+            ratePeak: rate.map { Double($0.max) / 1000 }, ratePeakSessionFrame: rate?.worst.frame, appFullDutyMicros: fullDuty)
 
         discovery = discoveryList
         discoveryTotal = sums.count
@@ -149,7 +165,8 @@ public struct Headline: Sendable {
         for c in connections.prefix(listLimit) {
             connectionTiming.append(
                 ConnectionTiming(
-                    connection: c.id, peer: c.peer, setupMicros: c.setupMicros, firstATTMicros: c.firstATTMicros,
+                    connection: c.id, peer: c.peer, setupMicros: c.setupMicros, acceptListWaitMicros: c.acceptListWaitMicros,
+                    firstATTMicros: c.firstATTMicros,
                     discoveryMicros: c.discoveryMicros, firstDataMicros: c.firstDataMicros, lifetimeMicros: c.lifetimeMicros,
                     idleTailMicros: c.idleTailMicros))
         }
@@ -157,42 +174,63 @@ public struct Headline: Sendable {
         connectionTimingTotal = timing.count
         connectionTimingBlank = timing.blank
         let timingSpreads: [(SpreadFigure, SumCount)] = [
-            (.setup, timing.setup), (.firstATT, timing.firstATT), (.gattDiscovery, timing.discovery), (.firstData, timing.firstData),
+            (.setup, timing.setup), (.acceptListWait, timing.acceptListWait), (.firstATT, timing.firstATT),
+            (.gattDiscovery, timing.discovery), (.firstData, timing.firstData),
             (.lifetime, timing.lifetime), (.idleTail, timing.idleTail),
         ]
         for (figure, sum) in timingSpreads { spreads[figure] = Spread(sum, device: { _ in nil }) }
 
+        // Every figure of a spread is its median (and p90), as the text report states it; never a
+        // mean under the same name.
+        func median(_ f: SpreadFigure) -> Double? { spreads[f].map { Double($0.median) } }
+        func p90(_ f: SpreadFigure) -> Double? { spreads[f].map { Double($0.p90) } }
         figures = [
-            Figure(key: "discovery_ms", value: sums.scanToRequest.mean, unit: .ms, estimated: false,
-                   explanation: "scan start → connection request, mean over the devices connected to"),
+            Figure(key: "discovery_ms", value: median(.scanToRequest), unit: .ms, estimated: false,
+                   explanation: "scan start → connection request, median over the devices connected to"),
+            Figure(key: "discovery_p90_ms", value: p90(.scanToRequest), unit: .ms, estimated: false,
+                   explanation: "scan start → connection request, 90th percentile"),
             Figure(key: "discovery_reports", value: sums.reports.map(Double.init), unit: .count, estimated: false,
-                   explanation: "advertising reports the host processed before those connection requests"),
-            Figure(key: "discovery_radio_on_ms", value: sums.radioOn.mean, unit: .ms, estimated: true,
-                   explanation: "scan radio-on time until the request (duration × window/interval), mean"),
-            Figure(key: "first_report_to_request_ms", value: sums.firstReportToRequest.mean, unit: .ms,
-                   estimated: false, explanation: "the device's first advertising report → connection request, mean"),
+                   explanation: "advertising reports the host processed before those connection requests, in all"),
+            Figure(key: "discovery_radio_on_ms", value: median(.radioOn), unit: .ms, estimated: true,
+                   explanation: "scan radio-on time until the request (duration × window/interval), median"),
+            Figure(key: "first_report_to_request_ms", value: median(.firstReportToRequest), unit: .ms,
+                   estimated: false, explanation: "the device's first advertising report → connection request, median"),
+            Figure(key: "failed_attempts", value: Double(sums.failedAttempts), unit: .count,
+                   estimated: false, explanation: "connection requests to the same devices that did not connect before the ones that did"),
+            Figure(key: "failed_attempts_ms", value: Double(sums.failedAttemptsMicros), unit: .ms,
+                   estimated: false, explanation: "time those requests were pending, in all"),
             Figure(key: "scan_ms", value: Double(scanMicros), unit: .ms, estimated: false,
                    explanation: "total time scanning was enabled"),
             Figure(key: "scan_radio_on_ms", value: Double(totals.radioOnMicros), unit: .ms,
                    estimated: true, explanation: "total scan radio-on time (duration × window/interval per PHY)"),
+            Figure(key: "app_full_duty_scan_ms", value: Double(fullDuty), unit: .ms, estimated: false,
+                   explanation: "time the app's scans (and those not told apart from the system's) ran at 100 % duty"),
             Figure(key: "reports", value: Double(reports), unit: .count, estimated: false,
                    explanation: "advertising reports received while scanning"),
             Figure(key: "duplicate_reports", value: Double(dups), unit: .count, estimated: false,
                    explanation: "reports repeating an earlier report of the same device, type and data in the session"),
             Figure(key: "duplicate_ratio", value: duplicates.ratio, unit: .ratio, estimated: false,
                    explanation: "duplicate reports / all reports"),
+            Figure(key: "duplicate_rate_median", value: duplicates.rateMedian, unit: .ratio, estimated: false,
+                   explanation: "duplicates per second of a scan session, median over the sessions with reports"),
+            Figure(key: "duplicate_rate_peak", value: duplicates.ratePeak, unit: .ratio, estimated: false,
+                   explanation: "duplicates per second of the session with the most"),
             Figure(key: "duplicate_event_bytes", value: Double(duplicates.eventBytes), unit: .bytes, estimated: false,
                    explanation: "HCI event bytes spent on duplicate reports"),
-            Figure(key: "setup_ms", value: timing.setup.mean, unit: .ms, estimated: false,
-                   explanation: "connection request → connection complete, mean"),
-            Figure(key: "first_att_ms", value: timing.firstATT.mean, unit: .ms, estimated: false,
-                   explanation: "connection complete → first ATT PDU, mean"),
-            Figure(key: "gatt_discovery_ms", value: timing.discovery.mean, unit: .ms, estimated: false,
-                   explanation: "connection complete → end of GATT discovery, mean"),
-            Figure(key: "first_data_ms", value: timing.firstData.mean, unit: .ms, estimated: false,
-                   explanation: "connection complete → first read response or notification with a value, mean"),
-            Figure(key: "idle_tail_ms", value: timing.idleTail.mean, unit: .ms, estimated: false,
-                   explanation: "last ACL payload → disconnection (or end of capture), mean"),
+            Figure(key: "setup_ms", value: median(.setup), unit: .ms, estimated: false,
+                   explanation: "connection request naming its peer → connection complete, median"),
+            Figure(key: "setup_p90_ms", value: p90(.setup), unit: .ms, estimated: false,
+                   explanation: "connection request naming its peer → connection complete, 90th percentile"),
+            Figure(key: "accept_list_wait_ms", value: median(.acceptListWait), unit: .ms, estimated: false,
+                   explanation: "Filter Accept List request → connection complete (waiting for the device), median"),
+            Figure(key: "first_att_ms", value: median(.firstATT), unit: .ms, estimated: false,
+                   explanation: "connection complete → first ATT PDU, median"),
+            Figure(key: "gatt_discovery_ms", value: median(.gattDiscovery), unit: .ms, estimated: false,
+                   explanation: "connection complete → end of GATT discovery, median"),
+            Figure(key: "first_data_ms", value: median(.firstData), unit: .ms, estimated: false,
+                   explanation: "connection complete → first read response or notification with a value, median"),
+            Figure(key: "idle_tail_ms", value: median(.idleTail), unit: .ms, estimated: false,
+                   explanation: "last ACL payload → disconnection (or end of capture), median"),
         ]
     }
 

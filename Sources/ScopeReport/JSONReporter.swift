@@ -42,7 +42,7 @@ public enum JSONReporter {
             o.set("advertising", .null)
         }
         o.set("findings", objects: r.findings) { finding($0, into: &$1) }
-        o.set("rules", .array(r.rules.map(verdict)))
+        o.set("rules", .array(r.rules.map { verdict($0, judged: r.judgedStatus($0)) }))
         if let b = r.baseline { o.set("baseline", b.json()) }
         o.set("summary", summary(r))
     }
@@ -95,6 +95,11 @@ public enum JSONReporter {
         o.set("weight", p.weight?.rawValue)
         o.set("overridden", p.overridden)
         o.set("detected", p.detected.rawValue)
+        o.set("device", p.details.device)
+        o.set("os", p.details.os)
+        o.set("bluetooth_host", p.details.host)
+        o.set("controller", p.details.controller)
+        o.set("details_frame", p.details.frame)
         o.set("evidence", .array(p.evidence.map { e in
             var x = JSONObject()
             x.set("fact", e.fact.id)
@@ -154,8 +159,16 @@ public enum JSONReporter {
             c.set("reports_until_request", d.reportsUntilRequest)
             c.set(ms: "radio_on_ms_estimated", d.radioOnMicros)
             c.set("duty_cycle", d.dutyCycle.map { JSONValue.decimal(Millis.ratio($0)) } ?? .null)
+            c.set("duty_cycle_per_phy", object: { q in
+                for p in d.phys { q.set(p.phy, JSONValue.decimal(Millis.ratio(p.dutyCycle))) }
+            })
             c.set("first_report_frame", d.firstReportFrame)
             c.set(ms: "first_report_to_request_ms", d.firstReportToRequestMicros)
+            c.set("failed_attempts", d.failedAttempts)
+            c.set(ms: "failed_attempts_ms", d.failedAttemptsMicros)
+            c.set("first_request_frame", d.firstRequestFrame ?? d.requestFrame)
+            c.set(ms: "first_request_to_request_ms", d.firstRequestMicrosBefore ?? 0)
+            c.set("connected_frame", d.connectedFrame)
             return c.value
         }))
         var dup = JSONObject()
@@ -165,14 +178,19 @@ public enum JSONReporter {
         dup.set("reports", d.reports)
         dup.set("duplicates", d.duplicates)
         dup.set("ratio", .decimal(Millis.ratio(d.ratio)))
-        dup.set("per_s", d.perSecond.map { JSONValue.decimal(Millis.ratio($0)) } ?? .null)
         dup.set("event_bytes", d.eventBytes)
+        dup.set("rate_sessions", d.rateSessions)
+        dup.set("rate_per_s_median", d.rateMedian.map { JSONValue.decimal(Millis.ratio($0)) } ?? .null)
+        dup.set("rate_per_s_peak", d.ratePeak.map { JSONValue.decimal(Millis.ratio($0)) } ?? .null)
+        dup.set("rate_peak_session_frame", d.ratePeakSessionFrame)
+        dup.set(ms: "app_full_duty_scan_ms", d.appFullDutyMicros)
         o.set("duplicate_overhead", dup.value)
         o.set("connection_timing", .array(h.connectionTiming.map { t in
             var c = JSONObject()
             c.set("connection", t.connection)
             c.set("peer", t.peer)
             c.set(ms: "setup_ms", t.setupMicros)
+            c.set(ms: "accept_list_wait_ms", t.acceptListWaitMicros)
             c.set(ms: "first_att_ms", t.firstATTMicros)
             c.set(ms: "discovery_ms", t.discoveryMicros)
             c.set(ms: "first_data_ms", t.firstDataMicros)
@@ -181,7 +199,7 @@ public enum JSONReporter {
             return c.value
         }))
         var model = JSONObject()
-        model.set("scan", "radio-on = duration × window / interval, summed over PHYs")
+        model.set("scan", "radio-on = duration × window / interval, summed over PHYs, at most the duration")
         model.set("advertising", "legacy 1M: (1 preamble + 4 access address + 2 header + 6 AdvA + data + 3 CRC) bytes × 8 µs × 3 channels per event; events = enabled time / (interval + 2.5 ms)")
         model.set("connection", "events = lifetime / interval × (2 × 80 µs + 150 µs) + ATT bytes (value + 7) × 8 µs (1M) or 4 µs (2M)")
         o.set("radio_model", model.value)
@@ -217,6 +235,7 @@ public enum JSONReporter {
         o.set("first_report_frame", s.firstReportFrame)
         o.set("last_report_frame", s.lastReportFrame)
         o.set("first_duplicate_frame", s.firstDuplicateFrame)
+        who(s.who.actor, s.who.evidence, into: &o)
         o.set(ms: "radio_on_ms_estimated", s.radioOnMicros)
     }
 
@@ -251,6 +270,7 @@ public enum JSONReporter {
         o.set("outcome", a.outcome)
         o.set("lost_with_controller", a.lostWithController?.rawValue)
         o.set("superseded_frame", a.supersededFrame)
+        who(a.who.actor, a.who.evidence, into: &o)
         o.set(ms: "pending_ms", a.pendingMicros)
         o.set("connection", a.connection)
     }
@@ -287,6 +307,10 @@ public enum JSONReporter {
         o.set("disconnect_reason", c.disconnectReason)
         o.set("disconnect_initiator", c.disconnectInitiator)
         o.set("lost_with_controller", c.lostWithController?.rawValue)
+        o.set("link", c.transport == .bredr ? "br_edr" : c.transport == .le ? "le" : "unknown")
+        o.set("end", c.end)
+        o.set("parameters_set_by", c.parametersSetBy)
+        o.set("parameters_set_frame", c.parametersSetFrame)
         o.set("att_pdus", c.attPDUs)
         var att = JSONObject()
         for (name, count) in c.attByOpcode { att.set(name, count) }
@@ -304,6 +328,7 @@ public enum JSONReporter {
         } else {
             o.set("radio_estimated", .null)
         }
+        who(c.who.actor, c.who.evidence, into: &o)
     }
 
     static func pairing<O: JSONFields & ~Copyable>(_ p: PairingSummary, into o: inout O) {
@@ -322,7 +347,26 @@ public enum JSONReporter {
         o.set("reason", p.reason.map { "0x" + Hex.string([$0]) })
         o.set("failed_frame", p.failedFrame)
         o.set("encryption_frame", p.encryptionFrame)
+        pairingPDU(p.initiatorFeatures, key: "request_pdu", into: &o)
+        pairingPDU(p.responderFeatures, key: "response_pdu", into: &o)
+        o.set("repeats_bond_of_frame", p.repeatsBondFrame)
+        o.set("link_lost_frame", p.linkLostFrame)
         o.set(ms: "duration_ms", p.durationMicros)
+    }
+
+    private static func pairingPDU<O: JSONFields & ~Copyable>(_ f: PairingSummary.SideFeatures?, key: StaticString, into o: inout O) {
+        guard let f else {
+            o.set(key, .null)
+            return
+        }
+        var q = JSONObject()
+        q.set("sent_by", f.side)
+        q.set("frame", f.frame)
+        q.set("secure_connections", f.secureConnections)
+        q.set("mitm", f.mitm)
+        q.set("bonding", f.bonding)
+        q.set("max_key_size", Int(f.keySize))
+        o.set(key, q.value)
     }
 
     static func advertising<O: JSONFields & ~Copyable>(_ a: AdvertisingSummary, into o: inout O) {
@@ -335,6 +379,7 @@ public enum JSONReporter {
             q.set("legacy_pdus", d.legacyPDUs)
             q.set("length", d.length)
             q.set("status", d.status.map(ContractNames.hciStatus))
+            who(d.who.actor, d.who.evidence, into: &q)
         }
         o.set("sets", objects: a.spans) { s, q in
             q.set("handle", s.handle.map(Int.init))
@@ -358,9 +403,24 @@ public enum JSONReporter {
             } else {
                 q.set("radio_estimated", .null)
             }
+            who(s.who.actor, s.who.evidence, into: &q)
         }
         o.set("max_advertising_data_length", a.maxAdvertisingDataLength)
         o.set("supported_states", a.supportedStates.map { "0x" + String($0, radix: 16) })
+    }
+
+    /// "actor" and "actor_evidence" of an item or finding (docs/ATTRIBUTION.md).
+    static func who<O: JSONFields & ~Copyable>(_ actor: Actor, _ evidence: ActorEvidence?, into o: inout O) {
+        o.set("actor", actor.rawValue)
+        if let e = evidence {
+            o.set("actor_evidence", object: { q in
+                q.set("signal", e.signal.rawValue)
+                q.set("frame", e.frame)
+                q.set("what", e.signal.description)
+            })
+        } else {
+            o.set("actor_evidence", .null)
+        }
     }
 
     static func finding(_ f: Finding) -> JSONValue {
@@ -377,16 +437,25 @@ public enum JSONReporter {
         o.set("evidence", frames: f.evidence)
         o.set("recommendation", f.recommendation)
         if let p = f.platform { o.set("advice_for", p.rawValue) }
+        who(f.actor, f.attribution, into: &o)
     }
 
-    static func verdict(_ v: RuleVerdict) -> JSONValue {
+    static func verdict(_ v: RuleVerdict, judged: RuleStatus) -> JSONValue {
         var o = JSONObject()
         o.set("rule", v.rule)
         o.set("status", v.status.rawValue)
+        o.set("judged_status", judged.rawValue)
         o.set("reason", v.reason)
         o.set("findings", v.totalFindings)
+        o.set("findings_judged", v.totalJudged)
+        var byActor = JSONObject()
+        for (actor, n) in v.findingsByActor.sorted(by: { $0.key < $1.key }) { byActor.set(actor.rawValue, n) }
+        o.set("findings_by_actor", byActor.value)
         let omitted = v.omitted.values.reduce(0, +)
-        if omitted > 0 { o.set("findings_not_listed", omitted) }
+        if omitted > 0 {
+            o.set("findings_not_listed", omitted)
+            o.set("findings_listed_cap", "the first \(FindingList.limit) per severity and side (the app's and unknown; the system's and the peer's) are listed")
+        }
         if let share = v.platformShare {
             var p = JSONObject()
             p.set("platform", share.platform.rawValue)
@@ -399,7 +468,11 @@ public enum JSONReporter {
 
     static func summary(_ r: Report) -> JSONValue {
         var o = JSONObject()
+        o.set("judge", r.judge.rawValue)
         for s in Severity.allCases.reversed() { o.set(s.rawValue + "s", r.findingCount(s)) }
+        var all = JSONObject()
+        for s in Severity.allCases.reversed() { all.set(s.rawValue + "s", r.findingCountAll(s)) }
+        o.set("every_actor", all.value)
         o.set("violated", r.count(.violated))
         o.set("passed", r.count(.passed))
         o.set("not_evaluated", r.count(.notEvaluated))

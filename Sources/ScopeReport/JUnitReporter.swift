@@ -29,15 +29,16 @@ public enum JUnitReporter {
         out += "    </properties>\n"
         for v in r.rules {
             out += "    <testcase classname=\"hciscope.\(x(file))\" name=\"\(x(v.rule))\""
-            switch v.status {
+            switch r.judgedStatus(v) {
             case .passed:
                 out += "/>\n"
             case .notEvaluated:
                 out += ">\n      <skipped message=\"\(x(v.reason))\"/>\n    </testcase>\n"
             case .violated:
-                let worst = (v.findings.map(\.severity) + Array(v.omitted.keys)).max() ?? .warning
+                let shown = r.judge == .all ? v.findings : v.findings.filter(\.actor.judgedAsApp)
+                let worst = (shown.map(\.severity) + Array(v.omitted.keys)).max() ?? .warning
                 out += ">\n      <failure type=\"\(worst.rawValue)\" message=\"\(x(v.reason))\">"
-                let lines = v.findings.map { f in
+                let lines = shown.map { f in
                     "[\(f.severity.rawValue)] \(f.subject): \(f.message)"
                         + (f.evidence.isEmpty ? "" : " (frames \(FrameList.string(f.evidence)))")
                 }

@@ -40,20 +40,26 @@ public enum MarkdownReporter {
         line()
         line("\(hashes)# Findings")
         line()
-        if r.findings.isEmpty { line("No findings.") }
-        let folded = foldFindingsOver.map { r.findings.count > $0 } ?? false
+        if r.shownFindings.isEmpty { line("No findings.") }
+        let folded = foldFindingsOver.map { r.shownFindings.count > $0 } ?? false
         if folded {
-            line("<details><summary>\(r.findings.count) findings listed</summary>")
+            line("<details><summary>\(r.shownFindings.count) findings listed</summary>")
             line()
         }
-        for f in r.findings {
+        for f in r.shownFindings {
             let badge = f.severity == .error ? "🔴" : f.severity == .warning ? "🟠" : "🔵"
             var s = "- \(badge) **\(f.severity.rawValue)** `\(f.rule)` \(md(f.subject)): \(md(f.message))"
             if !f.evidence.isEmpty { s += " _(frames \(FrameList.string(f.evidence)))_" }
             line(s)
         }
         if r.omittedFindings > 0 {
-            line("- … and \(r.omittedFindings) more finding(s) not listed (the first \(FindingList.limit) per rule and severity are)")
+            line("- … and \(r.omittedFindings) more finding(s) not listed (the first \(FindingList.limit) per rule, severity and side are)")
+        }
+        if !r.activity.isEmpty {
+            line()
+            line("The system's and the peer's activity (not judged as the app's):")
+            line()
+            for l in r.activity.lines { line("- " + (l.actor == .os ? "the system: " : "the peer: ") + md(Activity.text(l))) }
         }
         if folded {
             line()

@@ -7,7 +7,7 @@ import ScopeRules
 /// microseconds internally and rendered as milliseconds relative to frame 1.
 public struct Report: Sendable {
     /// Bumped when a key is renamed or removed or its meaning changes (docs/REPORT-SCHEMA.md).
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public var tool: ToolInfo
     public var config: ConfigSummary
@@ -26,6 +26,13 @@ public struct Report: Sendable {
     public var timeline: Timeline
     /// Set by `compare(with:budgets:)` when a baseline was given.
     public var baseline: BaselineComparison?
+    /// Whose findings the report judges: the app's (and what cannot be told apart from it), or
+    /// everyone's (`analyze --judge all`). Counts, the exit status and the reports for people
+    /// follow it; JSON lists every finding with its actor either way.
+    public var judge = JudgeScope.app
+    /// What the system and the peer did, summed (the lines the report for people shows instead
+    /// of their findings).
+    public var activity: Activity
     /// How many of each list the capture has; the lists above keep the first `listLimit`
     /// (figures and verdicts always count everything).
     public var totals: Totals
@@ -58,16 +65,17 @@ public struct Report: Sendable {
         self.config = config
         self.capture = CaptureSummary(a.capture, origin: origin)
         let limit = Self.listLimit
-        self.scans = a.scans.prefix(limit).map { ScanSummary($0, rel: rel) }
+        let actor = { (e: ActorEvidence) in a.actor(e) }
+        self.scans = a.scans.prefix(limit).map { ScanSummary($0, rel: rel, actor: actor) }
         self.devices = a.devices.prefix(limit).map { DeviceSummary($0, rel: rel) }
-        self.attempts = a.attempts.prefix(limit).map { AttemptSummary($0, rel: rel) }
+        self.attempts = a.attempts.prefix(limit).map { AttemptSummary($0, rel: rel, actor: actor) }
         let endTime = a.capture.lastTimestamp ?? origin
         // Only the connections listed are summarised (a long capture's are not all listed), once:
         // the headline's connection timings read the same summaries.
-        let summaries = a.connections.prefix(limit).map { ConnectionSummary($0, captureEnd: endTime, rel: rel) }
+        let summaries = a.connections.prefix(limit).map { ConnectionSummary($0, captureEnd: endTime, rel: rel, actor: actor) }
         self.connections = summaries
         self.pairings = a.pairings.prefix(limit).map { PairingSummary($0, rel: rel) }
-        self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel) }
+        self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel, actor: actor) }
         let headline = Headline(analysis: a, connections: summaries, listLimit: limit, rel: rel)
         // Items handed over on the way count too.
         let r = a.handedOver
@@ -78,6 +86,7 @@ public struct Report: Sendable {
             advertisingData: (a.advertising?.dataCommands.count ?? 0) + r.advertisingData,
             advertisingSets: (a.advertising?.spans.count ?? 0) + r.advertisingSpans)
         self.headline = headline
+        self.activity = Activity(analysis: a, verdicts: verdicts)
         self.findings = verdicts.flatMap(\.findings).sorted(by: Report.findingOrder)
         self.rules = verdicts.sorted { $0.rule < $1.rule }
         self.timeline = timeline ? Timeline(analysis: a, rel: rel) : Timeline(durationMicros: max(1, a.capture.lastTimestamp.map(rel) ?? 1))
@@ -97,18 +106,37 @@ public struct Report: Sendable {
         baseline = BaselineComparison(report: self, baseline: old, budgets: budgets)
     }
 
-    /// Number of findings at or above `level` (omitted ones included).
+    /// Number of findings at or above `level` (omitted ones included) that the report judges.
     public func findings(atOrAbove level: Severity) -> Int {
         Severity.allCases.filter { $0 >= level }.reduce(0) { $0 + findingCount($1) }
     }
 
-    /// Findings of `severity`, listed and omitted (beyond `FindingList.limit` per rule and severity).
-    public func findingCount(_ severity: Severity) -> Int { rules.reduce(0) { $0 + $1.count(severity) } }
+    /// Findings of `severity` the report judges (`judge`), listed and omitted (beyond
+    /// `FindingList.limit` per rule, severity and side of the attribution).
+    public func findingCount(_ severity: Severity) -> Int { rules.reduce(0) { $0 + $1.count(severity, judgedOnly: judge == .app) } }
+
+    /// Findings of `severity` by every actor.
+    public func findingCountAll(_ severity: Severity) -> Int { rules.reduce(0) { $0 + $1.count(severity) } }
+
+    /// The findings the report judges, in ``findings``' order.
+    public var shownFindings: [Finding] { judge == .all ? findings : findings.filter(\.actor.judgedAsApp) }
+
+    /// Findings not judged (the system's and the peer's), listed and omitted.
+    public var notJudgedFindings: Int {
+        judge == .all ? 0 : rules.reduce(0) { $0 + $1.totalFindings - $1.totalJudged }
+    }
+
+    /// The verdict as the report judges it: violated only by findings it judges; a rule whose
+    /// findings are all the system's or the peer's passes for the app.
+    public func judgedStatus(_ v: RuleVerdict) -> RuleStatus {
+        guard judge == .app, v.status == .violated, v.totalJudged == 0 else { return v.status }
+        return .passed
+    }
 
     /// Findings counted but not listed.
     public var omittedFindings: Int { rules.reduce(0) { $0 + $1.omitted.values.reduce(0, +) } }
 
-    public func count(_ status: RuleStatus) -> Int { rules.filter { $0.status == status }.count }
+    public func count(_ status: RuleStatus) -> Int { rules.filter { judgedStatus($0) == status }.count }
 
     /// The findings of one rule at one severity: what the short text report prints once however
     /// often the rule fired.
@@ -129,19 +157,27 @@ public struct Report: Sendable {
         var groups: [FindingGroup] = []
         var index: [Key: Int] = [:]
         // `findings` is sorted by severity, then rule, then first frame: one pass keeps that order.
-        for f in findings {
+        for f in shownFindings {
             let key = Key(rule: f.rule, severity: f.severity)
             if let i = index[key] {
                 groups[i].findings.append(f)
             } else {
                 index[key] = groups.count
-                let total = rules.first { $0.rule == f.rule }?.count(f.severity) ?? 0
+                let total = rules.first { $0.rule == f.rule }?.count(f.severity, judgedOnly: judge == .app) ?? 0
                 groups.append(FindingGroup(rule: f.rule, severity: f.severity, findings: [f], total: total))
             }
         }
         for i in groups.indices { groups[i].total = max(groups[i].total, groups[i].findings.count) }
         return groups
     }
+}
+
+/// Whose findings a report judges (`analyze --judge`).
+public enum JudgeScope: String, Sendable, CaseIterable {
+    /// The app's, and what cannot be told apart from it (`Actor.judgedAsApp`).
+    case app
+    /// Everyone's: the system's and the peer's too.
+    case all
 }
 
 public struct ToolInfo: Sendable {
@@ -181,10 +217,21 @@ public struct CaptureSummary: Sendable {
     public var source: CaptureOrigin
     /// The host stack that recorded it, with the evidence (or the `--platform` choice).
     public var platform: HostPlatform
+    /// The HCI traffic: first and last HCI packet and the time between them (nil: none).
+    public var traffic: (first: FrameNumber, last: FrameNumber, micros: Int64)?
+    /// Silences of an hour or more between records (the first few).
+    public var gaps: [CaptureInfo.Gap]
+    /// The absolute times come from the file's modification time (raw btsnooz records).
+    public var clockFromFileTime: Bool
 
     init(_ c: CaptureInfo, origin: Timestamp) {
         source = c.origin
         platform = c.platform
+        if let f = c.firstTraffic, let l = c.lastTraffic {
+            traffic = (f.frame, l.frame, l.time.microseconds &- f.time.microseconds)
+        }
+        gaps = c.gaps
+        clockFromFileTime = c.health.notes.firstIndex(of: .clockFromFileTime) != nil
         file = c.file
         format = c.format
         frames = c.frames
@@ -247,6 +294,16 @@ public struct CaptureSummary: Sendable {
     }
 }
 
+/// Who did an item, and the signal that says so (docs/ATTRIBUTION.md).
+public struct Attributed: Sendable, Hashable {
+    public var actor: Actor
+    public var evidence: ActorEvidence
+    init(_ evidence: ActorEvidence, _ actor: (ActorEvidence) -> Actor) {
+        self.evidence = evidence
+        self.actor = actor(evidence)
+    }
+}
+
 public struct ScanSummary: Sendable {
     public var adapter: AdapterIndex
     public var startFrame: FrameNumber
@@ -270,8 +327,11 @@ public struct ScanSummary: Sendable {
     public var firstDuplicateFrame: FrameNumber?
     /// Estimated: duration × window/interval summed over PHYs.
     public var radioOnMicros: Int64
+    /// Whose scan it is (docs/ATTRIBUTION.md).
+    public var who: Attributed
 
-    init(_ s: ScanSession, rel: (Timestamp) -> Int64) {
+    init(_ s: ScanSession, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
+        who = Attributed(s.attribution, actor)
         adapter = s.adapter
         startFrame = s.start.frame
         startMicros = rel(s.start.time)
@@ -360,8 +420,11 @@ public struct AttemptSummary: Sendable {
     /// Request → complete, cancel or superseded.
     public var pendingMicros: Int64?
     public var connection: String?
+    /// Whose request it is (docs/ATTRIBUTION.md).
+    public var who: Attributed
 
-    init(_ a: ConnectionAttempt, rel: (Timestamp) -> Int64) {
+    init(_ a: ConnectionAttempt, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
+        who = Attributed(a.attribution, actor)
         adapter = a.adapter
         requestFrame = a.request.frame
         requestMicros = rel(a.request.time)
@@ -391,8 +454,10 @@ public struct ConnectionSummary: Sendable {
     public var completeFrame: FrameNumber?
     public var completeMicros: Int64?
     public var setupObserved: Bool
-    /// Request → connection complete.
+    /// Request → connection complete (a request that named its peer).
     public var setupMicros: Int64?
+    /// Filter Accept List request → connection complete: waiting for the device.
+    public var acceptListWaitMicros: Int64?
     public var intervalMicros: Int64?
     public var latency: Int?
     public var supervisionTimeoutMicros: Int64?
@@ -423,6 +488,20 @@ public struct ConnectionSummary: Sendable {
     public var characteristics: Int
     /// Estimated link-layer airtime (see RadioModel.connection).
     public var radioEstimate: RadioModel.ConnectionEstimate?
+    /// A BR/EDR (classic) link: listed, never judged by LE rules.
+    public var classic: Bool { transport == .bredr }
+    /// LE, BR/EDR, or unknown (set up before the capture, nothing on it shows which).
+    public var transport: Connection.Transport
+    /// How the link ended ("local disconnect", "link lost", "still up", …).
+    public var end: String
+    /// Who asked for the parameters in force ("local", "remote", "unknown"; nil: those of the
+    /// connection complete) and where they were applied.
+    public var parametersSetBy: String?
+    public var parametersSetFrame: FrameNumber?
+    public var phy: String?
+    public var dataLength: (tx: Int, rx: Int)?
+    /// Whose connection it is (docs/ATTRIBUTION.md).
+    public var who: Attributed
 
     /// The contract name of every ATT opcode (``ContractNames/attOpcode(_:)``), and its place in
     /// the names' order (opcodes of one name share it).
@@ -433,7 +512,14 @@ public struct ConnectionSummary: Sendable {
         return (names, names.map { place[$0]! })
     }()
 
-    init(_ c: Connection, captureEnd: Timestamp, rel: (Timestamp) -> Int64) {
+    init(_ c: Connection, captureEnd: Timestamp, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
+        who = Attributed(c.attribution, actor)
+        transport = c.transport
+        end = c.end.label
+        parametersSetBy = c.parametersSetBy?.rawValue
+        parametersSetFrame = c.parametersSetAt?.frame
+        phy = c.phyUpdates.last.map { u in u.tx == u.rx ? Self.phyName(u.tx) : "\(Self.phyName(u.tx))/\(Self.phyName(u.rx))" }
+        dataLength = c.dataLengthChanges.last.map { (tx: $0.maxTXOctets, rx: $0.maxRXOctets) }
         id = c.id.description
         adapter = c.id.adapter
         handle = c.id.handle
@@ -446,6 +532,7 @@ public struct ConnectionSummary: Sendable {
         completeMicros = c.complete.map { rel($0.time) }
         setupObserved = c.setupObserved
         setupMicros = c.setupMicros
+        acceptListWaitMicros = c.acceptListWaitMicros
         intervalMicros = c.parameterUpdates.last?.intervalMicros ?? c.intervalMicros
         latency = c.parameterUpdates.last?.peripheralLatency ?? c.peripheralLatency
         supervisionTimeoutMicros = c.parameterUpdates.last?.supervisionTimeoutMicros ?? c.supervisionTimeoutMicros
@@ -486,6 +573,16 @@ public struct ConnectionSummary: Sendable {
         (services, characteristics) = c.gatt.counts
         radioEstimate = RadioModel.connection(c, lifetimeMicros: lifetimeMicros)
     }
+
+    /// "1M", "2M", "Coded".
+    static func phyName(_ v: UInt8) -> String {
+        switch v {
+        case 1: return "1M"
+        case 2: return "2M"
+        case 3: return "Coded"
+        default: return "PHY \(v)"
+        }
+    }
 }
 
 public struct PairingSummary: Sendable {
@@ -499,6 +596,21 @@ public struct PairingSummary: Sendable {
     public var mitm: Bool?
     public var initiatorIOCapability: UInt8?
     public var responderIOCapability: UInt8?
+    /// Each side's pairing PDU: who sent it and what it asked for (SC, MITM, bonding), so a
+    /// report names the side that lacked a feature.
+    public var initiatorFeatures: SideFeatures?
+    public var responderFeatures: SideFeatures?
+    public var repeatsBondFrame: FrameNumber?
+    public var linkLostFrame: FrameNumber?
+
+    public struct SideFeatures: Sendable, Hashable {
+        public var side: String
+        public var frame: FrameNumber
+        public var secureConnections: Bool
+        public var mitm: Bool
+        public var bonding: Bool
+        public var keySize: UInt8
+    }
     public var keySize: UInt8?
     public var result: String
     public var reason: UInt8?
@@ -521,6 +633,17 @@ public struct PairingSummary: Sendable {
         }
         initiatorIOCapability = p.initiator?.ioCapability
         responderIOCapability = p.responder?.ioCapability
+        let responseSide: Side = p.initiatedBy == .local ? .remote : p.initiatedBy == .remote ? .local : .unknown
+        initiatorFeatures = p.initiator.map {
+            SideFeatures(side: p.initiatedBy.rawValue, frame: p.request.frame, secureConnections: $0.secureConnections, mitm: $0.mitm,
+                         bonding: $0.bonding, keySize: $0.maxKeySize)
+        }
+        if let r = p.responder, let frame = p.response?.frame {
+            responderFeatures = SideFeatures(side: responseSide.rawValue, frame: frame, secureConnections: r.secureConnections, mitm: r.mitm,
+                                             bonding: r.bonding, keySize: r.maxKeySize)
+        }
+        repeatsBondFrame = p.repeatsBond?.frame
+        linkLostFrame = p.linkLost?.frame
         result = p.result.rawValue
         reason = p.reason
         failedFrame = p.failed?.frame
@@ -539,6 +662,7 @@ public struct AdvertisingSummary: Sendable {
         public var legacyPDUs: Bool
         public var length: Int
         public var status: UInt8?
+        public var who: Attributed
     }
     public struct Span: Sendable {
         public var handle: UInt8?
@@ -554,17 +678,19 @@ public struct AdvertisingSummary: Sendable {
         public var connectedWhileEnabledMicros: Int64
         /// Estimated (legacy 1M model), see RadioModel.advertising.
         public var estimate: RadioModel.AdvertisingEstimate?
+        public var who: Attributed
     }
     public var dataSets: [DataSet]
     public var spans: [Span]
     public var maxAdvertisingDataLength: Int?
     public var supportedStates: UInt64?
 
-    init(_ a: AdvertisingActivity, rel: (Timestamp) -> Int64) {
+    init(_ a: AdvertisingActivity, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
         dataSets = a.dataCommands.prefix(Report.listLimit).map {
             DataSet(
                 frame: $0.at.frame, atMicros: rel($0.at.time), command: $0.command, handle: $0.advertisingHandle,
-                kind: $0.kind.rawValue, legacyPDUs: $0.legacyPDUs, length: $0.length, status: $0.status)
+                kind: $0.kind.rawValue, legacyPDUs: $0.legacyPDUs, length: $0.length, status: $0.status,
+                who: Attributed($0.attribution, actor))
         }
         spans = a.spans.prefix(Report.listLimit).map { s in
             Span(
@@ -573,7 +699,8 @@ public struct AdvertisingSummary: Sendable {
                 stopMicros: s.stop.map { rel($0.time) }, stoppedBy: s.stoppedBy, enabledMicros: s.enabledMicros,
                 connectedWhileEnabledMicros: s.connectedWhileEnabledMicros,
                 estimate: RadioModel.advertising(dataLength: s.dataLength ?? 0, intervalMicros: s.intervalMicros,
-                                                 enabledMicros: s.enabledMicros))
+                                                 enabledMicros: s.enabledMicros),
+                who: Attributed(s.attribution, actor))
         }
         maxAdvertisingDataLength = a.maxAdvertisingDataLength
         supportedStates = a.supportedStates

@@ -151,10 +151,19 @@ public enum RuleCatalogDocument {
             as well. Every finding names the frames that prove it, so the same frames can be opened in Wireshark \
             or btmon.
 
-            **Which side is judged.** Scan, connection-attempt, advertising and subscription rules judge the local \
-            host: the side whose controller was captured. The other GATT/ATT rules judge whichever side is the GATT \
-            client on a connection (the local host acts as client when it sends at least one ATT request or \
-            command there); findings say `remote` when that is the peer.
+            **Who did it.** A phone's capture holds the operating system's own scans, advertising and \
+            connections, the peer's behaviour and the app's. Every finding carries an `actor` — `app`, `os` (the \
+            local platform's own Bluetooth activity), `peer` (the remote device) or `unknown` (the frames cannot \
+            tell the app from the system: judged as the app's, and said so) — decided from the frames by the \
+            signatures of docs/ATTRIBUTION.md (scans the stack starts after a reset and resumes with the same \
+            parameters, controller-filtered scans, system advertising payloads, accept-list reconnections, the \
+            remote central or GATT client, the side whose pairing PDU lacked a feature). The report for people \
+            shows the app's findings and sums the system's and the peer's activity in a few lines; `--fail-on` \
+            counts the app's and the unknown ones unless `--judge all`; JSON lists every finding with its actor. \
+            The GATT/ATT rules judge whichever side is the GATT client on a connection (the local host acts as \
+            client when it sends at least one ATT request or command there). BR/EDR links are listed, never \
+            judged by LE rules; nor is a link set up before the capture began until something LE-only crosses it \
+            (ATT, LE signalling or SMP on their fixed channels, an LE connection event).
 
             **Verdicts.** Each rule gives one verdict per capture: `violated` (with findings, each with a severity \
             and its evidence frames), `passed` (its subject is in the capture and nothing fired; the reason says \
@@ -174,10 +183,8 @@ public enum RuleCatalogDocument {
             1002 written by a dual-mode host that sets up BR/EDR; *Linux (BlueZ)*, certain from MGMT traffic on the \
             monitor channel, likely from a bare monitor capture (btsnoop 2001, pcap 254); *embedded*, certain from \
             BTstack's own packets or an HCI user channel; otherwise unknown (two certain platforms that disagree \
-            give unknown too). Before it blames the app, a rule separates what the platform does by itself: each \
-            rule's "Attributed to the platform" list says what, on which platform and on what evidence; such \
-            traffic is counted, not reported as a finding, and where the capture cannot tell, the finding is \
-            graded info. Rules without that list judge what the app controls the same way everywhere.
+            give unknown too). PacketLogger notes (Product, Software, Bluetooth Host) and the Linux monitor's notes \
+            name the device, OS version and host build where the capture records them.
 
             ## The guidance
 

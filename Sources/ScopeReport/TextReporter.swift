@@ -40,6 +40,7 @@ public struct TextReporter: Sendable {
         public static let duplicates = "Duplicate-scan overhead"
         public static let connectionTiming = "Connection timing"
         public static let setup = "setup"
+        public static let acceptListWait = "waiting on the accept list"
         public static let firstATT = "first ATT"
         public static let gattDiscovery = "GATT discovery done"
         public static let firstData = "first data"
@@ -49,11 +50,14 @@ public struct TextReporter: Sendable {
 
         public static let all = [
             discoveryCost, scanToRequest, reportsUntilRequest, radioOn, firstReportToRequest, direct, duplicates,
-            connectionTiming, setup, firstATT, gattDiscovery, firstData, lifetime, idleTail, setupNotCaptured,
+            connectionTiming, setup, acceptListWait, firstATT, gattDiscovery, firstData, lifetime, idleTail, setupNotCaptured,
         ]
     }
 
     private enum Tone: String { case bold = "1", dim = "2", red = "31", yellow = "33", green = "32", cyan = "36", blue = "34" }
+
+    /// A duration for people: "523 ms", "1.25 s", "12 min 5 s" (ReadableDuration).
+    private func dur(_ micros: Int64) -> String { ReadableDuration.text(micros) }
 
     private func paint(_ s: String, _ tone: Tone) -> String { color ? "\u{1B}[\(tone.rawValue)m\(s)\u{1B}[0m" : s }
     private func esc(_ s: String) -> String { Escaping.terminal(s) }
@@ -63,9 +67,14 @@ public struct TextReporter: Sendable {
         func line(_ s: String = "") { out += s + "\n" }
         let c = r.capture
         line(paint("hciscope \(r.tool.version) — \(esc(c.file))", .bold))
-        line("  \(esc(c.format)), \(c.frames) frames, \(Millis.string(c.durationMicros)) ms"
-             + (ReadableSpan.text(c.durationMicros).map { " (\($0))" } ?? "")
-             + (c.firstTimestamp.map { ", from \($0) UTC" } ?? ""))
+        line("  \(esc(c.format)), \(c.frames) frames, \(dur(c.durationMicros))"
+             + (c.firstTimestamp.map { ", from \($0) UTC" } ?? "")
+             + (c.clockFromFileTime ? " (clock anchored to the file's modification time)" : ""))
+        if let t = c.traffic, t.micros != c.durationMicros {
+            line("  HCI traffic: \(dur(t.micros)) (frames \(t.first)–\(t.last))"
+                 + (c.gaps.isEmpty ? "" : "; gaps: " + c.gaps.prefix(3).map { "\(dur($0.micros)) before frame \($0.frame)" }.joined(separator: ", ")
+                    + (c.gaps.count > 3 ? ", … \(c.gaps.count - 3) more" : "")))
+        }
         for s in c.sourceLines { line("  \(esc(s))") }
         line("  platform: \(esc(c.platform.description))")
         if let p = r.config.profile { line("  profile: \(esc(p))") }
@@ -94,8 +103,15 @@ public struct TextReporter: Sendable {
         if dup.sessions > 0 {
             let pct = Millis.ratio(dup.ratio * 100, places: 3)
             line("  \(FigureName.duplicates): \(dup.duplicates) of \(dup.reports) report(s) were duplicates (\(pct) %)"
-                 + (dup.perSecond.map { ", \(Millis.ratio($0)) per second" } ?? "")
                  + ", \(dup.eventBytes) HCI event bytes; \(dup.sessionsWithFilterOff) of \(dup.sessions) session(s) with duplicate filtering off")
+            if let median = dup.rateMedian, let peak = dup.ratePeak {
+                line("    per session: median \(Millis.ratio(median)) duplicates/s, peak \(Millis.ratio(peak))/s"
+                     + (dup.ratePeakSessionFrame.map { " (scan at frame \($0))" } ?? "")
+                     + " (\(dup.rateSessions) session(s) with reports)")
+            }
+            if dup.appFullDutyMicros > 0 {
+                line("    the app's scans at 100 % duty (window = interval): \(dur(dup.appFullDutyMicros))")
+            }
         } else {
             line("  \(FigureName.duplicates): no scanning in this capture.")
         }
@@ -106,11 +122,17 @@ public struct TextReporter: Sendable {
         }
         line("  (times after \"+\" count from the connection complete; estimated figures follow the radio-time model in RULES.md)")
         line()
+        if !r.attempts.isEmpty { requestTable(r, line) }
+        if !r.connections.isEmpty { connectionTable(r, line) }
 
-        line(paint("Findings", .bold))
-        if r.findings.isEmpty { line("  none") }
+        line(paint("Findings", .bold) + (r.judge == .app ? " (the app's, and what cannot be told apart from it)" : " (every actor)"))
+        if r.shownFindings.isEmpty { line("  none") }
         if all { findingList(r, line) } else { findingSummary(r, line) }
         line()
+        if !r.activity.isEmpty {
+            activity(r, line)
+            line()
+        }
 
         if let b = r.baseline {
             line(paint("Compared with the baseline", .bold))
@@ -133,16 +155,21 @@ public struct TextReporter: Sendable {
         for d in r.headline.discovery.prefix(Self.listed) {
             line("  \(FigureName.discoveryCost) of \(esc(d.device)) (connection request at frame \(d.requestFrame)):")
             if let scan = d.scanStartFrame, let t = d.scanToRequestMicros {
-                line("    \(Millis.string(t)) ms \(FigureName.scanToRequest) (frame \(scan)) to the connection request")
+                line("    \(dur(t)) \(FigureName.scanToRequest) (frame \(scan)) to the connection request")
                 if let n = d.reportsUntilRequest { line("    \(n) \(FigureName.reportsUntilRequest) until then") }
-                if let radio = d.radioOnMicros, let duty = d.dutyCycle {
-                    line("    \(Millis.string(radio)) ms \(FigureName.radioOn) (estimated: duration × duty cycle \(Millis.ratio(duty)))")
+                if let radio = d.radioOnMicros {
+                    let duty = d.phys.map { "\($0.phy) \(Int(($0.dutyCycle * 100).rounded())) %" }.joined(separator: ", ")
+                    line("    \(dur(radio)) \(FigureName.radioOn) (estimated: duration × duty cycle" + (duty.isEmpty ? ")" : " per PHY: \(duty))"))
                 }
             } else {
                 line("    \(FigureName.direct) (direct connection)")
             }
             if let f = d.firstReportToRequestMicros, let frame = d.firstReportFrame {
-                line("    \(Millis.string(f)) ms \(FigureName.firstReportToRequest) (frame \(frame)) to the request")
+                line("    \(dur(f)) \(FigureName.firstReportToRequest) (frame \(frame)) to the request")
+            }
+            if d.failedAttempts > 0 {
+                line("    \(d.failedAttempts) earlier request(s) that did not connect, pending \(dur(d.failedAttemptsMicros)) in all"
+                     + (d.firstRequestFrame.map { ", the first at frame \($0)" + (d.firstRequestMicrosBefore.map { ", \(dur($0)) before this one" } ?? "") } ?? ""))
             }
         }
         let total = r.totals.discovery
@@ -193,12 +220,13 @@ public struct TextReporter: Sendable {
 
     private func timingParts(_ t: Headline.ConnectionTiming) -> [String] {
         var parts: [String] = []
-        if let v = t.setupMicros { parts.append("\(FigureName.setup) \(Millis.string(v)) ms") }
-        if let v = t.firstATTMicros { parts.append("\(FigureName.firstATT) +\(Millis.string(v)) ms") }
-        if let v = t.discoveryMicros { parts.append("\(FigureName.gattDiscovery) +\(Millis.string(v)) ms") }
-        if let v = t.firstDataMicros { parts.append("\(FigureName.firstData) +\(Millis.string(v)) ms") }
-        if let v = t.lifetimeMicros { parts.append("\(FigureName.lifetime) \(Millis.string(v)) ms") }
-        if let v = t.idleTailMicros { parts.append("\(FigureName.idleTail) \(Millis.string(v)) ms") }
+        if let v = t.setupMicros { parts.append("\(FigureName.setup) \(dur(v))") }
+        if let v = t.acceptListWaitMicros { parts.append("\(FigureName.acceptListWait) \(dur(v))") }
+        if let v = t.firstATTMicros { parts.append("\(FigureName.firstATT) +\(dur(v))") }
+        if let v = t.discoveryMicros { parts.append("\(FigureName.gattDiscovery) +\(dur(v))") }
+        if let v = t.firstDataMicros { parts.append("\(FigureName.firstData) +\(dur(v))") }
+        if let v = t.lifetimeMicros { parts.append("\(FigureName.lifetime) \(dur(v))") }
+        if let v = t.idleTailMicros { parts.append("\(FigureName.idleTail) \(dur(v))") }
         return parts
     }
 
@@ -224,7 +252,7 @@ public struct TextReporter: Sendable {
             esc(x.worst.connection?.description ?? "") + (x.worst.peer.map { " (\($0))" } ?? "")
         }
         let phases: [(String, String, Headline.SpreadFigure)] = [
-            (FigureName.setup, "", .setup), (FigureName.firstATT, "+", .firstATT),
+            (FigureName.setup, "", .setup), (FigureName.acceptListWait, "", .acceptListWait), (FigureName.firstATT, "+", .firstATT),
             (FigureName.gattDiscovery, "+", .gattDiscovery), (FigureName.firstData, "+", .firstData),
             (FigureName.lifetime, "", .lifetime), (FigureName.idleTail, "", .idleTail),
         ]
@@ -237,13 +265,99 @@ public struct TextReporter: Sendable {
     /// "(12 of 13): median 94.774 ms, p90 561.458 ms, max 834.214 ms" ("about" before estimates).
     private func msFigures(_ x: Headline.Spread, of total: Int, sign: String = "") -> String {
         let about = x.exact ? "" : "about "
-        return "(\(x.count) of \(total)): median \(about)\(sign)\(Millis.string(x.median)) ms, p90 \(about)\(sign)\(Millis.string(x.p90)) ms, "
-            + "max \(sign)\(Millis.string(x.max)) ms"
+        return "(\(x.count) of \(total)): median \(about)\(sign)\(dur(x.median)), p90 \(about)\(sign)\(dur(x.p90)), "
+            + "max \(sign)\(dur(x.max))"
     }
 
     private func countFigures(_ x: Headline.Spread, of total: Int) -> String {
         let about = x.exact ? "" : "about "
         return "(\(x.count) of \(total)): median \(about)\(x.median), p90 \(about)\(x.p90), max \(x.max)"
+    }
+
+    // MARK: Connection requests and connections
+
+    /// Items of a table the short report lists (the full one lists every one the report keeps).
+    static let tableRows = 3
+
+    private func actorTag(_ w: Attributed) -> String {
+        switch w.actor {
+        case .app: return "the app"
+        case .unknown: return "app or system"
+        case .os: return "the system"
+        case .peer: return "the peer"
+        }
+    }
+
+    /// One line per connection request: where it went, what became of it, whose it was.
+    private func requestTable(_ r: Report, _ line: (String) -> Void) {
+        let total = r.totals.attempts
+        var outcomes = ""
+        if r.attempts.count == total, total > Self.tableRows {
+            var counts: [(String, Int)] = []
+            for a in r.attempts {
+                let o = a.outcome.replacingOccurrences(of: "_", with: " ")
+                if let i = counts.firstIndex(where: { $0.0 == o }) { counts[i].1 += 1 } else { counts.append((o, 1)) }
+            }
+            outcomes = ": " + counts.sorted { $0.1 > $1.1 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+        }
+        // The short report counts them by outcome and actor in one line; --all lists them.
+        if !all, r.attempts.count == total, total > Self.tableRows {
+            var actors: [(String, Int)] = []
+            for a in r.attempts {
+                let t = actorTag(a.who)
+                if let i = actors.firstIndex(where: { $0.0 == t }) { actors[i].1 += 1 } else { actors.append((t, 1)) }
+            }
+            let by = actors.count == 1 ? "all \(actors[0].0 == "app or system" ? "app or system (not told apart)" : actors[0].0 + "'s")"
+                : actors.sorted { $0.1 > $1.1 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            line(paint("Connection requests", .bold) + " (\(total)\(outcomes)); \(by) (`analyze --all` lists them)")
+            line("")
+            return
+        }
+        line(paint("Connection requests", .bold) + " (\(total)\(outcomes))")
+        let shown = all ? r.attempts : Array(r.attempts.prefix(Self.tableRows))
+        for a in shown {
+            var s = "  frame \(a.requestFrame): " + (a.peer.map { "to \($0)" } ?? "to the accept list") + " -> \(a.outcome.replacingOccurrences(of: "_", with: " "))"
+            if let f = a.completeFrame ?? a.cancelFrame ?? a.supersededFrame { s += " at frame \(f)" }
+            if let p = a.pendingMicros { s += " after \(dur(p))" }
+            if let st = a.status, a.outcome != "connected" { s += " (\(st))" }
+            if let c = a.connection { s += ", \(c)" }
+            line(s + " [\(actorTag(a.who))]")
+        }
+        if total > shown.count { line("  … \(total - shown.count) more (`analyze --all` and --format json list them)") }
+        line("")
+    }
+
+    /// One line per connection: role, peer, parameters and who asked for them, MTU, PHY, data
+    /// length, encryption, lifetime and how it ended — what engineers otherwise read frame by frame.
+    private func connectionTable(_ r: Report, _ line: (String) -> Void) {
+        let total = r.totals.connections
+        line(paint("Connections", .bold) + " (\(total))")
+        let shown = all ? r.connections : Array(r.connections.prefix(Self.tableRows))
+        for c in shown {
+            var parts: [String] = [c.classic ? "BR/EDR" : c.transport == .unknown ? "\(c.role) role, LE or BR/EDR not shown" : c.role]
+            parts.append(c.peer ?? "peer unknown")
+            if !c.classic, let iv = c.intervalMicros {
+                var p = "interval \(dur(iv)), latency \(c.latency ?? 0), timeout \(c.supervisionTimeoutMicros.map(dur) ?? "?")"
+                if c.parameterUpdates > 0 {
+                    let who = c.parametersSetBy.map { $0 == "local" ? "the local host" : $0 == "remote" ? "the peer" : "not captured" } ?? "not captured"
+                    p += " (\(c.parameterUpdates) update\(c.parameterUpdates == 1 ? "" : "s"), the last asked for by \(who)"
+                        + (c.parametersSetFrame.map { ", frame \($0)" } ?? "") + ")"
+                }
+                parts.append(p)
+            }
+            if !c.classic { parts.append("MTU \(c.mtu)") }
+            if let phy = c.phy { parts.append(phy) }
+            if let dl = c.dataLength { parts.append("data length \(dl.tx)/\(dl.rx)") }
+            if c.encrypted { parts.append("encrypted") }
+            if let l = c.lifetimeMicros { parts.append("up \(dur(l))") }
+            var end = c.end
+            if let reason = c.disconnectReason { end += " (\(reason))" }
+            if let f = c.disconnectFrame { end += " at frame \(f)" }
+            parts.append(end)
+            line("  \(esc(c.id)): " + parts.map(esc).joined(separator: ", ") + " [\(actorTag(c.who))]")
+        }
+        if total > shown.count { line("  … \(total - shown.count) more (`analyze --all` and --format json list them)") }
+        line("")
     }
 
     // MARK: Findings
@@ -253,20 +367,55 @@ public struct TextReporter: Sendable {
     private func finding(_ f: Finding, fix: Bool = true, _ line: (String) -> Void) {
         line("    [\(f.rule)] \(esc(f.subject))")
         line("      \(esc(f.message))")
+        if let who = whoText(f) { line("      who: \(esc(who))") }
         if !f.evidence.isEmpty { line("      evidence: frames " + FrameList.string(f.evidence)) }
         if fix, let rec = f.recommendation { line("      fix: \(esc(rec))") }
+    }
+
+    /// Who the finding is about, when it is not plainly the app: unknown (judged as the app's,
+    /// and said so), the system's or the peer's (listed with `--judge all`).
+    private func whoText(_ f: Finding) -> String? {
+        let evidence = f.attribution.map { " — " + $0.description } ?? ""
+        switch f.actor {
+        case .app: return nil
+        case .unknown: return "the app or the system: the capture cannot tell them apart, judged as the app's" + evidence
+        case .os: return "the system" + evidence
+        case .peer: return "the peer" + evidence
+        }
+    }
+
+    /// The system's and the peer's activity in a few lines (docs/ATTRIBUTION.md), and how many of
+    /// their findings the report leaves out.
+    private func activity(_ r: Report, _ line: (String) -> Void) {
+        let platform = r.capture.platform.kind.name
+        line(paint("The system's and the peer's activity", .bold) + " (not judged as the app's)")
+        for actor in [Actor.os, .peer] {
+            let lines = r.activity.lines.filter { $0.actor == actor }
+            guard !lines.isEmpty else { continue }
+            line("  " + (actor == .os ? "the system (\(platform)):" : "the peer:"))
+            for l in lines { line("    " + esc(Activity.text(l))) }
+        }
+        if r.activity.handedOverScans > 0 {
+            line("  (\(r.activity.handedOverScans) of the scan sessions are counted by their sums: they were judged on the way and not kept)")
+        }
+        let notJudged = r.activity.notJudged
+        if !notJudged.isEmpty, r.judge == .app {
+            let parts = notJudged.map { "\($0.rule) ×\($0.count) (\($0.actor == .os ? "system" : "peer"))" }
+            line("  their findings, not the app's: " + parts.joined(separator: ", ")
+                 + " — `analyze --judge all` lists them; --format json always does")
+        }
     }
 
     /// Every finding kept, by severity.
     private func findingList(_ r: Report, _ line: (String) -> Void) {
         for sev in Severity.allCases.reversed() {
-            let group = r.findings.filter { $0.severity == sev }
+            let group = r.shownFindings.filter { $0.severity == sev }
             let total = r.findingCount(sev)
             guard total > 0 else { continue }
             line("  " + paint("\(sev.rawValue.uppercased()) (\(total))", tone(sev)))
             for f in group { finding(f, line) }
             if total > group.count {
-                line("    … and \(total - group.count) more not listed (the first \(FindingList.limit) per rule are; --format json counts them per rule)")
+                line("    … and \(total - group.count) more not listed (a rule keeps the first \(FindingList.limit) per severity and side: the app's, and the system's or the peer's; --format json counts them per rule)")
             }
         }
     }
@@ -291,6 +440,7 @@ public struct TextReporter: Sendable {
                     line("    [\(g.rule)] \(g.total) findings, the first:")
                     for f in g.findings.prefix(Self.examples) {
                         line("      \(esc(f.subject)): \(esc(f.message))")
+                        if let who = whoText(f) { line("        who: \(esc(who))") }
                         if !f.evidence.isEmpty { line("        evidence: frames " + FrameList.string(f.evidence)) }
                     }
                     // Where the next ones are: their first evidence frames.
@@ -346,7 +496,9 @@ public struct TextReporter: Sendable {
         let width = r.rules.map(\.rule.count).max() ?? 0
         for v in r.rules {
             let pad = String(repeating: " ", count: max(0, width - v.rule.count))
-            line("  \(v.rule)\(pad)  \(status(v.status))  \(esc(v.reason))")
+            let judged = r.judgedStatus(v)
+            let note = judged != v.status ? "only the system's or the peer's findings: " : ""
+            line("  \(v.rule)\(pad)  \(status(judged))  \(note)\(esc(v.reason))")
         }
     }
 
@@ -358,12 +510,18 @@ public struct TextReporter: Sendable {
             let pad = String(repeating: " ", count: max(0, width - v.rule.count))
             line("  \(v.rule)\(pad)  \(status(v.status))  \(text)")
         }
-        for v in r.rules where v.status == .violated {
-            let counts = Severity.allCases.reversed().compactMap { s in v.count(s) > 0 ? "\(v.count(s)) \(s.rawValue)" : nil }
-            row(v, counts.joined(separator: ", ") + " finding(s)")
+        let judgedOnly = r.judge == .app
+        for v in r.rules where r.judgedStatus(v) == .violated {
+            let counts = Severity.allCases.reversed().compactMap { s in
+                v.count(s, judgedOnly: judgedOnly) > 0 ? "\(v.count(s, judgedOnly: judgedOnly)) \(s.rawValue)" : nil
+            }
+            let others = judgedOnly ? v.totalFindings - v.totalJudged : 0
+            row(v, counts.joined(separator: ", ") + " finding(s)" + (others > 0 ? " (+\(others) of the system's or the peer's)" : ""))
         }
         for v in r.rules where v.status == .notEvaluated { row(v, esc(v.reason)) }
-        let passed = r.rules.filter { $0.status == .passed }.map(\.rule)
+        let passed = r.rules.filter { r.judgedStatus($0) == .passed }.map { v in
+            v.status == .violated ? "\(v.rule) (for the app; \(v.totalFindings) of the system's or the peer's)" : v.rule
+        }
         if !passed.isEmpty { line("  " + paint("passed", .green) + ": " + passed.joined(separator: ", ")) }
     }
 }

@@ -31,6 +31,12 @@ public struct Finding: Sendable, Hashable {
     public var shows: String?
     /// The platform whose API `message` and `recommendation` speak (nil: every platform's, iOS first).
     public var platform: Platform?
+    /// What in the frames says who did what the finding judges (docs/ATTRIBUTION.md); nil for
+    /// a finding built without an item.
+    public var attribution: ActorEvidence?
+    /// Who did it, resolved from `attribution` with the capture's platform by `RuleEngine`
+    /// (`unknown` until then, and for a finding without attribution).
+    public var actor: Actor = .unknown
 
     public init(rule: String, severity: Severity, subject: String, message: String, evidence: [FrameNumber], recommendation: String? = nil) {
         self.rule = rule
@@ -74,8 +80,11 @@ public struct RuleVerdict: Sendable, Hashable {
     public var reason: String
     /// The findings kept: at most `FindingList.limit` per severity, in capture order.
     public var findings: [Finding]
-    /// Findings counted but not kept (beyond `FindingList.limit` per severity), by severity.
+    /// Findings counted but not kept (beyond `FindingList.limit` per severity and side of the
+    /// attribution), by severity.
     public var omitted: [Severity: Int]
+    /// Of `omitted`, those whose actor is judged as the app's (`Actor.judgedAsApp`).
+    public var omittedJudged: [Severity: Int] = [:]
     /// What the rule attributed to the platform's own stack (counted, not findings).
     public var platformShare: PlatformShare?
     /// Set once `reason` names `platformShare` (by `RuleEngine.speak`), so that it is named once.
@@ -94,66 +103,104 @@ public struct RuleVerdict: Sendable, Hashable {
         findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } + (omitted[severity] ?? 0)
     }
 
+    /// Findings of `severity` whose actor is judged as the app's (`Actor.judgedAsApp`), kept and
+    /// omitted: what `--fail-on` counts unless every actor is judged.
+    public func countJudged(_ severity: Severity) -> Int {
+        findings.reduce(0) { $0 + ($1.severity == severity && $1.actor.judgedAsApp ? 1 : 0) } + (omittedJudged[severity] ?? 0)
+    }
+
+    /// Findings of `severity` by `judged` actors (`nil`: every actor).
+    public func count(_ severity: Severity, judgedOnly: Bool) -> Int { judgedOnly ? countJudged(severity) : count(severity) }
+
+    /// Findings of each actor, kept and omitted (omitted ones split into judged and not: counted
+    /// under `unknown` and `os`).
+    public var findingsByActor: [Actor: Int] {
+        var out: [Actor: Int] = [:]
+        for f in findings { out[f.actor, default: 0] += 1 }
+        let judged = omittedJudged.values.reduce(0, +)
+        let all = omitted.values.reduce(0, +)
+        if judged > 0 { out[.unknown, default: 0] += judged }
+        if all - judged > 0 { out[.os, default: 0] += all - judged }
+        return out
+    }
+
+    /// Every finding judged as the app's, kept and omitted.
+    public var totalJudged: Int { findings.filter(\.actor.judgedAsApp).count + omittedJudged.values.reduce(0, +) }
+
     /// Every finding, kept and omitted.
     public var totalFindings: Int { findings.count + omitted.values.reduce(0, +) }
 }
 
-/// The findings of one rule in bounded memory: the first `limit` of each severity (in the order
-/// the rule reports them, i.e. capture order) are kept; the rest are only counted. A capture of
-/// any length then yields a report of bounded size whose counts stay exact.
+/// The findings of one rule in bounded memory: the first `limit` of each severity and of each
+/// side of the attribution (the app's and what cannot be told apart from it, the system's and
+/// the peer's: `Actor.judgedAsApp`), in the order the rule reports them (capture order), are
+/// kept; the rest are only counted. A capture of any length then yields a report of bounded size
+/// whose counts stay exact, and the system's findings never crowd out the app's.
 public struct FindingList: Sendable, Hashable {
-    /// Findings kept per rule and severity.
+    /// Findings kept per rule, severity and side of the attribution (docs/ARCHITECTURE.md, Limits).
     public static let limit = 100
 
     public private(set) var kept: [Finding] = []
     public private(set) var omitted: [Severity: Int] = [:]
-    private var keptBySeverity: [Int] = [0, 0, 0]
+    /// Of `omitted`, those whose actor is judged as the app's.
+    public private(set) var omittedJudged: [Severity: Int] = [:]
+    private var keptByBucket: [Int] = [0, 0, 0, 0, 0, 0]
 
     public init() {}
 
     public var isEmpty: Bool { kept.isEmpty && omitted.isEmpty }
     public var total: Int { kept.count + omitted.values.reduce(0, +) }
 
+    /// The counter of findings of `severity` by `actor`.
+    static func bucket(_ severity: Severity, _ actor: Actor) -> Int { severity.rank * 2 + (actor.judgedAsApp ? 0 : 1) }
+
     public mutating func append(_ f: Finding) {
-        let rank = f.severity.rank
-        if keptBySeverity[rank] < Self.limit {
-            keptBySeverity[rank] += 1
+        let b = Self.bucket(f.severity, f.actor)
+        if keptByBucket[b] < Self.limit {
+            keptByBucket[b] += 1
             kept.append(f)
         } else {
-            omitted[f.severity, default: 0] += 1
+            count(f.severity, f.actor)
         }
     }
 
-    /// As `append(make())` for a finding of `severity`, building it only when it is kept: rules
-    /// that judge thousands of sessions or connections skip the messages of those only counted.
-    public mutating func append(_ severity: Severity, _ make: () -> Finding) {
-        let rank = severity.rank
-        if keptBySeverity[rank] < Self.limit {
+    private mutating func count(_ severity: Severity, _ actor: Actor) {
+        omitted[severity, default: 0] += 1
+        if actor.judgedAsApp { omittedJudged[severity, default: 0] += 1 }
+    }
+
+    /// As `append(make())` for a finding of `severity` by `actor`, building it only when it is
+    /// kept: rules that judge thousands of sessions or connections skip the messages of those
+    /// only counted.
+    public mutating func append(_ severity: Severity, actor: Actor, _ make: () -> Finding) {
+        let b = Self.bucket(severity, actor)
+        if keptByBucket[b] < Self.limit {
             let f = make()
-            assert(f.severity == severity, "FindingList.append: finding of another severity")
+            assert(f.severity == severity && f.actor == actor, "FindingList.append: finding of another severity or actor")
             append(f)
         } else {
-            omitted[severity, default: 0] += 1
+            count(severity, actor)
         }
     }
 
-    /// Whether the next finding of `severity` would be kept (not only counted).
-    public func keeps(_ severity: Severity) -> Bool { keptBySeverity[severity.rank] < Self.limit }
+    /// Whether the next finding of `severity` by `actor` would be kept (not only counted).
+    public func keeps(_ severity: Severity, actor: Actor) -> Bool { keptByBucket[Self.bucket(severity, actor)] < Self.limit }
 
-    /// An empty list that keeps only as many findings per severity as a list already holding
+    /// An empty list that keeps only as many findings per bucket as a list already holding
     /// `kept` still would (`RuleAccumulator`: a batch's findings beyond those are only counted
     /// when merged, so the batch need not build them).
     init(alreadyKept kept: [Int]) {
-        keptBySeverity = kept
+        keptByBucket = kept
     }
 
-    /// Findings kept, per severity rank.
-    var keptCounts: [Int] { keptBySeverity }
+    /// Findings kept, per bucket (`bucket(_:_:)`).
+    var keptCounts: [Int] { keptByBucket }
 
     /// Adds the findings and omitted counts of another part of the same rule's evaluation.
-    public mutating func merge(findings: [Finding], omitted more: [Severity: Int]) {
+    public mutating func merge(findings: [Finding], omitted more: [Severity: Int], omittedJudged judged: [Severity: Int] = [:]) {
         for f in findings { append(f) }
         for (s, n) in more { omitted[s, default: 0] += n }
+        for (s, n) in judged { omittedJudged[s, default: 0] += n }
     }
 }
 

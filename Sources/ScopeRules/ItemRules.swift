@@ -10,6 +10,8 @@ struct ItemView {
     var pairings: [Pairing]
     /// The pairings of `connections` (`pairings` with the ones that stay).
     var connectionPairings: [Pairing]
+    /// The connections the pairings of the view took place on (as far as the view holds them).
+    var connectionsOfPairings: [Connection] { connections }
     var reconnections: [Reconnection]
     var dataCommands: [AdvertisingDataCommand]
     var spans: [AdvertisingSpan]
@@ -20,10 +22,14 @@ struct ItemView {
     var lastFrame: FrameTime?
     /// The host stack that recorded the capture (as far as the frames up to the batch tell).
     var platform: HostPlatform
+    /// The capture holds no ACL data (a btsnooz summary, or no ACL record so far): idle times
+    /// cannot be measured.
+    var aclFree: Bool
 
     /// What `analysis` holds.
     init(_ analysis: AnalysisResult) {
         platform = analysis.capture.platform
+        aclFree = analysis.capture.origin.summaryOnly || analysis.capture.aclFrames == 0
         attempts = analysis.attempts
         connections = analysis.connections
         pairings = analysis.pairings
@@ -38,6 +44,7 @@ struct ItemView {
     /// The items that settled in `batch`.
     init(settled items: SettledItems, of batch: AnalysisResult) {
         platform = batch.capture.platform
+        aclFree = batch.capture.origin.summaryOnly || batch.capture.aclFrames == 0
         attempts = items.attempts
         connections = items.connections
         pairings = items.pairings
@@ -110,7 +117,8 @@ struct FirstByKey<Value: Sendable>: Sendable {
 /// `FindingList.limit` per severity, in capture order, the rest counted), reason items (the first
 /// `reasonItems` per list) and counts.
 struct ItemTally: Sendable {
-    private var findings: [FirstByKey<Finding>] = Severity.allCases.map { _ in FirstByKey(capacity: FindingList.limit) }
+    /// Per `FindingList.bucket(_:_:)`: severity and side of the attribution.
+    private var findings: [FirstByKey<Finding>] = (0..<6).map { _ in FirstByKey(capacity: FindingList.limit) }
     private var lists: [Int: FirstByKey<String>] = [:]
     var counts: [Int: Int] = [:]
     /// `adv.payload-budget`: payload sizes per command label.
@@ -132,9 +140,11 @@ struct ItemTally: Sendable {
         var length: Int
         var kindText: String
         var statusText: String
+        var attribution: ActorEvidence
     }
 
     struct SpanOverlap: Sendable {
+        var attribution: ActorEvidence
         var name: String
         var start: FrameNumber
         var enabledWhileConnected: Int64
@@ -152,8 +162,8 @@ struct ItemTally: Sendable {
         var candidates: [ItemKey] = []
     }
 
-    mutating func finding(_ key: ItemKey, _ severity: Severity, _ make: () -> Finding) {
-        findings[severity.rank].insert(key, make)
+    mutating func finding(_ key: ItemKey, _ severity: Severity, actor: Actor, _ make: () -> Finding) {
+        findings[FindingList.bucket(severity, actor)].insert(key, make)
     }
 
     mutating func note(_ list: Int = 0, _ key: ItemKey, _ text: () -> String) {
@@ -181,10 +191,14 @@ struct ItemTally: Sendable {
         for (k, t) in other.overlapIfSet { overlapIfSet[k, default: ItemTally()].merge(t) }
     }
 
-    /// Adds the findings of `list`, rendered now.
+    /// Adds the findings of `list`, rendered now (those beyond it, never rendered, count as
+    /// judged as the app's).
     mutating func findings<V>(_ list: FirstByKey<V>, _ severity: Severity, _ render: (V) -> Finding) {
-        for item in list.items { findings[severity.rank].insert(item.key) { render(item.value) } }
-        findings[severity.rank].addOmitted(list.more)
+        for item in list.items {
+            let f = render(item.value)
+            findings[FindingList.bucket(severity, f.actor)].insert(item.key) { f }
+        }
+        findings[FindingList.bucket(severity, .unknown)].addOmitted(list.more)
     }
 
     /// The findings as one rule run would have listed them.
@@ -193,8 +207,16 @@ struct ItemTally: Sendable {
         let kept = findings.flatMap(\.items).sorted { $0.key < $1.key }
         for f in kept { list.append(f.value) }
         var omitted: [Severity: Int] = [:]
-        for severity in Severity.allCases where findings[severity.rank].more > 0 { omitted[severity] = findings[severity.rank].more }
-        list.merge(findings: [], omitted: omitted)
+        var judged: [Severity: Int] = [:]
+        for severity in Severity.allCases {
+            for actor in [Actor.unknown, .os] {
+                let more = findings[FindingList.bucket(severity, actor)].more
+                guard more > 0 else { continue }
+                omitted[severity, default: 0] += more
+                if actor.judgedAsApp { judged[severity, default: 0] += more }
+            }
+        }
+        list.merge(findings: [], omitted: omitted, omittedJudged: judged)
         return list
     }
 

@@ -66,9 +66,11 @@ extension Rule {
     }
 
     func violated(_ findings: FindingList) -> RuleVerdict {
-        RuleVerdict(
+        var v = RuleVerdict(
             rule: Self.id, status: .violated, reason: RuleVerdict.violationReason(findings.kept, omitted: findings.omitted),
             findings: findings.kept, omitted: findings.omitted)
+        v.omittedJudged = findings.omittedJudged
+        return v
     }
 
     /// Violated when there are findings, else passed with `passReason`.
@@ -80,13 +82,15 @@ extension Rule {
     /// `RuleEngine` replaces them by the rule's documented advice for the capture's platform).
     func finding(
         _ severity: Severity? = nil, subject: String, shows: String, cause: String, evidence: [FrameNumber?],
-        fix: String? = nil, platform: Platform? = nil
+        fix: String? = nil, platform: Platform? = nil, attribution: ActorEvidence, context: PlatformContext
     ) -> Finding {
         var f = Finding(
             rule: Self.id, severity: severity ?? Self.defaultSeverity, subject: subject,
             message: shows + ". " + cause, evidence: Array(Set(evidence.compactMap { $0 })), recommendation: fix)
         f.shows = shows
         f.platform = platform
+        f.attribution = attribution
+        f.actor = context.actor(attribution)
         return f
     }
 
@@ -95,10 +99,12 @@ extension Rule {
     func append(
         to list: inout FindingList, _ severity: Severity? = nil, subject: @autoclosure () -> String,
         shows: @autoclosure () -> String, cause: String, evidence: @autoclosure () -> [FrameNumber?], fix: String? = nil,
-        platform: Platform? = nil
+        platform: Platform? = nil, attribution: ActorEvidence, context: PlatformContext
     ) {
-        list.append(severity ?? Self.defaultSeverity) {
-            finding(severity, subject: subject(), shows: shows(), cause: cause, evidence: evidence(), fix: fix, platform: platform)
+        list.append(severity ?? Self.defaultSeverity, actor: context.actor(attribution)) {
+            finding(
+                severity, subject: subject(), shows: shows(), cause: cause, evidence: evidence(), fix: fix, platform: platform,
+                attribution: attribution, context: context)
         }
     }
 

@@ -13,10 +13,13 @@ public enum RuleRegistry {
     static let entries: [Entry] = [
         .rule(ScanLeftRunning.self),
         .rule(ScanDuplicatesAllowed.self),
+        .rule(ScanRestartThrottled.self),
         .rule(GATTDiscoverAllServices.self),
         .rule(GATTDiscoverAllCharacteristics.self),
         .rule(GATTPolling.self),
         .items(ConnIdleBeforeDisconnect.self),
+        .items(ConnLeftOpen.self),
+        .items(ConnLinkLost.self),
         .rule(ConnSubscriptionsLeftOn.self),
         .items(ConnReconnectByScan.self),
         .items(ConnAttemptUnbounded.self),
@@ -26,6 +29,7 @@ public enum RuleRegistry {
         .items(SecurityLegacyPairing.self),
         .items(SecurityUnauthenticatedPairing.self),
         .items(SecurityPairingFailed.self),
+        .items(SecurityRepeatedPairing.self),
         .rule(ATTSmallWrites.self),
         .rule(ATTAcknowledgedBulk.self),
     ]
@@ -118,6 +122,8 @@ public enum RuleEngine {
                 }
                 let omitted = verdict.omitted.values.reduce(0, +)
                 verdict.omitted = omitted > 0 ? [severity: omitted] : [:]
+                let judged = verdict.omittedJudged.values.reduce(0, +)
+                verdict.omittedJudged = judged > 0 ? [severity: judged] : [:]
             }
             return verdict
         }
@@ -313,7 +319,7 @@ public struct RuleAccumulator: Sendable {
             if part.share == nil { part.share = s } else { part.share?.count += s.count }
         }
         switch v.status {
-        case .violated: part.findings.merge(findings: v.findings, omitted: v.omitted)
+        case .violated: part.findings.merge(findings: v.findings, omitted: v.omitted, omittedJudged: v.omittedJudged)
         case .passed:
             if !part.passed.contains(v.reason) {
                 if part.passed.count < [String].reasonItems { part.passed.append(v.reason) } else { part.morePassed += 1 }
@@ -347,8 +353,10 @@ public struct RuleAccumulator: Sendable {
             if last.status != .violated { acc.add(last) }
             var list = FindingList()
             list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) < handedOverFrom }, omitted: [:])
-            list.merge(findings: batches.findings.kept, omitted: batches.findings.omitted)
-            list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) >= handedOverFrom }, omitted: last.omitted)
+            list.merge(findings: batches.findings.kept, omitted: batches.findings.omitted, omittedJudged: batches.findings.omittedJudged)
+            list.merge(
+                findings: last.findings.filter { ($0.evidence.first ?? 0) >= handedOverFrom }, omitted: last.omitted,
+                omittedJudged: last.omittedJudged)
             acc.parts[last.rule, default: Part()].findings = list
         } else {
             acc.add(last)
@@ -360,6 +368,7 @@ public struct RuleAccumulator: Sendable {
                 rule: last.rule, status: .violated,
                 reason: RuleVerdict.violationReason(part.findings.kept, omitted: part.findings.omitted),
                 findings: part.findings.kept, omitted: part.findings.omitted)
+            v.omittedJudged = part.findings.omittedJudged
         } else if !part.passed.isEmpty {
             let reason = part.passed.joined(separator: "; ") + (part.morePassed > 0 ? "; … and \(part.morePassed) more" : "")
             v = RuleVerdict(rule: last.rule, status: .passed, reason: reason)

@@ -54,12 +54,15 @@ enum Text {
     /// out with integers (String(format:) costs about 12 k instructions a call, and rules write
     /// thousands of these).
     static func seconds(_ micros: Int64) -> String {
+        // Past 10 s, in s, min, h with the precision that matters (ReadableDuration).
+        if micros.magnitude >= 10_000_000 { return ReadableDuration.text(micros) }
         let ms = (Double(micros) / 1000).rounded()
         guard ms.magnitude < 1e15 else { return String(format: "%.3f s", ms / 1000) }
         return thousandths(negative: ms.sign == .minus, UInt64(ms.magnitude)) + " s"
     }
     /// "200.552 ms": `String(format: "%.3f ms", Double(micros) / 1000)`, with integers.
     static func millis(_ micros: Int64) -> String {
+        if micros.magnitude >= 10_000_000 { return ReadableDuration.text(micros) }
         guard micros.magnitude < 1 << 50 else { return String(format: "%.3f ms", Double(micros) / 1000) }
         return thousandths(negative: micros < 0, micros.magnitude) + " ms"
     }
@@ -123,6 +126,40 @@ extension Connection {
     }
     var peerText: String { peer.map { "peer \($0)" } ?? "peer unknown" }
     var start: FrameTime? { complete ?? request }
+
+    /// Whose doing what the local host does on the connection is (its ATT requests, its
+    /// Disconnect): the connection's attribution, except on a link the remote central opened,
+    /// where the local host's requests are its own (docs/ATTRIBUTION.md).
+    var localAttribution: ActorEvidence {
+        attribution.signal == .remoteCentral ? .localRequest : attribution
+    }
+
+    /// Whether the two devices are bonded on this link, so that the server keeps its CCCD values
+    /// for the next connection (Core v5.4 Vol 3 Part G §3.3.3.3: for a client that has not
+    /// bonded, they are reset at each connection): a successful pairing on the link in which
+    /// both sides asked for bonding, or encryption started without pairing (keys from an
+    /// earlier bond). `pairings`: the pairings of the capture (those of this link are used).
+    func bond(_ pairings: [Pairing]) -> Bond {
+        let mine = pairings.filter { $0.connection == id }
+        if let p = mine.first(where: { $0.result == .success }) {
+            let both = (p.initiator?.bonding ?? false) && (p.responder?.bonding ?? false)
+            return both ? .paired(p.request.frame) : .pairedWithoutBonding(p.request.frame)
+        }
+        if mine.isEmpty, let e = encryption.lastSuccess { return .storedKeys(e.frame) }
+        return .none
+    }
+
+    /// Still up when the capture ended less than `window` µs after `event`: what came after the
+    /// event (the use of what was discovered) is not in the capture.
+    func cutShort(after event: FrameTime?, window: Int64, captureEnd: Timestamp?) -> Bool {
+        guard disconnect == nil, let event, let end = captureEnd else { return false }
+        return end.microseconds &- event.time.microseconds < window
+    }
+
+    /// The attribution of what the GATT client `side` did on the connection.
+    func attribution(client side: Side) -> ActorEvidence {
+        side == .remote ? ActorEvidence(.remoteClient, frame: nil) : localAttribution
+    }
 
     /// The service whose handle range holds `handle`.
     func service(containing handle: UInt16) -> GATTDatabase.Service? {
@@ -382,5 +419,69 @@ extension Array where Element == String {
     func joinedBounded(separator: String) -> String {
         guard count > Self.reasonItems else { return joined(separator: separator) }
         return prefix(Self.reasonItems).joined(separator: separator) + separator + "… and \(count - Self.reasonItems) more"
+    }
+}
+
+/// Whether a link is bonded, and the frame that shows it.
+enum Bond: Sendable, Hashable {
+    /// Paired on this link, both sides asking for bonding (the Pairing Request's frame).
+    case paired(FrameNumber)
+    /// Paired on this link without bonding: keys for this connection only.
+    case pairedWithoutBonding(FrameNumber)
+    /// Encrypted without pairing on this link: keys of an earlier bond (the Encryption Change).
+    case storedKeys(FrameNumber)
+    /// Never encrypted.
+    case none
+
+    var isBonded: Bool {
+        switch self {
+        case .paired, .storedKeys: return true
+        case .pairedWithoutBonding, .none: return false
+        }
+    }
+
+    /// Why the link is not bonded, for a not-evaluated reason.
+    var notBondedText: String {
+        switch self {
+        case .pairedWithoutBonding(let f): return "paired without bonding (Pairing Request frame \(f))"
+        default: return "never encrypted, so not bonded"
+        }
+    }
+}
+
+extension Pairing {
+    /// The side that sent the Pairing Request (`initiator` features) and the one that sent the
+    /// Pairing Response (`responder`).
+    var requestSide: Side { initiatedBy }
+    var responseSide: Side { initiatedBy == .local ? .remote : initiatedBy == .remote ? .local : .unknown }
+
+    /// Which sides' PDUs lack a feature (`has` reads it from the features): the Pairing Request's
+    /// sender, the Pairing Response's, both or neither.
+    func lacking(_ has: (Features) -> Bool) -> (request: Bool, response: Bool) {
+        (initiator.map { !has($0) } ?? false, responder.map { !has($0) } ?? false)
+    }
+
+    /// "the Pairing Request (frame 58, sent by the local host)".
+    func pduText(request: Bool) -> String {
+        let side = request ? requestSide : responseSide
+        let frame = request ? self.request.frame : (response?.frame ?? self.request.frame)
+        let who = side == .local ? "sent by the local host" : side == .remote ? "sent by the peer" : "sender unknown"
+        return "the Pairing \(request ? "Request" : "Response") (frame \(frame), \(who))"
+    }
+
+    /// Who lacked a feature, for the finding's attribution: the local host stack when its own
+    /// PDU lacks it (the stack sets Secure Connections and MITM, not an app), else the peer (its
+    /// firmware must offer it: the local side cannot make up for it); `local` when neither PDU
+    /// lacks the flag (the IO capabilities decided).
+    func attribution(lacking: (request: Bool, response: Bool), local: ActorEvidence) -> ActorEvidence {
+        let localLacks = (lacking.request && requestSide == .local) || (lacking.response && responseSide == .local)
+        let remoteLacks = (lacking.request && requestSide == .remote) || (lacking.response && responseSide == .remote)
+        if localLacks {
+            return ActorEvidence(.localPairingFeatures, frame: requestSide == .local ? request.frame : response?.frame)
+        }
+        if remoteLacks {
+            return ActorEvidence(.remotePairingFeatures, frame: requestSide == .remote ? request.frame : response?.frame)
+        }
+        return local
     }
 }

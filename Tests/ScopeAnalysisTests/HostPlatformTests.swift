@@ -9,11 +9,11 @@ import Testing
     typealias Fact = HostPlatform.Fact
 
     /// The project's own captures: the btvirt recordings are the Linux kernel and btmgmt (MGMT on
-    /// the monitor); the Bumble scenarios name no stack in btsnoop 1002/1001 or pcap; the encoders'
+    /// the monitor, and the kernel's notes naming Linux); the Bumble scenarios name no stack in btsnoop 1002/1001 or pcap; the encoders'
     /// copies carry what their format says (a Linux monitor file, PacketLogger records).
     static let own: [(file: String, kind: HostPlatform.Kind, certain: Bool, facts: Set<Fact>)] = [
-        ("btvirt-le-pairing.btsnoop", .bluez, true, [.mgmtTraffic, .linuxMonitor]),
-        ("btvirt-recorded-by-hciscope.btsnoop", .bluez, true, [.mgmtTraffic, .linuxMonitor]),
+        ("btvirt-le-pairing.btsnoop", .bluez, true, [.mgmtTraffic, .linuxMonitor, .linuxKernelNotes]),
+        ("btvirt-recorded-by-hciscope.btsnoop", .bluez, true, [.mgmtTraffic, .linuxMonitor, .linuxKernelNotes]),
         ("scenarios/scan.duplicates-allowed-fires.btsnoop", .unknown, false, []),
         ("scenarios/conn.attempt-unbounded-fires.btsnoop", .unknown, false, []),
         ("scenarios/gatt.polling-fires.h1.btsnoop", .unknown, false, []),
@@ -42,8 +42,8 @@ import Testing
         ("Matheus-Garbelini__esp32_bluetooth_classic_sniffer__hci_dump.pklg", .embedded, true, [.packetLoggerBigEndian, .btstackPackets]),
         ("Swastik36__OPPO-Earbuds__BT_HCI_2026_0719_110149.cfa", .android, true, [.androidVendorCommands]),
         ("Syed-Bipul-Rahman__bluethooth_light_controll__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
-        ("TheoLestandi__Projet_RP__ble_capture.snoop", .bluez, true, [.mgmtTraffic, .linuxMonitor]),
-        ("TheoLestandi__Projet_RP__capture.snoop", .bluez, true, [.mgmtTraffic, .linuxMonitor]),
+        ("TheoLestandi__Projet_RP__ble_capture.snoop", .bluez, true, [.mgmtTraffic, .linuxMonitor, .linuxKernelNotes]),
+        ("TheoLestandi__Projet_RP__capture.snoop", .bluez, true, [.mgmtTraffic, .linuxMonitor, .linuxKernelNotes]),
         ("ap4y__iSAP__hci_dump.pklg", .embedded, true, [.packetLoggerBigEndian, .btstackPackets]),
         ("bbmp__AndroidPad__btsnoop_hci.cfa", .android, false, [.btsnoopH4DualModeHost]),
         ("cheoljun99__bluetooth-pcap-test__bluetooth-infocar.pcap", .unknown, false, []),
@@ -53,11 +53,11 @@ import Testing
         ("csacca__horizon-74-at-ble__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
         ("dandwhelan__fossibot-bluetooth__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
         ("danisla__iot-bed__btsnoop_hci.log", .unknown, false, []),
-        ("felixwatts__batteread__capture.btsnoop", .bluez, true, [.mgmtTraffic, .linuxMonitor]),
-        ("havvk__even-g2-smart-classroom__bt3.pklg", .ios, true, [.packetLoggerLittleEndian]),
+        ("felixwatts__batteread__capture.btsnoop", .bluez, true, [.mgmtTraffic, .linuxMonitor, .linuxKernelNotes]),
+        ("havvk__even-g2-smart-classroom__bt3.pklg", .ios, true, [.packetLoggerLittleEndian, .packetLoggerProductNotes]),
         ("jpvargasdev__MachineSpiritTimetable__btsnoop_aaaa.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
         ("lory9894__airbily_smartwatch_reverse__bluethoot_logs.pcapng", .android, true, [.androidVendorCommands]),
-        ("mauricelam__btsnoop-rs__btsnoop_btmon.log", .bluez, true, [.mgmtTraffic, .linuxMonitor]),
+        ("mauricelam__btsnoop-rs__btsnoop_btmon.log", .bluez, true, [.mgmtTraffic, .linuxMonitor, .linuxKernelNotes]),
         ("mchwalisz__lightsapp-cli__btsnoop_hci.log", .android, false, [.btsnoopH4DualModeHost]),
         ("phlash__blefun__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
         ("soaresden__IX7TrackerPro__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
@@ -65,7 +65,37 @@ import Testing
         ("wangdalian__btsnooper__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
         ("whoisbe__pongbot-mcp__btsnoop_hci.log.last", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
         ("zabbits__btsnoop__btsnoop_hci.cfa", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        // iOS bluetoothd logs whose first records are notes naming the product, the iOS version
+        // and the Bluetooth host: certain, whatever the byte order of the records.
+        ("cagnulein__Bafang-RideSync__bluetoothd-hci-latest.pklg", .ios, true, [.packetLoggerBigEndian, .packetLoggerProductNotes]),
+        ("elkusbry__peripage-tool__peripage_capture.pklg", .ios, true, [.packetLoggerLittleEndian, .packetLoggerProductNotes]),
+        ("robotdrink__OpenSCQ30-P31i__btsnoop_hci.log.filtered", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("sardark1__data-1__btsnooz_hci.log", .android, true, [.btsnoozSummary, .androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("MaciejKubon__MyCar__btsnooz_hci.log.last", .android, true, [.btsnoozSummary, .androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("manojshakti77__bluetooth__btsnoop_hci-ethermind.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("doafirst__code_study__btsnoop_hci.cfa", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("durnerj__PoGo-Plus-BLE__bt_log_plus_pair_2017_12_13.log", .android, true, [.androidVendorCommands]),
+        ("cagnulein__qdomyos-zwift__heart200andstop.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("nick0451__dsp408-tuner__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("mypopydev__BT__btsnoop_hci.log", .android, true, [.androidVendorCommands]),
+        ("aleksamarkoni__bluetooth_sample__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("mtoslalibu__ec521__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("Riosagala__uploadfile__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("NoahB10__MABIP__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("vpuhoff__bk300-web-bluetooth-monitor__btsnoop_hci.log.last", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
     ]
+
+    /// PacketLogger's header notes name the device, the OS version and the Bluetooth host build.
+    @Test func packetLoggerNotesNameTheDevice() throws {
+        guard let url = Fixtures.corpus("real/cagnulein__Bafang-RideSync__bluetoothd-hci-latest.pklg") else { return }
+        let p = try AnalysisBuilder.analyze(path: url.path).capture.platform
+        #expect(p.details.device == "iPhone18,2")
+        #expect(p.details.os == "iOS 26.5.1 (23F81)")
+        #expect(p.details.host == "MobileBluetooth-195.7.1.2")
+        #expect(p.details.frame == 1)
+        #expect(p.description.contains("iPhone18,2, iOS 26.5.1 (23F81)"))
+        #expect(!p.description.contains("older macOS"))
+    }
 
     @Test(arguments: corpus.indices) func corpusCapture(_ i: Int) throws {
         let e = Self.corpus[i]

@@ -154,10 +154,10 @@ struct TruthCheck {
             same("\(p).disconnect_frame", t["disconnect_frame"] as? Int, c.disconnect?.frame)
             time("\(p).disconnect_ms", t["disconnect_ms"], ms(c.disconnect))
             same("\(p).disconnect_reason", Self.code(t["disconnect_reason"]), c.disconnectReason.map(Int.init))
-            // The truth names a supervision timeout "link layer (0x08 Connection Timeout)": that is
-            // a remote-side (not host) end, which the model records as `.remote` with reason 0x08.
+            // The truth names a supervision timeout "link layer (0x08 Connection Timeout)": neither
+            // side ended it (`LinkEnd.linkLost`; the initiator is unknown).
             var initiator: String? = c.disconnect == nil ? nil : c.disconnectInitiator.rawValue
-            if c.disconnectReason == 0x08, c.disconnectInitiator == .remote { initiator = "link layer (0x08 Connection Timeout)" }
+            if case .linkLost = c.end { initiator = "link layer (0x08 Connection Timeout)" }
             same("\(p).disconnect_initiator", t["disconnect_initiator"] as? String, initiator)
             same("\(p).still_connected", t["still_connected_at_end_of_capture"] as? Bool, c.disconnect == nil)
             if let complete = c.complete {

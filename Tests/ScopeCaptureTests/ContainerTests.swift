@@ -204,8 +204,11 @@ import Testing
             try process.run()
             process.waitUntilExit()
             try #require(process.terminationStatus == 0, "\(tool) is missing (Scripts/setup.sh --test installs it)")
+            // Raw btsnooz records take their clock from the file's time: the copy keeps it.
+            let modified = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]
+            try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: out.path)
             let (records, reader) = try readAll(out.path)
-            #expect(reader.origin.layers == [.compressed(layer)], "\(url.lastPathComponent)")
+            #expect(reader.origin.layers == [.compressed(layer)] + plain.reader.origin.layers, "\(url.lastPathComponent)")
             #expect(records == plain.records, "\(url.lastPathComponent) through \(tool)")
             #expect(reader.summary.errors == plain.reader.summary.errors, "\(url.lastPathComponent)")
             checked += 1

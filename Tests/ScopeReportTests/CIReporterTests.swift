@@ -86,9 +86,9 @@ import Testing
             Issue.record("not an array")
             return
         }
-        #expect(issues.count == multi.findings.count)
+        #expect(issues.count == multi.reports.reduce(0) { $0 + $1.shownFindings.count })
         var fingerprints = Set<String>()
-        for (issue, finding) in zip(issues, multi.reports.flatMap { r in r.findings.map { (r.capture.file, $0) } }) {
+        for (issue, finding) in zip(issues, multi.reports.flatMap { r in r.shownFindings.map { (r.capture.file, $0) } }) {
             #expect(issue["check_name"] == .string(finding.1.rule))
             #expect(issue["severity"] == .string(CodeClimateReporter.severity(finding.1.severity)))
             #expect(issue["location"]?["path"] == .string(finding.0))

@@ -52,7 +52,7 @@ import FoundationXML
                            "connections", "pairing", "advertising", "findings", "rules", "summary"])
         #expect(v["schema_version"] == .int(Int64(Report.schemaVersion)))
         let parsed = try object(v.rendered())
-        #expect((parsed["schema_version"] as? Int) == 1)
+        #expect((parsed["schema_version"] as? Int) == 2)
     }
 
     @Test func requiredFieldsPresentInOrder() throws {
@@ -79,13 +79,13 @@ import FoundationXML
             Issue.record("no findings")
             return
         }
-        #expect(f.keys == ["rule", "severity", "subject", "message", "evidence", "recommendation"])
+        #expect(f.keys == ["rule", "severity", "subject", "message", "evidence", "recommendation", "actor", "actor_evidence"])
         guard case .array(let rules) = try #require(v["rules"]), let r = rules.first else {
             Issue.record("no rules")
             return
         }
-        #expect(r.keys == ["rule", "status", "reason", "findings"])
-        #expect(rules.count == 17)
+        #expect(r.keys == ["rule", "status", "judged_status", "reason", "findings", "findings_judged", "findings_by_actor"])
+        #expect(rules.count == 21)
     }
 
     @Test func headlineDiscoveryCost() throws {
@@ -136,9 +136,9 @@ import FoundationXML
         let (ok, c) = parse(JUnitReporter.render(ReportFixtures.centralReport()))
         #expect(ok)
         #expect(c.suites == 1)
-        #expect(c.testcases == 17)
+        #expect(c.testcases == 21)
         #expect(c.failures == 3)
-        #expect(c.skipped == 2)
+        #expect(c.skipped == 4)
     }
 
     @Test func hostileStringsStayWellFormed() {
@@ -146,9 +146,9 @@ import FoundationXML
         let (ok, c) = parse(m.junit())
         #expect(ok)
         #expect(c.suites == 2)
-        #expect(c.testcases == 17 + 17)
+        #expect(c.testcases == 21 + 21)
         #expect(c.failures == 3 + 3)
-        #expect(c.skipped == 2 + 3)
+        #expect(c.skipped == 4 + 5)  // conn.left-open and scan.restart-throttled not evaluated in both
     }
 }
 

@@ -12,8 +12,8 @@ import Testing
         #expect(c.threshold(rule: "scan.left-running", key: "without_connection_request_s") == .number(30))
         #expect(c.threshold(rule: "gatt.polling", key: "max_median_gap_s") == .number(2))
         #expect(c.threshold(rule: "conn.idle-before-disconnect", key: "supervision_timeout_reason") == .text("0x08"))
-        #expect(RuleRegistry.all.count == 17)
-        #expect(Set(RuleRegistry.ids).count == 17)
+        #expect(RuleRegistry.all.count == 21)
+        #expect(Set(RuleRegistry.ids).count == 21)
     }
 
     /// The registry lists as `.items` exactly the rules that are `ItemRule`s (the engine calls
@@ -24,7 +24,7 @@ import Testing
             #expect((entry.itemRule != nil) == (type.init() is any ItemRule), "\(type.id)")
             #expect((entry.itemRule != nil) == (type.scope == .items), "\(type.id)")
         }
-        #expect(RuleRegistry.entries.filter { $0.itemRule != nil }.count == 8)
+        #expect(RuleRegistry.entries.filter { $0.itemRule != nil }.count == 11)
     }
 
     @Test func loadsGoodFile() throws {
@@ -50,7 +50,7 @@ import Testing
         #expect(c.threshold(rule: "conn.idle-before-disconnect", key: "idle_s") == .number(2.5))
         #expect(c.isSensitive(uuid: "2a37"))
         let verdicts = RuleEngine.evaluate(SessionScript().analysis(), config: c)
-        #expect(verdicts.count == 17)
+        #expect(verdicts.count == 21)
         #expect(verdicts.first { $0.rule == "scan.duplicates-allowed" }?.reason == "disabled in the configuration")
     }
 

@@ -77,7 +77,7 @@ import Testing
         let v = verdict(ConnAttemptUnbounded.self, a)
         #expect(v.status == .violated)
         let message = v.findings.first?.message ?? ""
-        #expect(message.contains("connection request at frame \(request.command) (peer \(peerA)) ended by the HCI Reset at frame \(reset) after 59.901 s"), "\(message)")
+        #expect(message.contains("connection request at frame \(request.command) (peer \(peerA)) ended by the HCI Reset at frame \(reset) after 59.9 s"), "\(message)")
     }
 
     @Test func removedControllerEndsItsConnections() {

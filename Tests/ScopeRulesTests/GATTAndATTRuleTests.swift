@@ -57,6 +57,10 @@ private func connected() -> SessionScript {
             d.script.read(1, attribute: 0x0015)
             d.script.readResponse(1, [0x64])
         }
+        // The capture goes on past the rules' observation window with the link up: what came
+        // after the discovery is in it.
+        d.script.at(20_000)
+        _ = d.script.note("end")
         return d
     }
 
@@ -94,9 +98,28 @@ private func connected() -> SessionScript {
         s.at(400)
         s.read(1, attribute: 0x0012)
         s.readResponse(1, [0x02])
+        s.at(20_000)
+        _ = s.note("end")
         let v = verdict(GATTDiscoverAllCharacteristics.self, s.analysis())
         #expect(v.status == .violated)
         #expect(v.findings.first?.message.contains("just-in-case sweep") == true)
+    }
+
+    /// A capture that ends less than 10 s after the discovery, the link still up: what the app did
+    /// next is not in it, so the discovery rules do not judge that connection.
+    @Test func discoveryJustBeforeTheEndIsNotJudged() {
+        let v = verdict(GATTDiscoverAllServices.self, discoveredShort().analysis())
+        #expect(v.status == .notEvaluated)
+        #expect(v.reason.contains("capture ends less than"))
+    }
+
+    /// `discovered()` without the capture going on afterwards.
+    func discoveredShort() -> SessionScript {
+        var d = Discovered()
+        d.script.at(200)
+        d.script.discoverPrimaryServices(1, from: 0x0001)
+        d.script.primaryServices(1, [(0x0001, 0x0005, 0x1800), (0x000A, 0x0012, 0x180D), (0x0013, 0x0016, 0x180F)])
+        return d.script
     }
 
     /// Six reads of 0x0010, 200 ms apart, after its discovery with `properties` (none: not discovered).

@@ -16,7 +16,7 @@ struct HandOverTests {
     /// read wait for it; `RuleEngine.evaluate` judges them by the analysis's `platformAtStart`, so
     /// no handed over connection goes unjudged.
     @Test func waitingBatchesAreJudgedByEvaluate() throws {
-        let path = Fixtures.project("scenarios/conn.subscriptions-left-on-fires.btsnoop").path
+        let path = Fixtures.project("scenarios/conn.subscriptions-left-on-bonded-fires.btsnoop").path
         var handedOver = RuleAccumulator()
         let analysis = try AnalysisBuilder.analyze(path: path, handOverPolicy: Self.everyClose) { handedOver.absorb($0) }
         #expect(analysis.connections.contains { $0.att.isEmpty && $0.attCount > 0 }, "the scenario's connections handOver")

@@ -20,7 +20,7 @@ struct LazyFindingsTests {
         var built = 0
         for (i, s) in severities.enumerated() {
             eager.append(Self.finding(i, s))
-            lazy.append(s) {
+            lazy.append(s, actor: .unknown) {
                 built += 1
                 return Self.finding(i, s)
             }
@@ -31,11 +31,33 @@ struct LazyFindingsTests {
     }
 
     @Test func preFilledListKeepsOnlyTheRoomLeft() {
-        var list = FindingList(alreadyKept: [FindingList.limit - 3, FindingList.limit, 0])
+        // Buckets: info (judged, not), warning (judged, not), error (judged, not).
+        var list = FindingList(alreadyKept: [FindingList.limit - 3, 0, FindingList.limit, 0, 0, 0])
         for i in 0..<10 { list.append(Self.finding(i, .info)) }
-        for i in 0..<10 { list.append(.warning) { Self.finding(i, .warning) } }
+        for i in 0..<10 { list.append(.warning, actor: .unknown) { Self.finding(i, .warning) } }
         #expect(list.kept.map(\.subject) == ["s0", "s1", "s2"])
         #expect(list.omitted == [.info: 7, .warning: 10])
+        #expect(list.omittedJudged == [.info: 7, .warning: 10])
+    }
+
+    /// The system's findings have room of their own: a rule whose first findings are all the
+    /// system's still keeps the app's that come after them.
+    @Test func systemFindingsDoNotCrowdOutTheApps() {
+        var list = FindingList()
+        for i in 0..<(FindingList.limit + 20) {
+            var f = Self.finding(i, .warning)
+            f.actor = .os
+            list.append(f)
+        }
+        for i in 0..<5 {
+            var f = Self.finding(1000 + i, .warning)
+            f.actor = .app
+            list.append(f)
+        }
+        #expect(list.kept.filter { $0.actor == .app }.count == 5)
+        #expect(list.kept.filter { $0.actor == .os }.count == FindingList.limit)
+        #expect(list.omitted == [.warning: 20])
+        #expect(list.omittedJudged.isEmpty)
     }
 
     @Test(arguments: [0, 5, 20, 21, 45])

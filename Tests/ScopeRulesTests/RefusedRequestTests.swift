@@ -55,7 +55,7 @@ import Testing
         #expect(a.attempts.count == 2)
         #expect(a.attempts[0].request.frame == first.command)
         #expect(a.attempts[0].supersededAt?.frame == second.answer)
-        #expect(a.attempts[0].outcome == .pending)
+        #expect(a.attempts[0].outcome == .superseded)
         #expect(a.attempts[0].complete == nil)
         #expect(a.attempts[1].outcome == .connected)
         // It waited 30 s (more than the rule's 10 s), up to the acceptance, not the hour to the
@@ -64,7 +64,7 @@ import Testing
         #expect(v.status == .violated)
         let finding = try #require(v.findings.first)
         #expect(finding.message.contains("no longer pending when the controller accepted a later request (frame \(second.answer))"), "\(finding.message)")
-        #expect(finding.message.contains("after 30.001 s"), "\(finding.message)")
+        #expect(finding.message.contains("after 30 s"), "\(finding.message)")
         #expect(finding.evidence.contains(second.answer))
     }
 
@@ -72,7 +72,9 @@ import Testing
     @Test func itIsHandedOverOnTheWay() throws {
         let (s, _, _) = Self.script()
         let (whole, batched, handedOver, _) = try judgedWholeAndInBatches(s, ConnAttemptUnbounded.self)
-        #expect(handedOver.attempts == 2)
+        // The superseded request; the one that connected settles when its link closes (a
+        // Disconnection Complete 0x3E may still say it did not connect), and this one is up at the end.
+        #expect(handedOver.attempts == 1)
         #expect(batched.status == whole.status)
         #expect(batched.findings.map(\.message) == whole.findings.map(\.message))
     }

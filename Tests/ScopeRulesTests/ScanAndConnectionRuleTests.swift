@@ -114,9 +114,20 @@ private func connect(_ s: inout SessionScript, at ms: Double, handle: UInt16 = 1
         #expect(v.status == .violated)
         #expect(v.findings.first?.evidence == [idle.lastData, idle.disconnect, idle.complete].compactMap { $0 })
         #expect(verdict(ConnIdleBeforeDisconnect.self, idleScript(lastDataMs: 76_000).0.analysis()).status == .passed)
-        // Supervision timeout: a finding however recent the data.
-        let lost = idleScript(lastDataMs: 76_000, reason: 0x08, localDisconnect: false)
-        #expect(verdict(ConnIdleBeforeDisconnect.self, lost.0.analysis()).status == .violated)
+        // The peer ended the idle link: the peer's finding.
+        let remote = idleScript(lastDataMs: 2000, reason: 0x13, localDisconnect: false)
+        let r = verdict(ConnIdleBeforeDisconnect.self, remote.0.analysis())
+        #expect(r.status == .violated)
+        #expect(r.findings.first?.actor == .peer)
+        // Supervision timeout: no one chose to end it; conn.link-lost's, not this rule's.
+        let lost = idleScript(lastDataMs: 2000, reason: 0x08, localDisconnect: false)
+        let l = verdict(ConnIdleBeforeDisconnect.self, lost.0.analysis())
+        #expect(l.status == .notEvaluated)
+        #expect(l.reason.contains("link lost"))
+        let linkLost = verdict(ConnLinkLost.self, lost.0.analysis())
+        #expect(linkLost.status == .violated)
+        #expect(linkLost.findings.first?.evidence.contains(lost.complete) == true)
+        #expect(verdict(ConnLinkLost.self, idle.0.analysis()).status == .passed)
     }
 
     @Test func idleNotEvaluatedWithoutSetupOrData() {
@@ -125,7 +136,27 @@ private func connect(_ s: inout SessionScript, at ms: Double, handle: UInt16 = 1
         s.disconnectionComplete(1, reason: 0x13)
         let v = verdict(ConnIdleBeforeDisconnect.self, s.analysis())
         #expect(v.status == .notEvaluated)
-        #expect(v.reason.contains("setup not captured"))
+        #expect(v.reason.contains("setup not captured") || v.reason.contains("no ACL data"))
+    }
+
+    /// A link still up at the end: conn.left-open's when it was idle more than 30 s, passed when it
+    /// carried data within its last 30 s; never conn.idle-before-disconnect's.
+    @Test func leftOpen() {
+        func script(lastDataMs: Double) -> (SessionScript, complete: FrameNumber) {
+            var s = SessionScript()
+            let c = connect(&s, at: 1000)
+            s.at(lastDataMs)
+            s.read(1, attribute: 0x0010)
+            s.at(60_000)
+            _ = s.note("end")
+            return (s, c.complete)
+        }
+        let idle = script(lastDataMs: 2000)
+        let v = verdict(ConnLeftOpen.self, idle.0.analysis())
+        #expect(v.status == .violated)
+        #expect(v.findings.first?.evidence.contains(idle.complete) == true)
+        #expect(verdict(ConnIdleBeforeDisconnect.self, idle.0.analysis()).status == .notEvaluated)
+        #expect(verdict(ConnLeftOpen.self, script(lastDataMs: 40_000).0.analysis()).status == .passed)
     }
 
     /// The host, GATT client, discovers the CCCD 0x0011 of characteristic 0x0010 and enables
@@ -152,13 +183,42 @@ private func connect(_ s: inout SessionScript, at ms: Double, handle: UInt16 = 1
         return (s, enable, d, complete)
     }
 
+    /// As `subscribed`, on a bonded link: encrypted with stored keys (no pairing on it) at 1.2 s.
+    private func subscribedBonded(localDisconnect: Bool, disable: Bool) -> (SessionScript, enable: FrameNumber, disconnect: FrameNumber?, complete: FrameNumber) {
+        var s = SessionScript()
+        connect(&s, at: 1000)
+        s.at(1200)
+        s.encryptionChange(1)
+        s.at(1500)
+        s.discoverCharacteristics(1, from: 0x000E, to: 0x0012)
+        s.characteristics(1, [(valueHandle: 0x0010, properties: 0x10, uuid: 0x2A37)])
+        s.findInformation(1, from: 0x0011, to: 0x0011, [(handle: 0x0011, uuid: 0x2902)])
+        s.at(2000)
+        let enable = s.write(1, attribute: 0x0011, [0x01, 0x00])
+        s.writeResponse(1)
+        if disable {
+            s.at(3000)
+            s.write(1, attribute: 0x0011, [0x00, 0x00])
+            s.writeResponse(1)
+        }
+        s.at(4900)
+        let d = localDisconnect ? s.disconnect(1).command : nil
+        s.at(5000)
+        let complete = s.disconnectionComplete(1, reason: localDisconnect ? 0x16 : 0x13)
+        return (s, enable, d, complete)
+    }
+
     @Test func subscriptionsLeftOn() {
-        #expect(verdict(ConnSubscriptionsLeftOn.self, subscribed(localDisconnect: false, disable: false).0.analysis()).status == .notEvaluated)  // remote disconnect
-        let left = subscribed(localDisconnect: true, disable: false)
+        #expect(verdict(ConnSubscriptionsLeftOn.self, subscribedBonded(localDisconnect: false, disable: false).0.analysis()).status == .notEvaluated)  // remote disconnect
+        // Not bonded: the server resets the CCCDs at the next connection, nothing to judge.
+        let unbonded = verdict(ConnSubscriptionsLeftOn.self, subscribed(localDisconnect: true, disable: false).0.analysis())
+        #expect(unbonded.status == .notEvaluated)
+        #expect(unbonded.reason.contains("not bonded"))
+        let left = subscribedBonded(localDisconnect: true, disable: false)
         let v = verdict(ConnSubscriptionsLeftOn.self, left.0.analysis())
         #expect(v.status == .violated)
         #expect(v.findings.first?.evidence == [left.enable, left.disconnect, left.complete].compactMap { $0 })
-        #expect(verdict(ConnSubscriptionsLeftOn.self, subscribed(localDisconnect: true, disable: true).0.analysis()).status == .passed)
+        #expect(verdict(ConnSubscriptionsLeftOn.self, subscribedBonded(localDisconnect: true, disable: true).0.analysis()).status == .passed)
     }
 
     /// A connection to `peerA` that ends at 5 s, then a new request to it at 9 s, with a scan

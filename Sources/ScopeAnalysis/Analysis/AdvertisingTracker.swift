@@ -46,35 +46,39 @@ struct AdvertisingTracker: Sendable {
 
 extension AdvertisingTracker {
     /// LE Set Advertising Data / Scan Response Data sent.
-    mutating func legacyAdvertisingDataCommand(_ d: LESetAdvertisingData, name: String, at: FrameTime) {
+    mutating func legacyAdvertisingDataCommand(_ d: LESetAdvertisingData, name: String, adapter: AdapterIndex, at: FrameTime, actors: ActorTracker) {
         seen = true
         dataCommandAdded(
             AdvertisingDataCommand(
                 at: at, complete: nil, command: name, advertisingHandle: nil,
                 kind: d.scanResponse ? .scanResponse : .advertising, legacyPDUs: true, operation: nil,
-                length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil))
+                length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil), adapter: adapter, actors: actors)
     }
 
     /// LE Set Extended Advertising Data / Scan Response Data sent.
-    mutating func extendedAdvertisingDataCommand(_ d: LESetExtendedAdvertisingData, name: String, adapter: AdapterIndex, at: FrameTime) {
+    mutating func extendedAdvertisingDataCommand(
+        _ d: LESetExtendedAdvertisingData, name: String, adapter: AdapterIndex, at: FrameTime, actors: ActorTracker
+    ) {
         seen = true
         let legacy = extendedAdvertisingParameters[SetKey(adapter: adapter, handle: d.advertisingHandle)]?.legacyPDUs ?? false
         dataCommandAdded(
             AdvertisingDataCommand(
                 at: at, complete: nil, command: name, advertisingHandle: d.advertisingHandle,
                 kind: d.scanResponse ? .scanResponse : .advertising, legacyPDUs: legacy,
-                operation: d.operation, length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil))
+                operation: d.operation, length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil),
+            adapter: adapter, actors: actors)
     }
 
-    private mutating func dataCommandAdded(_ command: AdvertisingDataCommand) {
+    private mutating func dataCommandAdded(_ command: AdvertisingDataCommand, adapter: AdapterIndex, actors: ActorTracker) {
         dataCommands.append(command)
-        noteDataCommand(dataCommands.count - 1)
+        noteDataCommand(dataCommands.count - 1, adapter: adapter, actors: actors)
     }
 
     /// A successful (Extended) Advertising Enable: spans start and stop at the command frame.
     /// `up`: the connections up now (a new span notes the first one up at its start).
     mutating func advertisingEnable(
-        _ enable: Bool, handles: [UInt8?], adapter: AdapterIndex, at: FrameTime, up: [AdvertisingSpan.SpanConnection]
+        _ enable: Bool, handles: [UInt8?], adapter: AdapterIndex, at: FrameTime, up: [AdvertisingSpan.SpanConnection],
+        actors: ActorTracker
     ) {
         seen = true
         for handle in handles {
@@ -87,7 +91,7 @@ extension AdvertisingTracker {
                         advertisingHandle: handle, api: handle == nil ? .legacy : .extended, connectable: params?.connectable ?? true,
                         directed: params?.directed, intervalMicros: params?.intervalMicros, start: at, stop: nil, stoppedBy: "",
                         enabledMicros: 0, connectedWhileEnabledMicros: 0))
-                noteSpanStarted(spans.count - 1, up: up)
+                noteSpanStarted(spans.count - 1, up: up, adapter: adapter, actors: actors)
             } else {
                 stopSpan(key, at: at, by: "host disabled it")
             }
@@ -165,7 +169,7 @@ extension AdvertisingTracker {
 
     /// What a new span needs of the connections: the first one up at its start, and a
     /// peripheral-role one completed since.
-    mutating func noteSpanStarted(_ i: Int, up: [AdvertisingSpan.SpanConnection]) {
+    mutating func noteSpanStarted(_ i: Int, up: [AdvertisingSpan.SpanConnection], adapter: AdapterIndex, actors: ActorTracker) {
         let start = spans[i].start
         var atStart: AdvertisingSpan.SpanConnection?
         var arrival: FrameTime?
@@ -190,6 +194,9 @@ extension AdvertisingTracker {
             .last { $0.frame <= start.frame && ($0.status ?? 0) == 0 }
         spans[i].dataLength = data?.length
         spans[i].manufacturers = data?.companies ?? []
+        spans[i].attribution = actors.advertisingStarted(
+            manufacturers: data?.companies ?? [], serviceUUIDs: data?.services ?? [], findHub: data?.findHub ?? false, dataFrame: data?.frame,
+            adapter: adapter, at: start)
     }
 
     /// A connection came up: the spans waiting for a peripheral-role arrival.
@@ -222,7 +229,7 @@ extension AdvertisingTracker {
     }
 
     /// A data command was sent: its assembled length, and the set's recent data (for the spans).
-    mutating func noteDataCommand(_ i: Int) {
+    mutating func noteDataCommand(_ i: Int, adapter: AdapterIndex, actors: ActorTracker) {
         let cmd = dataCommands[i]
         if !cmd.legacyPDUs {
             let key = DataKey(handle: cmd.advertisingHandle ?? 0, kind: cmd.kind)
@@ -233,11 +240,20 @@ extension AdvertisingTracker {
             assembling[key] = soFar
             dataCommands[i].assembledLength = soFar
         }
+        // Extended data in fragments: the companies and services of the fragment that starts it
+        // (or the whole).
+        let parsed = ADParser.parse(cmd.data, baseOffset: 0)
+        let companies = parsed.manufacturerData.map(\.companyID)
+        let services = (parsed.serviceData.map(\.uuid) + parsed.serviceUUIDs).compactMap(\.uuid16)
+        let findHub = parsed.serviceData.contains { $0.uuid.uuid16 == 0xFEAA && ($0.data.first == 0x40 || $0.data.first == 0x41) }
+        dataCommands[i].attribution = actors.advertisingStarted(
+            manufacturers: companies, serviceUUIDs: services, findHub: findHub, dataFrame: cmd.at.frame, adapter: adapter, at: cmd.at)
         guard cmd.kind == .advertising else { return }
         var list = advertisingData[cmd.advertisingHandle] ?? []
-        // Extended data in fragments: the companies of the fragment that starts it (or the whole).
-        let companies = ADParser.parse(cmd.data, baseOffset: 0).manufacturerData.map(\.companyID)
-        list.append(RecentData(id: dataCommands.ids[i], frame: cmd.at.frame, length: cmd.length, status: nil, companies: companies))
+        list.append(
+            RecentData(
+                id: dataCommands.ids[i], frame: cmd.at.frame, length: cmd.length, status: nil, companies: companies, services: services,
+                findHub: findHub))
         if list.count > 8 { list.removeFirst() }
         advertisingData[cmd.advertisingHandle] = list
     }
@@ -265,6 +281,9 @@ extension AdvertisingTracker {
         var status: UInt8?
         /// Company identifiers of its manufacturer-specific data.
         var companies: [UInt16] = []
+        /// 16-bit UUIDs of its service data and service UUID lists.
+        var services: [UInt16] = []
+        var findHub = false
     }
 }
 

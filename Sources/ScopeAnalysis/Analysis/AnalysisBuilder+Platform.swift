@@ -12,6 +12,10 @@ struct PlatformDetector: Sendable {
     var linuxMonitor = false
     var brEdrHostSetup = Counted()
     var h4 = false
+    /// The capture's own words about the device (notes, control channels).
+    var details = HostPlatform.Details()
+    var productNotes = Counted()
+    var kernelNotes = Counted()
 
     struct Counted: Sendable {
         var count = 0
@@ -68,10 +72,69 @@ struct PlatformDetector: Sendable {
     mutating func monitor(_ payload: MonitorPayload, frame: FrameNumber) {
         switch payload {
         case .control: mgmt.add(frame)
-        case .controlOpen(_, let format, _, _, _, _):
-            if format == 2 { mgmt.add(frame) } else if format == 1 { userChannel.add(frame) }
+        case .controlOpen(_, let format, let version, let revision, _, let ident):
+            if format == 2 {
+                mgmt.add(frame)
+                if let ident, ident == "bluetoothd", details.host == nil {
+                    details.host = "bluetoothd" + (version.map { v in " (MGMT \(v)" + (revision.map { ".\($0)" } ?? "") + ")" } ?? "")
+                    note(frame)
+                }
+            } else if format == 1 {
+                userChannel.add(frame)
+            }
+        case .note(let text):
+            noteText(text, frame: frame)
         default: break
         }
+    }
+
+    /// A note's words about the device (PacketLogger's header notes, the Linux monitor's).
+    mutating func noteText(_ text: String, frame: FrameNumber) {
+        func value(_ prefix: String) -> String? {
+            guard text.hasPrefix(prefix) else { return nil }
+            let v = text.dropFirst(prefix.count).drop { $0 == " " }
+            return v.isEmpty ? nil : String(v.prefix(120))
+        }
+        if let product = value("Product:") {
+            details.device = product
+            if Self.appleProducts.contains(where: { product.hasPrefix($0) }) { productNotes.add(frame) }
+            note(frame)
+        } else if let host = value("Bluetooth Host:") {
+            details.host = host
+            if host.hasPrefix("MobileBluetooth") || host.hasPrefix("BlueTool") { productNotes.add(frame) }
+            note(frame)
+        } else if let software = value("Software:") {
+            // "Version 27.0 (Build 24A5380h)": the OS of the product named.
+            var version = software.hasPrefix("Version ") ? String(software.dropFirst("Version ".count)) : software
+            if let r = version.range(of: "(Build ") { version.replaceSubrange(r, with: "(") }
+            details.os = (Self.appleOS(details.device).map { $0 + " " } ?? "") + version
+            note(frame)
+        } else if let chipset = value("Chipset:") {
+            details.controller = chipset
+            note(frame)
+        } else if let linux = value("Linux version") {
+            details.os = "Linux " + (linux.split(separator: " ").first.map(String.init) ?? linux)
+            kernelNotes.add(frame)
+            note(frame)
+        }
+    }
+
+    private mutating func note(_ frame: FrameNumber) {
+        if details.frame == nil { details.frame = frame }
+    }
+
+    /// Apple product identifiers' prefixes (PacketLogger's "Product:" note).
+    static let appleProducts = ["iPhone", "iPad", "iPod", "Mac", "iMac", "Watch", "AppleTV", "AudioAccessory", "RealityDevice"]
+
+    /// The OS of an Apple product identifier.
+    static func appleOS(_ device: String?) -> String? {
+        guard let d = device else { return nil }
+        if d.hasPrefix("iPhone") || d.hasPrefix("iPod") { return "iOS" }
+        if d.hasPrefix("iPad") { return "iPadOS" }
+        if d.hasPrefix("Mac") || d.hasPrefix("iMac") { return "macOS" }
+        if d.hasPrefix("Watch") { return "watchOS" }
+        if d.hasPrefix("AppleTV") { return "tvOS" }
+        return nil
     }
 
     var platform: HostPlatform {
@@ -87,7 +150,11 @@ struct PlatformDetector: Sendable {
         if h4, brEdrHostSetup.count > 0 {
             e.append(.init(.btsnoopH4DualModeHost, count: brEdrHostSetup.count, firstFrame: brEdrHostSetup.first))
         }
-        return HostPlatform(evidence: e)
+        add(productNotes, .packetLoggerProductNotes)
+        add(kernelNotes, .linuxKernelNotes)
+        var p = HostPlatform(evidence: e)
+        p.details = details
+        return p
     }
 }
 

@@ -43,6 +43,10 @@ public struct AnalysisBuilder: Sendable {
     var advertising = AdvertisingTracker()
     var pairing = PairingTracker()
     var reconnections = ReconnectionTracker()
+    /// Who started what (docs/ATTRIBUTION.md).
+    var actors = ActorTracker()
+    /// The last connection request, connection or disconnection on each adapter.
+    var lastConnectionEvent: [AdapterIndex: Timestamp] = [:]
 
     /// When closed connections and scan sessions are handed over (`handOverSettled()`).
     public var handOverPolicy = HandOverPolicy() {
@@ -100,6 +104,9 @@ public struct AnalysisBuilder: Sendable {
         platformDetector.noteOrigin(origin)
         if origin.summaryOnly {
             result.capture.health.notes.append(.btsnoozSummary)
+        }
+        if origin.layers.contains(.btsnoozRecords) {
+            result.capture.health.notes.append(.clockFromFileTime)
         }
     }
 
@@ -162,7 +169,7 @@ public struct AnalysisBuilder: Sendable {
 
     public mutating func finish() -> AnalysisResult {
         let end = lastFrame
-        scans.finish(end: end)
+        scans.finish(end: end, actors: &actors)
         links.pendingAttempt = [:]
         advertising.finish(end: end, connections: links.connections)
         reconnections.finish()
@@ -179,7 +186,11 @@ public struct AnalysisBuilder: Sendable {
         (result.devices, result.firstDeviceOfAddress) = scans.devicesInOrder()
         result.handedOver.devices = scans.devicesLeft
         result.attempts = links.attempts.items
-        result.connections = links.connections.items
+        result.connections = links.connections.items.map {
+            var c = $0
+            c.settleAttribution()
+            return c
+        }
         result.pairings = pairing.pairings.items
         result.handedOver.attempts = links.attempts.left
         result.handedOver.connections = links.connections.left
@@ -204,6 +215,14 @@ public struct AnalysisBuilder: Sendable {
         let record = frame.record
         let timestamp = record.timestamp
         result.capture.frames += 1
+        switch record.kind {
+        case .acl:
+            result.capture.aclFrames += 1
+            noteTraffic(at)
+        case .command, .event, .sco, .iso:
+            noteTraffic(at)
+        default: break
+        }
         if result.capture.firstTimestamp == nil { result.capture.firstTimestamp = timestamp }
         result.capture.lastTimestamp = timestamp
         // (`record.isTruncated`, inlined: a call into ScopeCore per frame.)
@@ -235,7 +254,8 @@ public struct AnalysisBuilder: Sendable {
             let day: Int64 = 86_400_000_000
             let skew: Int64 = 378 * day
             if !delta.overflow, delta.partialValue >= 0, delta.partialValue < day {
-                // The usual step forward: none of the cases below.
+                // The usual step forward; an hour or more of silence is named (`gaps`).
+                if delta.partialValue >= CaptureInfo.gapMicros { noteGap(record.frame, delta.partialValue) }
             } else if !delta.overflow, delta.partialValue.magnitude >= UInt64(skew - day), delta.partialValue.magnitude <= UInt64(skew + day) {
                 result.capture.health.epochSkewSuspected = true
             } else if timestamp < previous {
@@ -245,9 +265,21 @@ public struct AnalysisBuilder: Sendable {
                 // preamble notes with the time they were created, often days before the session.
                 result.capture.health.forwardJumps.append(FrameTime(frame: record.frame, time: timestamp))
                 result.capture.health.notes.append(.forwardJump(frame: record.frame, gapMicros: delta.partialValue))
+                noteGap(record.frame, delta.partialValue)
             }
         }
         if !timestamp.isPlausible { result.capture.health.implausibleTimestamps += 1 }
+    }
+
+    private mutating func noteGap(_ frame: FrameNumber, _ micros: Int64) {
+        if result.capture.gaps.count < CaptureInfo.maxGaps { result.capture.gaps.append(CaptureInfo.Gap(frame: frame, micros: micros)) }
+    }
+
+    /// An HCI packet at `at`: the capture's traffic runs from the first to the last.
+    @inline(__always)
+    private mutating func noteTraffic(_ at: FrameTime) {
+        if result.capture.firstTraffic == nil { result.capture.firstTraffic = at }
+        result.capture.lastTraffic = at
     }
 
     /// Whether a PDU has malformations, reading the flag in place (`contains(where:)` copies every
@@ -274,15 +306,21 @@ public struct AnalysisBuilder: Sendable {
         // often, and each view decodes its parameters).
         switch command.opcode {
         case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .disconnect,
-            .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
+            .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData,
+            .leConnectionUpdate:
             break
+        case .androidAdvertisingPacketContentFilter:
+            actors.controllerFilterCommand(adapter: adapter, at: at.frame)
+            return
         default:
             return
         }
         switch command.typed {
         case .leCreateConnection(let c)?:
+            lastConnectionEvent[adapter] = at.time
             startAttempt(filterPolicy: c.initiatorFilterPolicy, peerAddressType: c.peerAddressType, peer: c.peer, api: .legacy, adapter: adapter, at: at)
         case .leExtendedCreateConnection(let c)?:
+            lastConnectionEvent[adapter] = at.time
             startAttempt(filterPolicy: c.initiatorFilterPolicy, peerAddressType: c.peerAddressType, peer: c.peer, api: .extended, adapter: adapter, at: at)
         case .leCreateConnectionCancel?:
             if let i = links.pendingAttemptPosition(adapter), links.attempts[i].cancel == nil {
@@ -292,11 +330,19 @@ public struct AnalysisBuilder: Sendable {
         case .disconnect(let d)?:
             if let i = links.openConnection(HandleKey(adapter: adapter, handle: d.handle)), links.connections[i].disconnectCommand == nil {
                 links.connections[i].disconnectCommand = at
+                links.connections[i].disconnectCommandReason = d.reason
+            }
+        case .leConnectionUpdate(let u)?:
+            // The host asks; when it answers the peer's request, the peer asked first.
+            if let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)), links.connections[i].pendingParameterRequest == nil {
+                links.connections[i].pendingParameterRequest = .local
             }
         case .leSetAdvertisingData(let d)?:
-            advertising.legacyAdvertisingDataCommand(d, name: command.opcode.name ?? command.opcode.description, at: at)
+            advertising.legacyAdvertisingDataCommand(
+                d, name: command.opcode.name ?? command.opcode.description, adapter: adapter, at: at, actors: actors)
         case .leSetExtendedAdvertisingData(let d)?:
-            advertising.extendedAdvertisingDataCommand(d, name: command.opcode.name ?? command.opcode.description, adapter: adapter, at: at)
+            advertising.extendedAdvertisingDataCommand(
+                d, name: command.opcode.name ?? command.opcode.description, adapter: adapter, at: at, actors: actors)
         default:
             // The other data commands too short for their view still say advertising is in use.
             switch command.opcode {
@@ -319,6 +365,7 @@ public struct AnalysisBuilder: Sendable {
         }
         switch event.typed {
         case .disconnectionComplete(let d)?:
+            lastConnectionEvent[adapter] = at.time
             disconnectionComplete(d, adapter: adapter, at: at, connection: connection)
         case .encryptionChange(let e)?:
             encryption(
@@ -331,9 +378,16 @@ public struct AnalysisBuilder: Sendable {
         case .connectionComplete(let c)?:
             if c.status == 0 { connectionComplete(ConnectionSetup(classic: c), adapter: adapter, at: at, connection: connection) }
         case .leConnectionComplete(let c)?:
+            lastConnectionEvent[adapter] = at.time
             connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: connection)
         case .leConnectionUpdateComplete(let u)?:
-            if u.status == 0, let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
+            if let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
+                links.connections[i].learnTransport(.le)
+                let asked = links.connections[i].pendingParameterRequest
+                links.connections[i].pendingParameterRequest = nil
+                guard u.status == 0 else { break }
+                links.connections[i].parametersSetBy = asked ?? .unknown
+                links.connections[i].parametersSetAt = at
                 let update = ParameterUpdate(
                     at: at, intervalMicros: u.intervalMicros, peripheralLatency: Int(u.peripheralLatency),
                     supervisionTimeoutMicros: u.supervisionTimeoutMicros)
@@ -342,12 +396,18 @@ public struct AnalysisBuilder: Sendable {
                 links.connections[i].peripheralLatency = update.peripheralLatency
                 links.connections[i].supervisionTimeoutMicros = update.supervisionTimeoutMicros
             }
+        case .leRemoteConnectionParameterRequest(let r)?:
+            if let i = links.openConnection(HandleKey(adapter: adapter, handle: r.handle)) {
+                links.connections[i].pendingParameterRequest = .remote
+            }
         case .lePHYUpdateComplete(let u)?:
             if u.status == 0, let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
+                links.connections[i].learnTransport(.le)
                 links.connections[i].phyUpdates.append(PHYUpdate(at: at, tx: u.txPHY, rx: u.rxPHY))
             }
         case .leDataLengthChange(let d)?:
             if let i = links.openConnection(HandleKey(adapter: adapter, handle: d.handle)) {
+                links.connections[i].learnTransport(.le)
                 links.connections[i].dataLengthChanges.append(
                     DataLengthChange(at: at, maxTXOctets: Int(d.maxTXOctets), maxRXOctets: Int(d.maxRXOctets)))
             }
@@ -364,15 +424,20 @@ public struct AnalysisBuilder: Sendable {
         switch command.opcode {
         case .reset:
             // The controller drops its links, scan and advertising without an event for them.
-            if status == 0 { controllerLost(.reset, adapter: adapter, at: at) }
-        case .leSetScanParameters, .leSetExtendedScanParameters:
+            if status == 0 {
+                controllerLost(.reset, adapter: adapter, at: at)
+                actors.reset(adapter: adapter, at: at)
+            }
+        case .leSetScanParameters, .leSetExtendedScanParameters, .androidExtendedScanParameters:
             guard status == 0 else { break }
             switch command.typed {
             case .leSetScanParameters(let s)?:
+                actors.scanParameters(filterPolicy: s.filterPolicy, adapter: adapter)
                 scans.parameters[adapter] = [
                     ScanPHY(phy: "1M", active: s.active, intervalMicros: s.intervalMicros, windowMicros: s.windowMicros)
                 ]
             case .leSetExtendedScanParameters(let s)?:
+                actors.scanParameters(filterPolicy: s.filterPolicy, adapter: adapter)
                 scans.parameters[adapter] = s.phys.compactMap { p in
                     Self.scanPHYName(bit: p.bit).map {
                         ScanPHY(phy: $0, active: p.active, intervalMicros: p.intervalMicros, windowMicros: p.windowMicros)
@@ -385,8 +450,12 @@ public struct AnalysisBuilder: Sendable {
             if case .leSetScanEnable(let e)? = command.typed {
                 let started = scans.scanEnable(
                     e, api: e.extended ? .extended : .legacy, status: status, command: pending.at, complete: at, adapter: adapter,
-                    keptScans: handOverPolicy.keptScans)
-                if started { reconnections.noteScanStarted(pending.at, adapter: adapter) }
+                    keptScans: handOverPolicy.keptScans, actors: &actors,
+                    resumesAroundConnection: lastConnectionEvent[adapter].map { pending.at.time.microseconds &- $0.microseconds <= 2_000_000 } ?? false)
+                if started, let last = scans.sessions.items.last {
+                    reconnections.noteScanStarted(pending.at, adapter: adapter, evidence: last.attribution)
+                }
+                noteScansReattributed()
             }
         case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2:
             // A refused request (Command Status with an error) ends the attempt there.
@@ -396,6 +465,7 @@ public struct AnalysisBuilder: Sendable {
                 links.attempts[i].complete = at
                 links.attempts[i].status = status
                 links.attempts[i].outcome = .failed
+                attemptFailed(i)
                 // The request it displaced, if still unanswered, is the pending one again.
                 links.pendingAttempt[adapter] = links.displacedAttempt.removeValue(forKey: adapter).flatMap { id in
                     links.attempts.position(of: id).flatMap { links.attempts[$0].complete == nil ? id : nil }
@@ -406,6 +476,15 @@ public struct AnalysisBuilder: Sendable {
                 links.attempts[i].request == pending.at
             {
                 requestAccepted(adapter: adapter, at: at)
+            }
+        case .leCreateConnectionCancel:
+            // The cancel accepted: the pending request is cancelled (its LE Connection Complete
+            // with 0x02 should follow; some controllers never send it).
+            if status == 0, let i = links.pendingAttemptPosition(adapter), links.attempts[i].complete == nil,
+                links.attempts[i].cancel != nil
+            {
+                links.attempts[i].outcome = .cancelled
+                attemptFailed(i)
             }
         case .leSetAdvertisingParameters:
             advertising.seen = true

@@ -24,6 +24,16 @@ struct ConnectionTracker: Sendable {
     /// `open` changes.
     private var lastOpen: (key: HandleKey, ref: HeldRef<Int>)?
     var handlesWithoutSetup: Set<UInt16> = []
+    /// Requests that did not connect since the last that did, per peer (nil: the accept list)
+    /// on each adapter: what the next one that connects carries (`earlierFailures`). Bounded:
+    /// emptied past `failureKeysLimit` peers.
+    var failures: [FailureKey: FailedAttempts] = [:]
+    static let failureKeysLimit = 1024
+
+    struct FailureKey: Hashable, Sendable {
+        var adapter: AdapterIndex
+        var peer: BDAddr?
+    }
     /// Closed connections still holding their ATT detail (ids), and their ATT PDUs.
     var closedWithDetail: [Int] = []
     var closedDetailEvents = 0

@@ -10,12 +10,17 @@ struct PairingTracker: Sendable {
     var open: [ConnectionID: Int] = [:]
     /// IRKs waiting for their Identity Address Information, per connection and direction.
     var pendingIRK: [IdentityKey: ([UInt8], FrameTime)] = [:]
-    var pendingSecurityRequest: [ConnectionID: FrameTime] = [:]
+    /// A Security Request not yet followed by a Pairing Request, and who sent it.
+    var pendingSecurityRequest: [ConnectionID: (at: FrameTime, sentBy: Side)] = [:]
     /// Identities learned from SMP key distribution.
     var identities: [Identity] = []
     /// Resolve resolvable private addresses with the IRKs the capture distributes (on by default).
     var resolvePrivateAddresses = true
     var identityCache: [BDAddr: BDAddr?] = [:]
+    /// Peers a pairing with bonding succeeded with, and its Pairing Request (at most
+    /// `bondedPeersLimit`).
+    var bondedPeers: [BDAddr: FrameTime] = [:]
+    static let bondedPeersLimit = 4096
 }
 
 extension PairingTracker {
@@ -24,11 +29,11 @@ extension PairingTracker {
         let side: Side = direction == .sent ? .local : direction == .received ? .remote : .unknown
         switch pdu.code {
         case .securityRequest:
-            pendingSecurityRequest[id] = at
+            pendingSecurityRequest[id] = (at, side)
         case .pairingRequest:
             guard let f = pdu.pairingFeatures else { return }
             var pairing = Pairing(connection: id, request: at, initiatedBy: side)
-            pairing.securityRequest = pendingSecurityRequest.removeValue(forKey: id)
+            pairing.securityRequest = pendingSecurityRequest.removeValue(forKey: id)?.at
             pairing.initiator = Self.features(f)
             open[id] = pairings.append(pairing)
         case .pairingResponse:
@@ -45,6 +50,13 @@ extension PairingTracker {
         case .identityInformation, .identityAddressInformation:
             identityKey(pdu, connection: id, direction: direction, at: at)
         case .pairingFailed:
+            // A Security Request answered with Pairing Failed: a pairing refused before it began
+            // (its exchange starts at the Security Request, asked for by its sender).
+            if open[id] == nil, let asked = pendingSecurityRequest.removeValue(forKey: id) {
+                var refused = Pairing(connection: id, request: asked.at, initiatedBy: asked.sentBy)
+                refused.securityRequest = asked.at
+                open[id] = pairings.append(refused)
+            }
             guard let p = open.removeValue(forKey: id).flatMap({ pairings.position(of: $0) }) else { return }
             pairings[p].result = .failed
             pairings[p].reason = pdu.failureReason?.rawValue
@@ -63,18 +75,37 @@ extension PairingTracker {
     }
 
     /// Encryption Change (or Key Refresh on an encrypted link) after the SMP exchange decides it.
-    mutating func encryption(connection id: ConnectionID, change: EncryptionChange, wasEncrypted: Bool) {
+    /// `peer`: the connection's peer (its identity when resolved).
+    mutating func encryption(connection id: ConnectionID, change: EncryptionChange, wasEncrypted: Bool, peer: BDAddr?) {
         guard let p = open[id].flatMap({ pairings.position(of: $0) }) else { return }
+        defer { noteBond(p, peer: peer) }
         if change.isKeyRefresh && !wasEncrypted { return }
         open[id] = nil
         pairings[p].encryption = change.at
-        if change.status == 0 && (change.isKeyRefresh || (change.enabled ?? 0) != 0) {
+        if LinkEnd.isLinkLoss(change.status) {
+            // Connection Timeout: the link was lost while encryption started; the pairing did
+            // not fail, it was cut off (conn.link-lost reports the link).
+            pairings[p].linkLost = change.at
+        } else if change.status == 0 && (change.isKeyRefresh || (change.enabled ?? 0) != 0) {
             pairings[p].result = .success
         } else {
             pairings[p].result = .failed
             pairings[p].reason = change.status
             pairings[p].failed = change.at
             pairings[p].failedSentBy = .unknown
+        }
+    }
+
+    /// A pairing that succeeded with bonding on both sides: a second one with the same peer means
+    /// the bond was deleted and made again (`Pairing.repeatsBond`).
+    private mutating func noteBond(_ p: Int, peer: BDAddr?) {
+        let pairing = pairings[p]
+        guard pairing.result == .success, let peer, pairing.initiator?.bonding == true, pairing.responder?.bonding == true
+        else { return }
+        if let earlier = bondedPeers[peer] {
+            pairings[p].repeatsBond = earlier
+        } else if bondedPeers.count < Self.bondedPeersLimit {
+            bondedPeers[peer] = pairing.request
         }
     }
 

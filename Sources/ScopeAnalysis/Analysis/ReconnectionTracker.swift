@@ -25,6 +25,9 @@ struct ReconnectionTracker: Sendable {
         var firstSeen: FrameNumber
         var ended: FrameTime
         var scanStart: FrameTime?
+        /// The first scan after `ended` with a system signature (before `scanStart`), and its
+        /// signature: the rule decides by the platform whether it counts.
+        var systemScan: (start: FrameTime, evidence: ActorEvidence)?
         /// Index in `ReconnectPeer.requests` of the first request after `ended`.
         var firstRequest: Int?
     }
@@ -49,19 +52,26 @@ extension ReconnectionTracker {
     /// A connection with a known peer (`key`) ended (Disconnection Complete).
     mutating func noteConnectionEnded(_ c: Connection, key: PeerOnAdapter, at: FrameTime) {
         reconnect[key, default: ReconnectPeer()].entries.append(
-            ReconnectEntry(connection: c.id, firstSeen: c.firstSeen, ended: at, scanStart: nil, firstRequest: nil))
+            ReconnectEntry(connection: c.id, firstSeen: c.firstSeen, ended: at, scanStart: nil, systemScan: nil, firstRequest: nil))
         unscannedPeers[c.id.adapter, default: []].insert(key)
     }
 
     /// A scan session started on `adapter` (its enable answered): the first scan after each
     /// waiting connection's end.
-    mutating func noteScanStarted(_ start: FrameTime, adapter: AdapterIndex) {
+    /// `evidence`: the scan's attribution; a scan with a system signature is kept aside (the
+    /// first one), and the entry waits for a scan without one.
+    mutating func noteScanStarted(_ start: FrameTime, adapter: AdapterIndex, evidence: ActorEvidence) {
         guard let keys = unscannedPeers[adapter], !keys.isEmpty else { return }
+        let system = evidence.signal.isSystemSignature
         for key in keys {
             guard var state = reconnect[key] else { continue }
             for i in state.entries.indices where state.entries[i].scanStart == nil && state.entries[i].ended.frame < start.frame {
                 if let r = state.entries[i].firstRequest, state.requests[r].request.frame <= start.frame { continue }
-                state.entries[i].scanStart = start
+                if system {
+                    if state.entries[i].systemScan == nil { state.entries[i].systemScan = (start, evidence) }
+                } else {
+                    state.entries[i].scanStart = start
+                }
             }
             reconnect[key] = state
         }
@@ -70,15 +80,37 @@ extension ReconnectionTracker {
         unscannedPeers[adapter] = Set(keys.filter { reconnect[$0]?.entries.contains { $0.scanStart == nil && $0.firstRequest == nil } ?? false })
     }
 
-    /// Connection request `id` to a peer (`key`; not the accept list) was sent.
+    /// The session started at `start` on `adapter` turned out, once it ended, to be the system's
+    /// (`evidence`): the entries that took it for the host's scan wait for the next one.
+    mutating func noteScanReattributed(_ start: FrameTime, adapter: AdapterIndex, evidence: ActorEvidence) {
+        for key in reconnect.keys where key.adapter == adapter {
+            guard var state = reconnect[key] else { continue }
+            var changed = false
+            for i in state.entries.indices where state.entries[i].scanStart?.frame == start.frame {
+                state.entries[i].scanStart = nil
+                if state.entries[i].systemScan == nil { state.entries[i].systemScan = (start, evidence) }
+                changed = true
+            }
+            guard changed else { continue }
+            reconnect[key] = state
+            unscannedPeers[adapter, default: []].insert(key)
+        }
+    }
+
+    /// Connection request `id` to a peer (`key`) was sent; an accept-list request is noted when
+    /// it connects (its peer known from the connection complete), so scans started after it was
+    /// sent are not counted before it.
     mutating func noteRequest(_ attempt: ConnectionAttempt, id: Int, key: PeerOnAdapter) {
         guard var state = reconnect[key], !state.entries.isEmpty else { return }
         let index = state.requests.count
+        let sent = attempt.request.frame
         state.requests.append(Reconnection.Request(attempt))
         state.requestIDs.append(id)
         state.discoveries.append(attempt.peerDiscovery)
-        for i in state.entries.indices where state.entries[i].firstRequest == nil && state.entries[i].ended.frame < attempt.request.frame {
+        for i in state.entries.indices where state.entries[i].firstRequest == nil && state.entries[i].ended.frame < sent {
             state.entries[i].firstRequest = index
+            if let s = state.entries[i].scanStart, s.frame > sent { state.entries[i].scanStart = nil }
+            if let s = state.entries[i].systemScan, s.start.frame > sent { state.entries[i].systemScan = nil }
         }
         reconnect[key] = state
         requestsWatched[id] = key
@@ -111,7 +143,8 @@ extension ReconnectionTracker {
             }
             settled.append(
                 Reconnection(
-                    connection: e.connection, connectionFirstSeen: e.firstSeen, peer: key.peer, ended: e.ended, scanStart: e.scanStart, found: found,
+                    connection: e.connection, connectionFirstSeen: e.firstSeen, peer: key.peer, ended: e.ended, scanStart: e.scanStart,
+                    systemScanStart: e.systemScan?.start, systemScanEvidence: e.systemScan?.evidence, found: found,
                     requests: Array(state.requests[first...last])))
         }
         for o in state.requestIDs[...last] { requestsWatched[o] = nil }

@@ -17,6 +17,12 @@ struct ScanTracker: Sendable {
     /// `HandOverPolicy.keptScans`), by start frame.
     var closed: [FrameNumber] = []
     var parameters: [AdapterIndex: [ScanPHY]] = [:]
+    /// The starts of the last scans on each adapter without a system signature, most recent
+    /// first (`ScanSession.previousStarts`).
+    var recentStarts: [AdapterIndex: [FrameTime]] = [:]
+    /// Sessions found to be the system's once they ended (`ActorTracker.scanEnded`), for the
+    /// trackers that took their start for a local request; drained by `AnalysisBuilder`.
+    var reattributed: [(adapter: AdapterIndex, start: FrameTime, evidence: ActorEvidence)] = []
     /// The running session on each adapter (its start frame).
     var active: [AdapterIndex: HeldRef<FrameNumber>] = [:]
     /// The running sessions' tracking (one per adapter in `active`, a short list: no hashing).
@@ -191,7 +197,7 @@ extension ScanTracker {
     /// Returns true when a session started.
     mutating func scanEnable(
         _ e: LESetScanEnable, api: HCIAPI, status: UInt8, command: FrameTime, complete: FrameTime,
-        adapter: AdapterIndex, keptScans: Int
+        adapter: AdapterIndex, keptScans: Int, actors: inout ActorTracker, resumesAroundConnection: Bool = false
     ) -> Bool {
         guard status == 0 else { return false }
         if e.enable {
@@ -201,6 +207,14 @@ extension ScanTracker {
                 adapter: adapter, start: command, end: command, stillRunningAtEnd: true, api: api, active: phys.contains { $0.active },
                 phys: phys, filterDuplicates: e.filterDuplicates)
             session.startComplete = complete
+            session.attribution = actors.scanStarted(phys: phys, adapter: adapter, at: command)
+            session.previousStarts = recentStarts[adapter] ?? []
+            session.resumesAroundConnection = resumesAroundConnection
+            if !session.attribution.signal.isSystemSignature, !resumesAroundConnection {
+                var starts = [command] + (recentStarts[adapter] ?? [])
+                if starts.count > ScanSession.startsKept { starts.removeLast(starts.count - ScanSession.startsKept) }
+                recentStarts[adapter] = starts
+            }
             sessions.append(session, id: command.frame)
             let ref = HeldRef(id: command.frame, position: sessions.count - 1)
             active[adapter] = ref
@@ -208,20 +222,27 @@ extension ScanTracker {
                 ScanTracking(adapter: adapter, session: ref, seen: SessionReportTable(expected: mostDistinctReports)))
             return true
         } else {
-            stop(adapter: adapter, command: command, complete: complete, keptScans: keptScans)
+            stop(adapter: adapter, command: command, complete: complete, keptScans: keptScans, actors: &actors)
         }
         return false
     }
 
     /// The session running on `adapter`, if any, stops at `command` (a successful disable, or
     /// the controller reset, closed or removed); its reports run up to `complete`.
-    mutating func stop(adapter: AdapterIndex, command: FrameTime, complete: FrameTime, keptScans: Int) {
+    mutating func stop(adapter: AdapterIndex, command: FrameTime, complete: FrameTime, keptScans: Int, actors: inout ActorTracker) {
         guard var session = active.removeValue(forKey: adapter), let index = sessions.position(of: &session) else { return }
         let start = session.id
         sessions[index].stop = command
         sessions[index].stopComplete = complete
         sessions[index].end = command
         sessions[index].stillRunningAtEnd = false
+        let before = sessions[index].attribution.signal
+        sessions[index].attribution = actors.scanEnded(sessions[index])
+        // Found to be the system's once it ended: not a start the throttle counts.
+        if sessions[index].attribution.signal.isSystemSignature, !before.isSystemSignature {
+            if recentStarts[adapter]?.first?.frame == sessions[index].start.frame { recentStarts[adapter]?.removeFirst() }
+            reattributed.append((adapter, sessions[index].start, sessions[index].attribution))
+        }
         if let r = running.firstIndex(where: { $0.session.id == start }) {
             mostDistinctReports = max(mostDistinctReports, running[r].seen.count)
             running.remove(at: r)
@@ -429,7 +450,7 @@ extension ScanTracker {
     /// and connection requests to come (which advertiser is which device, the devices' payloads,
     /// where each address was found, fragments) go before the result is built from the rest
     /// (`devicesInOrder`): `deviceFirst` and `peerDiscovery` answer nothing after this.
-    mutating func finish(end: FrameTime?) {
+    mutating func finish(end: FrameTime?, actors: inout ActorTracker) {
         deviceIndex = DeviceTable()
         devicePayloads = PayloadTable()
         lastDiscovery = DiscoveryTable()
@@ -440,6 +461,7 @@ extension ScanTracker {
             guard let index = sessions.position(of: &session) else { continue }
             sessions[index].end = end
             sessions[index].stillRunningAtEnd = true
+            sessions[index].attribution = actors.scanEnded(sessions[index])
         }
         active = [:]
         running = []

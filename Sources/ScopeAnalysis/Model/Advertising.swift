@@ -36,6 +36,8 @@ public struct AdvertisingDataCommand: Sendable, Hashable {
     /// Extended (non-legacy) data: the set's data assembled so far from its fragments (Operation
     /// 1 first, 0 intermediate, 2 last, 3 complete), recorded by the analysis; nil for legacy data.
     public var assembledLength: Int?
+    /// Whose data it is, as its content and timing tell (docs/ATTRIBUTION.md).
+    public var attribution = ActorEvidence.localRequest
 
     public init(
         at: FrameTime, complete: FrameTime?, command: String, advertisingHandle: UInt8?, kind: DataKind, legacyPDUs: Bool,
@@ -79,6 +81,8 @@ public struct AdvertisingSpan: Sendable, Hashable {
     /// Company identifiers of the manufacturer-specific data in that advertising data (0x004C:
     /// Apple — on iOS only the system advertises manufacturer data; Core Bluetooth apps cannot).
     public var manufacturers: [UInt16] = []
+    /// Whose advertising it is, as the frames tell (docs/ATTRIBUTION.md).
+    public var attribution = ActorEvidence.localRequest
 
     /// A connection up when advertising started, as far as the advertising is concerned.
     public struct SpanConnection: Sendable, Hashable {

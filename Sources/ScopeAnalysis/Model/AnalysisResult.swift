@@ -75,6 +75,26 @@ public struct CaptureInfo: Sendable {
     public var file: String
     public var format: String
     public var frames: Int = 0
+    /// ACL records (a btsnooz summary holds none beyond L2CAP signalling).
+    public var aclFrames: Int = 0
+    /// The first and last HCI packet (command, event, ACL, SCO, ISO): the capture's traffic, which
+    /// notes and index records written hours or days before need not share.
+    public var firstTraffic: FrameTime?
+    public var lastTraffic: FrameTime?
+    /// Silences of an hour or more between consecutive records: the frame after each and its
+    /// length (the first `maxGaps`).
+    public var gaps: [Gap] = []
+    public static let maxGaps = 10
+    public static let gapMicros: Int64 = 3_600_000_000
+
+    public struct Gap: Sendable, Hashable {
+        public var frame: FrameNumber
+        public var micros: Int64
+        public init(frame: FrameNumber, micros: Int64) {
+            self.frame = frame
+            self.micros = micros
+        }
+    }
     public var firstTimestamp: Timestamp?
     public var lastTimestamp: Timestamp?
     public var health = CaptureHealth()
@@ -136,6 +156,9 @@ public enum HealthNote: Sendable, Hashable {
     case forwardJump(frame: FrameNumber, gapMicros: Int64)
     /// `count` ACL records cut short: ATT and GATT figures are incomplete.
     case truncatedACL(count: Int)
+    /// The records hold time differences only (raw btsnooz v2 records): the clock was anchored to
+    /// the file's modification time.
+    case clockFromFileTime
     /// ACL on handles whose connection setup is not in the capture.
     case setupNotCaptured(handles: [UInt16])
 
@@ -152,6 +175,9 @@ public enum HealthNote: Sendable, Hashable {
             return "timestamps jump forward by \(Self.days(gap)) at frame \(frame): the \(frame - 1) "
                 + "record(s) before it are dated earlier than the rest (PacketLogger writes its notes with the time "
                 + "they were created); times in this report count from frame 1"
+        case .clockFromFileTime:
+            return "the records hold only the time between them (raw btsnooz records): absolute times are anchored to the file's "
+                + "modification time, so dates may be wrong; intervals are exact"
         case .truncatedACL(let count):
             return "\(count) ACL records are cut short (as in Android \"filtered\" snoop logs): "
                 + "ATT and GATT figures are incomplete and the rules that need them are not evaluated"

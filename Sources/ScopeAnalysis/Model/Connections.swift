@@ -22,8 +22,25 @@ public enum ControllerLoss: String, Sendable, Hashable {
 
 /// LE Create Connection / LE Extended Create Connection and what became of it.
 public struct ConnectionAttempt: Sendable {
+    /// What became of a request.
     public enum Outcome: String, Sendable, Hashable {
-        case connected, cancelled, failed, pending
+        /// A connection came up and stayed up past its establishment.
+        case connected
+        /// LE Create Connection Cancel answered (or the cancelled request replaced).
+        case cancelled
+        /// The controller refused the request (Command Status or LE Connection Complete with an
+        /// error other than 0x02 after a cancel and 0x3E), or its controller was reset, closed
+        /// or removed before an answer.
+        case failed
+        /// The link did not survive its establishment: LE Connection Complete with 0x3E
+        /// (Connection Failed to be Established), or a Disconnection Complete with 0x3E for the
+        /// connection it produced.
+        case failedToEstablish = "failed_to_establish"
+        /// The controller accepted a later request on the adapter while this one had no answer
+        /// (`supersededAt`).
+        case superseded
+        /// Still waiting at the last frame.
+        case pending
     }
 
     public var adapter: AdapterIndex
@@ -60,6 +77,14 @@ public struct ConnectionAttempt: Sendable {
     /// The peer of the connection it produced (set by the analysis; a request to the filter
     /// accept list names no peer).
     public var connectionPeer: BDAddr?
+    /// Whose request it is, as the frames tell (docs/ATTRIBUTION.md).
+    public var attribution = ActorEvidence.localRequest
+    /// The requests to the same peer (or, for a request to the Filter Accept List, to the list)
+    /// on the adapter that did not connect since the last that did, set when this one connected:
+    /// what discovery cost leaves out when it counts from the request that connected.
+    public var earlierFailures: FailedAttempts?
+    /// Counted among the failures the next connecting request carries (once).
+    var countedAsFailed = false
     public init(adapter: AdapterIndex, request: FrameTime, api: HCIAPI, peer: BDAddr?, peerAddressType: UInt8?, filterPolicy: UInt8) {
         self.adapter = adapter
         self.request = request
@@ -68,6 +93,29 @@ public struct ConnectionAttempt: Sendable {
         self.peerAddressType = peerAddressType
         self.filterPolicy = filterPolicy
         self.outcome = .pending
+    }
+}
+
+/// Connection requests that did not connect (cancelled, refused, superseded, failed to be
+/// established), summed: how many, how long they were pending, and the first one's request.
+public struct FailedAttempts: Sendable, Hashable {
+    public var count = 0
+    /// Σ request → its end (cancel, answer, the later request that superseded it).
+    public var pendingMicros: Int64 = 0
+    public var firstRequest: FrameTime?
+    public init() {}
+
+    public mutating func add(_ a: ConnectionAttempt) {
+        count += 1
+        let end = a.cancel ?? a.complete ?? a.supersededAt
+        if let end { pendingMicros = pendingMicros &+ max(0, end.time.microseconds &- a.request.time.microseconds) }
+        if firstRequest.map({ a.request.frame < $0.frame }) ?? true { firstRequest = a.request }
+    }
+
+    public mutating func add(_ other: FailedAttempts) {
+        count += other.count
+        pendingMicros = pendingMicros &+ other.pendingMicros
+        if let f = other.firstRequest, firstRequest.map({ f.frame < $0.frame }) ?? true { firstRequest = f }
     }
 }
 
@@ -156,14 +204,26 @@ public struct Connection: Sendable {
 
     public var id: ConnectionID
     public var role: Role
-    /// LE link (false: a BR/EDR ACL link from the classic Connection Complete).
-    public var isLE = true
+    /// LE or BR/EDR: from the connection complete event, or, for a link set up before the
+    /// capture began, from what crossed it (LE-only channels and events; BR/EDR signalling).
+    public enum Transport: String, Sendable, Hashable { case le, bredr, unknown }
+    public var transport = Transport.unknown
+    /// An LE link: the LE rules judge only these (a link whose transport the capture does not
+    /// show is judged by none).
+    public var isLE: Bool { transport == .le }
+    /// The first evidence of the transport decides it (a connection complete sets it at once).
+    public mutating func learnTransport(_ t: Transport) {
+        if transport == .unknown { transport = t }
+    }
     public var peer: BDAddr?
     public var peerAddressType: UInt8?
     /// The identity address when `peer` is a resolvable private address resolved with an IRK.
     public var peerIdentity: BDAddr?
     /// The connection request that led to it (central side), when captured.
     public var request: FrameTime?
+    /// That request named no peer (Filter Accept List): its time to the connection complete is
+    /// time waiting for a listed device to come back, not setup.
+    public var requestUsedAcceptList = false
     /// The connection complete event; nil when the setup was not captured.
     public var complete: FrameTime?
     public var setupObserved: Bool { complete != nil }
@@ -186,6 +246,9 @@ public struct Connection: Sendable {
     public private(set) var encryptionChanges = BoundedPrefix<EncryptionChange>()
     public private(set) var encryption = EncryptionState()
     public var disconnectCommand: FrameTime?
+    /// The reason the local host gave in its Disconnect (0x15: the device is powering off —
+    /// Bluetooth being turned off, not a decision about the link).
+    public var disconnectCommandReason: UInt8?
     public var disconnect: FrameTime?
     public var disconnectReason: UInt8?
     public var disconnectInitiator: Side = .unknown
@@ -194,6 +257,31 @@ public struct Connection: Sendable {
     public var lostWithController: ControllerLoss?
     /// Last ACL frame with payload (either direction, SMP included).
     public var lastPayload: FrameTime?
+    /// Last ACL frame with payload the local host sent, and the last it received.
+    public var lastSent: FrameTime?
+    public var lastReceived: FrameTime?
+    /// Who asked for the connection parameters in force (interval, latency, supervision
+    /// timeout), and the LE Connection Update Complete that applied them (nil: the parameters of
+    /// the connection complete). `.local`: the host's LE Connection Update; `.remote`: the
+    /// peer's L2CAP Connection Parameter Update Request or LE Remote Connection Parameter
+    /// Request; `.unknown`: the controller's own update, or the request not captured.
+    public var parametersSetBy: Side?
+    public var parametersSetAt: FrameTime?
+    /// Who asked for the next parameter update (the analysis's, until the update completes).
+    var pendingParameterRequest: Side?
+    /// An SMP Pairing Request was seen on the link.
+    public var pairedOnLink = false
+
+    /// Encrypted with keys of an earlier bond: a successful encryption and no pairing on the link.
+    public var encryptedWithStoredKeys: Bool { encryption.lastSuccess != nil && !pairedOnLink }
+
+    /// The attribution once the link has ended (or the capture): a connection from an accept-list
+    /// request to a device it is not bonded with is no background reconnection of a known device.
+    mutating func settleAttribution() {
+        if attribution.signal == .requestAcceptList, !encryptedWithStoredKeys {
+            attribution = ActorEvidence(.requestAcceptListUnbonded, frame: attribution.frame)
+        }
+    }
     /// The ATT PDUs of the connection the analysis holds, in order: every one, unless the
     /// analysis was told to follow them instead (`AnalysisBuilder.attFollower`), when an open
     /// connection drops its list once the open connections hold more than
@@ -222,6 +310,9 @@ public struct Connection: Sendable {
     /// The frame that opened it for the analysis: its connection complete, or the first frame
     /// on its handle when the setup was not captured (connections are in this order).
     public var firstSeen: FrameNumber = 0
+    /// Whose connection it is, as the frames tell (docs/ATTRIBUTION.md): the request's, the
+    /// remote central's, or not known when the setup was not captured.
+    public var attribution = ActorEvidence(.setupNotCaptured)
 
     public init(id: ConnectionID, role: Role) {
         self.id = id
@@ -270,6 +361,73 @@ public struct Connection: Sendable {
         cccdWrites = BoundedPrefix()
         clientConfiguration = ClientConfigurationState()
         gatt.dropAttributes()
+    }
+}
+
+/// How a link ended, as its last event says (Core v5.4 Vol 1 Part F for the reasons).
+public enum LinkEnd: Sendable, Hashable {
+    /// Still up at the last frame.
+    case stillUp
+    /// The link was lost: Connection Timeout (0x08, the supervision timeout expired).
+    case linkLost(reason: UInt8, at: FrameTime)
+    /// The link never became a working connection: Connection Failed to be Established (0x3E).
+    case failedToEstablish(at: FrameTime)
+    /// The local host asked for the disconnect (HCI Disconnect, or reason 0x16).
+    case localDisconnect(reason: UInt8, at: FrameTime)
+    /// The remote device ended it (0x13–0x15 and the other remote reasons).
+    case remoteDisconnect(reason: UInt8, at: FrameTime)
+    /// Ended with its controller (HCI Reset, Close or Delete Index) without a Disconnection Complete.
+    case controllerLost(ControllerLoss, at: FrameTime)
+
+    /// Reasons that say the link was lost rather than closed.
+    public static func isLinkLoss(_ reason: UInt8) -> Bool { reason == 0x08 }
+
+    /// Whether one side chose to end the link (the disconnects `conn.idle-before-disconnect`
+    /// judges): a Disconnect, or the local host resetting or closing its controller with the link
+    /// up; not a lost link, nor a controller that went away.
+    public var isChosen: Bool {
+        switch self {
+        case .localDisconnect, .remoteDisconnect: return true
+        case .controllerLost(let loss, _): return loss != .removed
+        default: return false
+        }
+    }
+
+    /// The frame it ended at (nil: still up).
+    public var at: FrameTime? {
+        switch self {
+        case .stillUp: return nil
+        case .linkLost(_, let at), .failedToEstablish(let at), .localDisconnect(_, let at), .remoteDisconnect(_, let at),
+            .controllerLost(_, let at):
+            return at
+        }
+    }
+
+    /// "link lost", "failed to be established", "local disconnect", "remote disconnect", …
+    public var label: String {
+        switch self {
+        case .stillUp: return "still up"
+        case .linkLost: return "link lost"
+        case .failedToEstablish: return "failed to be established"
+        case .localDisconnect: return "local disconnect"
+        case .remoteDisconnect: return "remote disconnect"
+        case .controllerLost(let loss, _): return loss.label
+        }
+    }
+}
+
+extension Connection {
+    /// How the link ended.
+    public var end: LinkEnd {
+        guard let d = disconnect else { return .stillUp }
+        if let loss = lostWithController { return .controllerLost(loss, at: d) }
+        let reason = disconnectReason ?? 0
+        if reason == 0x3E { return .failedToEstablish(at: d) }
+        if LinkEnd.isLinkLoss(reason) { return .linkLost(reason: reason, at: d) }
+        // The host's Disconnect decides it (the controller then reports 0x16, some echo the
+        // reason the host gave); without one, the peer ended it.
+        if reason == 0x16 || disconnectCommand != nil { return .localDisconnect(reason: reason, at: d) }
+        return .remoteDisconnect(reason: reason, at: d)
     }
 }
 
@@ -473,8 +631,13 @@ public struct Reconnection: Sendable, Hashable {
     public var peer: BDAddr
     /// The Disconnection Complete.
     public var ended: FrameTime
-    /// The first scan session started on the adapter after `ended` and before the first request.
+    /// The first scan session without a system signature started on the adapter after `ended`
+    /// and before the first request.
     public var scanStart: FrameTime?
+    /// The first one with a system signature (docs/ATTRIBUTION.md), before `scanStart`, and
+    /// that signature: on a platform where it names the system, it is not the app's search.
+    public var systemScanStart: FrameTime?
+    public var systemScanEvidence: ActorEvidence?
     /// Where that first request's peer was last found, when in a session started after `ended`.
     public var found: FrameTime?
     /// The requests from the first one after `ended` up to the one that connected (all of them
@@ -486,20 +649,30 @@ public struct Reconnection: Sendable, Hashable {
         public var complete: FrameTime?
         public var status: UInt8?
         public var cancel: FrameTime?
+        public var attribution: ActorEvidence
+        /// The request named the peer (not the Filter Accept List).
+        public var direct: Bool
         public init(_ a: ConnectionAttempt) {
             request = a.request
             complete = a.complete
             status = a.status
             cancel = a.cancel
+            attribution = a.attribution
+            direct = a.peer != nil
         }
     }
 
-    public init(connection: ConnectionID, connectionFirstSeen: FrameNumber, peer: BDAddr, ended: FrameTime, scanStart: FrameTime?, found: FrameTime?, requests: [Request]) {
+    public init(
+        connection: ConnectionID, connectionFirstSeen: FrameNumber, peer: BDAddr, ended: FrameTime, scanStart: FrameTime?,
+        systemScanStart: FrameTime? = nil, systemScanEvidence: ActorEvidence? = nil, found: FrameTime?, requests: [Request]
+    ) {
         self.connection = connection
         self.connectionFirstSeen = connectionFirstSeen
         self.peer = peer
         self.ended = ended
         self.scanStart = scanStart
+        self.systemScanStart = systemScanStart
+        self.systemScanEvidence = systemScanEvidence
         self.found = found
         self.requests = requests
     }

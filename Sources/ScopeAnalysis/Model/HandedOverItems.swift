@@ -100,6 +100,10 @@ public struct DiscoverySums: Sendable, Hashable {
     public var firstReportToRequest = SumCount()
     /// Reports until the request (of the requests that had a count).
     public var reportsUntilRequest = SumCount()
+    /// Requests that did not connect before these (`AttemptDiscovery.failedAttempts`), and how
+    /// long they were pending.
+    public var failedAttempts = 0
+    public var failedAttemptsMicros: Int64 = 0
     /// Σ reports until the request, nil while no request had a count.
     public var reports: Int? { reportsUntilRequest.count == 0 ? nil : Int(reportsUntilRequest.sum) }
     public init() {}
@@ -116,6 +120,8 @@ public struct DiscoverySums: Sendable, Hashable {
             reportsUntilRequest.add(d.reportsUntilRequest.map(Int64.init), item: item)
         }
         firstReportToRequest.add(d.firstReportToRequestMicros, item: item)
+        failedAttempts += d.failedAttempts
+        failedAttemptsMicros = failedAttemptsMicros &+ d.failedAttemptsMicros
     }
 }
 
@@ -133,6 +139,15 @@ public struct AttemptDiscovery: Sendable, Hashable {
     public var dutyCycle: Double?
     public var firstReportFrame: FrameNumber?
     public var firstReportToRequestMicros: Int64?
+    /// The scanning PHYs of the session that found the peer (a duty cycle each).
+    public var phys: [ScanPHY] = []
+    /// Requests to the same peer (or the accept list) that did not connect before this one.
+    public var failedAttempts = 0
+    public var failedAttemptsMicros: Int64 = 0
+    /// The path: the first request (a failed one's, or this), the connection complete.
+    public var firstRequestFrame: FrameNumber?
+    public var firstRequestMicrosBefore: Int64?
+    public var connectedFrame: FrameNumber?
 }
 
 /// The headline's connection-timing sums over connections.
@@ -141,6 +156,7 @@ public struct TimingSums: Sendable, Hashable {
     /// Connections with none of the figures (their setup was not captured, and nothing after).
     public var blank = 0
     public var setup = SumCount()
+    public var acceptListWait = SumCount()
     public var firstATT = SumCount()
     public var discovery = SumCount()
     public var firstData = SumCount()
@@ -150,9 +166,16 @@ public struct TimingSums: Sendable, Hashable {
 }
 
 extension Connection {
-    /// Request → connection complete.
+    /// Request → connection complete, for a request that named its peer (nil after a Filter
+    /// Accept List request: `acceptListWaitMicros`).
     public var setupMicros: Int64? {
-        guard let r = request, let k = complete else { return nil }
+        guard !requestUsedAcceptList, let r = request, let k = complete else { return nil }
+        return k.time.microseconds &- r.time.microseconds
+    }
+
+    /// Filter Accept List request → connection complete: waiting for a listed device to come back.
+    public var acceptListWaitMicros: Int64? {
+        guard requestUsedAcceptList, let r = request, let k = complete else { return nil }
         return k.time.microseconds &- r.time.microseconds
     }
 
@@ -186,6 +209,7 @@ extension TimingSums {
         ]
         if values.allSatisfy({ $0 == nil }) { blank += 1 }
         setup.add(values[0], item: item)
+        acceptListWait.add(c.acceptListWaitMicros, item: item)
         firstATT.add(values[1], item: item)
         discovery.add(values[2], item: item)
         firstData.add(values[3], item: item)
@@ -208,7 +232,10 @@ extension ConnectionAttempt {
         if let found = peerDiscovery, let s = found.scan {
             d.scanStartFrame = s.start.frame
             d.scanToRequestMicros = s.scanToRequestMicros(request)
-            d.dutyCycle = s.phys.reduce(0) { $0 + $1.dutyCycle }
+            // The highest of the PHYs' duty cycles (each listens for its own share; summed, two
+            // PHYs at 100 % would read 2).
+            d.dutyCycle = s.phys.map(\.dutyCycle).max()
+            d.phys = s.phys
             d.radioOnMicros = s.radioOnMicros
             d.reportsUntilRequest = s.reportsUntilRequest
             d.firstReportFrame = found.firstReport.frame
@@ -217,6 +244,15 @@ extension ConnectionAttempt {
             d.firstReportFrame = first.frame
             d.firstReportToRequestMicros = request.microseconds &- first.time.microseconds
         }
+        if let f = earlierFailures {
+            d.failedAttempts = f.count
+            d.failedAttemptsMicros = f.pendingMicros
+            if let first = f.firstRequest {
+                d.firstRequestFrame = first.frame
+                d.firstRequestMicrosBefore = request.microseconds &- first.time.microseconds
+            }
+        }
+        d.connectedFrame = complete?.frame
         return d
     }
 }

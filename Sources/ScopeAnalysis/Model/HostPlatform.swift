@@ -69,6 +69,11 @@ public struct HostPlatform: Sendable, Hashable {
         case hciUserChannel
         /// BTstack's own packets: daemon commands (OGF 0x3D) and events 0x60–0x6F.
         case btstackPackets
+        /// PacketLogger notes naming an Apple product (iPhone, iPad, Mac…) or Apple's Bluetooth
+        /// host ("Bluetooth Host: MobileBluetooth-…"): what bluetoothd writes at the top of its log.
+        case packetLoggerProductNotes
+        /// Monitor notes naming the Linux kernel ("Linux version …", "Bluetooth subsystem version").
+        case linuxKernelNotes
 
         /// The stack it points at and how strongly.
         public var points: (kind: Kind, weight: Weight) {
@@ -80,6 +85,8 @@ public struct HostPlatform: Sendable, Hashable {
             case .mgmtTraffic: return (.bluez, .conclusive)
             case .linuxMonitor: return (.bluez, .suggestive)
             case .btstackPackets, .hciUserChannel: return (.embedded, .conclusive)
+            case .packetLoggerProductNotes: return (.ios, .conclusive)
+            case .linuxKernelNotes: return (.bluez, .conclusive)
             }
         }
 
@@ -97,6 +104,8 @@ public struct HostPlatform: Sendable, Hashable {
             case .mgmtTraffic: return "mgmt"
             case .hciUserChannel: return "hci_user_channel"
             case .btstackPackets: return "btstack"
+            case .packetLoggerProductNotes: return "packetlogger_product_notes"
+            case .linuxKernelNotes: return "linux_kernel_notes"
             }
         }
 
@@ -104,7 +113,7 @@ public struct HostPlatform: Sendable, Hashable {
         public var description: String {
             switch self {
             case .packetLoggerLittleEndian: return "Apple PacketLogger format (little-endian records)"
-            case .packetLoggerBigEndian: return "PacketLogger format (big-endian records: older macOS, or BTstack)"
+            case .packetLoggerBigEndian: return "PacketLogger format (big-endian records: iOS bluetoothd logs and PacketLogger, also BTstack)"
             case .sysdiagnose: return "iOS sysdiagnose archive"
             case .androidBugReport: return "Android bug report"
             case .btsnoozSummary: return "Android btsnooz summary"
@@ -114,6 +123,8 @@ public struct HostPlatform: Sendable, Hashable {
             case .mgmtTraffic: return "BlueZ management (MGMT) traffic"
             case .hciUserChannel: return "HCI user channel opened by another host stack"
             case .btstackPackets: return "BTstack daemon commands/events (OGF 0x3D, events 0x60–0x6F)"
+            case .packetLoggerProductNotes: return "PacketLogger notes naming the Apple product and Bluetooth host"
+            case .linuxKernelNotes: return "monitor notes naming the Linux kernel"
             }
         }
     }
@@ -139,8 +150,32 @@ public struct HostPlatform: Sendable, Hashable {
         }
     }
 
+    /// What the capture says of the device and its software in its own words (PacketLogger's
+    /// notes, the Linux monitor's notes, MGMT control channels), where recorded.
+    public struct Details: Sendable, Hashable {
+        /// The device model ("iPhone17,2").
+        public var device: String?
+        /// The operating system and its version ("iOS 27.0 (24A5380h)", "Linux 6.1.19-gentoo").
+        public var os: String?
+        /// The Bluetooth host build ("MobileBluetooth-2700.43", "bluetoothd (MGMT 1.22)").
+        public var host: String?
+        /// The controller ("BCM_4399, Revision: s=C2").
+        public var controller: String?
+        /// The first frame that says any of it.
+        public var frame: FrameNumber?
+        public init() {}
+        public var isEmpty: Bool { device == nil && os == nil && host == nil && controller == nil }
+
+        /// "iPhone17,2, iOS 27.0 (24A5380h), Bluetooth host MobileBluetooth-2700.43".
+        public var description: String {
+            [device, os, host.map { "Bluetooth host " + $0 }, controller.map { "controller " + $0 }].compactMap { $0 }.joined(separator: ", ")
+        }
+    }
+
     /// The stack named: the one the evidence points at most strongly, or the override.
     public var kind: Kind = .unknown
+    /// The device, OS version and host build the capture names.
+    public var details = Details()
     /// The strongest weight behind `kind` (nil when unknown or overridden without evidence).
     public var weight: Weight?
     /// Every fact found, in the order first seen.
@@ -190,6 +225,7 @@ public struct HostPlatform: Sendable, Hashable {
     public var description: String {
         let facts = evidence.map(\.description).joined(separator: "; ")
         var s = kind.name
+        if !details.isEmpty { s += " — " + details.description + (details.frame.map { " (frame \($0))" } ?? "") }
         if overridden {
             s += " (chosen with --platform; the capture suggests \(detected.name)"
             return s + (facts.isEmpty ? ")" : ": \(facts))")

@@ -43,6 +43,12 @@ public struct Pairing: Sendable {
     public var failed: FrameTime?
     public var failedSentBy: Side?
     public var encryption: FrameTime?
+    /// The Encryption Change (or Key Refresh) with status 0x08 Connection Timeout that cut the
+    /// pairing off: the link was lost, the pairing stays incomplete.
+    public var linkLost: FrameTime?
+    /// The Pairing Request of an earlier successful pairing with bonding with the same peer in
+    /// this capture: the bond was deleted on one side and made again.
+    public var repeatsBond: FrameTime?
 
     public init(connection: ConnectionID, request: FrameTime, initiatedBy: Side) {
         self.connection = connection

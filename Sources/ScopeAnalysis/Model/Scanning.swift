@@ -37,6 +37,17 @@ public struct ScanSession: Sendable {
     public var firstRequest: FrameTime?
     /// The first connection request while the session ran whose peer the session had reported.
     public var requestToFoundPeer: FoundPeerRequest?
+    /// Whose scan it is, as the frames tell (docs/ATTRIBUTION.md).
+    public var attribution = ActorEvidence.localRequest
+    /// The starts of the scans before this one on the adapter that were not the system's own
+    /// (no system signature), most recent first, at most `ScanSession.startsKept`: what Android's
+    /// scan throttle counts (`scan.restart-throttled`).
+    public var previousStarts: [FrameTime] = []
+    /// Enabled within 2 s of a connection request, connection or disconnection on the adapter:
+    /// Android's stack pauses scanning around a connection and resumes it by itself, so such a
+    /// start is no app's `startScan` (not counted by `scan.restart-throttled`).
+    public var resumesAroundConnection = false
+    public static let startsKept = 8
 
     public struct FoundPeerRequest: Sendable, Hashable {
         public var request: FrameTime
@@ -65,6 +76,8 @@ public struct ScanSession: Sendable {
     }
 
     public var durationMicros: Int64 { (stop?.time ?? end.time).microseconds - start.time.microseconds }
+    /// A PHY scans with window = interval: the radio listens all the time.
+    public var isFullDuty: Bool { phys.contains { $0.intervalMicros > 0 && $0.windowMicros >= $0.intervalMicros } }
     public var duplicateRatio: Double { reports == 0 ? 0 : Double(duplicates) / Double(reports) }
     /// Estimated scan radio-on time: duration × window/interval, summed over PHYs (RULES.md),
     /// and never more than the duration itself: one radio cannot listen on two PHYs at once, so
@@ -83,6 +96,11 @@ public struct ScanTotals: Sendable, Hashable {
     public var durationMicros: Int64 = 0
     /// Σ estimated radio-on time.
     public var radioOnMicros: Int64 = 0
+    /// Each session's duplicate rate (duplicates per second of that session, in thousandths), of
+    /// the sessions that received reports: the spread, and the session with the highest.
+    public var duplicateRate = SumCount()
+    /// Σ duration of the sessions with a PHY scanning at 100 % duty (window = interval).
+    public var fullDutyMicros: Int64 = 0
 
     public init() {}
 
@@ -94,6 +112,13 @@ public struct ScanTotals: Sendable, Hashable {
         duplicateEventBytes += s.duplicateEventBytes
         durationMicros = durationMicros &+ max(0, s.durationMicros)
         radioOnMicros = radioOnMicros &+ s.radioOnMicros
+        if s.reports > 0, s.durationMicros > 0 {
+            let (scaled, overflow) = Int64(s.duplicates).multipliedReportingOverflow(by: 1_000_000_000)
+            if !overflow {
+                duplicateRate.add(scaled / s.durationMicros, item: FigureItem(frame: s.start.frame, connection: nil, peer: nil))
+            }
+        }
+        if s.isFullDuty { fullDutyMicros = fullDutyMicros &+ max(0, s.durationMicros) }
     }
 }
 
@@ -103,10 +128,13 @@ public struct HandedOverScans: Sendable {
     public var totals = ScanTotals()
     /// Start frame of the first handed over session.
     public var firstStart: FrameNumber?
+    /// The same sums per attribution signal (a handful of signals: bounded).
+    public var bySignal: [ActorSignal: ScanTotals] = [:]
     public init() {}
 
     public mutating func add(_ s: ScanSession) {
         totals.add(s)
+        bySignal[s.attribution.signal, default: ScanTotals()].add(s)
         firstStart = min(firstStart ?? s.start.frame, s.start.frame)
     }
 }

@@ -118,7 +118,10 @@ enum BTSnooz {
                 break
             }
             let payload = Array(data[body..<(body + count)])
-            let originalLength = original.map { max($0 - 1, count) } ?? Self.declaredLength(of: kind, payload) ?? count
+            // The packet's own HCI header says how long it was; the v2 original length only
+            // where the bytes kept hold no header (the stack's count is not always the HCI
+            // packet's: records whose header lengths match their bytes are not cut short).
+            let originalLength = Self.declaredLength(of: kind, payload) ?? original.map { max($0 - 1, count) } ?? count
             out.append(Entry(
                 record: CaptureRecord(
                     frame: 0, timestamp: Timestamp(microseconds: 0), direction: direction, kind: kind,

@@ -15,6 +15,21 @@ public struct StreamingQuantiles: Sendable, Hashable {
 
     public init() {}
 
+    /// The same summary: the same values whatever the order they came in (sessions handed over
+    /// early are added before those held to the end).
+    public static func == (a: StreamingQuantiles, b: StreamingQuantiles) -> Bool {
+        a.count == b.count && a.lowest == b.lowest && a.highest == b.highest && a.buckets == b.buckets
+            && (a.values == b.values || a.values.sorted() == b.values.sorted())
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        hasher.combine(lowest)
+        hasher.combine(highest)
+        hasher.combine(buckets)
+        hasher.combine(values.reduce(0, &+))
+    }
+
     /// True while every rank is the exact value.
     public var isExact: Bool { buckets.isEmpty }
 

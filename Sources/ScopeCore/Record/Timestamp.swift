@@ -75,3 +75,39 @@ public enum ReadableSpan {
         return nil
     }
 }
+
+/// A duration for people, with the precision that matters at its size: "523 ms", "1.25 s",
+/// "12.3 s", "12 min 5 s", "3 h 2 min", "2 d 3 h 10 min". Times past 10 s are never given in
+/// milliseconds (a figure like "58851753.685 ms" is unreadable).
+public enum ReadableDuration {
+    public static func text(_ micros: Int64) -> String {
+        let sign = micros < 0 ? "-" : ""
+        let m = micros.magnitude
+        if m < 1_000_000 {
+            // Milliseconds, to the microsecond below 10 ms, else to the nearest millisecond.
+            if m < 10_000 { return sign + decimal(m, unit: 1_000, places: 3) + " ms" }
+            if m < 999_500 { return sign + "\((m + 500) / 1_000) ms" }
+        }
+        if m < 10_000_000 { return sign + decimal(m, unit: 1_000_000, places: 2) + " s" }
+        if m < 60_000_000 { return sign + decimal(m, unit: 1_000_000, places: 1) + " s" }
+        return sign + (ReadableSpan.text(Int64(clamping: m)) ?? "")
+    }
+
+    /// `value / unit` with at most `places` decimals, trailing zeros dropped ("1.25", "12.3", "4").
+    static func decimal(_ value: UInt64, unit: UInt64, places: Int) -> String {
+        var scale: UInt64 = 1
+        for _ in 0..<places { scale *= 10 }
+        // Rounded to `places` decimals.
+        let scaled = (value * scale + unit / 2) / unit
+        let whole = scaled / scale
+        var frac = scaled % scale
+        guard frac != 0 else { return "\(whole)" }
+        var digits = places
+        while frac % 10 == 0 {
+            frac /= 10
+            digits -= 1
+        }
+        let fracText = String(frac)
+        return "\(whole)." + String(repeating: "0", count: digits - fracText.count) + fracText
+    }
+}

@@ -98,7 +98,18 @@ public struct ACLHeader: Sendable, Hashable {
     /// files in the corpus). This type only flags the handle; the dissector decides whether to
     /// skip reassembly for it (a real connection could in principle be given 0x0EDC, so the
     /// decision belongs where connection setup is known).
-    public var isLikelyVendorDebug: Bool { handle == ACLHeader.vendorDebugHandle }
+    public var isLikelyVendorDebug: Bool { ACLHeader.isVendorHandle(handle) }
+
+    /// The largest connection handle the Core specification gives a connection (Vol 4, Part E,
+    /// 5.4.2: 0x0000–0x0EFF; 0x0F00–0x0FFF are reserved).
+    public static let maximumConnectionHandle: UInt16 = 0x0EFF
+
+    /// 0x0EDC, or a handle in the reserved range above 0x0EFF: controllers send vendor data there
+    /// (the nick0451 corpus log's Samsung phone sends hundreds of 900-byte packets on 0x0FF1,
+    /// which tshark shows as bare HCI ACL with no L2CAP).
+    public static func isVendorHandle(_ handle: UInt16) -> Bool {
+        handle == vendorDebugHandle || handle > maximumConnectionHandle
+    }
 
     /// btmon's spelling: "Handle 0x0040 flags 0x02 dlen 11" (flags = PB | BC << 2); the
     /// packet boundary is spelled out in `fields`.

@@ -279,6 +279,13 @@ extension HCICommand {
     // MARK: Buffers, features, power, misc
 
     static let leMiscLayouts: [(HCIOpcode, CommandLayout)] = [
+        // Android's vendor LE Extended Scan Parameters (AOSP's HCI extensions): LE Set Scan
+        // Parameters with 32-bit interval and window (`LESetScanParameters(androidVendor:)`).
+        (.androidExtendedScanParameters, CommandLayout(
+            [.u8("LE Scan Type", .values(HCIValueTables.scanType)), .u32("LE Scan Interval", .slots),
+             .u32("LE Scan Window", .slots), ownAddressType,
+             .u8("Scanning Filter Policy", .values(HCIValueTables.scanningFilterPolicy))],
+            returns: statusOnly, summary: ["LE Scan Type", "LE Scan Interval", "LE Scan Window"])),
         // §7.8.1–§7.8.3
         (le(0x0001), CommandLayout([.u64("LE Event Mask", .flags(HCIValueTables.leEventMask))], returns: statusOnly)),
         (le(0x0002), CommandLayout(

@@ -16,6 +16,8 @@ public enum TypedCommand: Sendable, Hashable {
     case leExtendedCreateConnection(LEExtendedCreateConnection)
     case leCreateConnectionCancel
     case disconnect(Disconnect)
+    /// LE Connection Update: the host asks for new connection parameters.
+    case leConnectionUpdate(LEConnectionUpdate)
     case leSetAdvertisingParameters(LESetAdvertisingParameters)
     /// v1 and v2.
     case leSetExtendedAdvertisingParameters(LESetExtendedAdvertisingParameters)
@@ -35,6 +37,7 @@ extension HCICommand {
         let p = parameters[...]
         switch opcode {
         case .leSetScanParameters: return LESetScanParameters(p).map(TypedCommand.leSetScanParameters)
+        case .androidExtendedScanParameters: return LESetScanParameters(androidVendor: p).map(TypedCommand.leSetScanParameters)
         case .leSetExtendedScanParameters: return LESetExtendedScanParameters(p).map(TypedCommand.leSetExtendedScanParameters)
         case .leSetScanEnable: return LESetScanEnable(p, extended: false).map(TypedCommand.leSetScanEnable)
         case .leSetExtendedScanEnable: return LESetScanEnable(p, extended: true).map(TypedCommand.leSetScanEnable)
@@ -45,6 +48,7 @@ extension HCICommand {
             return LEExtendedCreateConnection(p, v2: true).map(TypedCommand.leExtendedCreateConnection)
         case .leCreateConnectionCancel: return .leCreateConnectionCancel
         case .disconnect: return Disconnect(p).map(TypedCommand.disconnect)
+        case .leConnectionUpdate: return LEConnectionUpdate(p).map(TypedCommand.leConnectionUpdate)
         case .leSetAdvertisingParameters: return LESetAdvertisingParameters(p).map(TypedCommand.leSetAdvertisingParameters)
         case .leSetExtendedAdvertisingParametersV1:
             return LESetExtendedAdvertisingParameters(p, v2: false).map(TypedCommand.leSetExtendedAdvertisingParameters)
@@ -77,10 +81,13 @@ public struct LESetScanParameters: Sendable, Hashable {
     public var scanType: UInt8
     public var intervalMicros: Int64
     public var windowMicros: Int64
+    /// Scanning_Filter_Policy (§7.8.10): bit 0 set reports only Filter Accept List devices.
+    public var filterPolicy: UInt8
     public var active: Bool { scanType == 0x01 }
 
     struct Table: Sendable {
         var type = ParamSlot.unresolved, interval = ParamSlot.unresolved, window = ParamSlot.unresolved
+        var policy = ParamSlot.unresolved
     }
     static let built: Built<Table> = {
         var s = HCICommand.slots(.leSetScanParameters)
@@ -88,15 +95,28 @@ public struct LESetScanParameters: Sendable, Hashable {
         t.type = s.int("LE Scan Type")
         t.interval = s.int("LE Scan Interval")
         t.window = s.int("LE Scan Window")
+        t.policy = s.int("Scanning Filter Policy")
         return Built(t, s.missing)
     }()
 
     init?(_ p: ArraySlice<UInt8>) {
         let t = Self.built.table
         guard let type = t.type.u8(p), let i = t.interval.micros(p),
-            let w = t.window.micros(p)
+            let w = t.window.micros(p), let policy = t.policy.u8(p)
         else { return nil }
-        (scanType, intervalMicros, windowMicros) = (type, i, w)
+        (scanType, intervalMicros, windowMicros, filterPolicy) = (type, i, w, policy)
+    }
+
+    /// Android's vendor LE Extended Scan Parameters (``HCIOpcode/androidExtendedScanParameters``),
+    /// the same parameters with 32-bit interval and window: Scan_Type (1), Scan_Interval (4),
+    /// Scan_Window (4, both in 0.625 ms slots, little-endian), Own_Address_Type (1),
+    /// Scanning_Filter_Policy (1). aleksamarkoni's corpus log: `01 401f0000 20030000 01 00`,
+    /// active 8000/800 slots (5 s / 0.5 s).
+    init?(androidVendor p: ArraySlice<UInt8>) {
+        guard p.count >= 11 else { return nil }
+        let b = p.startIndex
+        func u32(_ at: Int) -> Int64 { (0..<4).reduce(Int64(0)) { $0 | Int64(p[b + at + $1]) << (8 * $1) } }
+        (scanType, intervalMicros, windowMicros, filterPolicy) = (p[b], u32(1) * 625, u32(5) * 625, p[b + 10])
     }
 }
 
@@ -113,10 +133,13 @@ public struct LESetExtendedScanParameters: Sendable, Hashable {
     }
 
     public var scanningPHYs: UInt8
+    /// Scanning_Filter_Policy (§7.8.64): bit 0 set reports only Filter Accept List devices.
+    public var filterPolicy: UInt8
     /// The blocks in wire order (ascending bit order), as the row's array describes them.
     public var phys: [PHY]
 
     struct Table: Sendable {
+        var policy = ParamSlot.unresolved
         var mask = ParamSlot.unresolved
         var array = ArraySlot.unresolved
         var type = ParamSlot.unresolved, interval = ParamSlot.unresolved, window = ParamSlot.unresolved
@@ -124,6 +147,7 @@ public struct LESetExtendedScanParameters: Sendable, Hashable {
     static let built: Built<Table> = {
         var s = HCICommand.slots(.leSetExtendedScanParameters)
         var t = Table()
+        t.policy = s.int("Scanning Filter Policy")
         t.mask = s.int("Scanning PHYs")
         var e: ParamSlots
         (t.array, e) = s.array("Scanning PHY")
@@ -136,7 +160,7 @@ public struct LESetExtendedScanParameters: Sendable, Hashable {
 
     init?(_ p: ArraySlice<UInt8>) {
         let t = Self.built.table
-        guard let mask = t.mask.u8(p), let count = t.array.count(p) else { return nil }
+        guard let policy = t.policy.u8(p), let mask = t.mask.u8(p), let count = t.array.count(p) else { return nil }
         var phys: [PHY] = []
         phys.reserveCapacity(count)
         var bits = mask
@@ -149,7 +173,7 @@ public struct LESetExtendedScanParameters: Sendable, Hashable {
             else { return nil }
             phys.append(PHY(bit: bit, scanType: type, intervalMicros: i, windowMicros: w))
         }
-        (scanningPHYs, self.phys) = (mask, phys)
+        (filterPolicy, scanningPHYs, self.phys) = (policy, mask, phys)
     }
 }
 
@@ -317,6 +341,26 @@ public struct Disconnect: Sendable, Hashable {
         let t = Self.built.table
         guard let h = t.handle.handle(p), let r = t.reason.u8(p) else { return nil }
         (handle, reason) = (h, r)
+    }
+}
+
+/// LE Connection Update (§7.8.18): the connection whose parameters the host asks to change.
+public struct LEConnectionUpdate: Sendable, Hashable {
+    public var handle: UInt16
+
+    struct Table: Sendable {
+        var handle = ParamSlot.unresolved
+    }
+    static let built: Built<Table> = {
+        var s = HCICommand.slots(.leConnectionUpdate)
+        var t = Table()
+        t.handle = s.int("Connection Handle")
+        return Built(t, s.missing)
+    }()
+
+    init?(_ p: ArraySlice<UInt8>) {
+        guard let h = Self.built.table.handle.handle(p) else { return nil }
+        handle = h
     }
 }
 

@@ -16,6 +16,8 @@ public enum TypedEvent: Sendable, Hashable {
     /// LE Connection Complete and LE Enhanced Connection Complete v1/v2.
     case leConnectionComplete(LEConnectionComplete)
     case leConnectionUpdateComplete(LEConnectionUpdateComplete)
+    /// The peer asks for new connection parameters (the controller asks the host to accept).
+    case leRemoteConnectionParameterRequest(LERemoteConnectionParameterRequest)
     case lePHYUpdateComplete(LEPHYUpdateComplete)
     case leDataLengthChange(LEDataLengthChange)
     case leAdvertisingSetTerminated(LEAdvertisingSetTerminated)
@@ -48,6 +50,8 @@ extension HCIEvent {
             case .enhancedConnectionCompleteV1: return LEConnectionComplete(p, .enhancedV1).map(TypedEvent.leConnectionComplete)
             case .enhancedConnectionCompleteV2: return LEConnectionComplete(p, .enhancedV2).map(TypedEvent.leConnectionComplete)
             case .connectionUpdateComplete: return LEConnectionUpdateComplete(p).map(TypedEvent.leConnectionUpdateComplete)
+            case .remoteConnectionParameterRequest:
+                return LERemoteConnectionParameterRequest(p).map(TypedEvent.leRemoteConnectionParameterRequest)
             case .phyUpdateComplete: return LEPHYUpdateComplete(p).map(TypedEvent.lePHYUpdateComplete)
             case .dataLengthChange: return LEDataLengthChange(p).map(TypedEvent.leDataLengthChange)
             case .advertisingSetTerminated: return LEAdvertisingSetTerminated(p).map(TypedEvent.leAdvertisingSetTerminated)
@@ -297,6 +301,26 @@ public struct LEPHYUpdateComplete: Sendable, Hashable {
     }
 }
 
+/// LE Remote Connection Parameter Request (§7.7.65.6): the peer asks for new parameters.
+public struct LERemoteConnectionParameterRequest: Sendable, Hashable {
+    public var handle: UInt16
+
+    struct Table: Sendable {
+        var handle = ParamSlot.unresolved
+    }
+    static let built: Built<Table> = {
+        var s = HCIEvent.slots(subevent: .remoteConnectionParameterRequest)
+        var t = Table()
+        t.handle = s.int("Connection Handle")
+        return Built(t, s.missing)
+    }()
+
+    init?(_ p: ArraySlice<UInt8>) {
+        guard let h = Self.built.table.handle.handle(p) else { return nil }
+        handle = h
+    }
+}
+
 /// LE Data Length Change (§7.7.65.7).
 public struct LEDataLengthChange: Sendable, Hashable {
     public var handle: UInt16
@@ -410,6 +434,7 @@ enum TypedViewTables {
             ("LEExtendedCreateConnection v1", LEExtendedCreateConnection.v1Table.missing),
             ("LEExtendedCreateConnection v2", LEExtendedCreateConnection.v2Table.missing),
             ("Disconnect", Disconnect.built.missing),
+            ("LEConnectionUpdate", LEConnectionUpdate.built.missing),
             ("LESetAdvertisingParameters", LESetAdvertisingParameters.built.missing),
             ("LESetExtendedAdvertisingParameters v1", LESetExtendedAdvertisingParameters.v1Table.missing),
             ("LESetExtendedAdvertisingParameters v2", LESetExtendedAdvertisingParameters.v2Table.missing),
@@ -427,6 +452,7 @@ enum TypedViewTables {
             ("LEConnectionComplete (enhanced v1)", LEConnectionComplete.enhancedV1Table.missing),
             ("LEConnectionComplete (enhanced v2)", LEConnectionComplete.enhancedV2Table.missing),
             ("LEConnectionUpdateComplete", LEConnectionUpdateComplete.built.missing),
+            ("LERemoteConnectionParameterRequest", LERemoteConnectionParameterRequest.built.missing),
             ("LEPHYUpdateComplete", LEPHYUpdateComplete.built.missing),
             ("LEDataLengthChange", LEDataLengthChange.built.missing),
             ("LEAdvertisingSetTerminated", LEAdvertisingSetTerminated.built.missing),

@@ -138,6 +138,15 @@ extension HCIOpcode {
     public static let leReadBufferSizeV2 = HCIOpcode(ogf: 0x08, ocf: 0x0060)
     public static let leSetExtendedAdvertisingParametersV2 = HCIOpcode(ogf: 0x08, ocf: 0x007F)
     public static let leExtendedCreateConnectionV2 = HCIOpcode(ogf: 0x08, ocf: 0x0085)
+    /// Android's vendor command LE Advertising Packet Content Filter (APCF, OGF 0x3F OCF 0x157):
+    /// the stack's scan filters offloaded to the controller. Not in the name table (btmon and
+    /// tshark print it as a vendor command).
+    public static let androidAdvertisingPacketContentFilter = HCIOpcode(ogf: 0x3F, ocf: 0x0157)
+    /// Android's vendor command LE Extended Scan Parameters (OGF 0x3F OCF 0x15A; AOSP
+    /// `btm_ble_set_extended_scan_params`): the scan parameters the stack sets instead of LE Set
+    /// Scan Parameters on controllers that support it (intervals past 10.24 s). Not in the name
+    /// table (btmon and tshark print it as a vendor command).
+    public static let androidExtendedScanParameters = HCIOpcode(ogf: 0x3F, ocf: 0x015A)
 }
 
 // MARK: - Name table

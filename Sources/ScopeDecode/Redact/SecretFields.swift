@@ -89,7 +89,9 @@ enum NameFields {
         return end > range.lowerBound ? range.lowerBound..<end : nil
     }
 
-    /// The Shortened/Complete Local Name values (AD types 0x08, 0x09) of the AD structures in `range`.
+    /// The Shortened/Complete Local Name values (AD types 0x08, 0x09) of the AD structures in
+    /// `range`, each up to its first NUL (vpuhoff's BK300 pads "BK300" with 15 NULs: the name
+    /// learned must be the 5 bytes found elsewhere in the capture).
     static func adNameRanges(_ p: [UInt8], _ range: Range<Int>) -> [Range<Int>] {
         var out: [Range<Int>] = []
         let end = min(range.upperBound, p.count)
@@ -97,7 +99,9 @@ enum NameFields {
         while i < end {
             let length = Int(p[i])
             guard length > 0, i + 1 + length <= end else { break }
-            if (p[i + 1] == 0x08 || p[i + 1] == 0x09) && length > 1 { out.append((i + 2)..<(i + 1 + length)) }
+            if (p[i + 1] == 0x08 || p[i + 1] == 0x09) && length > 1, let name = cStringRange(p, (i + 2)..<(i + 1 + length)) {
+                out.append(name)
+            }
             i += 1 + length
         }
         return out

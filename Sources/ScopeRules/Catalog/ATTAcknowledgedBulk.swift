@@ -86,6 +86,7 @@ public struct ATTAcknowledgedBulk: Rule {
         let minRun = Int(number("min_run_write_requests", config))
         let maxGap = micros("max_gap_s", config)
         var findings = FindingList()
+        let context = PlatformContext(analysis.capture.platform, config)
         var longest = 0
         for (c, fold) in zip(analysis.connections, folds) {
             let (runs, longestHere) = fold.finished()
@@ -109,7 +110,8 @@ public struct ATTAcknowledgedBulk: Rule {
                         cause:
                             "Usually writeValue(_:for:type: .withResponse) in a loop for a bulk transfer instead of .withoutResponse paced by canSendWriteWithoutResponse (Android: WRITE_TYPE_DEFAULT instead of WRITE_TYPE_NO_RESPONSE; BlueZ: WriteValue type \"request\")",
                         evidence: [ch?.learned.frame, first.at.frame, last.frame],
-                        fix: "Send bulk data with Write Without Response, with an application-level acknowledgement if needed."))
+                        fix: "Send bulk data with Write Without Response, with an application-level acknowledgement if needed.",
+                        attribution: c.attribution(client: side), context: context))
             }
         }
         return verdict(

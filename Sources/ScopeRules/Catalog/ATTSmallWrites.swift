@@ -5,8 +5,8 @@ import ScopeCore
 /// negotiated MTU and appropriately sized writes.
 ///
 /// Per handle: violated when 20 or more writes (Write Request or Write Command) of at most 20
-/// bytes each reach it, each within 1 s of the previous one, while no MTU exchange had happened or
-/// one had raised the ATT_MTU above 23 (judged at the first of them). Findings say `remote` when
+/// bytes each reach it, each within 1 s of the previous one, while no MTU exchange had happened, or
+/// one had raised the ATT_MTU above 23 and the writes still carry 20 bytes (judged at the first of them). Findings say `remote` when
 /// the peer is the GATT client.
 ///
 /// Usual cause: chunking a firmware image into 20-byte pieces, the ATT_MTU 23 default, instead of
@@ -117,6 +117,7 @@ public struct ATTSmallWrites: Rule {
         let maxBytes = Int(number("max_write_bytes", config))
         let maxGap = micros("max_gap_s", config)
         var findings = FindingList()
+        let context = PlatformContext(analysis.capture.platform, config)
         var longest = 0
         for (c, fold) in zip(analysis.connections, folds) {
             let (runs, longestHere) = fold.finished()
@@ -126,6 +127,9 @@ public struct ATTSmallWrites: Rule {
                 guard r.count >= minWrites, let handle = first.handle else { continue }
                 let exchanged = c.mtuExchanges.first.map { $0.frame < first.at.frame } ?? false
                 guard !exchanged || first.mtu > 23 else { continue }
+                // After an exchange raised the ATT_MTU, only writes still cut at the old payload
+                // size are chunks; shorter ones are whole commands (soaresden's 9-byte writes).
+                if exchanged, r.largest < maxBytes { continue }
                 let requests = r.count - r.commands
                 let kindsText = [r.commands > 0 ? "\(r.commands) Write Command" : nil, requests > 0 ? "\(requests) Write Request" : nil]
                     .compactMap { $0 }.joined(separator: ", ")
@@ -140,7 +144,8 @@ public struct ATTSmallWrites: Rule {
                         cause:
                             "Usually data chunked into 20-byte pieces (the default ATT_MTU 23) instead of maximumWriteValueLength(for:) (Android: requestMtu(517) and chunks of mtu - 3; BlueZ: AcquireWrite's MTU)",
                         evidence: [first.at.frame, last.frame],
-                        fix: "Negotiate a larger ATT_MTU (and data length) and write chunks of ATT_MTU - 3 bytes."))
+                        fix: "Negotiate a larger ATT_MTU (and data length) and write chunks of ATT_MTU - 3 bytes.",
+                        attribution: c.attribution(client: first.clientSide), context: context))
             }
         }
         return verdict(

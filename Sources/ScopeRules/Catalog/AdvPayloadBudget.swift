@@ -45,6 +45,7 @@ public struct AdvPayloadBudget: ItemRule {
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
+        let context = PlatformContext(view.platform, config)
         var t = ItemTally()
         func size(_ label: String, _ k: ItemKey, _ value: Int?) {
             var s = t.sizes[label] ?? ItemTally.PayloadSizes()
@@ -66,39 +67,41 @@ public struct AdvPayloadBudget: ItemRule {
             let label = cmd.command + (cmd.advertisingHandle.map { " (set \($0)\(cmd.legacyPDUs ? ", legacy PDUs" : ""))" } ?? "")
             let evidence = [cmd.at.frame, cmd.complete?.frame]
             let statusText = cmd.status.map { $0 == 0 ? "" : ", rejected by the controller with \(Text.hex2($0)) (frame \(cmd.complete?.frame ?? cmd.at.frame))" } ?? ""
+            let actor = context.actor(cmd.attribution)
             if cmd.legacyPDUs {
                 size(label, k, cmd.length)
                 if cmd.length > legacyMax {
-                    t.finding(k, .error) {
+                    t.finding(k, .error, actor: actor) {
                         finding(
                             .error, subject: "\(cmd.command) at frame \(cmd.at.frame)",
                             shows: "\(cmd.command) (frame \(cmd.at.frame)): \(cmd.length) bytes of \(kindText) in legacy advertising PDUs, over \(legacyMax)\(statusText)",
                             cause: "Usually too many service UUIDs, a long local name or manufacturer data passed to startAdvertising(_:) (Android: AdvertiseData over 31 bytes fails with ADVERTISE_FAILED_DATA_TOO_LARGE)",
                             evidence: evidence,
-                            fix: "Keep legacy advertising and scan response data within 31 bytes each; move the name to the scan response.")
+                            fix: "Keep legacy advertising and scan response data within 31 bytes each; move the name to the scan response.",
+                            attribution: cmd.attribution, context: context)
                     }
                 } else if ios {
                     let payload = cmd.data.prefix(cmd.length)
                     if cmd.kind == .advertising {
                         let counted = cmd.length - Self.flagsBytes(payload)
                         if counted > iosAdv {
-                            t.finding(k, .info) {
+                            t.finding(k, .info, actor: actor) {
                                 finding(
                                     .info, subject: "\(cmd.command) at frame \(cmd.at.frame)",
                                     shows: "\(cmd.command) (frame \(cmd.at.frame)): \(counted) bytes of advertising data besides Flags, over the iOS foreground budget of \(iosAdv) bytes",
                                     cause: "An iOS app in the foreground gets \(iosAdv) bytes of advertising data: service UUIDs that don't fit go to the overflow area, visible only to iOS scanners that ask for them",
                                     evidence: evidence,
-                                    fix: "Advertise one service UUID and a short name.")
+                                    fix: "Advertise one service UUID and a short name.", attribution: cmd.attribution, context: context)
                             }
                         }
                     } else if cmd.length > iosRsp {
-                        t.finding(k, .info) {
+                        t.finding(k, .info, actor: actor) {
                             finding(
                                 .info, subject: "\(cmd.command) at frame \(cmd.at.frame)",
                                 shows: "\(cmd.command) (frame \(cmd.at.frame)): \(cmd.length) bytes of scan response data, over the iOS foreground budget of \(iosRsp) bytes of scan response",
                                 cause: "iOS puts only the local name (CBAdvertisementDataLocalNameKey) in a scan response of \(iosRsp) bytes; a longer name is truncated",
                                 evidence: evidence,
-                                fix: "Use a local name of at most 8 characters.")
+                                fix: "Use a local name of at most 8 characters.", attribution: cmd.attribution, context: context)
                         }
                     }
                 }
@@ -114,7 +117,8 @@ public struct AdvPayloadBudget: ItemRule {
             let refused = cmd.status == 0x45 || cmd.status == 0x07
             t.extendedData[refused ? -1 : soFar, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
                 ItemTally.ExtendedData(
-                    command: cmd.command, at: cmd.at.frame, complete: cmd.complete?.frame, length: soFar, kindText: kindText, statusText: statusText)
+                    command: cmd.command, at: cmd.at.frame, complete: cmd.complete?.frame, length: soFar, kindText: kindText, statusText: statusText,
+                    attribution: cmd.attribution)
             }
         }
         return t
@@ -127,6 +131,7 @@ public struct AdvPayloadBudget: ItemRule {
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
+        let context = PlatformContext(end.platform, config)
         // Extended data refused by the controller or longer than its maximum.
         var all = t
         let maxLength = end.advertising?.maxAdvertisingDataLength
@@ -139,7 +144,8 @@ public struct AdvPayloadBudget: ItemRule {
                     shows: "\(d.command) (frame \(d.at)): \(d.length) bytes of extended \(d.kindText)\(limitText)\(d.statusText)",
                     cause: "The advertising set carries more data than this controller accepts (Android: AdvertisingSetParameters with data over BluetoothAdapter.getLeMaximumAdvertisingDataLength())",
                     evidence: [d.at, d.complete, maxFrame],
-                    fix: "Check the controller's maximum advertising data length and trim the data.")
+                    fix: "Check the controller's maximum advertising data length and trim the data.", attribution: d.attribution,
+                    context: context)
             }
         }
         // Each label where the summary names it: its commands up to the first with a size.

@@ -33,12 +33,9 @@ public struct AdvWithoutNeed: ItemRule {
             guard span.connectable else { continue }
             t.tick(1)
             let k = key(0, Int(span.start.frame), tie: Int(span.advertisingHandle ?? 0), i)
-            // iOS advertises for its own services (Continuity, Handoff, AirDrop: Apple
-            // manufacturer data); Core Bluetooth apps cannot set manufacturer data at all.
-            if context.isIOS, span.manufacturers.contains(Self.apple) {
-                t.tick(Self.platformCounter)
-                continue
-            }
+            // Whose advertising (iOS Continuity, Google Play services, set up with the stack
+            // after a reset: the system's; docs/ATTRIBUTION.md).
+            let actor = context.actor(span.attribution)
             let name = { span.advertisingHandle.map { "connectable advertising set \($0)" } ?? "connectable advertising (\(span.api.rawValue))" }
             let stopAt = span.stop ?? view.lastFrame ?? span.start
             let enabled = stopAt.time.microseconds - span.start.time.microseconds
@@ -49,7 +46,7 @@ public struct AdvWithoutNeed: ItemRule {
             // are made only for the items a tally keeps.
             func judge(into tally: inout ItemTally) {
                 if enabled > limit, arrived == nil {
-                    tally.finding(k, Self.defaultSeverity) {
+                    tally.finding(k, Self.defaultSeverity, actor: actor) {
                         let endText = span.stop == nil ? "still enabled at the last frame" : "stopped at frame \(stopAt.frame)"
                         return finding(
                             subject: "advertising enabled at frame \(span.start.frame)",
@@ -58,7 +55,8 @@ public struct AdvWithoutNeed: ItemRule {
                             cause:
                                 "Usually startAdvertising(_:) with no timeout or stopAdvertising() (Android: BluetoothLeAdvertiser.startAdvertising without stopAdvertising or a timeout in AdvertisingSetParameters; BlueZ: a registered LEAdvertisement1 with no Duration/Timeout)",
                             evidence: [span.start.frame, stopAt.frame],
-                            fix: "Advertise only while a connection is wanted, and stop after a timeout.")
+                            fix: "Advertise only while a connection is wanted, and stop after a timeout.", attribution: span.attribution,
+                            context: context)
                     }
                 } else {
                     tally.note(0, k) {
@@ -78,7 +76,7 @@ public struct AdvWithoutNeed: ItemRule {
             let stillUntil = min((c.disconnect ?? stopAt).time.microseconds, stopAt.time.microseconds)
             t.overlapIfClear[bit, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
                 ItemTally.SpanOverlap(
-                    name: name(), start: span.start.frame, enabledWhileConnected: stillUntil - span.start.time.microseconds, role: c.role,
+                    attribution: span.attribution, name: name(), start: span.start.frame, enabledWhileConnected: stillUntil - span.start.time.microseconds, role: c.role,
                     complete: c.complete.frame)
             }
             judge(into: &t.overlapIfSet[bit, default: ItemTally()])
@@ -107,31 +105,14 @@ public struct AdvWithoutNeed: ItemRule {
                         cause:
                             "Usually the app restarts startAdvertising(_:) after a central connects (Android: startAdvertising again in onConnectionStateChange; BlueZ: the advertisement stays registered)",
                         evidence: [statesFrame, o.complete, o.start],
-                        fix: "Stop advertising while connected when the controller can't take a second connection.")
+                        fix: "Stop advertising while connected when the controller can't take a second connection.",
+                        attribution: o.attribution, context: PlatformContext(end.platform, config))
                 }
             } else if let rest = t.overlapIfSet[bit] {
                 all.merge(rest)
             }
         }
-        let share = t.count(Self.platformCounter)
-        guard t.count(1) > share else {
-            var v = passed("only the system's own connectable advertising (Apple manufacturer data) by this host")
-            v.platformShare = Self.share(share)
-            return v
-        }
-        var v = verdict(all.findingList, passReason: all.joined(separator: "; "))
-        if share > 0 { v.platformShare = Self.share(share) }
-        return v
+        return verdict(all.findingList, passReason: all.joined(separator: "; "))
     }
 
-    /// Apple's company identifier.
-    static let apple: UInt16 = 0x004C
-    /// ItemTally counter of the spans attributed to the platform.
-    static let platformCounter = 7
-
-    static func share(_ n: Int) -> PlatformShare {
-        PlatformShare(
-            platform: .ios, count: n,
-            what: "connectable advertising spans carrying Apple manufacturer data (0x004C): iOS advertising for its own services (Continuity, Handoff, AirDrop), which Core Bluetooth apps cannot do")
-    }
 }

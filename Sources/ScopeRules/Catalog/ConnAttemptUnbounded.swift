@@ -52,38 +52,43 @@ public struct ConnAttemptUnbounded: ItemRule {
                 return "connection request at frame \(a.request.frame) (\(peer)) \(how) after \(Text.seconds(waited))"
             }
             let k = key(0, Int(a.request.frame), i)
-            if waited > limit, a.peer == nil, let platform = context.platform, context.certain,
-                platform == .ios || platform == .bluez
-            {
-                // The platform's own background reconnection: counted, not a finding.
-                t.tick(Self.platformCounter)
-                t.note(0, k) { line() + " (the platform's background connection)" }
-            } else if waited > limit, a.peer == nil {
-                // A filter-accept-list request: on Android the app asked for it (autoConnect) and
-                // the stack holds it; elsewhere the capture cannot tell app from stack. Info.
-                t.finding(k, .info) {
-                    let android = context.platform == .android
+            let actor = context.actor(a.attribution)
+            if waited > limit, a.peer == nil {
+                // A filter-accept-list request: a background connection the stack holds until a
+                // listed device comes back. The system's own (iOS bluetoothd, BlueZ, Android
+                // after a reset: ActorSignal.requestAcceptList*) or the app's (Android
+                // autoConnect); graded info either way.
+                t.finding(k, .info, actor: actor) {
+                    let android = context.platform == .android && actor == .app
+                    let cause: String
+                    switch actor {
+                    case .os:
+                        cause = "The host stack's own background reconnection (\(a.attribution.description)): it keeps the request pending until a known device comes back"
+                    case .app where android:
+                        cause = "Usual cause on Android: BluetoothDevice.connectGatt(context, autoConnect = true, callback): the app asked for a background connection that the stack keeps pending (on the accept list) until the device comes back"
+                    default:
+                        cause = "The capture cannot tell whether the app or the host stack asked for this background (accept-list) connection; stacks keep such requests pending until a listed device comes back, so it is graded info"
+                    }
                     return finding(
                         .info, subject: "connection request at frame \(a.request.frame)",
                         shows: line() + " -> a filter-accept-list connection neither completed nor cancelled within \(Text.seconds(limit))",
-                        cause: android
-                            ? "Usual cause on Android: BluetoothDevice.connectGatt(context, autoConnect = true, callback): the app asked for a background connection that the stack keeps pending (on the accept list) until the device comes back"
-                            : "The capture cannot tell whether the app or the host stack asked for this background (accept-list) connection; stacks keep such requests pending until a listed device comes back, so it is graded info",
+                        cause: cause,
                         evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, a.supersededAt?.frame, end == nil ? endAt.frame : nil],
                         fix: android
                             ? "Keep autoConnect = true only while the reconnection is wanted; call BluetoothGatt.disconnect() and close() when it is not."
                             : "If the app asked for it, cancel it when the reconnection is no longer wanted.",
-                        platform: android ? .android : nil)
+                        platform: android || actor == .os ? context.platform : nil, attribution: a.attribution, context: context)
                 }
             } else if waited > limit {
-                t.finding(k, Self.defaultSeverity) {
+                t.finding(k, Self.defaultSeverity, actor: actor) {
                     finding(
                         subject: "connection request at frame \(a.request.frame)",
                         shows: line() + " -> neither completed nor cancelled within \(Text.seconds(limit))",
                         cause:
                             "Usually connect(_:options:) with no timer: Core Bluetooth connection attempts never time out, so the app must call cancelPeripheralConnection(_:) itself (Android: connectGatt(autoConnect=true) waits forever; BlueZ: Device1.Connect without a timeout)",
                         evidence: [a.request.frame, a.cancel?.frame, a.complete?.frame, a.supersededAt?.frame, end == nil ? endAt.frame : nil],
-                        fix: "Start a timer with every connect and cancel the attempt when it fires.")
+                        fix: "Start a timer with every connect and cancel the attempt when it fires.", attribution: a.attribution,
+                        context: context)
                 }
             } else {
                 t.note(0, k) { line() }
@@ -97,22 +102,12 @@ public struct ConnAttemptUnbounded: ItemRule {
             return notEvaluated("no LE Create Connection / LE Extended Create Connection by this host")
         }
         let limit = micros("pending_s", config)
-        var v = verdict(
+        let v = verdict(
             t.findingList,
             passReason:
                 "no connection request by the app went \(Text.seconds(limit)) without being completed or cancelled (a request still pending at the end counts up to the last frame): "
                 + t.joined(separator: "; "))
-        let context = PlatformContext(end.platform, config)
-        if t.count(Self.platformCounter) > 0, let platform = context.platform {
-            v.platformShare = PlatformShare(
-                platform: platform, count: t.count(Self.platformCounter),
-                what: platform == .ios
-                    ? "filter-accept-list connection requests left pending (bluetoothd's background reconnection: Core Bluetooth keeps a connect to a known peripheral pending until it returns, and re-issues the request as its list changes)"
-                    : "filter-accept-list connection requests left pending (bluetoothd's auto-connect of known devices)")
-        }
         return v
     }
 
-    /// ItemTally counter of the requests attributed to the platform.
-    static let platformCounter = 7
 }

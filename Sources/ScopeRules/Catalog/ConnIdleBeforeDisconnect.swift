@@ -3,20 +3,21 @@ import ScopeCore
 
 /// `conn.idle-before-disconnect` — guidance 5: disconnect when you have what you need.
 ///
-/// Per connection: violated when more than 10 s pass without any ACL data (either direction, SMP
-/// included) before the Disconnection Complete, or before the end of the capture while still
-/// connected (measured from the Connection Complete when there was no data); or when the link ends
-/// by supervision timeout (0x08), which keeps both radios busy until the timeout expires.
+/// Per LE connection that one side chose to end (a Disconnection Complete with a reason other
+/// than a lost link, or the local host resetting or closing its controller): violated when more than 10 s pass without any ACL data (either direction,
+/// SMP included) before the Disconnection Complete (measured from the connection complete when
+/// there was no data). Not judged: links lost (0x08 Connection Timeout, 0x3E: `conn.link-lost`),
+/// links still up at the end of the capture (`conn.left-open`), a controller that went away,
+/// BR/EDR links, and captures without ACL data (a btsnooz summary), where idle time cannot be seen.
 ///
 /// Usual cause: no `cancelPeripheralConnection(_:)` once the work is done, or a peripheral left
 /// connected "in case" (Android: missing `BluetoothGatt.disconnect()`/`close()`; BlueZ: no
-/// `Disconnect`). A supervision timeout usually means the peer walked away or was powered off
-/// without a clean disconnect.
+/// `Disconnect`); when the peer ended it, the peer's idle timer.
 public struct ConnIdleBeforeDisconnect: ItemRule {
     public static let id = "conn.idle-before-disconnect"
     public static let guidance = 5
     public static let defaultSeverity = Severity.warning
-    public static let summary = "A connection stays up with no data before it ends, or ends by supervision timeout"
+    public static let summary = "A connection stays up with no data before one side disconnects it"
     public static let defaultThresholds: [String: ThresholdValue] = [
         "idle_s": .number(10), "supervision_timeout_reason": .text("0x08"),
     ]
@@ -24,49 +25,63 @@ public struct ConnIdleBeforeDisconnect: ItemRule {
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("idle_s", config)
-        let timeoutReason = reasonCode(config)
+        let context = PlatformContext(view.platform, config)
         var t = ItemTally()
         for (i, c) in view.connections.enumerated() {
             t.tick(0)
             let k = key(0, Int(c.firstSeen), i)
-            let who = "\(c.label) (\(c.role.rawValue), \(c.peerText))"
-            if let reason = c.disconnectReason, reason == timeoutReason, let d = c.disconnect {
-                t.finding(k, Self.defaultSeverity) {
-                    finding(
-                        subject: c.label,
-                        shows: "\(who) ended by supervision timeout (reason \(Text.hex2(reason)), frame \(d.frame))",
-                        cause:
-                            "The link was lost rather than closed: the peer went out of range or was switched off, or the app never called cancelPeripheralConnection(_:) (Android: BluetoothGatt.disconnect()) before the peer stopped answering",
-                        evidence: [c.lastPayload?.frame, d.frame],
-                        fix: "Disconnect explicitly when done; expect link loss and don't count on it to end connections.")
+            guard c.isLE else {
+                t.note(1, k) {
+                    c.transport == .bredr ? "\(c.label): BR/EDR link (not judged by LE rules)"
+                        : "\(c.label): setup not captured, and nothing on the link shows whether it is LE or BR/EDR"
                 }
+                continue
+            }
+            let end = c.end
+            guard end.isChosen, let d = end.at else {
+                t.note(1, k) { "\(c.label): \(end.label)" + (end.at.map { " (frame \($0.frame))" } ?? "") }
+                continue
+            }
+            guard !(view.aclFree && c.lastPayload == nil) else {
+                t.note(1, k) { "\(c.label): the capture holds no ACL data (idle time cannot be seen)" }
                 continue
             }
             guard let from = c.lastPayload ?? c.complete else {
                 t.note(1, k) { "\(c.label): setup not captured and no ACL data" }
                 continue
             }
-            guard let until = c.disconnect ?? view.lastFrame else { continue }
-            let idle = until.time.microseconds - from.time.microseconds
+            let idle = d.time.microseconds - from.time.microseconds
+            let local: Bool
+            switch end {
+            case .localDisconnect, .controllerLost: local = true
+            default: local = false
+            }
+            let attribution =
+                !local ? ActorEvidence(.remoteEnded, frame: d.frame)
+                : c.disconnectCommandReason == 0x15 ? ActorEvidence(.localPowerOff, frame: c.disconnectCommand?.frame)
+                : c.localAttribution
+            let who = "\(c.label) (\(c.role.rawValue), \(c.peerText))"
             if idle > limit {
-                t.finding(k, Self.defaultSeverity) {
+                t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                     let dataText = c.lastPayload.map { "last ACL data frame \($0.frame)" } ?? "no ACL data since the connection complete at frame \(from.frame)"
                     let endText: String
-                    if let d = c.disconnect, let loss = c.lostWithController {
+                    if let loss = c.lostWithController {
                         endText = "before the \(loss.label) that ended it (frame \(d.frame))"
-                    } else if let d = c.disconnect {
-                        endText = "before the Disconnection Complete (frame \(d.frame)"
-                            + (c.disconnectReason.map { ", reason \(Text.hex2($0))" } ?? "") + ")"
                     } else {
-                        endText = "before the end of the capture (still connected)"
+                        endText = "before the \(local ? "local host" : "remote device") disconnected it (Disconnection Complete frame \(d.frame)"
+                            + (c.disconnectReason.map { ", reason \(Text.hex2($0))" } ?? "") + ")"
                     }
                     return finding(
                         subject: c.label,
                         shows: "\(who): \(Text.seconds(idle)) without ACL data (\(dataText)) \(endText)",
-                        cause:
-                            "Usually the app keeps the peripheral connected after it has what it needs: no cancelPeripheralConnection(_:) (Android: BluetoothGatt.disconnect() and close(); BlueZ: Device1.Disconnect)",
-                        evidence: [c.lastPayload?.frame ?? from.frame, c.disconnectCommand?.frame, until.frame],
-                        fix: "Disconnect when the exchange is finished or when notifications stop.")
+                        cause: local
+                            ? "Usually the app keeps the peripheral connected after it has what it needs: no cancelPeripheralConnection(_:) (Android: BluetoothGatt.disconnect() and close(); BlueZ: Device1.Disconnect)"
+                            : "The peer waited this long before ending the idle link; the local side could have disconnected as soon as it had what it needed",
+                        evidence: [c.lastPayload?.frame ?? from.frame, c.disconnectCommand?.frame, d.frame],
+                        fix: local
+                            ? "Disconnect when the exchange is finished or when notifications stop."
+                            : "Disconnect from the app once the exchange is done, or shorten the peer's idle timeout.",
+                        attribution: attribution, context: context)
                 }
             } else {
                 t.note(0, k) { "\(who): idle tail \(Text.seconds(idle))" }
@@ -79,22 +94,12 @@ public struct ConnIdleBeforeDisconnect: ItemRule {
         guard t.count(0) > 0 else { return notEvaluated("no connection in this capture") }
         let findings = t.findingList
         if findings.isEmpty && t.isEmpty(list: 0) {
-            return notEvaluated("no connection could be judged: " + t.joined(1, separator: "; "))
+            return notEvaluated("no connection that one side chose to disconnect could be judged: " + t.joined(1, separator: "; "))
         }
         return verdict(
             findings,
             passReason: t.joined(0, separator: "; ")
-                + " (idle tail = last ACL data frame, either direction -> Disconnection Complete, or -> last frame while still connected)"
+                + " (idle tail = last ACL data frame, either direction -> Disconnection Complete)"
                 + (t.isEmpty(list: 1) ? "" : "; not judged: " + t.joined(1, separator: "; ")))
-    }
-
-    private func reasonCode(_ config: RuleConfiguration) -> UInt8 {
-        switch config.threshold(rule: Self.id, key: "supervision_timeout_reason") {
-        case .text(let t):
-            let s = t.lowercased().hasPrefix("0x") ? String(t.dropFirst(2)) : t
-            return UInt8(s, radix: t.lowercased().hasPrefix("0x") ? 16 : 10) ?? 0x08
-        case .number(let d) where d >= 0 && d <= 255: return UInt8(d)
-        default: return 0x08
-        }
     }
 }

@@ -22,6 +22,7 @@ public struct ConnReconnectByScan: ItemRule {
     public init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+        let context = PlatformContext(view.platform, config)
         var t = ItemTally()
         // The analysis records the reconnections as it goes.
         for (i, r) in view.reconnections.enumerated() {
@@ -40,8 +41,15 @@ public struct ConnReconnectByScan: ItemRule {
                     return "frame \(a.request.frame) (\(outcome))"
                 }.joined(separator: ", ")
             }
-            if let scanStart = r.scanStart {
-                t.finding(k, Self.defaultSeverity) {
+            // A scan with a system signature counts only where the platform does not name it
+            // the system's (docs/ATTRIBUTION.md), or when it found the peer again and the host then
+            // asked for it by address: whoever started it, the host searched with it (wangdalian:
+            // a 5000/500 ms scan like the stack's own, 248 reports, then a direct request).
+            let searched = r.found != nil && r.requests.first?.direct == true
+            let systemScan = r.systemScanEvidence.flatMap { context.actor($0) == .os && !searched ? nil : r.systemScanStart }
+            if let scanStart = [systemScan, r.scanStart].compactMap({ $0 }).min() {
+                let attribution = r.requests.first?.attribution ?? .localRequest
+                t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                     let foundText = r.found.map { ", found it again (frame \($0.frame))" } ?? ""
                     return finding(
                         subject: "reconnection to \(peer)",
@@ -50,7 +58,8 @@ public struct ConnReconnectByScan: ItemRule {
                         cause:
                             "Usually the app scans again to find a peripheral it already knows instead of retrievePeripherals(withIdentifiers:) and connect(_:options:), which reconnects without a scan (Android: getRemoteDevice(address) and connectGatt with autoConnect=true; BlueZ: Device1.Connect)",
                         evidence: [ended.frame, scanStart.frame, r.found?.frame] + r.requests.map(\.request.frame),
-                        fix: "Keep the peripheral identifier and reconnect to it directly; scan only when that fails.")
+                        fix: "Keep the peripheral identifier and reconnect to it directly; scan only when that fails.",
+                        attribution: attribution, context: context)
                 }
             } else {
                 t.note(0, k) {

@@ -3,10 +3,12 @@ import ScopeCore
 
 /// `conn.subscriptions-left-on` — guidance 5: cancel subscriptions before disconnecting.
 ///
-/// Judges connections the local host disconnected (HCI Disconnect) while acting as GATT client:
-/// violated (info) when a CCCD it enabled (0x0001 notifications / 0x0002 indications) is still on
-/// at the Disconnect. Remote disconnects, link loss and links ended with their controller (HCI
-/// Reset, controller closed or removed) are not judged.
+/// Judges bonded connections the local host disconnected (HCI Disconnect) while acting as GATT
+/// client: violated (info) when a CCCD it enabled (0x0001 notifications / 0x0002 indications) is
+/// still on at the Disconnect. Remote disconnects, link loss and links ended with their
+/// controller (HCI Reset, controller closed or removed) are not judged, nor links that are not
+/// bonded: a server resets the CCCDs of a client that has not bonded at each connection (Core
+/// v5.4 Vol 3 Part G §3.3.3.3), so a subscription left on costs nothing there.
 ///
 /// Usual cause: `cancelPeripheralConnection(_:)` without `setNotifyValue(false, for:)` first
 /// (Android: `disconnect()` without `setCharacteristicNotification(false)` and the CCCD write of
@@ -22,21 +24,27 @@ public struct ConnSubscriptionsLeftOn: Rule {
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         guard !analysis.connections.isEmpty else { return notEvaluated("no connection in this capture") }
-        let judged = analysis.connections.filter { $0.disconnectCommand != nil && $0.localIsGATTClient }
+        let le = analysis.connections.filter(\.isLE)
+        guard !le.isEmpty else { return notEvaluated("no LE connection in this capture (BR/EDR links are not judged by LE rules)") }
+        let judged = le.filter { $0.disconnectCommand != nil && $0.localIsGATTClient && $0.bond(analysis.pairings).isBonded }
         guard !judged.isEmpty else {
-            let others = analysis.connections.map { c -> String in
-                if c.disconnectCommand != nil { return "\(c.label): the local host is not its GATT client" }
+            let others = le.map { c -> String in
+                if c.disconnectCommand != nil, !c.localIsGATTClient { return "\(c.label): the local host is not its GATT client" }
+                if c.disconnectCommand != nil {
+                    return "\(c.label): not bonded (\(c.bond(analysis.pairings).notBondedText)): the server resets its CCCDs at the next connection"
+                }
                 guard let d = c.disconnect else { return "\(c.label): still connected at the end of the capture" }
                 if let loss = c.lostWithController { return "\(c.label): ended with its controller (\(loss.label), frame \(d.frame))" }
                 let r = c.disconnectReason.map { " (reason \(Text.hex2($0)), frame \(d.frame))" } ?? " (frame \(d.frame))"
                 return c.disconnectReason == 0x08 ? "\(c.label): ended by the link\(r)" : "\(c.label): disconnected by the remote side\(r)"
             }
             return notEvaluated(
-                "no connection was disconnected by the local host as GATT client (no HCI Disconnect); remote disconnects and link loss are not judged: "
+                "no bonded connection was disconnected by the local host as GATT client (HCI Disconnect); remote disconnects, link loss and links that are not bonded are not judged: "
                     + others.joinedBounded(separator: "; "))
         }
         if let r = analysis.attIncompleteReason { return notEvaluated(r) }
         var findings = FindingList()
+        let context = PlatformContext(analysis.capture.platform, config)
         var notes: [String] = []
         for c in judged {
             guard let disc = c.disconnectCommand else { continue }
@@ -61,12 +69,12 @@ public struct ConnSubscriptionsLeftOn: Rule {
                     cause:
                         "Usually cancelPeripheralConnection(_:) without setNotifyValue(false, for:) first (Android: disconnect() without setCharacteristicNotification(false) and writing 0x0000 to the CCCD; BlueZ: StopNotify)",
                     evidence: on.map(\.at.frame) + [disc.frame, c.disconnect?.frame],
-                    fix: "Turn notifications off before disconnecting."))
+                    fix: "Turn notifications off before disconnecting.", attribution: c.localAttribution, context: context))
         }
         let notJudged = analysis.connections.count - judged.count
         return verdict(
             findings,
             passReason: notes.joinedBounded(separator: "; ")
-                + (notJudged > 0 ? " (not judged: \(notJudged) connection(s) not disconnected by the local host)" : ""))
+                + (notJudged > 0 ? " (not judged: \(notJudged) connection(s) not bonded or not disconnected by the local host)" : ""))
     }
 }

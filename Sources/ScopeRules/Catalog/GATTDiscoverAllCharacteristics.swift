@@ -18,7 +18,7 @@ public struct GATTDiscoverAllCharacteristics: Rule {
     public static let summary = "Characteristics are discovered in services that are never used"
     public static let scope = RuleScope.connection
     public static let defaultThresholds: [String: ThresholdValue] = [
-        "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false),
+        "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false), "observation_s": .number(10),
     ]
     public init() {}
 
@@ -37,10 +37,19 @@ public struct GATTDiscoverAllCharacteristics: Rule {
         // Only the findings and notes that will be listed are written (a batch of a long capture
         // judges thousands of connections; the rest are counted).
         var findings = facts.findingList(Self.id)
+        let context = PlatformContext(analysis.capture.platform, config)
         var usedNotes = BoundedItems()
+        var cutShort = 0
         for i in conns {
             let c = analysis.connections[i]
             let usage = facts.usage(analysis, i, config: config)
+            // The capture stopped right after the discovery, with the link up: the use that may
+            // follow is not in it.
+            if c.cutShort(after: c.discoveryEnd, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
+                usedNotes.append("\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up")
+                cutShort += 1
+                continue
+            }
             for s in c.gatt.services where !s.isGAPOrGATT {
                 // The characteristic and descriptor discovery requests in the service: the first,
                 // and how many of each.
@@ -59,7 +68,12 @@ public struct GATTDiscoverAllCharacteristics: Rule {
                     usedNotes.append("\(what()): \(use.text)")
                     continue
                 }
-                findings.append(Self.defaultSeverity) {
+                // Android's discoverServices() discovers every characteristic and descriptor by
+                // itself (ActorSignal.stackDiscovery); elsewhere the app asks per service.
+                let attribution =
+                    client == .remote ? ActorEvidence(.remoteClient, frame: first.request.frame)
+                    : context.platform == .android ? ActorEvidence(.stackDiscovery, frame: first.request.frame) : c.localAttribution
+                findings.append(Self.defaultSeverity, actor: context.actor(attribution)) {
                     let swept = usage.sweepReads.compactMap(\.handle).filter { s.start <= $0 && $0 <= s.end }
                     let sweepText =
                         swept.isEmpty ? "" : " (\(swept.map { Text.hex4($0) }.joined(separator: ", ")) read only in the just-in-case sweep)"
@@ -70,10 +84,12 @@ public struct GATTDiscoverAllCharacteristics: Rule {
                             ? "The peer (remote GATT client) discovers characteristics it never uses"
                             : "Usually discoverCharacteristics(nil, for:) / discoverDescriptors(for:) on every discovered service, or reading every value once \"just in case\" (Android: walking getServices() and reading each characteristic)",
                         evidence: [first.request.frame],
-                        fix: "Discover characteristics only in services you use, passing their UUIDs.")
+                        fix: "Discover characteristics only in services you use, passing their UUIDs.", attribution: attribution,
+                        context: context)
                 }
             }
         }
+        if findings.isEmpty, cutShort == conns.count { return notEvaluated(usedNotes.joined(separator: "; ")) }
         return verdict(
             findings,
             passReason: "characteristic/descriptor discovery only in services with a characteristic used afterwards: "

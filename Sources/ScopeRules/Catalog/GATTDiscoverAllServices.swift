@@ -20,6 +20,7 @@ public struct GATTDiscoverAllServices: Rule {
     public static let scope = RuleScope.connection
     public static let defaultThresholds: [String: ThresholdValue] = [
         "used_fraction": .number(0.5), "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false),
+        "observation_s": .number(10),
     ]
     public init() {}
 
@@ -40,7 +41,9 @@ public struct GATTDiscoverAllServices: Rule {
         // Only the findings and notes that will be listed are written (a batch of a long capture
         // judges thousands of connections; the rest are counted).
         var findings = facts.findingList(Self.id)
+        let context = PlatformContext(analysis.capture.platform, config)
         var notes = BoundedItems()
+        var cutShort = 0
         for i in conns {
             let c = analysis.connections[i]
             let requests = c.gatt.discoveryProcedures.allPrimaryServices
@@ -53,6 +56,13 @@ public struct GATTDiscoverAllServices: Rule {
                 continue
             }
             let client = all.first?.client ?? .unknown
+            // The capture stopped right after the discovery, with the link up: the use that may
+            // follow is not in it.
+            if c.cutShort(after: c.discoveryEnd ?? all.last?.request, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
+                notes.append("\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up")
+                cutShort += 1
+                continue
+            }
             let usage = facts.usage(analysis, i, config: config)
             let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
             let used = counted.compactMap { s in usage.firstUse(in: s).map { (service: s, use: $0) } }
@@ -63,8 +73,11 @@ public struct GATTDiscoverAllServices: Rule {
                 return "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
                     + (used.isEmpty ? "" : " (\(usedText))")
             }
+            // The full range is the host stack's own procedure on iOS, Android and BlueZ
+            // (ActorSignal.stackDiscovery); the remote client's is the peer's.
+            let attribution = client == .remote ? ActorEvidence(.remoteClient, frame: frames.min()) : ActorEvidence(.stackDiscovery, frame: frames.min())
             if !counted.isEmpty, Double(used.count) < fraction * Double(counted.count) {
-                findings.append(Self.defaultSeverity) {
+                findings.append(Self.defaultSeverity, actor: context.actor(attribution)) {
                     finding(
                         subject: c.label + (client == .remote ? " (remote GATT client)" : ""),
                         shows: head() + " -> fewer than half of the discovered services used",
@@ -72,12 +85,13 @@ public struct GATTDiscoverAllServices: Rule {
                             ? "The peer (remote GATT client) discovers the whole database; on iOS this is discoverServices(nil), on Android BluetoothGatt.discoverServices()"
                             : "Usually discoverServices(nil) instead of discoverServices([CBUUID]) with the services the app uses (Android's discoverServices() always discovers everything: cache the result)",
                         evidence: frames,
-                        fix: "Pass the service UUIDs you need to discoverServices(_:).")
+                        fix: "Pass the service UUIDs you need to discoverServices(_:).", attribution: attribution, context: context)
                 }
             } else {
                 notes.append(head() + " -> at least half of the discovered services used")
             }
         }
+        if findings.isEmpty, cutShort == conns.count { return notEvaluated(notes.joined(separator: "; ")) }
         return verdict(findings, passReason: notes.joined(separator: "; "))
     }
 }

@@ -70,6 +70,7 @@ public struct GATTPolling: Rule {
         let minReads = Int(number("min_reads", config))
         let maxGap = micros("max_median_gap_s", config)
         var findings = FindingList()
+        let context = PlatformContext(analysis.capture.platform, config)
         for (c, fold) in zip(analysis.connections, folds) {
             for key in fold.reads.keys.sorted(by: { $0.text < $1.text }) {
                 guard let rs = fold.reads[key], rs.count >= minReads else { continue }
@@ -97,7 +98,8 @@ public struct GATTPolling: Rule {
                         cause:
                             "Usually a timer calling readValue(for:) instead of setNotifyValue(true, for:) (Android: readCharacteristic in a loop instead of setCharacteristicNotification and the CCCD write; BlueZ: ReadValue instead of StartNotify)",
                         evidence: [ch?.learned.frame, first.at.frame, last.frame],
-                        fix: "Subscribe to the characteristic and react to peripheral(_:didUpdateValueFor:error:)."))
+                        fix: "Subscribe to the characteristic and react to peripheral(_:didUpdateValueFor:error:).",
+                        attribution: c.attribution(client: client), context: context))
             }
         }
         return verdict(

@@ -30,8 +30,9 @@ public struct ScanDuplicatesAllowed: Rule {
         guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
         let limit = number("duplicate_ratio", config)
         let context = PlatformContext(analysis.capture.platform, config)
-        // On Android the filter setting is the stack's: the app controls how long it scans.
-        let android = context.platform == .android
+        // On Android the filter setting is the stack's: the app controls how long it scans. A
+        // platform named only on suggestive evidence sets nothing aside (docs/ATTRIBUTION.md).
+        let android = context.platform == .android && context.certain
         let appScan = Int64(
             ((config.threshold(rule: ScanLeftRunning.id, key: "without_connection_request_s")?.number ?? 30) * 1_000_000).rounded())
         var findings = facts.findingList(Self.id)
@@ -45,15 +46,15 @@ public struct ScanDuplicatesAllowed: Rule {
                     continue
                 }
                 append(
-                    to: &findings, high && context.certain ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
+                    to: &findings, high ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
                     shows:
                         "scan at frame \(s.start.frame) ran \(Text.seconds(s.durationMicros)) with the controller's duplicate filter off (Filter_Duplicates=0, "
-                        + (context.certain ? "the Android stack's setting" : "probably the Android stack's setting") + "): \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
+                        + "the Android stack's setting): \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
                     cause:
                         "Usual cause on Android: the app kept BluetoothLeScanner.startScan(...) running longer than \(Text.seconds(appScan)); the filter is the stack's, how long and how often the app scans is not",
                     evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
                     fix: "Stop the scan once the device is found (stopScan(callback)) and bound every scan with a timer; use ScanFilters (offloaded to the controller), setCallbackType(CALLBACK_TYPE_FIRST_MATCH) or setReportDelay(ms) so fewer reports reach the app.",
-                    platform: .android)
+                    platform: .android, attribution: s.attribution, context: context)
                 continue
             }
             append(
@@ -63,7 +64,8 @@ public struct ScanDuplicatesAllowed: Rule {
                 cause:
                     "Usually scanForPeripherals(withServices:options:) with CBCentralManagerScanOptionAllowDuplicatesKey set to true; on Android the stack turns the controller filter off for its own batching, so the setting is the stack's while the duplicates are still real",
                 evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
-                fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads.")
+                fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads.", attribution: s.attribution,
+                context: context)
         }
         let n = analysis.scanTotals.sessions
         var v = verdict(

@@ -37,6 +37,7 @@ public struct ScanLeftRunning: Rule {
         let idle = micros("without_connection_request_s", config)
         let after = micros("after_connection_request_s", config)
         var findings = facts.findingList(Self.id)
+        let context = PlatformContext(analysis.capture.platform, config)
         var summaries = BoundedItems()
         for s in analysis.scans {
             let endAt = s.stop ?? s.end
@@ -47,7 +48,7 @@ public struct ScanLeftRunning: Rule {
             summaries.append("frame \(s.start.frame): \(Text.seconds(s.durationMicros))")
             // The analysis notes the requests made while the session ran.
             if s.durationMicros > idle, !(s.firstRequest.map { $0.time <= endAt.time && $0.time.microseconds - s.start.time.microseconds <= idle } ?? false) {
-                ranWithoutRequest(s, idle: idle, end: endText(), endAt: endAt, into: &findings)
+                ranWithoutRequest(s, idle: idle, end: endText(), endAt: endAt, context: context, into: &findings)
                 continue
             }
             if let r = s.requestToFoundPeer, r.request.time <= endAt.time {
@@ -55,7 +56,7 @@ public struct ScanLeftRunning: Rule {
                 if lingering > after {
                     stayedAfterRequest(
                         s, peer: r.peer, reported: r.reported, request: r.request, lingering: lingering, end: endText(),
-                        endAt: endAt, into: &findings)
+                        endAt: endAt, context: context, into: &findings)
                 }
             }
         }
@@ -67,7 +68,9 @@ public struct ScanLeftRunning: Rule {
     }
 
     /// The session ran longer than `idle` with no connection request in its first `idle`.
-    private func ranWithoutRequest(_ s: ScanSession, idle: Int64, end: String, endAt: FrameTime, into findings: inout FindingList) {
+    private func ranWithoutRequest(
+        _ s: ScanSession, idle: Int64, end: String, endAt: FrameTime, context: PlatformContext, into findings: inout FindingList
+    ) {
         append(
             to: &findings, subject: "scan session at frame \(s.start.frame)",
             shows:
@@ -75,13 +78,13 @@ public struct ScanLeftRunning: Rule {
             cause:
                 "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
             evidence: [s.start.frame, endAt.frame],
-            fix: "Stop scanning once the peripheral is found, and bound every scan with a timer.")
+            fix: "Stop scanning once the peripheral is found, and bound every scan with a timer.", attribution: s.attribution, context: context)
     }
 
     /// The session stayed enabled `lingering` µs after a connection request to a peer it reported.
     private func stayedAfterRequest(
         _ s: ScanSession, peer: BDAddr, reported: FrameTime, request: FrameTime, lingering: Int64, end: String, endAt: FrameTime,
-        into findings: inout FindingList
+        context: PlatformContext, into findings: inout FindingList
     ) {
         append(
             to: &findings, subject: "scan session at frame \(s.start.frame)",
@@ -90,6 +93,6 @@ public struct ScanLeftRunning: Rule {
             cause:
                 "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
             evidence: [s.start.frame, reported.frame, request.frame, endAt.frame],
-            fix: "Call stopScan() as soon as the wanted peripheral is discovered.")
+            fix: "Call stopScan() as soon as the wanted peripheral is discovered.", attribution: s.attribution, context: context)
     }
 }

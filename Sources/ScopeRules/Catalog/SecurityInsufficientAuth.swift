@@ -46,6 +46,7 @@ public struct SecurityInsufficientAuth: Rule {
 
     public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         var findings = FindingList()
+        let context = PlatformContext(analysis.capture.platform, config)
         var notes: [String] = []
         var any = false
         for (i, c) in analysis.connections.enumerated() {
@@ -90,7 +91,8 @@ public struct SecurityInsufficientAuth: Rule {
                         cause:
                             "The characteristic requires a secure link and the client never completed pairing: the user declined the pairing prompt, the peripheral does not support pairing, or the app retried without bonding (Android: createBond() first; BlueZ: no pairing agent registered)",
                         evidence: evidence,
-                        fix: "Pair (bond) before using protected characteristics and handle a declined pairing in the app."))
+                        fix: "Pair (bond) before using protected characteristics and handle a declined pairing in the app.",
+                        attribution: c.attribution(client: e.clientSide), context: context))
             }
         }
         guard any else {

@@ -19,6 +19,9 @@ public struct SecurityLegacyPairing: ItemRule {
     public init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+        let context = PlatformContext(view.platform, config)
+        var links: [ConnectionID: Connection] = [:]
+        for c in view.connectionsOfPairings { links[c.id] = c }
         var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
@@ -30,14 +33,23 @@ public struct SecurityLegacyPairing: ItemRule {
             if p.secureConnections || (req && rsp) {
                 t.note(0, k) { "pairing at frames \(frames): \(flags) -> LE Secure Connections" }
             } else {
-                t.finding(k, Self.defaultSeverity) {
-                    finding(
+                let lacking = p.lacking(\.secureConnections)
+                let attribution = p.attribution(lacking: lacking, local: links[p.connection]?.localAttribution ?? .localRequest)
+                let remote = attribution.signal == .remotePairingFeatures
+                t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
+                    let who = [lacking.request ? p.pduText(request: true) : nil, lacking.response ? p.pduText(request: false) : nil]
+                        .compactMap { $0 }.joined(separator: " and ")
+                    return finding(
                         subject: "pairing at frame \(p.request.frame)",
-                        shows: "pairing at frames \(frames): \(flags) -> LE legacy pairing",
-                        cause:
-                            "Usually the peripheral's stack or firmware does not offer LE Secure Connections (iOS and Android request it themselves)",
+                        shows: "pairing at frames \(frames): \(flags) -> LE legacy pairing; Secure Connections missing from \(who)",
+                        cause: remote
+                            ? "The peer's stack or firmware does not offer LE Secure Connections (iOS and Android request it themselves)"
+                            : "The local host did not offer LE Secure Connections in its pairing PDU",
                         evidence: [p.request.frame, p.response?.frame],
-                        fix: "Enable LE Secure Connections on the peripheral (and consider SC-only mode).")
+                        fix: remote
+                            ? "Enable LE Secure Connections in the peer's firmware (and consider SC-only mode)."
+                            : "Enable LE Secure Connections in the local stack (Zephyr: CONFIG_BT_SMP_SC_ONLY or SC support; BlueZ: Secure Connections in main.conf).",
+                        attribution: attribution, context: context)
                 }
             }
         }

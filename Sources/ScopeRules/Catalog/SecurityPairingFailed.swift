@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
 /// `security.pairing-failed` — guidance 9: pairing and encryption must succeed for protected data.
 ///
@@ -18,19 +19,34 @@ public struct SecurityPairingFailed: ItemRule {
     public init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+        let context = PlatformContext(view.platform, config)
         var t = ItemTally()
+        // The connections of the pairings, for who is behind the local side.
+        var links: [ConnectionID: Connection] = [:]
+        for c in view.connections { links[c.id] = c }
         for (i, p) in view.pairings.enumerated() {
             t.tick(0)
+            if let lost = p.linkLost {
+                t.note(1, key(0, Int(p.request.frame), i)) { "pairing at frame \(p.request.frame): cut off by a lost link (Encryption Change status 0x08 at frame \(lost.frame); conn.link-lost)" }
+            }
             guard let f = p.failed else { continue }
             let by = p.failedSentBy.map { $0 == .local ? "sent" : ($0 == .remote ? "received" : "") } ?? ""
-            t.finding(key(0, Int(p.request.frame), i), Self.defaultSeverity) {
+            // The side that failed it: the peer's Pairing Failed is the peer's; the local host's
+            // (or a failed encryption) is whoever drives the local side of the link.
+            let attribution =
+                p.failedSentBy == .remote ? ActorEvidence(.remoteEnded, frame: f.frame)
+                : links[p.connection]?.localAttribution ?? .localRequest
+            t.finding(key(0, Int(p.request.frame), i), Self.defaultSeverity, actor: context.actor(attribution)) {
                 finding(
                     subject: "pairing at frame \(p.request.frame)",
-                    shows: "SMP Pairing Failed, reason \(Text.hex2(p.reason ?? 0)) (frame \(f.frame)\(by.isEmpty ? "" : ", \(by)"))",
+                    shows: "SMP Pairing Failed, reason \(SMPPairingFailedReason(p.reason ?? 0)) (frame \(f.frame)\(by.isEmpty ? "" : ", \(by)"))"
+                        + (p.initiator == nil && p.securityRequest != nil
+                            ? ", answering the \(p.initiatedBy == .remote ? "peer's" : "local host's") Security Request (frame \(p.request.frame)) before any Pairing Request" : ""),
                     cause:
                         "The user declined or mistyped the passkey, the peripheral does not support pairing, or one side's bond was deleted",
                     evidence: [f.frame],
-                    fix: "Handle pairing errors in the app (peripheral(_:didFailToConnect:) / onBondStateChanged) and ask the user to forget and re-pair.")
+                    fix: "Handle pairing errors in the app (peripheral(_:didFailToConnect:) / onBondStateChanged) and ask the user to forget and re-pair.",
+                    attribution: attribution, context: context)
             }
         }
         // Failed encryption not already reported as a pairing failure (of the same link).
@@ -41,7 +57,15 @@ public struct SecurityPairingFailed: ItemRule {
             if c.encryption.succeeded > 0 { t.tick(2, c.encryption.succeeded) }
             for (j, e) in c.encryptionChanges.kept.enumerated() {
                 guard e.status != 0, !reported.contains(e.at.frame) else { continue }
-                t.finding(key(1, Int(c.firstSeen), i, j), Self.defaultSeverity) {
+                // Connection Timeout: the link was lost, not the keys (conn.link-lost).
+                guard !LinkEnd.isLinkLoss(e.status) else {
+                    t.note(1, key(1, Int(c.firstSeen), i, j)) { "\(c.label): encryption cut off by a lost link (status 0x08 at frame \(e.at.frame); conn.link-lost)" }
+                    continue
+                }
+                // A missing key (0x06): as central the peer answered without it; as peripheral
+                // the local host had none to give.
+                let attribution = c.role == .central ? ActorEvidence(.remoteEnded, frame: e.at.frame) : c.localAttribution
+                t.finding(key(1, Int(c.firstSeen), i, j), Self.defaultSeverity, actor: context.actor(attribution)) {
                     finding(
                         subject: c.label,
                         shows:
@@ -49,7 +73,7 @@ public struct SecurityPairingFailed: ItemRule {
                         cause:
                             "Usually one side lost the bond (status 0x06 PIN or Key Missing): the peripheral erased its keys or the phone forgot the device",
                         evidence: [e.at.frame],
-                        fix: "Remove the stale bond on both sides and pair again.")
+                        fix: "Remove the stale bond on both sides and pair again.", attribution: attribution, context: context)
                 }
             }
         }
@@ -62,6 +86,7 @@ public struct SecurityPairingFailed: ItemRule {
         }
         return verdict(
             t.findingList,
-            passReason: "\(t.count(0)) pairing(s), \(t.count(2)) successful encryption change(s), no failure")
+            passReason: "\(t.count(0)) pairing(s), \(t.count(2)) successful encryption change(s), no failure"
+                + (t.isEmpty(list: 1) ? "" : "; not failures: " + t.joined(1, separator: "; ")))
     }
 }

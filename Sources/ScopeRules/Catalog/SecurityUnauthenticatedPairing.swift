@@ -42,6 +42,9 @@ public struct SecurityUnauthenticatedPairing: ItemRule {
     }
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+        let context = PlatformContext(view.platform, config)
+        var links: [ConnectionID: Connection] = [:]
+        for c in view.connectionsOfPairings { links[c.id] = c }
         var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
@@ -56,14 +59,18 @@ public struct SecurityUnauthenticatedPairing: ItemRule {
                 "IO capabilities \(Self.io(ini.ioCapability)) (initiator) / \(Self.io(rsp.ioCapability)) (responder), MITM requested \(ini.mitm ? "True" : "False")/\(rsp.mitm ? "True" : "False"), \(type)"
             let best = Self.bestMethod(initiator: ini.ioCapability, responder: rsp.ioCapability, secureConnections: p.secureConnections)
             if p.method == .justWorks && best != .justWorks {
-                t.finding(k, Self.defaultSeverity) {
-                    finding(
+                let lacking = p.lacking(\.mitm)
+                let attribution = p.attribution(lacking: lacking, local: links[p.connection]?.localAttribution ?? .localRequest)
+                t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
+                    let who = [lacking.request ? p.pduText(request: true) : nil, lacking.response ? p.pduText(request: false) : nil]
+                        .compactMap { $0 }.joined(separator: " and ")
+                    return finding(
                         subject: "pairing at frame \(p.request.frame)",
-                        shows: "pairing at frames \(frames) used Just Works although the \(caps) allow \(best.rawValue)",
+                        shows: "pairing at frames \(frames) used Just Works although the \(caps) allow \(best.rawValue); MITM not requested in \(who.isEmpty ? "either PDU" : who)",
                         cause:
                             "Usually neither side asked for MITM protection: the peripheral's characteristics require encryption but not authentication (iOS: permissions without authentication; Android: PERMISSION_READ_ENCRYPTED instead of PERMISSION_READ_ENCRYPTED_MITM)",
                         evidence: [p.request.frame, p.response?.frame],
-                        fix: "Require authenticated (MITM) pairing for sensitive characteristics.")
+                        fix: "Require authenticated (MITM) pairing for sensitive characteristics.", attribution: attribution, context: context)
                 }
             } else if p.method == .justWorks {
                 t.note(0, k) { "pairing at frames \(frames): Just Works, and the \(caps) allow nothing better" }

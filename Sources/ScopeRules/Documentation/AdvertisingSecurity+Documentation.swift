@@ -261,3 +261,40 @@ extension SecurityPairingFailed {
                     + "stale bond; NimBLE: handle `BLE_GAP_EVENT_REPEAT_PAIRING`."),
         ])
 }
+
+extension SecurityRepeatedPairing {
+    public static let documentation = RuleDocumentation(
+        title: "Bonds made again and again",
+        subject: "Each successful pairing in which both sides asked for bonding.",
+        evidence: [
+            "SMP Pairing Request / Pairing Response (AuthReq bonding bits) and the Encryption Change that completes the pairing",
+            "The peer's address, or its identity address once an IRK resolves it (SMP Identity Information)",
+        ],
+        violated: "The same peer had already bonded earlier in the capture: one side deleted the bond and it was made "
+            + "again. The finding is the peer's when it asked (Security Request, or its Pairing Request), else the local side's.",
+        passed: "Every bonded peer bonded once.",
+        notEvaluated: "No successful pairing in the capture.",
+        severity: "warning",
+        why: "Pairing again costs the user a prompt (or a passkey) and time on every connection, and a bond that does "
+            + "not last defeats reconnection by stored keys.",
+        advice: [
+            PlatformAdvice(
+                .ios,
+                cause: "The peripheral forgets its keys, so iOS must pair again (and may show \"Pairing Unsuccessful\" "
+                    + "until the user forgets the device).",
+                fix: "Keep bonds on the peripheral across resets; distribute its identity key (IRK) when it uses private addresses."),
+            PlatformAdvice(
+                .android,
+                cause: "The app removes the bond (`removeBond` by reflection) or calls `createBond()` on every connection; "
+                    + "or the peripheral forgets its keys.",
+                fix: "Bond once; check `getBondState()` before `createBond()`; never remove the bond from the app."),
+            PlatformAdvice(
+                .bluez,
+                cause: "`RemoveDevice` between connections, or a peripheral that forgets its keys.",
+                fix: "Keep the device paired; set it trusted."),
+            PlatformAdvice(
+                .embedded,
+                cause: "Keys not stored in flash (Zephyr: `CONFIG_BT_SETTINGS`), or `bt_unpair()` between connections.",
+                fix: "Enable persistent storage of bonds and restore them at boot (`settings_load()`)."),
+        ])
+}

@@ -2,25 +2,29 @@
 
 extension ConnIdleBeforeDisconnect {
     public static let documentation = RuleDocumentation(
-        title: "Idle connections",
-        subject: "Each connection, from its Connection Complete to its Disconnection Complete or the end of the capture.",
+        title: "Idle connections before a disconnect",
+        subject: "Each LE connection that one side chose to end: a Disconnection Complete whose reason is not a lost "
+            + "link, or the local host resetting or closing its controller with the link up. Links lost by supervision "
+            + "timeout or never established are `conn.link-lost`'s; links still up at the end of the capture are "
+            + "`conn.left-open`'s; BR/EDR links are not judged by LE rules.",
         evidence: [
-            "LE (Enhanced) Connection Complete and Disconnection Complete (with its reason)",
+            "LE (Enhanced) Connection Complete and Disconnection Complete (with its reason: 0x16 the local host, "
+                + "0x13–0x15 the peer)",
             "ACL data in either direction on the connection (ATT, SMP, L2CAP signalling)",
         ],
-        violated: "More than `idle_s` (10 s) pass without any ACL data before the Disconnection Complete — or before "
-            + "the end of the capture while still connected (counted from the Connection Complete when there was no "
-            + "data at all); or the link ends with reason `supervision_timeout_reason` (0x08, Connection Timeout).",
-        passed: "Every connection carried data until at most 10 s before it ended, and none ended by supervision timeout.",
-        notEvaluated: "No connection in the capture.",
+        violated: "More than `idle_s` (10 s) pass without any ACL data before the Disconnection Complete (counted "
+            + "from the Connection Complete when there was no data at all). The finding is the local side's when the "
+            + "local host disconnected, the peer's when the peer did.",
+        passed: "Every chosen disconnect came at most 10 s after the connection's last data.",
+        notEvaluated: "No LE connection that one side chose to end; or the capture holds no ACL data (a btsnooz "
+            + "summary), so idle time cannot be seen.",
         severity: "warning",
         thresholds: [
-            ("idle_s", "seconds without ACL data before the end of the connection"),
-            ("supervision_timeout_reason", "the disconnection reason that counts as link loss (\"0x08\")"),
+            ("idle_s", "seconds without ACL data before the Disconnection Complete"),
+            ("supervision_timeout_reason", "the disconnection reason of a lost link (\"0x08\"): such links are not judged here but by `conn.link-lost`"),
         ],
         why: "An idle connection is not free: both sides wake for every connection event (an empty packet each way "
-            + "at every interval), and the peripheral cannot advertise to others or sleep deeply. A supervision "
-            + "timeout keeps both radios listening for the whole timeout before anyone learns the link is gone.",
+            + "at every interval), and the peripheral cannot advertise to others or sleep deeply.",
         advice: [
             PlatformAdvice(
                 .ios,
@@ -41,23 +45,113 @@ extension ConnIdleBeforeDisconnect {
             PlatformAdvice(
                 .embedded,
                 cause: "A peripheral or central that never calls `bt_conn_disconnect()` (NimBLE: `ble_gap_terminate()`).",
-                fix: "`bt_conn_disconnect(conn, BT_HCI_ERR_REMOTE_USER_TERM_CONN)` when the exchange is over; on a "
-                    + "supervision timeout, look for a peer that was switched off or out of range."),
+                fix: "`bt_conn_disconnect(conn, BT_HCI_ERR_REMOTE_USER_TERM_CONN)` when the exchange is over."),
+        ])
+}
+
+extension ConnLeftOpen {
+    public static let documentation = RuleDocumentation(
+        title: "Connections left open",
+        subject: "Each LE connection still up when the capture ends; one up before the capture began is judged from "
+            + "its last data, its actor unknown (who opened it is not in the capture).",
+        evidence: [
+            "LE (Enhanced) Connection Complete without a Disconnection Complete by the last frame; for a link set up "
+                + "before the capture, LE-only traffic on its handle (ATT, LE signalling or SMP channels, LE "
+                + "connection events)",
+            "ACL data in either direction on the connection",
+        ],
+        violated: "No ACL data crossed the connection for more than `idle_at_end_s` (30 s) before the last frame "
+            + "(counted from the Connection Complete when there was none).",
+        passed: "Every connection still up at the end carried data within the last 30 s.",
+        notEvaluated: "No LE connection still up at the end that carried data in the capture or whose setup it "
+            + "holds (a link up before the capture began with no data in it shows no idle time); or the capture "
+            + "holds no ACL data (a btsnooz summary).",
+        severity: "warning",
+        thresholds: [("idle_at_end_s", "seconds without ACL data before the end of the capture")],
+        why: "A connection kept open with nothing to send costs a connection event every interval on both sides for "
+            + "as long as it stays up.",
+        advice: [
+            PlatformAdvice(
+                .ios,
+                cause: "The app keeps the peripheral connected after the exchange: no `cancelPeripheralConnection(_:)`.",
+                fix: "Cancel the connection once the exchange is done; reconnect with `connect(_:options:)` when needed.",
+                stackDoes: "iOS keeps links to bonded accessories (watches, keyboards, audio) up by itself: those are "
+                    + "the system's."),
+            PlatformAdvice(
+                .android,
+                cause: "No `BluetoothGatt.disconnect()` and `close()` when done.",
+                fix: "Call `disconnect()` and `close()` once the exchange is finished.",
+                stackDoes: "Android keeps links to bonded HID and audio devices up by itself."),
+            PlatformAdvice(.bluez, cause: "No `Device1.Disconnect()`.", fix: "Disconnect explicitly when done."),
+            PlatformAdvice(
+                .embedded, cause: "The application never calls `bt_conn_disconnect()`.",
+                fix: "Disconnect when the exchange is over."),
+        ])
+}
+
+extension ConnLinkLost {
+    public static let documentation = RuleDocumentation(
+        title: "Lost links",
+        subject: "Each LE connection, and each connection request whose link failed in its LE Connection Complete.",
+        evidence: [
+            "Disconnection Complete with reason 0x08 (Connection Timeout: the supervision timeout expired) or 0x3E "
+                + "(Connection Failed to be Established); LE Connection Complete with status 0x3E",
+            "The parameters in force: the LE Connection Complete's, or the last LE Connection Update Complete's, and "
+                + "who asked for them (the host's LE Connection Update, the peer's L2CAP Connection Parameter Update "
+                + "Request or LE Remote Connection Parameter Request)",
+            "The last ACL data sent and received before the loss",
+        ],
+        violated: "A link ends with 0x08 or 0x3E, or a request is answered with 0x3E. An Encryption Change or Key "
+            + "Refresh with status 0x08 is such a loss too, never a pairing failure.",
+        passed: "No LE link was lost.",
+        notEvaluated: "No LE connection or connection request in the capture.",
+        severity: "warning",
+        why: "A lost link keeps both radios listening for a whole supervision timeout before anyone learns it is "
+            + "gone, drops what was in flight, and leaves the app to notice and reconnect. Losses at close range point "
+            + "at parameters (a supervision timeout too short for the peer's latency), power or antenna problems.",
+        advice: [
+            PlatformAdvice(
+                .ios,
+                cause: "The peripheral went out of range or was switched off; or a supervision timeout too short for "
+                    + "it (iOS uses 720 ms by default for the links it opens).",
+                fix: "Handle `centralManager(_:didDisconnectPeripheral:error:)` with `CBError.connectionTimeout` by "
+                    + "reconnecting with `connect(_:options:)`; from the peripheral, ask for a longer supervision "
+                    + "timeout (Apple's accessory guidelines allow up to 6 s) if losses happen in range."),
+            PlatformAdvice(
+                .android,
+                cause: "The peripheral went out of range or was switched off (`onConnectionStateChange` status 8, "
+                    + "GATT_CONN_TIMEOUT; status 62 / 0x3E: the link failed to be established).",
+                fix: "On status 8 or 62, `close()` the `BluetoothGatt` and reconnect (`connectGatt` with "
+                    + "`autoConnect = true` waits for the device to come back); for 0x3E, retry a few times."),
+            PlatformAdvice(
+                .bluez,
+                cause: "The device went out of range (`Device1.Connected` turns false with no Disconnect).",
+                fix: "Reconnect when the device is back; tune `SupervisionTimeout` in main.conf's [LE] section if "
+                    + "losses happen in range."),
+            PlatformAdvice(
+                .embedded,
+                cause: "The peer went away, or connection parameters with a supervision timeout too short for the "
+                    + "peripheral latency and interval.",
+                fix: "Choose a supervision timeout of at least 6 intervals × (1 + latency); request new parameters "
+                    + "with `bt_conn_le_param_update()`; handle `BT_HCI_ERR_CONN_TIMEOUT` by reconnecting."),
         ])
 }
 
 extension ConnSubscriptionsLeftOn {
     public static let documentation = RuleDocumentation(
         title: "Disconnecting with subscriptions on",
-        subject: "Connections the local host disconnected (HCI Disconnect) while acting as GATT client.",
+        subject: "Bonded LE connections the local host disconnected (HCI Disconnect) while acting as GATT client: a "
+            + "link is bonded when it was paired with bonding on both sides, or encrypted without pairing (keys of an "
+            + "earlier bond).",
         evidence: [
             "CCCD writes by the local host (0x0001 notifications, 0x0002 indications, 0x0000 off)",
             "HCI Disconnect sent by the local host",
         ],
-        violated: "The host sends Disconnect while a CCCD it enabled is still on. Disconnections by the peer and link "
-            + "loss are not judged.",
+        violated: "The host sends Disconnect while a CCCD it enabled is still on. Disconnections by the peer, link "
+            + "loss and links that are not bonded are not judged: a server resets the CCCDs of a client that has not "
+            + "bonded at each connection (Core v5.4 Vol 3 Part G §3.3.3.3), so a subscription left on costs nothing there.",
         passed: "Every subscription was turned off before the host disconnected.",
-        notEvaluated: "The local host disconnected no connection on which it had subscribed.",
+        notEvaluated: "The local host disconnected no bonded connection as its GATT client.",
         severity: "info",
         why: "A bonded peripheral keeps its CCCD values across connections (the Core specification requires it), "
             + "so it goes on preparing and sending notifications at the next connection, for a client that may no "
@@ -89,13 +183,15 @@ extension ConnReconnectByScan {
         title: "Scanning to reconnect to a known peripheral",
         subject: "Connection requests to an address (or resolved identity) the host was connected to earlier in the capture.",
         evidence: [
-            "LE Create Connection / LE Extended Create Connection: the peer address",
+            "LE Create Connection / LE Extended Create Connection: the peer address (for a request to the Filter "
+                + "Accept List, the peer its LE Connection Complete names)",
             "the earlier connection to that peer and its Disconnection Complete",
             "scan enables between the two",
             "SMP Identity Information and Identity Address Information: the IRKs that resolve a peer's private addresses",
         ],
         violated: "The host started a scan after the earlier connection to that peer ended and before the next "
-            + "connection request to it.",
+            + "connection request to it. A scan with a signature of the system's own (docs/ATTRIBUTION.md) counts "
+            + "only when it found the peer again and the host then asked for it by address.",
         passed: "Every reconnection was requested without scanning first.",
         notEvaluated: "No peer was connected to twice in the capture.",
         severity: "info",

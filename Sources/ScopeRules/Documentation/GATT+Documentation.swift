@@ -27,6 +27,7 @@ extension GATTDiscoverAllServices {
             ("used_fraction", "share (0–1) of discovered services that must have a used characteristic"),
             ("reads_that_count_as_use", "fixed at 1: one read outside a sweep counts as use"),
             ("just_in_case_sweep_reads_count", "fixed at false: reads of a just-in-case sweep are not use"),
+            ("observation_s", "a connection still up when the capture ends less than this many seconds after its discovery is not judged (the use that may follow is not in the capture)"),
         ],
         why: "Every discovery request is an ATT round trip: at least one connection event each way, 7.5 ms to "
             + "hundreds of ms apiece. Discovering a large database nobody uses keeps both radios busy for seconds "
@@ -77,6 +78,7 @@ extension GATTDiscoverAllCharacteristics {
         thresholds: [
             ("reads_that_count_as_use", "fixed at 1: one read outside a sweep counts as use"),
             ("just_in_case_sweep_reads_count", "fixed at false: reads of a just-in-case sweep are not use"),
+            ("observation_s", "a connection still up when the capture ends less than this many seconds after its discovery is not judged"),
         ],
         why: "Each service explored costs several more ATT round trips (characteristics, then descriptors), for "
             + "handles the app never touches.",

@@ -163,4 +163,9 @@ struct PlatformContext: Sendable {
 
     /// iOS (or macOS), named for sure.
     var isIOS: Bool { platform == .ios && certain }
+
+    /// Who `evidence` names on this platform (docs/ATTRIBUTION.md).
+    func actor(_ evidence: ActorEvidence) -> Actor {
+        evidence.actor(on: platform?.kind ?? .unknown, certain: certain)
+    }
 }

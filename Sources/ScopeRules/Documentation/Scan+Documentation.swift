@@ -120,3 +120,42 @@ extension ScanDuplicatesAllowed {
                     + "`BluetoothLeScanner`/`ScanSettings` terms; when Android is only likely, the finding is info."),
         ])
 }
+
+extension ScanRestartThrottled {
+    public static let documentation = RuleDocumentation(
+        title: "Scans restarted until Android throttles them",
+        subject: "On Android captures: each scan session without a system signature (docs/ATTRIBUTION.md), with the "
+            + "starts of the scans before it on the same controller.",
+        evidence: [
+            "LE Set Scan Enable / LE Set Extended Scan Enable (enable) and their Command Complete status",
+            "The system's own scans (after the reset, with the stack's background parameters, controller-filtered) are "
+                + "left out of the count",
+        ],
+        violated: "A scan starts when `max_starts` (5) others started within the `window_s` (30 s) before it: Android "
+            + "7 and later keep such a scan registered but deliver no results to the app, and say nothing.",
+        passed: "No scan was started with 5 others in the 30 s before it.",
+        notEvaluated: "The capture is not from Android, or has no scan of the app's.",
+        severity: "warning",
+        thresholds: [
+            ("max_starts", "scan starts an app may make within the window (at most 8 are counted)"),
+            ("window_s", "the window, in seconds"),
+        ],
+        why: "A throttled scan finds nothing: the app waits for results that never come (and usually restarts again), "
+            + "while the radio still scans for the system's other clients.",
+        advice: [
+            PlatformAdvice(
+                .ios,
+                cause: "Not judged on iOS: Core Bluetooth does not throttle restarted scans this way (it pauses background "
+                    + "apps' scans instead).",
+                fix: "Still, keep one `scanForPeripherals(withServices:options:)` running while it is needed rather than "
+                    + "restarting it."),
+            PlatformAdvice(
+                .android,
+                cause: "`BluetoothLeScanner.startScan` and `stopScan` in a loop: a scan restarted on every result, or "
+                    + "short scans cycled by a timer.",
+                fix: "Start one scan and keep it running while it is needed (with `ScanFilter`s and "
+                    + "`setReportDelay`); never start more than 5 scans in 30 s.",
+                stackDoes: "Android's stack restarts the controller's scan by itself whenever any client starts or "
+                    + "stops; those restarts carry the stack's background parameters and are not counted."),
+        ])
+}

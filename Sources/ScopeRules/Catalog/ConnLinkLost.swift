@@ -1,0 +1,121 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `conn.link-lost` — guidance 5: links should end because someone closed them, not because the
+/// radio link failed.
+///
+/// Per LE connection: violated when it ends by supervision timeout (Disconnection Complete reason
+/// 0x08 Connection Timeout) or was never established (0x3E Connection Failed to be Established,
+/// as a Disconnection Complete or an LE Connection Complete status). The finding gives the
+/// parameters in force (interval, peripheral latency, supervision timeout), who asked for them and
+/// when, and the last ACL data each way. An Encryption Change with status 0x08 is such a loss too,
+/// never a pairing failure.
+///
+/// Usual cause: the peer went out of range or was switched off, or interference; a supervision
+/// timeout too short for the link (iOS sets 720 ms by default; a peripheral may ask for up to 6 s
+/// within Apple's accessory guidelines).
+public struct ConnLinkLost: ItemRule {
+    public static let id = "conn.link-lost"
+    public static let guidance = 5
+    public static let defaultSeverity = Severity.warning
+    public static let summary = "A link is lost (supervision timeout) or fails to be established"
+    public init() {}
+
+    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+        let context = PlatformContext(view.platform, config)
+        var t = ItemTally()
+        // Every request counts as judged (its link either came up, failed, or never answered).
+        t.tick(0, view.attempts.count)
+        for (i, c) in view.connections.enumerated() where c.isLE {
+            t.tick(0)
+            let k = key(0, Int(c.firstSeen), i)
+            let end = c.end
+            let lost: Bool
+            switch end {
+            case .linkLost, .failedToEstablish: lost = true
+            default: lost = false
+            }
+            guard lost, let d = end.at else {
+                t.note(0, k) { "\(c.label): \(end.label)" }
+                continue
+            }
+            let attribution = c.role == .peripheral ? ActorEvidence(.remoteCentral, frame: c.complete?.frame) : c.localAttribution
+            // An Encryption Change or Key Refresh with 0x08: the loss seen first while encrypting.
+            let lostEncrypting = c.encryptionChanges.last.flatMap { LinkEnd.isLinkLoss($0.status) ? $0.at : nil }
+            t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
+                finding(
+                    subject: c.label,
+                    shows: Self.describe(c, end: end, at: d),
+                    cause: Self.cause(end),
+                    evidence: [c.complete?.frame, c.parametersSetAt?.frame, c.lastSent?.frame, c.lastReceived?.frame, lostEncrypting?.frame, d.frame],
+                    fix: "Treat link loss as normal: reconnect when the device is back and resume; if it happens within range, ask (from the peripheral) for a longer supervision timeout and check the peer's power and antenna.",
+                    attribution: attribution, context: context)
+            }
+        }
+        // Requests whose link failed in the LE Connection Complete itself (status 0x3E): no
+        // connection came up for them.
+        for (i, a) in view.attempts.enumerated() where a.outcome == .failedToEstablish && a.connection == nil {
+            guard let complete = a.complete else { continue }
+            t.finding(key(1, Int(a.request.frame), i), Self.defaultSeverity, actor: context.actor(a.attribution)) {
+                finding(
+                    subject: "connection request at frame \(a.request.frame)",
+                    shows: "connection request at frame \(a.request.frame) (\(a.peer.map { "peer \($0)" } ?? "filter accept list")) answered by LE Connection Complete with status 0x3E Connection Failed to be Established (frame \(complete.frame))",
+                    cause: Self.cause(.failedToEstablish(at: complete)),
+                    evidence: [a.request.frame, complete.frame],
+                    fix: "Retry the connection; if it keeps failing, check the peer's advertising interval and the radio environment.",
+                    attribution: a.attribution, context: context)
+            }
+        }
+        return t
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else { return notEvaluated("no LE connection or connection request in this capture") }
+        return verdict(t.findingList, passReason: "no LE link was lost: " + t.joined(separator: "; "))
+    }
+
+    /// "connection 0x0040 (central, peer …) lost by supervision timeout (reason 0x08, frame 420): interval 30 ms, …".
+    static func describe(_ c: Connection, end: LinkEnd, at d: FrameTime) -> String {
+        var s = "\(c.label) (\(c.role.rawValue), \(c.peerText)) "
+        switch end {
+        case .failedToEstablish: s += "failed to be established (reason 0x3E, frame \(d.frame))"
+        default: s += "lost by supervision timeout (reason \(Text.hex2(c.disconnectReason ?? 0x08)), frame \(d.frame))"
+        }
+        if let complete = c.complete {
+            s += " \(Text.seconds(d.time.microseconds - complete.time.microseconds)) after it came up"
+        }
+        var params: [String] = []
+        if let iv = c.intervalMicros { params.append("interval \(Text.millis(iv))") }
+        if let l = c.peripheralLatency { params.append("peripheral latency \(l)") }
+        if let to = c.supervisionTimeoutMicros { params.append("supervision timeout \(Text.millis(to))") }
+        if !params.isEmpty {
+            s += "; parameters in force: " + params.joined(separator: ", ")
+            if let at = c.parametersSetAt {
+                let who: String
+                switch c.parametersSetBy {
+                case .local?: who = "asked for by the local host"
+                case .remote?: who = "asked for by the peer"
+                default: who = "who asked is not in the capture"
+                }
+                s += " (set by the LE Connection Update Complete at frame \(at.frame), \(who))"
+            } else if c.complete != nil {
+                s += " (from the connection complete)"
+            }
+        }
+        func last(_ f: FrameTime?, _ what: String) -> String {
+            guard let f else { return "no \(what)" }
+            return "last \(what) frame \(f.frame), \(Text.seconds(d.time.microseconds - f.time.microseconds)) before"
+        }
+        s += "; " + last(c.lastSent, "ACL data sent") + "; " + last(c.lastReceived, "ACL data received")
+        return s
+    }
+
+    static func cause(_ end: LinkEnd) -> String {
+        switch end {
+        case .failedToEstablish:
+            return "The controller never heard the peer after the connection request was sent (0x3E): the peer stopped advertising, moved away, or the radio was busy"
+        default:
+            return "The link layer heard nothing from the peer for a whole supervision timeout: the peer went out of range, was switched off or reset, or interference; a short supervision timeout makes it more likely"
+        }
+    }
+}

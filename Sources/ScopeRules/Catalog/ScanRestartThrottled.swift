@@ -1,0 +1,63 @@
+import ScopeAnalysis
+import ScopeCore
+
+/// `scan.restart-throttled` — guidance 1: scan only while you need to, and do not restart scans
+/// in a loop.
+///
+/// Android only (7.0 and later): a scan started when the app had already started 5 within the
+/// 30 s before it is throttled — the stack keeps it registered but delivers no results, and says
+/// nothing to the app (AOSP `ScanUtil`: `DEFAULT_SCAN_QUOTA_COUNT` 5, `DEFAULT_SCAN_QUOTA_WINDOW`
+/// 30 s). Counted over the scans with no system signature: the stack's own background scans, and
+/// its controller-filtered watches, do not count.
+///
+/// Usual cause: `startScan`/`stopScan` in a loop (a scan restarted on every result, or a timer
+/// cycling short scans).
+public struct ScanRestartThrottled: Rule {
+    public static let id = "scan.restart-throttled"
+    public static let guidance = 1
+    public static let defaultSeverity = Severity.warning
+    public static let summary = "Scans restarted so often that Android throttles them"
+    public static let defaultThresholds: [String: ThresholdValue] = ["max_starts": .number(5), "window_s": .number(30)]
+    public static let scope = RuleScope.scan
+    public init() {}
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+        evaluate(analysis, config: config, facts: RuleFacts())
+    }
+
+    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
+        let context = PlatformContext(analysis.capture.platform, config)
+        guard context.platform == .android else {
+            return notEvaluated(
+                "Android's scan throttle (5 starts per 30 s): the capture's platform is \(context.platform?.kind.name ?? "unknown"), not Android")
+        }
+        let maxStarts = max(1, min(Int(number("max_starts", config)), ScanSession.startsKept))
+        let window = micros("window_s", config)
+        var findings = facts.findingList(Self.id)
+        var judged = 0
+        var busiest = 0
+        // The stack's own resumption around a connection is no app's start.
+        for s in analysis.scans where !s.attribution.signal.isSystemSignature && !s.resumesAroundConnection {
+            judged += 1
+            let start = s.start.time.microseconds
+            let within = s.previousStarts.prefix { start &- $0.time.microseconds <= window }
+            busiest = max(busiest, within.count + 1)
+            guard within.count >= maxStarts else { continue }
+            let earliest = within[within.index(within.startIndex, offsetBy: maxStarts - 1)]
+            append(
+                to: &findings, subject: "scan session at frame \(s.start.frame)",
+                shows:
+                    "scan started at frame \(s.start.frame) is start \(within.count + 1) within \(Text.seconds(window)) (the \(maxStarts) before it from frame \(earliest.frame), \(Text.seconds(start &- earliest.time.microseconds)) earlier): Android 7 and later throttle it and deliver no results",
+                cause:
+                    "Usually BluetoothLeScanner.startScan and stopScan called in a loop: a scan restarted on every result or by a short timer",
+                evidence: [earliest.frame, s.start.frame],
+                fix: "Start one scan and keep it running while it is needed, with ScanFilters and a report delay; never restart more than 5 times in 30 s.",
+                platform: .android, attribution: s.attribution, context: context)
+        }
+        guard judged > 0 else { return notEvaluated("only the system's own scans in this capture") }
+        return verdict(
+            findings,
+            passReason: "no scan was started with \(maxStarts) others within the \(Text.seconds(window)) before it (at most \(busiest) in a window)")
+    }
+}
