@@ -81,6 +81,9 @@ final class OpenContext: @unchecked Sendable {
     let decoders: DecoderBudget
     /// Bytes written to temporary files for this input.
     var spooled = 0
+    /// Member readers open now, in every merge of this input (a merge inside a merge opens as
+    /// many as ``CaptureLimits/openMembers`` leaves, at least two).
+    var openLanes = 0
 
     init(options: CaptureReader.Options) {
         self.options = options

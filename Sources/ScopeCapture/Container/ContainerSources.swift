@@ -139,7 +139,7 @@ final class MergedSource: RecordSource {
             started = true
             for d in pending { log.add(d) }
             pending = []
-            merger = Merger(lanes: lanes(log: &log))
+            merger = startMerge(lanes(log: &log))
         }
         guard let (record, member) = merger.next(log: &log) else { return .end }
         delivered[member] += 1
@@ -148,7 +148,8 @@ final class MergedSource: RecordSource {
 
     /// The lanes of the final merge: the members themselves, or merged groups of them.
     private func lanes(log: inout DiagnosticLog) -> [Merger.Lane] {
-        let limit = max(2, context.limits.openMembers)
+        // What the limit leaves: a merge inside a member of another merge opens fewer (at least 2).
+        let limit = max(2, context.limits.openMembers - context.openLanes)
         var level: [() -> Merger.Lane?] = []
         for i in members.indices {
             let member = members[i]
@@ -170,7 +171,7 @@ final class MergedSource: RecordSource {
             while start < level.count {
                 let group = Array(level[start..<min(start + limit, level.count)])
                 start += limit
-                var merger = Merger(lanes: group.compactMap { $0() })
+                var merger = Merger(lanes: group.compactMap { $0() }, context: context)
                 var passLog = DiagnosticLog(file: name, limit: context.options.diagnosticLimit)
                 if spool == nil {
                     do { spool = try SpoolFile(name: name, context: context) } catch {
@@ -215,6 +216,8 @@ final class MergedSource: RecordSource {
         return lanes
     }
 
+    private func startMerge(_ lanes: [Merger.Lane]) -> Merger { Merger(lanes: lanes, context: context) }
+
     var bytesRead: Int { merger.bytesRead }
     var reachedEnd: Bool { passesComplete && merger.complete }
     var bufferedInput: BufferedFileReader? { nil }
@@ -234,10 +237,22 @@ struct Merger {
     private var heads: [(record: CaptureRecord, member: Int)?]
     private var started = false
     private(set) var complete = true
+    /// Counts the readers open (``OpenContext/openLanes``); a reader is closed as soon as it ends.
+    private let context: OpenContext?
 
-    init(lanes: [Lane]) {
+    init(lanes: [Lane], context: OpenContext? = nil) {
         self.lanes = lanes
         self.heads = Array(repeating: nil, count: lanes.count)
+        self.context = context
+        for lane in lanes { if case .reader = lane { context?.openLanes += 1 } }
+    }
+
+    /// Closes the reader of lane `i` (it ended, or the merge is closed).
+    private mutating func retire(_ i: Int) {
+        guard case .reader(var reader, _) = lanes[i] else { return }
+        reader.close()
+        context?.openLanes -= 1
+        lanes[i] = .spool(RecordSpool.Reader.empty)
     }
 
     private mutating func advance(_ i: Int, log: inout DiagnosticLog) {
@@ -249,6 +264,7 @@ struct Merger {
             }
             if heads[i] == nil, !reader.summary.complete { complete = false }
             lanes[i] = .reader(reader, member: member)
+            if heads[i] == nil { retire(i) }
         case .spool(let spool):
             do {
                 heads[i] = try spool.next()
@@ -292,9 +308,7 @@ struct Merger {
     }
 
     mutating func close() {
-        for i in lanes.indices {
-            if case .reader(var r, _) = lanes[i] { r.close() }
-        }
+        for i in lanes.indices { retire(i) }
         lanes = []
         heads = []
     }

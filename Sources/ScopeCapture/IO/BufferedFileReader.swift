@@ -336,9 +336,10 @@ public final class BufferedFileReader {
     }
 
     /// Copies up to `destination.count` bytes to `destination`, reading the input when the
-    /// window is empty; 0 at the end.
+    /// window is empty (a chunk at a time: a stream read for its bulk, such as text searched for
+    /// a btsnooz summary or data to decompress, is not read a byte at a time); 0 at the end.
     public func read(into destination: UnsafeMutableRawBufferPointer) throws(CaptureError) -> Int {
-        if available == 0 { try fill(atLeast: 1) }
+        if available == 0 { try fill(atLeast: min(max(destination.count, 1), Self.chunkSize)) }
         let n = min(destination.count, available)
         guard n > 0, let dst = destination.baseAddress else { return 0 }
         memcpy(dst, storage + head, n)
