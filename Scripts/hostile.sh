@@ -20,18 +20,19 @@ trap 'rm -rf "$work"' EXIT
 row() {
     local name=$1; shift
     local cmd=$*
-    /usr/bin/time -f '%e %M' -o "$work/time" timeout -s KILL "$limit" bash -c "$cmd" >/dev/null 2>"$work/err"
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" timeout -s KILL "$limit" bash -c "$cmd" >/dev/null 2>"$work/err"
     local status=$?
-    read -r wall rss < <(tail -1 "$work/time") 2>/dev/null || { wall=?; rss=0; }
-    case $rss in ''|*[!0-9]*) wall=?; rss=0 ;; esac
+    read -r wall user sys rss < <(tail -1 "$work/time") 2>/dev/null || { wall=?; rss=0; }
+    case $rss in ''|*[!0-9]*) wall=?; user=0; sys=0; rss=0 ;; esac
     [ "$status" = 137 ] && status="killed at ${limit} s"
     local said
     said=$(grep -v '^Command exited\|^Command terminated' "$work/err" | head -1 | cut -c1-150 | tr -d '\000-\011\013-\037' | sed 's/|/\\|/g')
-    printf '| %s | %s | %s | %s | %.1f | %s |\n' "$name" "${cmd//$dir\//}" "$status" "$wall" "$(echo "$rss / 1024" | bc -l)" "$said"
+    printf '| %s | %s | %s | %s | %.1f | %.1f | %s |\n' "$name" "${cmd//$dir\//}" "$status" "$wall" "$(echo "$user + $sys" | bc -l)" \
+        "$(echo "$rss / 1024" | bc -l)" "$said"
 }
 
-echo "| case | command | exit | wall s | peak MB | first line on standard error |"
-echo "|---|---|---|---|---|---|"
+echo "| case | command | exit | wall s | CPU s | peak MB | first line on standard error |"
+echo "|---|---|---|---|---|---|---|"
 python3 Scripts/make-hostile.py --list | while IFS=$'\t' read -r name file _; do
     case $name in
         large|header-only) continue ;;
@@ -53,7 +54,7 @@ for c in redact convert; do
     cp "$dir/large.btsnoop" "$work/x.btsnoop"
     before=$(sha256sum <"$work/x.btsnoop")
     row "$c x x" "$bin $c $work/x.btsnoop $work/x.btsnoop"
-    [ "$(sha256sum <"$work/x.btsnoop")" = "$before" ] && echo "|  | (x unchanged) | | | | |" || echo "|  | (x CHANGED: $(stat -c %s "$work/x.btsnoop") bytes) | | | | |"
+    [ "$(sha256sum <"$work/x.btsnoop")" = "$before" ] && echo "|  | (x unchanged) | | | | | |" || echo "|  | (x CHANGED: $(stat -c %s "$work/x.btsnoop") bytes) | | | | | |"
     ln -f "$work/x.btsnoop" "$work/hard.btsnoop"
     row "$c x hardlink" "$bin $c $work/x.btsnoop $work/hard.btsnoop"
     ln -sf "$work/x.btsnoop" "$work/sym.btsnoop"
@@ -61,6 +62,6 @@ for c in redact convert; do
     rm -f "$work/hard.btsnoop" "$work/sym.btsnoop"
 done
 row "convert fails" "$bin convert $dir/header-only.btsnoop $work/out.btsnoop"
-[ -e "$work/out.btsnoop" ] && echo "|  | (output left: $(stat -c %s "$work/out.btsnoop") bytes) | | | | |" || echo "|  | (no output left) | | | | |"
+[ -e "$work/out.btsnoop" ] && echo "|  | (output left: $(stat -c %s "$work/out.btsnoop") bytes) | | | | | |" || echo "|  | (no output left) | | | | | |"
 row "ulimit -n 1024 folder" "ulimit -n 1024; $bin analyze $dir/sysdiagnose-2000"
 row "ulimit -n 1024 tar" "ulimit -n 1024; $bin analyze $dir/sysdiagnose-2000.tar"

@@ -304,6 +304,16 @@ def _(out):
     out.write_bytes(z.bytes())
 
 
+@case("zip-nested", "zip-nested.zip", "zip of 40 sysdiagnose tar.gz of 40 PacketLogger logs each (merges inside a merge)")
+def _(out):
+    outer = Zip()
+    for i in range(40):
+        inner = b"".join(tar_member(f"sysdiagnose/logs/Bluetooth/bluetoothd-hci-{k:02d}.pklg",
+                                    pklg_capture(b"member %d.%d" % (i, k), T0 + (i * 40 + k) * 100_000)) for k in range(40))
+        outer.add(f"sysdiagnose-{i:02d}.tar.gz", gz(inner + tar_end()))
+    out.write_bytes(outer.bytes())
+
+
 @case("tar-25k", "sysdiagnose-25k.tar.gz", "sysdiagnose tar.gz with 25,000 PacketLogger members")
 def _(out):
     raw = io.BytesIO()

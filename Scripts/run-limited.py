@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Runs one command under a time and a memory limit, as the hostile-input tests need.
 
-    run-limited.py --seconds S --rss-mb M --result FILE [--stdout FILE] [--stderr FILE] -- COMMAND...
+    run-limited.py --seconds S --rss-mb M --result FILE [--wall W] [--stdout FILE] [--stderr FILE] -- COMMAND...
 
 The command is forked from this small process and exec'ed (so its peak RSS is its own, not the
-test runner's), its resident set is read from /proc every 20 ms, and it is killed (SIGKILL) once
-it runs past S seconds or holds more than M MB. FILE gets one line of JSON: exit status (or the
-signal that ended it), wall seconds, peak RSS in KB (wait4's ru_maxrss) and why it was killed
-("time", "memory" or ""). A shell line (`bash -c 'exec hciscope show <(cat x.zip)'`) keeps the
-measured process the one that runs hciscope as long as it ends in `exec`.
+test runner's), its resident set and CPU time are read from /proc every 20 ms, and it is killed
+(SIGKILL) once it has used S seconds of CPU, holds more than M MB, or runs W seconds of wall time
+(default 3 × S: a command blocked on a pipe uses no CPU). CPU time, not wall time, is the limit
+that matters: on a machine shared with other jobs the wall clock of the same work doubles. FILE
+gets one line of JSON: exit status (or the signal that ended it), wall and CPU seconds, peak RSS
+in KB (wait4's ru_maxrss) and why it was killed ("time", "wall", "memory" or ""). A shell line
+(`bash -c 'exec hciscope show <(cat x.zip)'`) keeps the measured process the one that runs
+hciscope as long as it ends in `exec`.
 """
 import argparse
 import json
@@ -29,10 +32,23 @@ def rss_kb(pid):
     return 0
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, required=True)
     ap.add_argument("--rss-mb", type=float, required=True)
+    ap.add_argument("--wall", type=float)
     ap.add_argument("--result", required=True)
     ap.add_argument("--stdout", default=os.devnull)
     ap.add_argument("--stderr", default=os.devnull)
@@ -50,13 +66,17 @@ def main():
         os.execvp(command[0], command)
     killed = ""
     peak_seen = 0
+    cpu = 0.0
+    wall = a.wall or 3 * a.seconds
     while True:
         done, status, usage = os.wait4(pid, os.WNOHANG)
         if done == pid:
             break
         peak_seen = max(peak_seen, rss_kb(pid))
+        cpu = max(cpu, cpu_seconds(pid))
         elapsed = time.monotonic() - start
-        reason = "time" if elapsed > a.seconds else "memory" if peak_seen > a.rss_mb * 1024 else ""
+        reason = ("time" if cpu > a.seconds else "wall" if elapsed > wall
+                  else "memory" if peak_seen > a.rss_mb * 1024 else "")
         if reason and not killed:
             killed = reason
             try:
@@ -71,6 +91,7 @@ def main():
     result = {
         "status": os.waitstatus_to_exitcode(status),
         "seconds": round(time.monotonic() - start, 3),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 3),
         "peak_kb": max(usage.ru_maxrss, peak_seen),
         "killed": killed,
     }
