@@ -32,6 +32,8 @@ if [ $long = 0 ]; then
 fi
 OUT=.build/fuzz
 mkdir -p "$OUT"
+# The container targets write their input and spool files for every run: in memory when possible.
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 # The system-library modules ScopeCapture imports (their module maps name the libraries to link),
 # and the C targets CStreams and CPcap: compiled here, each with a module map of its own in $OUT.
 FLAGS=(-sanitize=fuzzer,address -O -g -swift-version 6 -package-name hciscope -parse-as-library -I "$OUT"

@@ -111,10 +111,11 @@ public final class BufferedFileReader {
         storage.deallocate()
     }
 
+    /// The window's storage, not zeroed: only `head..<tail` is ever read, and every byte of it
+    /// was written by a read first (zeroing a 64 KiB window per reader costs a page fault per
+    /// page before the first byte arrives, for every member of a container).
     private static func allocate(_ size: Int) -> UnsafeMutableRawPointer {
-        let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        p.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        return p
+        UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     }
 
     /// Bytes in the window, from ``offset`` on.
