@@ -130,8 +130,8 @@ long_run() {
     ASAN_OPTIONS=detect_leaks=0 "$OUT/$t" -merge=1 -timeout=10 -rss_limit_mb=2048 -max_len=65536 "$min" "$corpus" \
         >"$OUT/$t.minimise.log" 2>&1 && { rm -rf "$corpus"; mv "$min" "$corpus"; }
     local execs cov ft rss crashes
-    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | grep -o '[0-9]*$' || echo ?)
-    rss=$(grep -o 'stat::peak_rss_mb: [0-9]*' "$log" | grep -o '[0-9]*$' || echo ?)
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo ?)
+    rss=$(grep -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo ?)
     cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -o 'cov: [0-9]*' | grep -o '[0-9]*' || echo ?)
     ft=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -o 'ft: [0-9]*' | grep -o '[0-9]*' || echo ?)
     crashes=$(ls "$OUT/crashes/$t" | wc -l)

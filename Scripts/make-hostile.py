@@ -389,13 +389,13 @@ def snooz_text(records_zlib, version, last):
             "--- END:BTSNOOP_LOG_SUMMARY ---\n").encode()
 
 
-@case("btsnooz-20m", "btsnooz-20m.txt", "btsnooz v1 summary inflating to 20,000,000 records (a 0.5 MB text)")
+@case("btsnooz-12m", "btsnooz-12m.txt", "btsnooz v1 summary inflating to 12,000,000 records (a 0.3 MB text)")
 def _(out):
     # v1 record: u16 length (type byte included), u32 delta, type; an HCI event of 2 bytes.
     one = struct.pack("<HIB", 3, 10, 0x10) + b"\x0e\x00"
     c = zlib.compressobj(9)
     body = bytearray()
-    for _ in range(20):
+    for _ in range(12):
         body += c.compress(one * 1_000_000)
     body += c.flush()
     out.write_bytes(snooz_text(bytes(body), 1, T0))
@@ -409,13 +409,13 @@ def _(out):
     out.write_bytes(snooz_text(body, 1, T0))
 
 
-@case("btsnooz-raw", "btsnooz-raw.log.zst", "btsnoop header then 20,000,000 raw btsnooz v2 records, 220 MB (zstd)")
+@case("btsnooz-raw", "btsnooz-raw.log.zst", "btsnoop header then 12,000,000 raw btsnooz v2 records, 132 MB (zstd)")
 def _(out):
     rec = struct.pack("<HHIB", 3, 3, 10, 0x10) + b"\x0e\x00"
     chunk = zstd(rec * 1_000_000, level=3)
     with open(out, "wb") as f:
         f.write(zstd(enc.btsnoop_header(1002)))
-        for _ in range(20):
+        for _ in range(12):
             f.write(chunk)
 
 
