@@ -27,7 +27,9 @@ final class BufferedFileWriter {
     }
 
     deinit {
-        if fd >= 0 {
+        // A writer dropped without close(): a direct output keeps what was written; an atomic
+        // one never gets its name (it was not finished).
+        if fd >= 0, !output.isPending {
             _ = try? flush()
             try? output.commit()
         }

@@ -141,6 +141,9 @@ final class OutputFile {
         if let temporary { unlink(temporary) }
     }
 
+    /// True while the output is a file beside `path` not yet renamed to it.
+    var isPending: Bool { temporary != nil }
+
     /// Gives the descriptor to a C stream that closes it (libpcap's dumper); the file is still
     /// committed or discarded here.
     func handOverDescriptor() -> Int32 {

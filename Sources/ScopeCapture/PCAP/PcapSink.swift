@@ -61,7 +61,8 @@ final class PcapSink: RecordSink {
     deinit {
         if let d = dumper {
             pcap_dump_close(d)
-            try? output.commit()
+            // A direct output keeps what was written; an atomic one was not finished.
+            if !output.isPending { try? output.commit() }
         }
         if let p = dead { pcap_close(p) }
     }
