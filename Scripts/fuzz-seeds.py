@@ -6,11 +6,13 @@
 Readers get whole small files (the first 64 KiB of larger ones); decoders get individual record
 payloads (HCI commands, events, ATT and SMP PDUs from single-fragment ACL packets, advertising
 data from LE advertising reports), the L2CAP target sequences of ACL packets, and the Dissector
-target record streams, in the input layouts documented in Fuzz/*.swift. Sources: the fixtures
-(Sources/ScopeTestSupport/Fixtures), the project's captures/ and the corpus named by
-HCISCOPE_CORPUS when set.
+target record streams, in the input layouts documented in Fuzz/*.swift. Container targets get
+the container fixtures (bug report zips, sysdiagnose tars, btsnooz texts, compressed captures),
+the same containers made around the heads of the real captures, and the small hostile inputs of
+Scripts/make-hostile.py. Sources: the fixtures (Sources/ScopeTestSupport/Fixtures), the project's
+captures/ and the corpus named by HCISCOPE_CORPUS when set.
 """
-import hashlib, os, struct, sys
+import base64, bz2, gzip, hashlib, io, lzma, os, struct, subprocess, sys, tarfile, tempfile, zipfile, zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIMIT = 65536
@@ -132,11 +134,144 @@ def seeds(target):
                     yield b"".join(bytes([KINDS.index(k), d | a << 2]) + struct.pack("<H", len(p)) + p
                                    for k, d, a, p in fit[start:start + 250])
 
+CONTAINERS = os.path.join(ROOT, "Sources/ScopeTestSupport/Fixtures/containers")
+HOSTILE = ["zip64-cd-size-max", "zip64-cd-offset-max", "zip64-locator-max", "zip64-local-offset-max", "zip64-sizes-max",
+           "tar-dir-size-max", "tar-symlink-size-max", "tar-cut-second", "tar-badsum-second", "zip-names", "tar-names",
+           "zstd-window", "xz-dict", "stopped-early", "zip-crc"]
+
+
+def hostile():
+    """The small hostile inputs of make-hostile.py (name -> bytes)."""
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        if subprocess.run([sys.executable, os.path.join(ROOT, "Scripts/make-hostile.py"), d] + HOSTILE,
+                          stderr=subprocess.DEVNULL).returncode != 0:
+            return out
+        for n in os.listdir(d):
+            with open(os.path.join(d, n), "rb") as f:
+                out[n] = f.read()
+    return out
+
+
+def capture_heads(limit=8192, count=40):
+    """The first `limit` bytes of the captures (real ones first), at most `count`."""
+    heads = []
+    for path in files():
+        try:
+            data = head(path, limit)
+        except OSError:
+            continue
+        if kind_of(data) and not path.startswith(CONTAINERS):
+            heads.append((os.path.basename(path), data))
+    heads.sort(key=lambda h: ("real" not in h[0], h[0]))
+    return heads[:count]
+
+
+def zip_of(members, method=zipfile.ZIP_DEFLATED):
+    raw = io.BytesIO()
+    with zipfile.ZipFile(raw, "w", compression=method) as z:
+        for name, data in members:
+            z.writestr(zipfile.ZipInfo(name, (2026, 3, 14, 9, 26, 52)), data)
+    return raw.getvalue()
+
+
+def tar_of(members):
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 1_773_480_412
+            t.addfile(info, io.BytesIO(data))
+    return raw.getvalue()
+
+
+def snooz_of(data, version):
+    """A btsnooz summary text of a btsnoop 1002 capture's records."""
+    types = {(4, 1): 0x10, (2, 1): 0x11, (3, 1): 0x12, (1, 0): 0x20, (2, 0): 0x21, (3, 0): 0x22}
+    if not data.startswith(b"btsnoop\0") or struct.unpack(">I", data[12:16])[0] != 1002:
+        return None
+    i, body, prev, last = 16, bytearray(), None, 0
+    while i + 24 <= len(data):
+        orig, incl, flags, drops, ts = struct.unpack(">IIIIq", data[i:i + 24])
+        pkt = data[i + 24:i + 24 + incl]
+        i += 24 + incl
+        if not pkt or (pkt[0], flags & 1) not in types:
+            continue
+        kept = pkt[1:151]
+        delta = 0 if prev is None else max(0, min(ts - prev, 0xFFFFFFFF))
+        prev = last = ts
+        if version == 1:
+            body += struct.pack("<HIB", len(kept) + 1, delta, types[(pkt[0], flags & 1)]) + kept
+        else:
+            body += struct.pack("<HHIB", len(kept) + 1, len(pkt), delta, types[(pkt[0], flags & 1)]) + kept
+    if not body:
+        return None
+    raw = struct.pack("<BQ", version, max(0, last - 0x00DCDDB30F2F8000)) + zlib.compress(bytes(body), 9)
+    text = base64.b64encode(raw).decode()
+    return ("--- BEGIN:BTSNOOP_LOG_SUMMARY (%d bytes in) ---\n" % len(raw)
+            + "\n".join(text[k:k + 76] for k in range(0, len(text), 76)) + "\n--- END:BTSNOOP_LOG_SUMMARY ---\n").encode()
+
+
+def container_seeds(target):
+    fixtures = {}
+    for n in sorted(os.listdir(CONTAINERS)):
+        with open(os.path.join(CONTAINERS, n), "rb") as f:
+            fixtures[n] = f.read()
+    heads = capture_heads()
+    bad = hostile()
+    logs = "FS/data/misc/bluetooth/logs/"
+    if target == "container_zip":
+        yield from (d for n, d in fixtures.items() if n.endswith(".zip"))
+        yield from (d for n, d in bad.items() if n.endswith(".zip"))
+        for k, (name, data) in enumerate(heads):
+            yield zip_of([(logs + "btsnoop_hci.log", data)], zipfile.ZIP_STORED if k % 2 else zipfile.ZIP_DEFLATED)
+            if k + 1 < len(heads):
+                yield zip_of([(logs + "btsnoop_hci.log.last", data), (logs + "btsnoop_hci.log", heads[k + 1][1]),
+                              ("bugreport.txt", b"== dumpstate\n")])
+    elif target == "container_tar":
+        yield from (gzip.decompress(d) for n, d in fixtures.items() if n.endswith(".tar.gz"))
+        yield from (d for n, d in bad.items() if n.endswith(".tar"))
+        for k, (name, data) in enumerate(heads):
+            yield tar_of([("sysdiagnose/logs/Bluetooth/%s" % name, data), ("sysdiagnose/summaries/x.txt", b"x\n")])
+    elif target == "container_btsnooz":
+        yield from (d for n, d in fixtures.items() if "btsnooz" in n)
+        for name, data in heads:
+            for version in (1, 2):
+                text = snooz_of(data, version)
+                if text:
+                    yield b"== dumpstate\nDUMP OF SERVICE bluetooth_manager:\n" + text
+    elif target.startswith("decompress_"):
+        codec = target[len("decompress_"):]
+        suffix = {"gzip": ".gz", "xz": ".xz", "zstd": ".zst", "bzip2": ".bz2"}[codec]
+        yield from (d for n, d in fixtures.items() if n.endswith(suffix))
+        yield from (d for n, d in bad.items() if n.endswith(suffix))
+        for name, data in heads[:20]:
+            if codec == "gzip":
+                yield gzip.compress(data, mtime=0)
+            elif codec == "xz":
+                yield lzma.compress(data)
+            elif codec == "bzip2":
+                yield bz2.compress(data)
+            else:
+                r = subprocess.run(["zstd", "-q", "-c"], input=data, capture_output=True)
+                if r.returncode == 0:
+                    yield r.stdout
+    elif target == "merge":
+        small = [d[:4096] for _, d in heads] + [d for n, d in fixtures.items() if n.endswith(".pklg")]
+        with open(os.path.join(ROOT, "Sources/ScopeTestSupport/Fixtures/pklg/be.pklg"), "rb") as f:
+            small.append(f.read())
+        for k in range(len(small)):
+            group = [small[k], small[(k + 1) % len(small)], small[(k + 3) % len(small)]]
+            yield b"".join(struct.pack("<H", len(m)) + m for m in group)
+
+
 def main():
     target, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     found = {}
-    for s in seeds(target):
+    generated = container_seeds(target) if target.startswith(("container_", "decompress_")) or target == "merge" else seeds(target)
+    for s in generated:
         if s:
             found.setdefault(hashlib.sha1(s).hexdigest(), s[:LIMIT])
     for name in sorted(found)[:MAX_SEEDS]:

@@ -31,6 +31,16 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         case libpcap
         /// A writer was used after `close()`, or with arguments it cannot honour.
         case usage
+        /// The data is damaged (a CRC-32 that does not match, corrupt compressed data, an
+        /// archive structure that contradicts itself or points outside the file).
+        case damaged
+        /// The file (or an archive member, or a compressed stream) ends before its structure
+        /// says it should: cut short at its end.
+        case cutShort
+        /// A limit of the configuration (`limits:` in hciscope.yml, ``CaptureLimits``) stopped
+        /// reading: a decoder window above the maximum, a spool file past its size, a text
+        /// stream with no capture in its first stretch.
+        case limit
     }
 
     public var kind: Kind
@@ -56,6 +66,18 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The same problem as a ``Diagnostic`` (layer `.capture`, severity error).
     public var diagnostic: Diagnostic {
         Diagnostic(.error, layer: .capture, file: file, frame: nil, offset: offset, message: message)
+    }
+
+    /// The diagnostic code of an error that stopped reading in the middle of an input: a file
+    /// cut short at its end is a truncated record, damage and limits are named as such, anything
+    /// else (a system error) stopped reading.
+    var stoppingCode: Diagnostic.Code {
+        switch kind {
+        case .cutShort, .truncatedHeader: return .truncatedRecord
+        case .damaged: return .dataDamaged
+        case .limit: return .limitReached
+        default: return .readingStopped
+        }
     }
 
     func with(file: String) -> CaptureError {

@@ -79,6 +79,18 @@ public enum CaptureFiles {
         return walk
     }
 
+    /// True when both paths name one existing file (the same device and inode, following
+    /// links): an output that is the input, a hard link to it or a symbolic link to it.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard a != "-", b != "-" else { return false }
+        var sa = stat(), sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+
+    /// True when `path` is a regular file (following links): one that can be read twice.
+    public static func isRegularFile(_ path: String) -> Bool { Containers.isRegularFile(path) }
+
     /// True when `path` names a folder (following links).
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()

@@ -122,16 +122,17 @@ public struct Analyze: ParsableCommand {
             return 2
         }
 
-        // Rule configuration: --config, else ./hciscope.yml when present.
-        let configPath = config ?? (FileManager.default.fileExists(atPath: "hciscope.yml") ? "hciscope.yml" : nil)
+        if let output, let input = files.first(where: { CaptureFiles.sameFile($0, output) }),
+           let refusal = sameFileRefusal(input: input, output: output, command: "analyze -o")
+        {
+            console.err(refusal)
+            return 2
+        }
+        // Rule configuration (and limits): --config, else ./hciscope.yml when present.
         var rules: RuleConfiguration
+        let configPath: String?
         do {
-            if let configPath {
-                let text = try String(contentsOfFile: configPath, encoding: .utf8)
-                rules = try RuleConfiguration.load(yaml: text, file: configPath)
-            } else {
-                rules = RuleConfiguration()
-            }
+            (rules, configPath) = try ConfigFile.load(config)
         } catch {
             console.err("hciscope analyze: \(error)")
             return 2
@@ -190,15 +191,17 @@ public struct Analyze: ParsableCommand {
         let perCapture = threads.map { max(1, $0 / Self.workers(for: inputs.count, threads: $0)) } ?? 1
         let analyse: @Sendable (Input) -> FileOutcome = { input in
             var outcome = FileOutcome()
-            let file = input.path
+            let path = input.path
+            // As printed (a found file's name may hold control characters).
+            let file = SafeText.escaped(path)
             let analysis: AnalysisResult
             let verdicts: [RuleVerdict]
             do {
                 (analysis, verdicts) = try RuleEngine.analyze(
-                    path: file, config: ruleConfig, resolvePrivateAddresses: resolve, threads: perCapture)
+                    path: path, config: ruleConfig, resolvePrivateAddresses: resolve, threads: perCapture)
             } catch {
                 // A file a folder search found that no reader recognises is skipped, not failed.
-                if input.found, let e = error as? CaptureError, case .notACapture = CaptureFiles.recognition(of: e, path: file) {
+                if input.found, let e = error as? CaptureError, case .notACapture = CaptureFiles.recognition(of: e, path: path) {
                     outcome.skipped = true
                     return outcome
                 }

@@ -12,7 +12,9 @@ public struct Convert: ParsableCommand {
             (.btsnoop/.log/.cfa → btsnoop, .pcap → pcap, .pklg → PacketLogger); btsnoop and pcap pick the \
             Linux monitor variant (2001 / 254) when the input has several controllers or monitor records, \
             the H4 variant (1002 / 201) otherwise. Records the target cannot represent are counted and \
-            reported, never silently dropped. Output files are created with mode 0600.
+            reported, never silently dropped. Output files are created with mode 0600, written beside the \
+            output and renamed to it once complete (a failure leaves no file); an output that is the input \
+            (the same file, or a link to it) is refused.
             """)
 
     @Argument(help: "Capture to read ('-' for standard input).")
@@ -24,6 +26,9 @@ public struct Convert: ParsableCommand {
     @Option(help: "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: OutputFormat?
 
+    @Option(help: "Configuration (YAML) whose limits apply to reading. Default: ./hciscope.yml when present.")
+    var config: String?
+
     public init() {}
 
     public func run() throws {
@@ -34,8 +39,19 @@ public struct Convert: ParsableCommand {
     /// Runs the conversion against `console`; returns the exit status (2 when the input could
     /// not be read or the output not written).
     public func execute(console: Console) throws -> Int32 {
+        if let refusal = sameFileRefusal(input: input, output: output, command: "convert") {
+            console.err(refusal)
+            return 2
+        }
+        let options: CaptureReader.Options
+        switch ConfigFile.readerOptions(config, command: "convert") {
+        case .success(let o): options = o
+        case .failure(let problem):
+            console.err(problem.message)
+            return 2
+        }
         var sink = DiagnosticSink(console: console)
-        guard var reader = sink.open(input) else { return 2 }
+        guard var reader = sink.open(input, options: options) else { return 2 }
         let target = try resolveFormat(reader: reader)
         guard let writer = copyRecords(from: &reader, to: output, format: target, sink: &sink) else { return 2 }
         var summary = "\(input) (\(reader.format.rawValue)) → \(output) (\(target.rawValue)): \(writer.written) records written"

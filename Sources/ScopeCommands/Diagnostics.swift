@@ -4,6 +4,7 @@ import Glibc
 #endif
 import ScopeCapture
 import ScopeCore
+import ScopeRules
 
 /// Where a command's output goes: standard output/error in the tool, strings in tests.
 public struct Console: Sendable {
@@ -41,9 +42,9 @@ struct DiagnosticSink {
     init(console: Console) { self.console = console }
 
     /// Opens a capture, reporting failure; nil means exit status 2.
-    mutating func open(_ path: String) -> CaptureReader? {
+    mutating func open(_ path: String, options: CaptureReader.Options = CaptureReader.Options()) -> CaptureReader? {
         do {
-            return try CaptureReader.open(path: path)
+            return try CaptureReader.open(path: path, options: options)
         } catch {
             printError("\(error)")
             errors += 1
@@ -79,6 +80,38 @@ struct DiagnosticSink {
     private func printError(_ text: String) {
         console.err(text)
     }
+}
+
+/// The configuration file of a run: `--config FILE`, else ./hciscope.yml when there is one,
+/// else the defaults. `show`, `convert` and `redact` read its `limits:`; `analyze` all of it.
+enum ConfigFile {
+    static func load(_ path: String?) throws -> (configuration: RuleConfiguration, source: String?) {
+        let source = path ?? (FileManager.default.fileExists(atPath: "hciscope.yml") ? "hciscope.yml" : nil)
+        guard let source else { return (RuleConfiguration(), nil) }
+        let text = try String(contentsOfFile: source, encoding: .utf8)
+        return (try RuleConfiguration.load(yaml: text, file: source), source)
+    }
+
+    /// The reader options of `path`'s limits, or the message (with the command's name) that says
+    /// why the file cannot be used.
+    static func readerOptions(_ path: String?, command: String) -> Result<CaptureReader.Options, ConfigProblem> {
+        do {
+            return .success(try load(path).configuration.limits.readerOptions)
+        } catch {
+            return .failure(ConfigProblem(message: "hciscope \(command): \(error)"))
+        }
+    }
+
+    struct ConfigProblem: Error {
+        var message: String
+    }
+}
+
+/// Why an output may not be written: it is the input (the same file, a hard link or a symbolic
+/// link to it). Asked before anything is opened for writing.
+func sameFileRefusal(input: String, output: String, command: String) -> String? {
+    guard CaptureFiles.sameFile(input, output) else { return nil }
+    return "hciscope \(command): \(SafeText.escaped(output)) is \(SafeText.escaped(input)) (the same file): writing it would destroy the input; choose another output"
 }
 
 /// The message for an input that yielded no record: what it was read as, so the user knows

@@ -24,8 +24,9 @@ public struct Redact: ParsableCommand {
             (vendor commands and events, unknown record types, PacketLogger LMP and config records) are zeroed \
             unless --keep-unknown. Bytes are edited in place, so every record keeps its length; the output has \
             the input's format when hciscope can write it (else the nearest: btsnoop 1001 → 1002, pcapng → pcap, \
-            pcap 187 → 201, PacketLogger little-endian → big-endian). The output is created with mode 0600; \
-            nothing leaves the machine.
+            pcap 187 → 201, PacketLogger little-endian → big-endian). The output is created with mode 0600, written \
+            beside the output and renamed to it once complete (a failure leaves no file); an output that is the \
+            input (the same file, or a link to it) is refused. Nothing leaves the machine.
             """)
 
     @Argument(help: "Capture to read (a file: it is read twice).")
@@ -46,6 +47,9 @@ public struct Redact: ParsableCommand {
     @Flag(help: "Keep bytes whose layout hciscope does not know (vendor commands and events, unknown record types, PacketLogger LMP and config records) instead of zeroing them.")
     var keepUnknown = false
 
+    @Option(help: "Configuration (YAML) whose limits apply to reading. Default: ./hciscope.yml when present.")
+    var config: String?
+
     public init() {}
 
     public func run() throws {
@@ -65,6 +69,21 @@ public struct Redact: ParsableCommand {
 
     public func execute(console: Console) throws -> Int32 {
         guard input != "-" else { throw ValidationError("redact reads its input twice: pass a file, not '-'") }
+        guard CaptureFiles.isRegularFile(input) || CaptureFiles.isDirectory(input) else {
+            console.err("hciscope redact: \(SafeText.escaped(input)): redact reads its input twice, which a pipe, FIFO or device cannot give: save it to a file and redact that")
+            return 2
+        }
+        if let refusal = sameFileRefusal(input: input, output: output, command: "redact") {
+            console.err(refusal)
+            return 2
+        }
+        let options: CaptureReader.Options
+        switch ConfigFile.readerOptions(config, command: "redact") {
+        case .success(let o): options = o
+        case .failure(let problem):
+            console.err(problem.message)
+            return 2
+        }
         let keyBytes: [UInt8]
         if let key {
             guard let bytes = Hex.bytes(key), bytes.count == 16 else { throw ValidationError("--key must be 32 hex digits") }
@@ -76,12 +95,12 @@ public struct Redact: ParsableCommand {
         var redactor = Redactor(options: .init(key: keyBytes, keepOUI: keepOUI, names: names, keepUnknown: keepUnknown))
         var sink = DiagnosticSink(console: console)
 
-        guard var first = sink.open(input) else { return 2 }
+        guard var first = sink.open(input, options: options) else { return 2 }
         while let record = first.next() { redactor.learn(record) }
         first.close()
         redactor.finishLearning()
 
-        guard var reader = sink.open(input) else { return 2 }
+        guard var reader = sink.open(input, options: options) else { return 2 }
         let target = Self.writableFormat(for: reader.format)
         guard let writer = copyRecords(from: &reader, to: output, format: target, sink: &sink, transform: { redactor.redact($0) }) else {
             return 2

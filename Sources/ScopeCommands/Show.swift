@@ -50,6 +50,9 @@ public struct Show: ParsableCommand {
     @Option(help: "Only frames in this range: N, A-B, A- or -B (1-based, inclusive).", transform: FrameRange.parse)
     var frames: FrameRange?
 
+    @Option(help: "Configuration (YAML) whose limits apply to reading. Default: ./hciscope.yml when present.")
+    var config: String?
+
     public init() {}
 
     public func run() throws {
@@ -59,8 +62,15 @@ public struct Show: ParsableCommand {
 
     /// Runs the command against `console`; returns the exit status.
     public func execute(console: Console) -> Int32 {
+        let options: CaptureReader.Options
+        switch ConfigFile.readerOptions(config, command: "show") {
+        case .success(let o): options = o
+        case .failure(let problem):
+            console.err(problem.message)
+            return 2
+        }
         var sink = DiagnosticSink(console: console)
-        guard var input = sink.open(file) else { return 2 }
+        guard var input = sink.open(file, options: options) else { return 2 }
         var dissector = Dissector()
         var text = FrameTextRenderer(verbose: verbose)
         var jsonLines = FrameJSONRenderer()

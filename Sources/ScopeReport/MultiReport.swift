@@ -141,6 +141,9 @@ public enum ExitPolicy {
         if !m.failures.isEmpty { return 2 }
         if m.reports.contains(where: { $0.findings(atOrAbove: failOn) > 0 }) { return 1 }
         if m.regressions > 0 { return 1 }
+        // Data damaged or not read to its end (CaptureHealth.damage): the report is of less
+        // than the capture.
+        if m.reports.contains(where: { $0.capture.health.damage > 0 }) { return 1 }
         return 0
     }
 }

@@ -243,16 +243,23 @@ public struct CaptureSummary: Sendable {
 
     /// Where the capture came from, in one line per fact (empty for a bare capture file): what
     /// the input was, the files merged, the files left out and why.
+    /// At most ``sourceLinesListed`` files merged and as many left out are named one per line
+    /// (a sysdiagnose of 25,000 logs is one line of count; JSON names every one).
     public var sourceLines: [String] {
         let o = source
         guard !o.isPlain else { return [] }
         var out = ["from: " + o.description]
+        let n = Self.sourceLinesListed
         if o.members.count > 1 {
-            for m in o.members { out.append("  merged: \(m.name) (\(m.format))") }
+            for m in o.members.prefix(n) { out.append("  merged: \(m.name) (\(m.format))") }
+            if o.members.count > n { out.append("  merged: … and \(o.members.count - n) more") }
         }
-        for l in o.leftOut { out.append("  left out: \(l.name): \(l.reason)") }
+        for l in o.leftOut.prefix(n) { out.append("  left out: \(l.name): \(l.reason)") }
+        if o.leftOut.count > n { out.append("  left out: … and \(o.leftOut.count - n) more") }
         return out
     }
+
+    public static let sourceLinesListed = 20
 
     /// True when nothing in the health record deserves a line.
     public var healthy: Bool { healthProblems.isEmpty }

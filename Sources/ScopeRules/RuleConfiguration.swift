@@ -1,5 +1,6 @@
 import Yams
 import ScopeAnalysis
+import ScopeCapture
 
 /// A threshold value: the truth files' `expected_rules_config.thresholds` hold numbers (seconds,
 /// counts, fractions, bytes), booleans and one string (a status code such as "0x08").
@@ -56,6 +57,32 @@ public struct RuleConfiguration: Sendable, Equatable {
     public var thresholdOverrides: [String: [String: ThresholdValue]] = [:]
     /// Characteristic UUIDs (lowercase, "2a37" or the 128-bit form) the project considers sensitive.
     public var sensitiveCharacteristicUUIDs: [String] = []
+    /// What reading and analysing one input may cost at most (`limits:`; docs/CONFIG.md).
+    public var limits = Limits()
+
+    /// The bounds on one input's reading and analysis (docs/ARCHITECTURE.md, "Limits").
+    public struct Limits: Sendable, Equatable {
+        public var capture = CaptureLimits()
+        /// `AnalysisBuilder.HandOverPolicy.heldDevices`.
+        public var advertisersHeld = AnalysisBuilder.HandOverPolicy().heldDevices
+        /// `AnalysisBuilder.HandOverPolicy.markers` and `.markerBytes`.
+        public var markers = AnalysisBuilder.HandOverPolicy().markers
+        public var markerBytes = AnalysisBuilder.HandOverPolicy().markerBytes
+
+        public init() {}
+
+        /// The reader options these limits give.
+        public var readerOptions: CaptureReader.Options { CaptureReader.Options(limits: capture) }
+
+        /// `policy` with these limits.
+        public func applied(to policy: AnalysisBuilder.HandOverPolicy) -> AnalysisBuilder.HandOverPolicy {
+            var p = policy
+            p.heldDevices = advertisersHeld
+            p.markers = markers
+            p.markerBytes = markerBytes
+            return p
+        }
+    }
 
     public init(profile: Profile? = nil) { self.profile = profile }
 
@@ -101,7 +128,21 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
 }
 
 extension RuleConfiguration {
-    static let topLevelKeys = ["profile", "rules", "thresholds", "sensitive_characteristics"]
+    static let topLevelKeys = ["profile", "rules", "thresholds", "sensitive_characteristics", "limits"]
+    /// `limits:` keys: name, smallest and largest value, how it is set.
+    static let limitKeys: [(name: String, range: ClosedRange<Int>, set: @Sendable (inout Limits, Int) -> Void)] = [
+        ("open_members", 2...4096, { $0.capture.openMembers = $1 }),
+        ("spool_mb", 1...(1 << 30), { $0.capture.spoolBytes = $1 << 20 }),
+        ("zstd_window_log", 10...31, { $0.capture.zstdWindowLog = $1 }),
+        ("xz_memory_mb", 1...(1 << 20), { $0.capture.xzMemoryBytes = $1 << 20 }),
+        ("decoder_memory_mb", 1...(1 << 20), { $0.capture.decoderMemoryBytes = $1 << 20 }),
+        ("text_scan_mb", 1...(1 << 30), { $0.capture.textScanBytes = $1 << 20 }),
+        ("btsnooz_summary_mb", 1...(1 << 20), { $0.capture.btsnoozSummaryBytes = $1 << 20 }),
+        ("archive_members", 1...(1 << 30), { $0.capture.archiveMembers = $1 }),
+        ("advertisers_held", 1...(1 << 30), { $0.advertisersHeld = $1 }),
+        ("markers", 0...(1 << 30), { $0.markers = $1 }),
+        ("marker_bytes", 16...(1 << 30), { $0.markerBytes = $1 }),
+    ]
     static let ruleSettingKeys = ["enabled", "severity"]
 
     /// Parses `hciscope.yml` text. `file` names the file in errors. Unknown keys (top level, rule
@@ -123,6 +164,18 @@ extension RuleConfiguration {
             switch name {
             case "profile":
                 config.profile = try loader.profile(value)
+            case "limits":
+                for (k, v) in try loader.mapping(value, what: "limits") {
+                    let limit = try loader.key(k)
+                    guard let entry = limitKeys.first(where: { $0.name == limit }) else {
+                        throw loader.error(at: k, "unknown key '\(limit)' in limits (expected one of: \(limitKeys.map(\.name).joined(separator: ", ")))")
+                    }
+                    let text = try loader.scalar(v, what: "limits.\(limit)").string
+                    guard let n = Int(text), entry.range.contains(n) else {
+                        throw loader.error(at: v, "limits.\(limit) must be a whole number from \(entry.range.lowerBound) to \(entry.range.upperBound), not '\(text)'")
+                    }
+                    entry.set(&config.limits, n)
+                }
             case "sensitive_characteristics":
                 config.sensitiveCharacteristicUUIDs = try loader.strings(value, what: "sensitive_characteristics")
                     .map { $0.lowercased() }

@@ -392,8 +392,8 @@ extension RuleEngine {
         var config = config
         var handedOver = RuleAccumulator(config: config)
         var analysis = try AnalysisBuilder.analyze(
-            path: path, resolvePrivateAddresses: resolvePrivateAddresses, handOverPolicy: handOverPolicy, threads: threads,
-            follower: handedOver.follower
+            path: path, options: config.limits.readerOptions, resolvePrivateAddresses: resolvePrivateAddresses,
+            handOverPolicy: config.limits.applied(to: handOverPolicy), threads: threads, follower: handedOver.follower
         ) { handedOver.absorb($0) }
         analysis.capture.platform = analysis.capture.platform.overridden(by: config.platform?.kind)
         // The batches and the end go by the platform the first records name.

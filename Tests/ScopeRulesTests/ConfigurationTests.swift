@@ -103,4 +103,41 @@ import Testing
         let v = RuleEngine.evaluate(r, config: c).first { $0.rule == "scan.left-running" }
         #expect(v?.findings.first?.severity == .error)
     }
+
+    /// `limits:` (issue 29): every key sets its bound, and values out of range or unknown keys
+    /// are errors naming the line.
+    @Test func limitsAreRead() throws {
+        let c = try RuleConfiguration.load(yaml: """
+            limits:
+              open_members: 8
+              spool_mb: 64
+              zstd_window_log: 20
+              xz_memory_mb: 16
+              decoder_memory_mb: 32
+              text_scan_mb: 4
+              btsnooz_summary_mb: 2
+              archive_members: 500
+              advertisers_held: 1000
+              markers: 10
+              marker_bytes: 64
+            """, file: "l.yml")
+        #expect(c.limits.capture.openMembers == 8)
+        #expect(c.limits.capture.spoolBytes == 64 << 20)
+        #expect(c.limits.capture.zstdWindowLog == 20)
+        #expect(c.limits.capture.xzMemoryBytes == 16 << 20)
+        #expect(c.limits.capture.decoderMemoryBytes == 32 << 20)
+        #expect(c.limits.capture.textScanBytes == 4 << 20)
+        #expect(c.limits.capture.btsnoozSummaryBytes == 2 << 20)
+        #expect(c.limits.capture.archiveMembers == 500)
+        let policy = c.limits.applied(to: .init())
+        #expect(policy.heldDevices == 1000 && policy.markers == 10 && policy.markerBytes == 64)
+        #expect(RuleConfiguration().limits.readerOptions.limits == .init())
+        for (yaml, says) in [("limits:\n  open_members: 1\n", "l.yml:2:17: limits.open_members must be a whole number from 2 to 4096"),
+                             ("limits:\n  spool: 3\n", "l.yml:2:3: unknown key 'spool' in limits"),
+                             ("limits:\n  zstd_window_log: 40\n", "limits.zstd_window_log must be a whole number from 10 to 31")] {
+            #expect {
+                _ = try RuleConfiguration.load(yaml: yaml, file: "l.yml")
+            } throws: { "\($0)".contains(says) }
+        }
+    }
 }

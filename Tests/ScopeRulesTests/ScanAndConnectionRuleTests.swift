@@ -160,10 +160,15 @@ private func connect(_ s: inout SessionScript, at ms: Double, handle: UInt16 = 1
     }
 
     /// The host, GATT client, discovers the CCCD 0x0011 of characteristic 0x0010 and enables
-    /// notifications at 2 s (then `disable` writes 0 at 3 s); the connection ends at 5 s.
-    private func subscribed(localDisconnect: Bool, disable: Bool) -> (SessionScript, enable: FrameNumber, disconnect: FrameNumber?, complete: FrameNumber) {
+    /// notifications at 2 s (then `disable` writes 0 at 3 s); the connection ends at 5 s. With
+    /// `bonded`, the link is encrypted with stored keys (no pairing on it) at 1.2 s.
+    private func subscribed(localDisconnect: Bool, disable: Bool, bonded: Bool = false) -> (SessionScript, enable: FrameNumber, disconnect: FrameNumber?, complete: FrameNumber) {
         var s = SessionScript()
         connect(&s, at: 1000)
+        if bonded {
+            s.at(1200)
+            s.encryptionChange(1)
+        }
         s.at(1500)
         s.discoverCharacteristics(1, from: 0x000E, to: 0x0012)
         s.characteristics(1, [(valueHandle: 0x0010, properties: 0x10, uuid: 0x2A37)])
@@ -183,29 +188,9 @@ private func connect(_ s: inout SessionScript, at ms: Double, handle: UInt16 = 1
         return (s, enable, d, complete)
     }
 
-    /// As `subscribed`, on a bonded link: encrypted with stored keys (no pairing on it) at 1.2 s.
+    /// As `subscribed`, on a bonded link.
     private func subscribedBonded(localDisconnect: Bool, disable: Bool) -> (SessionScript, enable: FrameNumber, disconnect: FrameNumber?, complete: FrameNumber) {
-        var s = SessionScript()
-        connect(&s, at: 1000)
-        s.at(1200)
-        s.encryptionChange(1)
-        s.at(1500)
-        s.discoverCharacteristics(1, from: 0x000E, to: 0x0012)
-        s.characteristics(1, [(valueHandle: 0x0010, properties: 0x10, uuid: 0x2A37)])
-        s.findInformation(1, from: 0x0011, to: 0x0011, [(handle: 0x0011, uuid: 0x2902)])
-        s.at(2000)
-        let enable = s.write(1, attribute: 0x0011, [0x01, 0x00])
-        s.writeResponse(1)
-        if disable {
-            s.at(3000)
-            s.write(1, attribute: 0x0011, [0x00, 0x00])
-            s.writeResponse(1)
-        }
-        s.at(4900)
-        let d = localDisconnect ? s.disconnect(1).command : nil
-        s.at(5000)
-        let complete = s.disconnectionComplete(1, reason: localDisconnect ? 0x16 : 0x13)
-        return (s, enable, d, complete)
+        subscribed(localDisconnect: localDisconnect, disable: disable, bonded: true)
     }
 
     @Test func subscriptionsLeftOn() {

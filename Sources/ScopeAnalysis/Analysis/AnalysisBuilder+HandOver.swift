@@ -33,10 +33,22 @@ extension AnalysisBuilder {
         /// than a resolvable private address lives (15 minutes by default in iOS, Android and
         /// BlueZ).
         public var deviceQuietMicros: Int64
+        /// Advertisers held after the first `kept`, at most (`limits.advertisers_held`): past it
+        /// the least recently heard leave before they are quiet, counted (a health note says how
+        /// many).
+        public var heldDevices: Int
+        /// Notes and user-logging records kept as markers (`limits.markers`), and the bytes of
+        /// each one's text kept (`limits.marker_bytes`); the rest are counted (a health note).
+        public var markers: Int
+        public var markerBytes: Int
         public init(
             attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000, kept: Int = 1000, items: Int = 256,
-            devices: Int = 4096, deviceQuietMicros: Int64 = 15 * 60 * 1_000_000
+            devices: Int = 4096, deviceQuietMicros: Int64 = 15 * 60 * 1_000_000, heldDevices: Int = 50_000, markers: Int = 1000,
+            markerBytes: Int = 512
         ) {
+            self.heldDevices = heldDevices
+            self.markers = markers
+            self.markerBytes = markerBytes
             self.attPDUs = attPDUs
             self.connections = connections
             self.scans = scans
@@ -95,7 +107,7 @@ extension AnalysisBuilder {
             // No rule judges a device: those that leave are only counted.
             scans.forgetQuietDevices(
                 quietSince: Timestamp(microseconds: now &- handOverPolicy.deviceQuietMicros), kept: handOverPolicy.kept,
-                every: handOverPolicy.devices)
+                every: handOverPolicy.devices, cap: handOverPolicy.heldDevices)
         }
         if hasItemsToHandOver {
             itemsAtCheck = itemsCreated

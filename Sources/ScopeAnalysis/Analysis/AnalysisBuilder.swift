@@ -50,7 +50,7 @@ public struct AnalysisBuilder: Sendable {
 
     /// When closed connections and scan sessions are handed over (`handOverSettled()`).
     public var handOverPolicy = HandOverPolicy() {
-        didSet { scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices) }
+        didSet { scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices, cap: handOverPolicy.heldDevices) }
     }
     /// Connection requests, connections, pairings and advertising records created when settled
     /// ones were last looked for (`hasItemsToHandOver`).
@@ -82,6 +82,12 @@ public struct AnalysisBuilder: Sendable {
     /// What the detector said after the first `platformWindow` records (`CaptureInfo.platformAtStart`).
     var platformAtStart: HostPlatform?
 
+    /// Notes and user-logging records not kept as markers, and those kept cut short.
+    var markersNotKept = 0
+    var markersCut = 0
+    /// Reader diagnostics of damage named one by one in the health notes (then counted).
+    static let damageNamed = 10
+
     // Health.
     var previousTimestamp: [AdapterIndex: Timestamp] = [:]
     /// The last record's adapter and timestamp (not yet in `previousTimestamp`).
@@ -91,7 +97,7 @@ public struct AnalysisBuilder: Sendable {
     public init(file: String, format: String) {
         result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
         platformDetector = PlatformDetector(format: format)
-        scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices)
+        scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices, cap: handOverPolicy.heldDevices)
         if format.hasPrefix("pklg") {
             result.capture.health.notes.append(.localClock)
         }
@@ -152,9 +158,9 @@ public struct AnalysisBuilder: Sendable {
         case .monitor(let payload):
             switch payload {
             case .userLogging(_, let ident, let message):
-                result.markers.append(Marker(at: at, text: ident.isEmpty ? message : "\(ident): \(message)"))
+                noteMarker(at: at, ident.isEmpty ? message : "\(ident): \(message)")
             case .note(let text):
-                result.markers.append(Marker(at: at, text: text))
+                noteMarker(at: at, text)
             default:
                 if record.kind == .closeIndex {
                     controllerLost(.closed, adapter: record.adapter, at: at)
@@ -167,8 +173,35 @@ public struct AnalysisBuilder: Sendable {
         }
     }
 
+    /// A note or user-logging record as a marker: the first `handOverPolicy.markers` are kept,
+    /// each text cut to `markerBytes` bytes; the others are counted.
+    private mutating func noteMarker(at: FrameTime, _ text: String) {
+        guard result.markers.count < handOverPolicy.markers else {
+            markersNotKept += 1
+            return
+        }
+        var text = text
+        if text.utf8.count > handOverPolicy.markerBytes {
+            var cut = text.utf8.index(text.utf8.startIndex, offsetBy: handOverPolicy.markerBytes)
+            while cut > text.startIndex, !text.unicodeScalars.indices.contains(cut) { cut = text.utf8.index(before: cut) }
+            text = String(text[..<cut]) + "…"
+            markersCut += 1
+        }
+        result.markers.append(Marker(at: at, text: text))
+    }
+
     public mutating func finish() -> AnalysisResult {
         let end = lastFrame
+        if markersNotKept > 0 || markersCut > 0 {
+            result.capture.health.notes.append(
+                .markersNotKept(kept: result.markers.count, notKept: markersNotKept, cut: markersCut, textLimit: handOverPolicy.markerBytes))
+        }
+        if scans.devicesNotHeld > 0 {
+            result.capture.health.notes.append(.advertisersNotHeld(count: scans.devicesNotHeld, limit: handOverPolicy.heldDevices))
+        }
+        if result.capture.health.damage > Self.damageNamed {
+            result.capture.health.notes.append(.moreDamage(count: result.capture.health.damage - Self.damageNamed))
+        }
         scans.finish(end: end, actors: &actors)
         links.pendingAttempt = [:]
         advertising.finish(end: end, connections: links.connections)
@@ -295,6 +328,11 @@ public struct AnalysisBuilder: Sendable {
         for d in diagnostics {
             if d.severity == .error { result.capture.health.readErrors += 1 } else { result.capture.health.readWarnings += 1 }
             if d.code == .epochSkew { result.capture.health.epochSkewSuspected = true }
+            // Data damaged or not read to its end (not merely a file cut short at its end).
+            if d.severity == .error, d.code == .dataDamaged || d.code == .readingStopped || d.code == .limitReached {
+                result.capture.health.damage += 1
+                if result.capture.health.damage <= Self.damageNamed { result.capture.health.notes.append(.dataDamaged(d.description)) }
+            }
         }
     }
 

@@ -21,22 +21,24 @@ extension AnalysisBuilder {
     /// are applied (see `attFollower`), and open connections then hold at most
     /// `handOverPolicy.attPDUs` of them between them (`heldATTBudget`).
     public static func analyze(
-        path: String, resolvePrivateAddresses: Bool = true, handOverPolicy: HandOverPolicy = HandOverPolicy(),
-        threads: Int = 1, follower: (any ATTFollower)? = nil, handOver: ((SettledBatch) -> Void)? = nil
+        path: String, options: CaptureReader.Options = CaptureReader.Options(), resolvePrivateAddresses: Bool = true,
+        handOverPolicy: HandOverPolicy = HandOverPolicy(), threads: Int = 1, follower: (any ATTFollower)? = nil,
+        handOver: ((SettledBatch) -> Void)? = nil
     ) throws -> AnalysisResult {
         try analyze(
-            path: path, resolvePrivateAddresses: resolvePrivateAddresses, pipelined: AnalysisLoad.secondThread(threads),
-            handOverPolicy: handOverPolicy, follower: follower, handOver: handOver)
+            path: path, options: options, resolvePrivateAddresses: resolvePrivateAddresses,
+            pipelined: AnalysisLoad.secondThread(threads), handOverPolicy: handOverPolicy, follower: follower, handOver: handOver)
     }
 
     /// `pipelined`: nil decides by the CPUs available; true/false force it (tests compare both).
     /// `detail`: what the single-thread loop's dissector works out (tests compare both).
     static func analyze(
-        path: String, resolvePrivateAddresses: Bool, pipelined: Bool?, handOverPolicy: HandOverPolicy = HandOverPolicy(),
-        detail: DecodeDetail = .analysis, follower: (any ATTFollower)? = nil, handOver: ((SettledBatch) -> Void)? = nil
+        path: String, options: CaptureReader.Options = CaptureReader.Options(), resolvePrivateAddresses: Bool, pipelined: Bool?,
+        handOverPolicy: HandOverPolicy = HandOverPolicy(), detail: DecodeDetail = .analysis, follower: (any ATTFollower)? = nil,
+        handOver: ((SettledBatch) -> Void)? = nil
     ) throws -> AnalysisResult {
-        let reader = try CaptureReader.open(path: path)
-        var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
+        let reader = try CaptureReader.open(path: path, options: options)
+        var builder = AnalysisBuilder(file: SafeText.escaped(path), format: reader.format.rawValue)
         builder.noteOrigin(reader.origin)
         builder.resolvePrivateAddressesEnabled = resolvePrivateAddresses
         builder.handOverPolicy = handOverPolicy
@@ -107,6 +109,10 @@ public final class AnalysisLoad: @unchecked Sendable {
 enum FramePipeline {
     /// Small enough that a batch is still in cache when the next stage reads it.
     static let batchSize = 512
+    /// A batch ends early once its records hold this many payload bytes (records of up to
+    /// 262,144 bytes exist: 512 of them would hold 134 MB), read ``readsOf`` records at a time.
+    static let batchBytes = 4 << 20
+    static let readsOf = 64
     static let batchesInFlight = 4
 
     /// Up to ``batchSize`` items in file order, and the reader diagnostics drained between them:
@@ -279,15 +285,20 @@ enum FramePipeline {
         func refill(_ batch: Batch<DecodedFrame>) {
             let payloads = reader.sparePayloads
             dissector.collectSpareArrays { batch.removeAll(collectingPayloadsInto: payloads, pduArraysInto: &$0) }
-            while !batch.isFull {
-                let read = reader.read(into: records, capacity: FramePipeline.batchSize - batch.count, diagnosticThreshold: 500)
+            var bytes = 0
+            while !batch.isFull, bytes < FramePipeline.batchBytes {
+                let read = reader.read(
+                    into: records, capacity: min(FramePipeline.batchSize - batch.count, FramePipeline.readsOf), diagnosticThreshold: 500)
                 if read == 0 {
                     batch.diagnostics.append((batch.count, reader.drainDiagnostics()))
                     _ = dissector.finish()
                     batch.isLast = true
                     return
                 }
-                for i in 0..<read { batch.appendDecoding((records + i).move(), with: &dissector) }
+                for i in 0..<read {
+                    bytes &+= records[i].payload.count
+                    batch.appendDecoding((records + i).move(), with: &dissector)
+                }
                 if reader.diagnosticCount >= 500 { batch.diagnostics.append((batch.count, reader.drainDiagnostics())) }
             }
         }

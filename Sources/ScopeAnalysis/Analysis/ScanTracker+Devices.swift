@@ -24,20 +24,34 @@ extension ScanTracker {
     /// Sets when the devices are looked at next: once `every` more are held after the first
     /// `kept` than after the last look, or a quarter more, whichever is more (each look costs time
     /// in proportion to the devices held).
-    mutating func scheduleDeviceLook(kept: Int, every: Int) {
+    /// At the latest once `cap` devices are held after the first `kept`.
+    mutating func scheduleDeviceLook(kept: Int, every: Int, cap: Int = .max) {
         let beyondKept = max(0, heldDevices - kept)
-        lookAtDevicesWhenHeld = kept + beyondKept + max(every, beyondKept / 4)
+        let (limit, overflow) = kept.addingReportingOverflow(cap)
+        lookAtDevicesWhenHeld = min(kept + beyondKept + max(every, beyondKept / 4), overflow ? .max : limit)
     }
 
     /// The devices after the first `kept` not heard since `quietSince` leave, and the next look
-    /// is scheduled (`every`: `scheduleDeviceLook`); returns how many left.
+    /// is scheduled (`every`: `scheduleDeviceLook`); returns how many left. When more than `cap`
+    /// would still be held after the first `kept` (more distinct advertisers within the quiet
+    /// time than the limit, `limits.advertisers_held`), those heard least recently leave too,
+    /// down to three quarters of `cap`, and are counted in `devicesNotHeld`.
     @discardableResult
-    mutating func forgetQuietDevices(quietSince cutoff: Timestamp, kept: Int, every: Int) -> Int {
-        defer { scheduleDeviceLook(kept: kept, every: every) }
+    mutating func forgetQuietDevices(quietSince cutoff: Timestamp, kept: Int, every: Int, cap: Int = .max) -> Int {
+        defer { scheduleDeviceLook(kept: kept, every: every, cap: cap) }
         guard devices.count > kept else { return 0 }
         var gone: [Int] = []
-        for slot in kept..<devices.count where deviceOrder[slot] != Self.freeSlot && devices[slot].last.time < cutoff {
-            gone.append(slot)
+        var stay: [Int] = []
+        for slot in kept..<devices.count where deviceOrder[slot] != Self.freeSlot {
+            if devices[slot].last.time < cutoff { gone.append(slot) } else { stay.append(slot) }
+        }
+        if stay.count > cap {
+            // The cap: the least recently heard go first (ties: the earlier slot).
+            stay.sort { (devices[$0].last.frame, $0) < (devices[$1].last.frame, $1) }
+            let over = stay.count - cap / 4 * 3
+            gone += stay.prefix(over)
+            gone.sort()
+            devicesNotHeld += over
         }
         guard !gone.isEmpty else { return 0 }
         for slot in gone { deviceOrder[slot] = Self.freeSlot }

@@ -52,6 +52,9 @@ struct ScanTracker: Sendable {
     /// Devices heard, and how many of them left (`HandedOverItems.devices`).
     var devicesHeard = 0
     var devicesLeft = 0
+    /// Of those that left, the ones let go before they were quiet: more advertisers within the
+    /// quiet time than `HandOverPolicy.heldDevices` (`forgetQuietDevices`).
+    var devicesNotHeld = 0
     /// Quiet devices are looked for once this many are held (`scheduleDeviceLook`).
     var lookAtDevicesWhenHeld = Int.max
     /// Advertiser → its slot in `devices` (the devices of one address found together:

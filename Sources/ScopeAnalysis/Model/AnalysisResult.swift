@@ -134,6 +134,11 @@ public struct CaptureHealth: Sendable {
     /// Structural read errors (from the capture reader).
     public var readErrors = 0
     public var readWarnings = 0
+    /// Read errors that mean data was damaged or not read to its end: a CRC failure, corrupt
+    /// compressed data, a damaged archive, a member that could not be read, a limit reached,
+    /// reading stopped in the middle (not a file merely cut short at its end). Each of the
+    /// first ten is a `HealthNote.dataDamaged`; `analyze` exits 1 when there is any.
+    public var damage = 0
     /// ACL seen on handles whose connection setup is not in the capture.
     public var handlesWithoutSetup: [UInt16] = []
     /// Plain-language notes, typed so that readers check the kind and print its `text`.
@@ -161,6 +166,16 @@ public enum HealthNote: Sendable, Hashable {
     case clockFromFileTime
     /// ACL on handles whose connection setup is not in the capture.
     case setupNotCaptured(handles: [UInt16])
+    /// Data damaged or not read to its end: the reader's diagnostic, as printed.
+    case dataDamaged(String)
+    /// More damage than the notes name one by one.
+    case moreDamage(count: Int)
+    /// Notes and user-logging records past the first `kept` were counted, not kept; `cut` kept
+    /// ones had their text cut to `textLimit` bytes.
+    case markersNotKept(kept: Int, notKept: Int, cut: Int, textLimit: Int)
+    /// Advertisers let go before 15 minutes of quiet: more distinct ones were heard within that
+    /// time than `limit`.
+    case advertisersNotHeld(count: Int, limit: Int)
 
     /// The sentence printed in reports.
     public var text: String {
@@ -185,6 +200,18 @@ public enum HealthNote: Sendable, Hashable {
             return "connection setup not captured for handle(s) "
                 + handles.map { Hex.prefixed($0, digits: 4) }.joined(separator: ", ")
                 + ": rules that need the setup are not evaluated for them"
+        case .dataDamaged(let what):
+            return "data damaged or not read to its end (what it hid is not analysed): \(what)"
+        case .moreDamage(let count):
+            return "\(count) more read error(s) of damaged or unread data"
+        case .markersNotKept(let kept, let notKept, let cut, let limit):
+            var parts: [String] = []
+            if notKept > 0 { parts.append("\(notKept) note/user-logging record(s) after the first \(kept) were counted, not kept as markers") }
+            if cut > 0 { parts.append("\(cut) marker text(s) cut to \(limit) bytes") }
+            return parts.joined(separator: "; ") + " (limits.markers and limits.marker_bytes in hciscope.yml)"
+        case .advertisersNotHeld(let count, let limit):
+            return "\(count) advertiser(s) were let go before 15 minutes of quiet: more than \(limit) distinct advertisers were heard "
+                + "within that time (limits.advertisers_held in hciscope.yml); every one is counted, and one heard again later counts twice"
         }
     }
 

@@ -118,6 +118,27 @@ struct BTSnoopLayout: FramedLayout {
         return (record, length)
     }
 
+    /// ``implausibility(_:at:reference:strict:)`` strict, as a test with no message.
+    func isCandidateHeader(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
+        let h = Header(input, at: i)
+        guard h.included <= maximumBodyLength, h.included <= h.original, h.original <= maximumBodyLength else { return false }
+        switch datalink {
+        case 2001:
+            if h.flags & 0xFFFF > 0xFF || (h.flags >> 16 >= 0x100 && h.flags >> 16 != 0xFFFF) { return false }
+        case 1002:
+            if h.included == 0 { return false }
+            if i + headerLength < input.available {
+                let type = input.byte(at: i + headerLength)
+                if type < 1 || type > 5 { return false }
+            }
+            if h.flags > 3 { return false }
+        default:
+            if h.flags > 3 { return false }
+        }
+        if let reference, Self.isFarApart(h.timestamp, reference) { return false }
+        return true
+    }
+
     func implausibility(_ input: BufferedFileReader, at i: Int, reference: Int64?, strict: Bool) -> String? {
         let h = Header(input, at: i)
         let original = h.original

@@ -14,7 +14,9 @@ import ScopeCore
 /// ```
 ///
 /// A record's delta is the time since the record before it; the last record happened at the
-/// header's timestamp, so times are rebuilt backwards from it. The stack keeps at most ~150
+/// header's timestamp, so times are rebuilt backwards from it — in two streaming passes over the
+/// records (``BTSnoozSource``): the first adds the deltas up, the second delivers each record at
+/// the end's time less what follows it. Nothing is held but the compressed block. The stack keeps at most ~150
 /// bytes of each packet (ACL outside L2CAP signalling: 14): records are cut short, and their
 /// original length (v2, or the length in the packet's own header) says by how much.
 ///
@@ -23,12 +25,13 @@ import ScopeCore
 enum BTSnooz {
     static let beginMarker: [UInt8] = Array("--- BEGIN:BTSNOOP_LOG_SUMMARY".utf8)
     static let endMarker: [UInt8] = Array("--- END:BTSNOOP_LOG_SUMMARY".utf8)
-    /// A summary larger than this is not a summary (the stack keeps a few hundred KiB).
-    static let maximumSummary = 64 << 20
-
-    /// The decoded form of one record, with the offset of its header in the decompressed data.
-    struct Entry {
-        var record: CaptureRecord
+    /// The fields of one record's header, and where it starts in the record data.
+    struct Header {
+        var length: Int
+        var original: Int?
+        var delta: UInt32
+        var kind: RecordKind
+        var direction: Direction
         var offset: Int
     }
 
@@ -46,8 +49,9 @@ enum BTSnooz {
         }
     }
 
-    /// Decodes the base64 text of a summary block (whitespace ignored).
-    static func decodeSummary(base64 text: [UInt8], name: String, log: inout DiagnosticLog) throws(CaptureError) -> (version: UInt8, entries: [Entry]) {
+    /// Decodes the base64 text of a summary block (whitespace ignored): its version, the
+    /// timestamp of its last record and its zlib stream of records.
+    static func decodeSummary(base64 text: [UInt8], name: String) throws(CaptureError) -> (version: UInt8, last: Int64, records: [UInt8]) {
         guard let raw = Base64.decode(text) else {
             throw CaptureError(.notACapture, file: name, message: "the BTSNOOP_LOG_SUMMARY block is not valid base64")
         }
@@ -60,86 +64,77 @@ enum BTSnooz {
         guard version == 1 || version == 2 else {
             throw CaptureError(.unsupported, file: name, offset: 0, message: "btsnooz version \(version) (hciscope reads 1 and 2)")
         }
-        let last = Int64(bitPattern: Sniffer.le64(raw, 1))
-        let inflated = try inflate(Array(raw[9...]), name: name)
-        let entries = records(inflated, version: version, lastTimestamp: last, name: name, log: &log)
-        return (version, entries)
+        return (version, Int64(bitPattern: Sniffer.le64(raw, 1)), Array(raw[9...]))
     }
 
-    /// Inflates a zlib stream held in memory.
-    static func inflate(_ bytes: [UInt8], name: String) throws(CaptureError) -> [UInt8] {
-        let d = try Decompressor(.gzip, input: MemoryInput(bytes), name: name)
-        var out: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
-        defer { chunk.deallocate() }
-        while true {
-            let n = try d.read(into: chunk)
-            if n == 0 { break }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
-            if out.count > maximumSummary {
-                throw CaptureError(.unsupported, file: name, message: "the btsnooz summary inflates to more than \(maximumSummary >> 20) MiB")
-            }
+    /// Reads records from a stream of record data: each call the next record's header with its
+    /// payload at the front of `input`'s window (``Scanner/payload()``), nil at the end or at a
+    /// record that stops reading (cut off, length 0, unknown type: logged with its offset).
+    struct Scanner {
+        let input: BufferedFileReader
+        let version: UInt8
+        /// Offset of the stream's first byte in the data as offsets are reported.
+        let base: Int
+        private var pendingLength = 0
+
+        init(input: BufferedFileReader, version: UInt8, base: Int) {
+            self.input = input
+            self.version = version
+            self.base = base
         }
-        return out
-    }
 
-    /// The records of `data` (version 1 or 2 layout), timed backwards from `lastTimestamp`.
-    /// A record cut off at the end, an unknown type or a zero length stop reading with an
-    /// error naming the offset (what came before is kept).
-    static func records(
-        _ data: [UInt8], from start: Int = 0, version: UInt8, lastTimestamp: Int64, name: String,
-        offsetBase: Int = 0, log: inout DiagnosticLog
-    ) -> [Entry] {
-        let headerLength = version == 1 ? 7 : 9
-        var out: [Entry] = []
-        var deltas: [UInt32] = []
-        var p = start
-        while p < data.count {
-            guard p + headerLength <= data.count else {
-                log.error(frame: nil, offset: offsetBase + p, code: .truncatedRecord, "btsnooz record header cut off after \(data.count - p) of \(headerLength) bytes")
-                break
+        var headerLength: Int { version == 1 ? 7 : 9 }
+
+        mutating func next(log: inout DiagnosticLog) throws(CaptureError) -> Header? {
+            input.consume(pendingLength)
+            pendingLength = 0
+            let h = headerLength
+            let p = base + input.offset
+            let have = try input.fill(atLeast: h)
+            if have == 0 { return nil }
+            guard have >= h else {
+                log.error(frame: nil, offset: p, code: .truncatedRecord, "btsnooz record header cut off after \(have) of \(h) bytes")
+                input.consume(have)
+                return nil
             }
-            let length = Int(Sniffer.le16(data, p))
-            let original = version == 2 ? Int(Sniffer.le16(data, p + 2)) : nil
-            let delta = Sniffer.le32(data, p + (version == 2 ? 4 : 2))
-            let type = data[p + headerLength - 1]
+            let length = Int(input.le16(at: 0))
+            let original = version == 2 ? Int(input.le16(at: 2)) : nil
+            let delta = input.le32(at: version == 2 ? 4 : 2)
+            let type = input.byte(at: h - 1)
             guard length >= 1 else {
-                log.error(frame: nil, offset: offsetBase + p, code: .badRecordLength, "btsnooz record length 0 (it counts the type byte, so at least 1); the rest is not read")
-                break
+                log.error(frame: nil, offset: p, code: .dataDamaged, "btsnooz record length 0 (it counts the type byte, so at least 1); the rest is not read")
+                return nil
             }
-            guard let (kind, direction) = kind(type) else {
-                log.error(frame: nil, offset: offsetBase + p, code: .readingStopped, "btsnooz record type \(Hex.prefixed(type, digits: 2)) is none of 0x10–0x12, 0x17, 0x20–0x22, 0x2D; the rest is not read")
-                break
+            guard let (kind, direction) = BTSnooz.kind(type) else {
+                log.error(frame: nil, offset: p, code: .dataDamaged, "btsnooz record type \(Hex.prefixed(type, digits: 2)) is none of 0x10–0x12, 0x17, 0x20–0x22, 0x2D; the rest is not read")
+                return nil
             }
-            let body = p + headerLength
             let count = length - 1
-            guard body + count <= data.count else {
-                log.error(frame: nil, offset: offsetBase + p, code: .truncatedRecord, "btsnooz record of \(count) bytes cut off after \(data.count - body)")
-                break
+            let got = try input.fill(atLeast: h + count)
+            guard got >= h + count else {
+                log.error(frame: nil, offset: p, code: .truncatedRecord, "btsnooz record of \(count) bytes cut off after \(got - h)")
+                input.consume(got)
+                return nil
             }
-            let payload = Array(data[body..<(body + count)])
-            // The packet's own HCI header says how long it was; the v2 original length only
-            // where the bytes kept hold no header (the stack's count is not always the HCI
-            // packet's: records whose header lengths match their bytes are not cut short).
-            let originalLength = Self.declaredLength(of: kind, payload) ?? original.map { max($0 - 1, count) } ?? count
-            out.append(Entry(
-                record: CaptureRecord(
-                    frame: 0, timestamp: Timestamp(microseconds: 0), direction: direction, kind: kind,
-                    originalLength: max(originalLength, count), payload: payload),
-                offset: offsetBase + p))
-            deltas.append(delta)
-            p = body + count
+            input.consume(h)
+            pendingLength = count
+            return Header(length: length, original: original, delta: delta, kind: kind, direction: direction, offset: p)
         }
-        // Times backwards: the last record is at `lastTimestamp`, each delta is the step from
-        // the record before.
-        var t = lastTimestamp
-        var i = out.count - 1
-        while i >= 0 {
-            out[i].record.timestamp = Timestamp(microseconds: t)
-            t = t &- Int64(deltas[i])
-            i -= 1
-        }
-        return out
+
+        /// The payload of the record `next` returned.
+        func payload() -> [UInt8] { input.bytes(at: 0, count: pendingLength) }
+    }
+
+    /// The record of a header and its payload, at `timestamp`.
+    static func record(_ h: Header, payload: [UInt8], timestamp: Int64) -> CaptureRecord {
+        let count = payload.count
+        // The packet's own HCI header says how long it was; the v2 original length only where
+        // the bytes kept hold no header (the stack's count is not always the HCI packet's:
+        // records whose header lengths match their bytes are not cut short).
+        let originalLength = Self.declaredLength(of: h.kind, payload) ?? h.original.map { max($0 - 1, count) } ?? count
+        return CaptureRecord(
+            frame: 0, timestamp: Timestamp(microseconds: timestamp), direction: h.direction, kind: h.kind,
+            originalLength: max(originalLength, count), payload: payload)
     }
 
     /// The length a packet declares in its own header (plus the header): what a v1 record

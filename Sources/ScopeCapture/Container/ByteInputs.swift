@@ -28,7 +28,7 @@ final class FileRangeInput: ByteInput {
         let n = try file.read(into: base, count: want, at: position)
         if n == 0 {
             throw CaptureError(
-                .io, file: file.name, offset: position,
+                .cutShort, file: file.name, offset: position,
                 message: "the file ends \(grouped(remaining)) bytes before the end of an archive member: it is cut short")
         }
         position += n
@@ -41,7 +41,8 @@ final class FileRangeInput: ByteInput {
 final class SharedFile {
     let name: String
     let fd: Int32
-    let size: Int
+    /// Its size (a spool file grows as members are appended: ``SpoolFile``).
+    fileprivate(set) var size: Int
 
     init(path: String, name: String) throws(CaptureError) {
         self.name = name
@@ -74,12 +75,17 @@ final class SharedFile {
         }
     }
 
+    /// True when `count` bytes at `offset` lie inside the file (no arithmetic that can overflow).
+    func contains(offset: Int, count: Int) -> Bool {
+        offset >= 0 && count >= 0 && offset <= size && count <= size - offset
+    }
+
     /// Exactly `count` bytes at `offset`, or an error naming what was being read.
     func bytes(at offset: Int, count: Int, what: String) throws(CaptureError) -> [UInt8] {
-        guard offset >= 0, count >= 0, offset + count <= size else {
+        guard contains(offset: offset, count: count) else {
             throw CaptureError(
-                .notACapture, file: name, offset: offset,
-                message: "\(what) at offset \(offset) runs past the end of the file (\(grouped(size)) bytes)")
+                .damaged, file: name, offset: max(0, offset),
+                message: "\(what) at offset \(offset) (\(grouped(count)) bytes) runs past the end of the file (\(grouped(size)) bytes)")
         }
         var out = [UInt8](repeating: 0, count: count)
         var done = 0
@@ -92,9 +98,69 @@ final class SharedFile {
         }
         if done > 0 { out.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: buffer, byteCount: done) } }
         guard done == count else {
-            throw CaptureError(.io, file: name, offset: offset + done, message: "\(what): the file ends early")
+            throw CaptureError(.cutShort, file: name, offset: offset + done, message: "\(what): the file ends early")
         }
         return out
+    }
+}
+
+/// An unlinked temporary file that inputs are copied into one after another (tar members,
+/// a zip read from a stream, merge passes), each then read back as a range of it. Every byte
+/// counts against the input's ``CaptureLimits/spoolBytes``.
+final class SpoolFile {
+    let file: SharedFile
+    private let context: OpenContext
+
+    init(name: String, context: OpenContext) throws(CaptureError) {
+        self.file = try TemporaryFile.create(name: name)
+        self.context = context
+    }
+
+    /// Appends `bytes`; throws the limit error (nothing written) when they do not fit.
+    func append(_ bytes: UnsafeRawBufferPointer, name: String, what: String) throws(CaptureError) {
+        guard bytes.count <= context.spoolLeft else { throw context.spoolLimit(name: name, what: what) }
+        let status = POSIX.writeAll(file.fd, bytes)
+        if status != 0 { throw POSIX.ioError("cannot write a temporary file", file: name, errno: status) }
+        file.size += bytes.count
+        context.spooled += bytes.count
+    }
+
+    /// Appends `bytes` (see ``append(_:name:what:)-(UnsafeRawBufferPointer,_,_)``).
+    func append(_ bytes: [UInt8], name: String, what: String) throws(CaptureError) {
+        var failure: CaptureError?
+        bytes.withUnsafeBytes { raw in
+            do throws(CaptureError) { try append(raw, name: name, what: what) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Copies `input` to the end of the file; returns where it starts and its length. At the
+    /// spool limit the copy stops: `limited` is then the limit error (what was copied stays).
+    /// An error of `input` is returned in `failure` with what was copied before it.
+    func append(
+        _ input: ByteInput, name: String, what: String
+    ) throws(CaptureError) -> (offset: Int, count: Int, failure: CaptureError?) {
+        let start = file.size
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n: Int
+            do { n = try input.read(into: buffer) } catch { return (start, file.size - start, error) }
+            if n == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            if n > context.spoolLeft {
+                let fits = context.spoolLeft
+                try append(UnsafeRawBufferPointer(rebasing: chunk[0..<fits]), name: name, what: what)
+                return (start, file.size - start, context.spoolLimit(name: name, what: what))
+            }
+            try append(chunk, name: name, what: what)
+        }
+        return (start, file.size - start, nil)
+    }
+
+    /// The bytes appended at `offset`, as an input.
+    func range(offset: Int, count: Int) -> FileRangeInput {
+        FileRangeInput(file, offset: offset, count: count)
     }
 }
 

@@ -62,21 +62,25 @@ final class Decompressor: ByteInput {
 
     static let bufferSize = 65_536
 
-    init(_ compression: Compression, input: ByteInput, name: String) throws(CaptureError) {
+    /// A decoder of `compression` over `input`; `context` gives the limits and the memory
+    /// budget the xz, zstd and bzip2 decoders of one input share (a fresh one with the default
+    /// limits when nil).
+    init(_ compression: Compression, input: ByteInput, name: String, context: OpenContext? = nil) throws(CaptureError) {
         self.compression = compression
         self.input = input
         self.name = name
         self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        let context = context ?? OpenContext(options: CaptureReader.Options())
         do {
             switch compression {
             case .gzip: codec = try ZlibCodec(windowBits: 15 + 32)
-            case .xz: codec = try XzCodec()
-            case .zstd: codec = try ZstdCodec()
-            case .bzip2: codec = try Bzip2Codec()
+            case .xz: codec = try XzCodec(limit: context.limits.xzMemoryBytes, budget: context.decoders)
+            case .zstd: codec = try ZstdCodec(windowLog: context.limits.zstdWindowLog, budget: context.decoders)
+            case .bzip2: codec = try Bzip2Codec(budget: context.decoders)
             }
         } catch {
             buffer.deallocate()
-            throw CaptureError(.io, file: name, message: "\(compression.name): \(error.message)")
+            throw CaptureError(error.isLimit ? .limit : .io, file: name, message: "\(compression.name): \(error.message)")
         }
     }
 
@@ -107,10 +111,14 @@ final class Decompressor: ByteInput {
                 step = try codec.step(input: window, output: out, inputEnded: inputEnded)
             } catch {
                 finished = true
-                // Bytes after the last member that are no member (zero padding, garbage) end
-                // the data, as gzip(1) ignores them; inside a member they are corruption.
-                if startOfMember && producedTotal > 0 { return 0 }
-                throw CaptureError(.io, file: name, offset: consumed, message: "\(compression.name) data is corrupt: \(error.message)")
+                if error.isLimit {
+                    throw CaptureError(.limit, file: name, offset: consumed, message: "\(compression.name): \(error.message)")
+                }
+                // Bytes after the last member that are no member (zero padding, garbage: they
+                // do not start with the format's magic) end the data, as gzip(1) ignores them;
+                // a member that starts like one and then fails is corruption.
+                if startOfMember && producedTotal > 0 && !memberHasMagic { return 0 }
+                throw CaptureError(.damaged, file: name, offset: consumed, message: "\(compression.name) data is corrupt: \(error.message)")
             }
             start += step.consumed
             consumed += step.consumed
@@ -127,16 +135,18 @@ final class Decompressor: ByteInput {
                     } else {
                         do { try codec.reset() } catch {
                             finished = true
-                            throw CaptureError(.io, file: name, offset: consumed, message: "\(compression.name): \(error.message)")
+                            throw CaptureError(
+                                error.isLimit ? .limit : .io, file: name, offset: consumed, message: "\(compression.name): \(error.message)")
                         }
                         startOfMember = true
+                        memberHasMagic = Compression.detect(UnsafeRawBufferPointer(rebasing: buffer[start..<end])) == compression
                     }
                 }
             } else if step.produced == 0, start == end, inputEnded {
                 finished = true
                 if !codec.atStreamBoundary {
                     throw CaptureError(
-                        .io, file: name, offset: consumed,
+                        .cutShort, file: name, offset: consumed,
                         message: "\(compression.name) data ends in the middle of a stream: the file is cut short")
                 }
             }
@@ -146,6 +156,9 @@ final class Decompressor: ByteInput {
     }
 
     private var startOfMember = true
+    /// Whether the member being started begins with the format's magic (else, after the first
+    /// member, it is trailing garbage).
+    private var memberHasMagic = true
     private var producedTotal = 0
 
     private func refill() throws(CaptureError) {
@@ -163,6 +176,8 @@ struct CodecStep {
 
 struct CodecError: Error {
     var message: String
+    /// A limit of the configuration refused the stream (not damage).
+    var isLimit = false
 }
 
 /// One decompression library behind one interface.
@@ -222,18 +237,29 @@ final class ZlibCodec: Codec {
     }
 }
 
-/// .xz through liblzma (concatenated streams are decoded by liblzma itself).
+/// .xz through liblzma (concatenated streams are decoded by liblzma itself). Its memory limit
+/// is the smaller of ``CaptureLimits/xzMemoryBytes`` and what the input's decoder budget has
+/// left: a stream whose dictionary needs more is refused before anything is allocated for it.
 final class XzCodec: Codec {
     private var stream = lzma_stream()
     var atStreamBoundary = true
     var singleStream = false
+    private let limit: Int
+    private let budget: DecoderBudget
+    /// What this decoder holds of the budget (liblzma's own count, `lzma_memusage`).
+    private var held = 0
 
-    init() throws(CodecError) {
-        let status = hciscope_xz_decoder(&stream)
+    init(limit: Int, budget: DecoderBudget) throws(CodecError) {
+        self.limit = limit
+        self.budget = budget
+        let status = hciscope_xz_decoder(&stream, UInt64(max(1, min(limit, budget.remaining))))
         guard status == LZMA_OK else { throw CodecError(message: "liblzma could not start (\(status.rawValue))") }
     }
 
-    deinit { lzma_end(&stream) }
+    deinit {
+        lzma_end(&stream)
+        _ = budget.change(from: held, to: 0)
+    }
 
     func step(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer, inputEnded: Bool) throws(CodecError) -> CodecStep {
         stream.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -243,6 +269,8 @@ final class XzCodec: Codec {
         let status = lzma_code(&stream, inputEnded ? LZMA_FINISH : LZMA_RUN)
         let consumed = input.count - stream.avail_in
         let produced = output.count - stream.avail_out
+        let using = Int(clamping: lzma_memusage(&stream))
+        if using != held, budget.change(from: held, to: using) { held = using }
         switch status {
         case LZMA_OK, LZMA_BUF_ERROR:
             atStreamBoundary = false
@@ -253,7 +281,15 @@ final class XzCodec: Codec {
             return CodecStep(consumed: consumed, produced: produced, streamEnded: true)
         case LZMA_DATA_ERROR: throw CodecError(message: "invalid xz data")
         case LZMA_FORMAT_ERROR: throw CodecError(message: "not xz data")
-        case LZMA_MEM_ERROR, LZMA_MEMLIMIT_ERROR: throw CodecError(message: "out of memory")
+        case LZMA_MEMLIMIT_ERROR:
+            let needed = Int(clamping: lzma_memusage(&stream))
+            throw CodecError(
+                message: "the stream needs \(CaptureLimits.size(needed)) of memory to decode (its dictionary), more than "
+                    + (limit <= budget.remaining + held
+                        ? "the limit of \(CaptureLimits.size(limit)) (limits.xz_memory_mb in hciscope.yml)"
+                        : "the \(CaptureLimits.size(budget.remaining + held)) left of the decoders' memory (limits.decoder_memory_mb in hciscope.yml)"),
+                isLimit: true)
+        case LZMA_MEM_ERROR: throw CodecError(message: "out of memory")
         case LZMA_OPTIONS_ERROR: throw CodecError(message: "unsupported xz options")
         default: throw CodecError(message: "liblzma error \(status.rawValue)")
         }
@@ -262,28 +298,50 @@ final class XzCodec: Codec {
     func reset() throws(CodecError) {}
 }
 
-/// Zstandard through libzstd (every frame in turn).
+/// Zstandard through libzstd (every frame in turn). A frame may declare a window of at most
+/// 2^``CaptureLimits/zstdWindowLog`` bytes, and no more than the input's decoder budget has
+/// left: libzstd refuses a larger one from the frame header, before allocating it.
 final class ZstdCodec: Codec {
     private let stream: OpaquePointer
     private var inFrame = false
     var atStreamBoundary: Bool { !inFrame }
     var singleStream = false
+    private let windowLog: Int
+    private let budget: DecoderBudget
+    private var held = 0
 
-    init() throws(CodecError) {
+    init(windowLog: Int, budget: DecoderBudget) throws(CodecError) {
         guard let s = ZSTD_createDStream() else { throw CodecError(message: "libzstd could not start") }
         stream = s
+        self.budget = budget
+        // What the budget allows: the window and about as much again for the decoder's buffers.
+        var log = min(max(windowLog, 10), 31)
+        while log > 10, (1 << log) + (1 << 17) > budget.remaining { log -= 1 }
+        self.windowLog = log
         ZSTD_initDStream(stream)
+        _ = ZSTD_DCtx_setParameter(stream, ZSTD_d_windowLogMax, Int32(log))
     }
 
-    deinit { ZSTD_freeDStream(stream) }
+    deinit {
+        ZSTD_freeDStream(stream)
+        _ = budget.change(from: held, to: 0)
+    }
 
     func step(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer, inputEnded: Bool) throws(CodecError) -> CodecStep {
         var inBuffer = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         var outBuffer = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
         let hint = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
         if ZSTD_isError(hint) != 0 {
+            if ZSTD_getErrorCode(hint) == ZSTD_error_frameParameter_windowTooLarge {
+                throw CodecError(
+                    message: "a frame declares a window larger than 2^\(windowLog) bytes (\(CaptureLimits.size(1 << windowLog))), "
+                        + "the most allowed (limits.zstd_window_log and limits.decoder_memory_mb in hciscope.yml)",
+                    isLimit: true)
+            }
             throw CodecError(message: String(cString: ZSTD_getErrorName(hint)))
         }
+        let using = ZSTD_sizeof_DStream(stream)
+        if using != held, budget.change(from: held, to: using) { held = using }
         // A hint of 0 means a frame was completely decoded and flushed. A call that moved no
         // byte (no input left) says nothing new: its hint is the size of a next frame header.
         if inBuffer.pos > 0 || outBuffer.pos > 0 { inFrame = hint != 0 }
@@ -293,18 +351,32 @@ final class ZstdCodec: Codec {
     func reset() throws(CodecError) {}
 }
 
-/// bzip2 through libbz2.
+/// bzip2 through libbz2 (at most about 3.7 MB for a 900 KB block, held of the decoder budget).
 final class Bzip2Codec: Codec {
     private var stream = bz_stream()
     var atStreamBoundary = true
     var singleStream = false
+    private let budget: DecoderBudget
+    static let memory = 4 << 20
 
-    init() throws(CodecError) {
+    init(budget: DecoderBudget) throws(CodecError) {
+        self.budget = budget
+        guard budget.change(from: 0, to: Self.memory) else {
+            throw CodecError(
+                message: "no memory left for another bzip2 decoder (\(CaptureLimits.size(budget.total)) for one input's decoders: "
+                    + "limits.decoder_memory_mb in hciscope.yml)", isLimit: true)
+        }
         let status = BZ2_bzDecompressInit(&stream, 0, 0)
-        guard status == BZ_OK else { throw CodecError(message: "libbz2 could not start (\(status))") }
+        guard status == BZ_OK else {
+            _ = budget.change(from: Self.memory, to: 0)
+            throw CodecError(message: "libbz2 could not start (\(status))")
+        }
     }
 
-    deinit { BZ2_bzDecompressEnd(&stream) }
+    deinit {
+        BZ2_bzDecompressEnd(&stream)
+        _ = budget.change(from: Self.memory, to: 0)
+    }
 
     func step(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer, inputEnded: Bool) throws(CodecError) -> CodecStep {
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: CChar.self))

@@ -12,6 +12,12 @@ import ScopeCore
 /// typeflag '0'/'\0' file, '5' directory, 'L' GNU long name of the next entry,
 /// 'x' pax header of the next entry ("LEN path=NAME\n" records), 'g' global pax header
 /// ```
+///
+/// Links, directories, devices and FIFOs ('1'–'6') carry no data, whatever their size field
+/// says (as bsdtar reads them). A size field beyond 2^62 bytes, a checksum that does not match
+/// and an archive that ends inside a header or a member are errors naming the offset
+/// (``CaptureError/Kind/damaged``, ``CaptureError/Kind/cutShort``); what was read before stays
+/// read.
 final class TarArchive: ByteInput {
     struct Entry: Sendable, Hashable {
         var name: String
@@ -26,6 +32,8 @@ final class TarArchive: ByteInput {
     private var remaining = 0
     private var padding = 0
     private var position = 0
+    /// Where the last entry's header starts.
+    private(set) var offset = 0
 
     init(_ input: ByteInput, name: String) {
         self.input = input
@@ -53,13 +61,24 @@ final class TarArchive: ByteInput {
         while true {
             let header = try block()
             guard let header, header.contains(where: { $0 != 0 }) else { return nil }
+            let at = position - 512
             guard Self.checksumMatches(header) else {
                 throw CaptureError(
-                    .notACapture, file: name, offset: position - 512,
+                    .damaged, file: name, offset: at,
                     message: "tar header checksum does not match: the archive is damaged here")
             }
-            let size = Self.size(header) ?? 0
             let type = header[156]
+            // Links, directories, devices and FIFOs carry no data, whatever the size field says.
+            let size: Int
+            if (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(type) {
+                size = 0
+            } else if let declared = Self.size(header) {
+                size = declared
+            } else {
+                throw CaptureError(
+                    .damaged, file: name, offset: at + 124,
+                    message: "tar header size field is not a size (nor octal nor base-256 up to 2^62): the archive is damaged here")
+            }
             switch type {
             case UInt8(ascii: "L"):  // GNU long name of the next entry
                 longName = String(decoding: try data(size).prefix { $0 != 0 }, as: UTF8.self)
@@ -78,6 +97,8 @@ final class TarArchive: ByteInput {
                 let prefix = Self.string(header[345..<500])
                 if !prefix.isEmpty { entryName = prefix + "/" + entryName }
             }
+            entryName = SafeText.escaped(entryName)
+            offset = at
             remaining = size
             padding = (512 - size % 512) % 512
             return Entry(
@@ -92,7 +113,7 @@ final class TarArchive: ByteInput {
         let want = min(remaining, buffer.count)
         let n = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
         if n == 0 {
-            throw CaptureError(.io, file: name, offset: position, message: "tar archive ends inside an entry: it is cut short")
+            throw CaptureError(.cutShort, file: name, offset: position, message: "tar archive ends inside an entry: it is cut short")
         }
         remaining -= n
         position += n
@@ -128,7 +149,7 @@ final class TarArchive: ByteInput {
         position += have
         if have == 0 { return nil }
         guard have == 512 else {
-            throw CaptureError(.io, file: name, offset: position, message: "tar archive ends inside a header: it is cut short")
+            throw CaptureError(.cutShort, file: name, offset: position, message: "tar archive ends inside a header: it is cut short")
         }
         return out
     }
@@ -136,7 +157,7 @@ final class TarArchive: ByteInput {
     /// `size` bytes of data (and their padding), for the small metadata entries.
     private func data(_ size: Int) throws(CaptureError) -> [UInt8] {
         guard size <= 1 << 20 else {
-            throw CaptureError(.notACapture, file: name, offset: position, message: "tar metadata entry of \(grouped(size)) bytes")
+            throw CaptureError(.damaged, file: name, offset: position, message: "tar metadata entry of \(grouped(size)) bytes (at most 1 MiB expected)")
         }
         remaining = size
         padding = (512 - size % 512) % 512
@@ -155,19 +176,36 @@ final class TarArchive: ByteInput {
         String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
+    /// The largest size accepted (2^62: no arithmetic on it or its padding can overflow).
+    static let largestSize = 1 << 62
+
     static func octal(_ bytes: ArraySlice<UInt8>) -> Int? {
         let digits = bytes.drop { $0 == 0x20 || $0 == 0 }.prefix { $0 >= 0x30 && $0 <= 0x37 }
         guard !digits.isEmpty else { return bytes.allSatisfy { $0 == 0 || $0 == 0x20 } ? 0 : nil }
-        return digits.reduce(0) { $0 * 8 + Int($1 - 0x30) }
+        var value = 0
+        for d in digits {
+            guard value <= largestSize >> 3 else { return nil }
+            value = value << 3 | Int(d - 0x30)
+        }
+        return value
     }
 
-    /// Octal, or GNU base-256 (high bit of the first byte set) for sizes of 8 GiB and more.
+    /// Octal, or GNU base-256 (high bit of the first byte set) for sizes of 8 GiB and more;
+    /// nil for a field that is neither or says more than ``largestSize`` (or less than 0).
     static func size(_ header: [UInt8]) -> Int? {
         let field = header[124..<136]
         if let first = field.first, first & 0x80 != 0 {
-            return field.dropFirst().reduce(Int(first & 0x7F)) { ($0 << 8) | Int($1) }
+            // Bit 6 of the first byte set is a negative number.
+            guard first & 0x40 == 0 else { return nil }
+            var value = Int(first & 0x3F)
+            for b in field.dropFirst() {
+                guard value <= largestSize >> 8 else { return nil }
+                value = value << 8 | Int(b)
+            }
+            return value <= largestSize ? value : nil
         }
-        return octal(field)
+        guard let value = octal(field), value <= largestSize else { return nil }
+        return value
     }
 
     /// `path=` from pax records ("LEN key=value\n" each).

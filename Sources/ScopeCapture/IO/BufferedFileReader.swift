@@ -1,3 +1,5 @@
+import ScopeCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -59,7 +61,8 @@ public final class BufferedFileReader {
             return try BufferedFileReader(duplicating: STDIN_FILENO, name: "<stdin>")
         }
         let fd = try POSIX.openForReading(path)
-        return BufferedFileReader(fileDescriptor: fd, name: path, closeWhenDone: true)
+        // Named as printed: a file name's control characters escaped (SafeText).
+        return BufferedFileReader(fileDescriptor: fd, name: SafeText.escaped(path), closeWhenDone: true)
     }
 
     /// Reads from an open descriptor with `read(2)`. With `closeWhenDone` the descriptor is
@@ -108,10 +111,11 @@ public final class BufferedFileReader {
         storage.deallocate()
     }
 
+    /// The window's storage, not zeroed: only `head..<tail` is ever read, and every byte of it
+    /// was written by a read first (zeroing a 64 KiB window per reader costs a page fault per
+    /// page before the first byte arrives, for every member of a container).
     private static func allocate(_ size: Int) -> UnsafeMutableRawPointer {
-        let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        p.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        return p
+        UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
     }
 
     /// Bytes in the window, from ``offset`` on.
@@ -140,8 +144,28 @@ public final class BufferedFileReader {
         while tail - head < want, !reachedEOF {
             try readMore(want: want)
         }
+        if tail - head < want, let error = deferredError {
+            deferredError = nil
+            throw error
+        }
         return tail - head
     }
+
+    /// ``fill(atLeast:)`` for looking ahead (sniffing a format): an error of a ``ByteInput``
+    /// after some bytes (damaged compressed data) is not thrown here but kept for the first
+    /// ``fill(atLeast:)`` that needs more than the bytes before it, so that the records before
+    /// the damage are read first.
+    @discardableResult
+    public func peek(atLeast n: Int) throws(CaptureError) -> Int {
+        let want = min(max(n, 0), Self.maximumWindow)
+        while tail - head < want, !reachedEOF {
+            try readMore(want: want)
+        }
+        return tail - head
+    }
+
+    /// The error a ``ByteInput`` reported after the bytes in the window (see ``peek(atLeast:)``).
+    private(set) var deferredError: CaptureError?
 
     private func readMore(want: Int) throws(CaptureError) {
         // Make room: move the window to the front, grow the buffer when one request needs it.
@@ -189,8 +213,10 @@ public final class BufferedFileReader {
             do {
                 got = try input.read(into: UnsafeMutableRawBufferPointer(start: storage + tail, count: capacity - tail))
             } catch {
+                // Kept until the bytes before it are used (`fill`), so that nothing read is lost.
                 reachedEOF = true
-                throw error
+                deferredError = error
+                return
             }
             if got == 0 { reachedEOF = true }
             tail += got
@@ -224,6 +250,11 @@ public final class BufferedFileReader {
     @inline(__always) public func be32(at i: Int) -> UInt32 {
         assert(i >= 0 && head + i + 4 <= tail, "read outside the window")
         return UInt32(bigEndian: storage.loadUnaligned(fromByteOffset: head + i, as: UInt32.self))
+    }
+
+    @inline(__always) public func le16(at i: Int) -> UInt16 {
+        assert(i >= 0 && head + i + 2 <= tail, "read outside the window")
+        return UInt16(littleEndian: storage.loadUnaligned(fromByteOffset: head + i, as: UInt16.self))
     }
 
     @inline(__always) public func le32(at i: Int) -> UInt32 {
@@ -306,9 +337,10 @@ public final class BufferedFileReader {
     }
 
     /// Copies up to `destination.count` bytes to `destination`, reading the input when the
-    /// window is empty; 0 at the end.
+    /// window is empty (a chunk at a time: a stream read for its bulk, such as text searched for
+    /// a btsnooz summary or data to decompress, is not read a byte at a time); 0 at the end.
     public func read(into destination: UnsafeMutableRawBufferPointer) throws(CaptureError) -> Int {
-        if available == 0 { try fill(atLeast: 1) }
+        if available == 0 { try fill(atLeast: min(max(destination.count, 1), Self.chunkSize)) }
         let n = min(destination.count, available)
         guard n > 0, let dst = destination.baseAddress else { return 0 }
         memcpy(dst, storage + head, n)

@@ -11,29 +11,27 @@ final class BufferedFileWriter {
     static let bufferSize = 65_536
 
     let name: String
+    private let output: OutputFile
     private var fd: Int32
     private var buffer: [UInt8]
     private(set) var bytesWritten = 0
 
-    /// Creates `path` ("-" for standard output, which is duplicated and left open).
-    init(path: String) throws(CaptureError) {
-        if path == "-" {
-            let copy = dup(STDOUT_FILENO)
-            guard copy >= 0 else { throw POSIX.ioError("cannot duplicate standard output", file: "<stdout>", errno: errno) }
-            fd = copy
-            name = "<stdout>"
-        } else {
-            fd = try POSIX.createForWriting(path)
-            name = path
-        }
+    /// Creates `path` ("-" for standard output, which is duplicated and left open). `atomic`:
+    /// written beside `path` and renamed to it by ``close()`` (``OutputFile``).
+    init(path: String, atomic: Bool = false) throws(CaptureError) {
+        output = try OutputFile(path: path, atomic: atomic)
+        fd = output.fd
+        name = output.name
         buffer = []
         buffer.reserveCapacity(Self.bufferSize)
     }
 
     deinit {
-        if fd >= 0 {
+        // A writer dropped without close(): a direct output keeps what was written; an atomic
+        // one never gets its name (it was not finished).
+        if fd >= 0, !output.isPending {
             _ = try? flush()
-            _ = POSIX.closeDescriptor(fd)
+            try? output.commit()
         }
     }
 
@@ -78,16 +76,25 @@ final class BufferedFileWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes what is buffered, closes the file and gives it its name; on failure nothing is
+    /// left of an atomic output.
     func close() throws(CaptureError) {
         guard fd >= 0 else { return }
         defer { fd = -1 }
         do {
             try flush()
         } catch {
-            _ = POSIX.closeDescriptor(fd)
+            output.discard()
             throw error
         }
-        let code = POSIX.closeDescriptor(fd)
-        if code != 0 { throw POSIX.ioError("close failed", file: name, errno: code) }
+        try output.commit()
+    }
+
+    /// Closes the file and removes what was written (an atomic output leaves nothing behind).
+    func discard() {
+        guard fd >= 0 else { return }
+        fd = -1
+        buffer.removeAll()
+        output.discard()
     }
 }

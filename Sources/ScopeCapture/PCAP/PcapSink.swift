@@ -25,22 +25,20 @@ final class PcapSink: RecordSink {
     private var scratch: [UInt8] = []
     private var sinceCheck = 0
 
-    init(path: String, format: CaptureFormat) throws(CaptureError) {
+    private let output: OutputFile
+
+    init(path: String, format: CaptureFormat, atomic: Bool) throws(CaptureError) {
         self.format = format
-        let fd: Int32
-        if path == "-" {
-            name = "<stdout>"
-            fd = dup(STDOUT_FILENO)
-            guard fd >= 0 else { throw POSIX.ioError("cannot duplicate standard output", file: name, errno: errno) }
-        } else {
-            name = path
-            fd = try POSIX.createForWriting(path)
-        }
-        guard let stream = fdopen(fd, "wb") else {
+        output = try OutputFile(path: path, atomic: atomic)
+        name = output.name
+        guard let stream = fdopen(output.fd, "wb") else {
             let code = errno
-            _ = POSIX.closeDescriptor(fd)
+            output.discard()
             throw POSIX.ioError("cannot open stream", file: name, errno: code)
         }
+        // The stream closes the descriptor from now on; the output is still committed or
+        // discarded by its name.
+        _ = output.handOverDescriptor()
         guard let p = pcap_open_dead_with_tstamp_precision(
             Int32(format.linkType ?? LinkType.bluetoothHCIH4WithPHDR), Self.snapshotLength,
             UInt32(PCAP_TSTAMP_PRECISION_MICRO))
@@ -61,7 +59,11 @@ final class PcapSink: RecordSink {
     }
 
     deinit {
-        if let d = dumper { pcap_dump_close(d) }
+        if let d = dumper {
+            pcap_dump_close(d)
+            // A direct output keeps what was written; an atomic one was not finished.
+            if !output.isPending { try? output.commit() }
+        }
         if let p = dead { pcap_close(p) }
     }
 
@@ -119,6 +121,22 @@ final class PcapSink: RecordSink {
             pcap_close(p)
             dead = nil
         }
-        if let failure { throw failure }
+        if let failure {
+            output.discard()
+            throw failure
+        }
+        try output.commit()
+    }
+
+    func discard() {
+        if let d = dumper {
+            dumper = nil
+            pcap_dump_close(d)
+        }
+        if let p = dead {
+            pcap_close(p)
+            dead = nil
+        }
+        output.discard()
     }
 }

@@ -112,8 +112,13 @@ final class PcapSource: RecordSource {
             return .end
         }
         guard rc == 1, let header, let data else {
-            let message = pcap_geterr(handle).map { String(cString: $0) } ?? "unknown libpcap error"
-            log.error(frame: frame, offset: start, code: .readingStopped, "libpcap: \(message); reading stopped (frames before this one were delivered)")
+            let text = pcap_geterr(handle).map { String(cString: $0) } ?? "unknown libpcap error"
+            // libpcap's words for a file cut short at its end ("truncated dump file; tried to
+            // read …", "truncated pcapng dump file; …"): the end of what there is, not damage.
+            let cutShort = text.hasPrefix("truncated dump file") || text.hasPrefix("truncated pcapng dump file")
+            log.error(
+                frame: frame, offset: start, code: cutShort ? .truncatedRecord : .readingStopped,
+                "libpcap: \(text); reading stopped (frames before this one were delivered)")
             finished = true
             reachedEnd = false
             return .end

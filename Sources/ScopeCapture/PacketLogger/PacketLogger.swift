@@ -103,6 +103,17 @@ struct PacketLoggerLayout: FramedLayout {
         return nil
     }
 
+    /// ``invalidHeaderReason(_:at:)`` and ``implausibility(_:at:reference:strict:)`` strict,
+    /// as a test with no message.
+    func isCandidateHeader(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
+        let length = u32(input, i)
+        guard length >= UInt32(PacketLogger.lengthOverhead), length <= UInt32(PacketLogger.maximumLength),
+              u32(input, i + 8) < 1_000_000, PacketLogger.isKnownType(input.byte(at: i + 12))
+        else { return false }
+        if let reference, Self.isFarApart(timestampKey(input, at: i), reference) { return false }
+        return true
+    }
+
     func timestampKey(_ input: BufferedFileReader, at i: Int) -> Int64 {
         Int64(u32(input, i + 4)) * 1_000_000 + Int64(u32(input, i + 8))
     }

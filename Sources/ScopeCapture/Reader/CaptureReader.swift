@@ -41,11 +41,18 @@ public struct CaptureReader {
         public var backwardStepsReported: Int
         /// When set, timestamps more than a day after it are reported (e.g. pass "now").
         public var referenceTime: Timestamp?
+        /// What reading the input may cost at most (members open at once, decoder memory,
+        /// temporary files, text searched).
+        public var limits: CaptureLimits
 
-        public init(diagnosticLimit: Int = 1000, backwardStepsReported: Int = 20, referenceTime: Timestamp? = nil) {
+        public init(
+            diagnosticLimit: Int = 1000, backwardStepsReported: Int = 20, referenceTime: Timestamp? = nil,
+            limits: CaptureLimits = CaptureLimits()
+        ) {
             self.diagnosticLimit = diagnosticLimit
             self.backwardStepsReported = backwardStepsReported
             self.referenceTime = referenceTime
+            self.limits = limits
         }
     }
 
@@ -96,12 +103,18 @@ public struct CaptureReader {
     /// merged in time order, or the btsnooz summary of its text), tar archives and folders (an
     /// iOS sysdiagnose: its PacketLogger logs, merged), text holding a btsnooz summary, and
     /// btsnooz records after a btsnoop header. ``origin`` says what was opened.
+    ///
+    /// A path that is not a regular file (a FIFO, `/dev/stdin`, process substitution's
+    /// `/dev/fd/N`) is read once, as a stream: it is never opened a second time by name, so
+    /// containers that need to seek (zip) are spooled first, within the limits.
     public static func open(path: String, options: Options = Options()) throws(CaptureError) -> CaptureReader {
+        let context = OpenContext(options: options)
         if path != "-", CaptureFiles.isDirectory(path) {
-            return try Containers.openFolder(path, name: path, options: options)
+            return try Containers.openFolder(path, name: SafeText.escaped(path), context: context)
         }
         let input = try BufferedFileReader.open(path: path)
-        return try Containers.open(input, path: path == "-" ? nil : path, options: options, origin: CaptureOrigin(), depth: 0,
+        let regular = path != "-" && Containers.isRegularFile(path)
+        return try Containers.open(input, path: regular ? path : nil, context: context, origin: CaptureOrigin(), depth: 0,
                                    modified: path == "-" ? nil : Containers.modificationTime(path))
     }
 
@@ -109,7 +122,7 @@ public struct CaptureReader {
     /// duplicated, so the caller keeps ownership of its own.
     public static func open(fileDescriptor: Int32, name: String, options: Options = Options()) throws(CaptureError) -> CaptureReader {
         let input = try BufferedFileReader(duplicating: fileDescriptor, name: name)
-        return try Containers.open(input, path: nil, options: options, origin: CaptureOrigin(), depth: 0, modified: nil)
+        return try Containers.open(input, path: nil, context: OpenContext(options: options), origin: CaptureOrigin(), depth: 0, modified: nil)
     }
 
     /// A bare capture: `input` holds one of the capture formats (containers are already open).
@@ -136,6 +149,10 @@ public struct CaptureReader {
                 source = .pcap(try PcapSource.open(path: path, sniffed: sniffed))
             } else if let (stream, _) = input.pushBackForStream() {
                 source = .pcap(try PcapSource.open(stream: stream, name: name, sniffed: sniffed))
+            } else if let (stream, _) = StreamBridge.open(input) {
+                // A descriptor read as a stream (a FIFO named on the command line): libpcap reads
+                // it through the reader, which still holds the bytes looked at.
+                source = .pcap(try PcapSource.open(stream: stream, name: name, sniffed: sniffed))
             } else {
                 input.close()
                 throw CaptureError(.usage, file: name, offset: 0, message: "pcap input must be a path or a stream")
@@ -152,7 +169,7 @@ public struct CaptureReader {
     static func sniff(_ input: BufferedFileReader) throws(CaptureError) -> Sniffed {
         var want = 16
         while true {
-            let have = try input.fill(atLeast: want)
+            let have = try input.peek(atLeast: want)
             let noMore = have < want || want >= Sniffer.maximumLook
             switch try Sniffer.step(input.windowBytes(), noMore: noMore) {
             case .done(let s): return s
@@ -415,7 +432,7 @@ extension CaptureReader {
         case btsnoop(FramedSource<BTSnoopLayout>)
         case packetLogger(FramedSource<PacketLoggerLayout>)
         case pcap(PcapSource)
-        case prepared(PreparedSource)
+        case btsnooz(BTSnoozSource)
         case merged(MergedSource)
 
         var base: any RecordSource {
@@ -423,7 +440,7 @@ extension CaptureReader {
             case .btsnoop(let s): return s
             case .packetLogger(let s): return s
             case .pcap(let s): return s
-            case .prepared(let s): return s
+            case .btsnooz(let s): return s
             case .merged(let s): return s
             }
         }
@@ -433,7 +450,7 @@ extension CaptureReader {
             case .btsnoop(let s): return s.next(&log, frame: frame)
             case .packetLogger(let s): return s.next(&log, frame: frame)
             case .pcap(let s): return s.next(&log, frame: frame)
-            case .prepared(let s): return s.next(&log, frame: frame)
+            case .btsnooz(let s): return s.next(&log, frame: frame)
             case .merged(let s): return s.next(&log, frame: frame)
             }
         }

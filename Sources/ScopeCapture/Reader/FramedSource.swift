@@ -24,6 +24,10 @@ protocol FramedLayout {
     func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool
     /// Why the header at `i` cannot start a record at all, regardless of what follows, or nil.
     func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String?
+    /// `invalidHeaderReason(input, at: i) == nil && implausibility(input, at: i, reference:
+    /// reference, strict: true) == nil`, with no message built: asked at every byte offset while
+    /// resynchronising (a megabyte of garbage is a million questions).
+    func isCandidateHeader(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool
     /// Builds the record whose header starts at the front of the window and whose body is
     /// fully available; nil when it is framed but cannot be normalised (after logging why).
     mutating func record(
@@ -33,6 +37,10 @@ protocol FramedLayout {
 
 extension FramedLayout {
     func invalidHeaderReason(_ input: BufferedFileReader, at i: Int) -> String? { nil }
+
+    func isCandidateHeader(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
+        invalidHeaderReason(input, at: i) == nil && implausibility(input, at: i, reference: reference, strict: true) == nil
+    }
 
     func isPlausible(_ input: BufferedFileReader, at i: Int, reference: Int64?) -> Bool {
         implausibility(input, at: i, reference: reference, strict: false) == nil
@@ -88,9 +96,14 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
         do {
             return try step(&log, frame: frame)
         } catch {
-            log.error(frame: frame, offset: error.offset ?? input.offset, code: .readingStopped, "\(error.message); reading stopped")
+            // A file cut short at its end is a truncated record; damage, limits and system
+            // errors stop reading before the end (`CaptureError.stoppingCode`).
+            let code = error.stoppingCode
+            log.error(
+                frame: frame, offset: error.offset ?? input.offset, code: code,
+                "\(error.message); " + (code == .truncatedRecord ? "what came before is kept" : "reading stopped"))
             finished = true
-            reachedEnd = false
+            reachedEnd = code == .truncatedRecord
             return .end
         }
     }
@@ -238,14 +251,11 @@ final class FramedSource<Layout: FramedLayout>: RecordSource {
     /// of the file).
     private func isCandidate(at i: Int, available: Int) -> Bool {
         let h = layout.headerLength
-        guard i + h <= available,
-              layout.invalidHeaderReason(input, at: i) == nil,
-              layout.implausibility(input, at: i, reference: layout.reference, strict: true) == nil
-        else { return false }
+        guard i + h <= available, layout.isCandidateHeader(input, at: i, reference: layout.reference) else { return false }
         let next = i + h + layout.bodyLength(input, at: i)
         if next == available && input.inputEnded { return true }
         guard next + h <= available else { return false }
-        return layout.implausibility(input, at: next, reference: layout.timestampKey(input, at: i), strict: true) == nil
+        return layout.isCandidateHeader(input, at: next, reference: layout.timestampKey(input, at: i))
     }
 }
 

@@ -66,6 +66,8 @@ protocol RecordSink: AnyObject {
     /// disk before anything else is done with it).
     func flush() throws(CaptureError)
     func close() throws(CaptureError)
+    /// Closes the file and removes what was written (an atomic output leaves nothing).
+    func discard()
 }
 
 /// Writes records to a capture file: btsnoop 1002 and 2001, pcap 201 and 254 (through
@@ -93,8 +95,12 @@ public struct CaptureWriter {
     private let sink: any RecordSink
     private var closed = false
 
-    /// Creates `path` ("-" for standard output) in `format`, which must be writable.
-    public static func make(format: CaptureFormat, path: String) throws(CaptureError) -> CaptureWriter {
+    /// Creates `path` ("-" for standard output) in `format`, which must be writable. `atomic`:
+    /// the records go to a new file beside `path` that ``close()`` renames to it and
+    /// ``discard()`` removes, so that a failure leaves no half file and an existing file is only
+    /// ever replaced by a complete one (`convert`, `redact`); a live recording writes `path`
+    /// itself, so that what was recorded is on disk whatever stops it.
+    public static func make(format: CaptureFormat, path: String, atomic: Bool = false) throws(CaptureError) -> CaptureWriter {
         let name = path == "-" ? "<stdout>" : path
         guard format.isWritable else {
             throw CaptureError(
@@ -105,11 +111,11 @@ public struct CaptureWriter {
         let sink: any RecordSink
         switch format.container {
         case .btsnoop:
-            sink = try BTSnoopSink(path: path, datalink: format.btsnoopDatalink ?? 1002)
+            sink = try BTSnoopSink(path: path, datalink: format.btsnoopDatalink ?? 1002, atomic: atomic)
         case .packetLogger:
-            sink = try PacketLoggerSink(path: path, bigEndian: format == .pklgBE)
+            sink = try PacketLoggerSink(path: path, bigEndian: format == .pklgBE, atomic: atomic)
         case .pcap, .pcapng:
-            sink = try PcapSink(path: path, format: format)
+            sink = try PcapSink(path: path, format: format, atomic: atomic)
         }
         return CaptureWriter(format: format, name: name, sink: sink)
     }
@@ -143,11 +149,20 @@ public struct CaptureWriter {
         try sink.flush()
     }
 
-    /// Flushes and closes the file. Calling it again does nothing.
+    /// Flushes and closes the file (an atomic one gets its name now). Calling it again does
+    /// nothing.
     public mutating func close() throws(CaptureError) {
         guard !closed else { return }
         closed = true
         try sink.close()
+    }
+
+    /// Closes the file and removes what was written: an atomic output leaves nothing behind
+    /// (and an existing file of that name untouched).
+    public mutating func discard() {
+        guard !closed else { return }
+        closed = true
+        sink.discard()
     }
 }
 
@@ -158,8 +173,8 @@ final class BTSnoopSink: RecordSink {
     let out: BufferedFileWriter
     let datalink: UInt32
 
-    init(path: String, datalink: UInt32) throws(CaptureError) {
-        out = try BufferedFileWriter(path: path)
+    init(path: String, datalink: UInt32, atomic: Bool) throws(CaptureError) {
+        out = try BufferedFileWriter(path: path, atomic: atomic)
         self.datalink = datalink
         out.append(BTSnoop.fileHeader(datalink: datalink))
     }
@@ -202,6 +217,7 @@ final class BTSnoopSink: RecordSink {
 
     func flush() throws(CaptureError) { try out.flush() }
     func close() throws(CaptureError) { try out.close() }
+    func discard() { out.discard() }
 }
 
 // MARK: - PacketLogger
@@ -211,8 +227,8 @@ final class PacketLoggerSink: RecordSink {
     let out: BufferedFileWriter
     let bigEndian: Bool
 
-    init(path: String, bigEndian: Bool) throws(CaptureError) {
-        out = try BufferedFileWriter(path: path)
+    init(path: String, bigEndian: Bool, atomic: Bool) throws(CaptureError) {
+        out = try BufferedFileWriter(path: path, atomic: atomic)
         self.bigEndian = bigEndian
     }
 
@@ -234,4 +250,5 @@ final class PacketLoggerSink: RecordSink {
 
     func flush() throws(CaptureError) { try out.flush() }
     func close() throws(CaptureError) { try out.close() }
+    func discard() { out.discard() }
 }

@@ -52,11 +52,15 @@ public struct PcapngWriter {
     /// Creates `path` and writes the section header (with `sectionComment` and `application`
     /// as `opt_comment` and `shb_userappl`, when given); the interface description follows at
     /// the first packet (or at ``close()``).
-    public init(path: String, linkType: UInt32, sectionComment: String? = nil, application: String? = nil) throws(CaptureError) {
+    /// `atomic`: written beside `path` and renamed to it by ``close()`` (``discard()`` leaves
+    /// nothing).
+    public init(
+        path: String, linkType: UInt32, sectionComment: String? = nil, application: String? = nil, atomic: Bool = false
+    ) throws(CaptureError) {
         guard [LinkType.bluetoothHCIH4, LinkType.bluetoothHCIH4WithPHDR, LinkType.bluetoothLinuxMonitor].contains(linkType) else {
             throw CaptureError(.usage, file: path, message: "pcapng: cannot write link type \(linkType)")
         }
-        out = try BufferedFileWriter(path: path)
+        out = try BufferedFileWriter(path: path, atomic: atomic)
         name = out.name
         self.linkType = linkType
         out.append(PcapngBlock.sectionHeader(comment: sectionComment, application: application))
@@ -120,6 +124,13 @@ public struct PcapngWriter {
         describeInterface(firstPacket: Timestamp(microseconds: 0))
         closed = true
         try out.close()
+    }
+
+    /// Closes the file and removes what was written (an atomic output leaves nothing).
+    public mutating func discard() {
+        guard !closed else { return }
+        closed = true
+        out.discard()
     }
 
     private mutating func emitPlaceholder(time: UInt64, comments: [String]) throws(CaptureError) {

@@ -50,9 +50,14 @@ public struct CaptureOrigin: Sendable, Hashable {
     public struct LeftOut: Sendable, Hashable {
         public var name: String
         public var reason: String
-        public init(name: String, reason: String) {
+        /// True when it was left out because it could not be read (damaged, cut short, beyond a
+        /// limit), false when it was readable and not needed (a duplicate, a filtered log of
+        /// traffic a full log covers).
+        public var unreadable: Bool
+        public init(name: String, reason: String, unreadable: Bool = false) {
             self.name = name
             self.reason = reason
+            self.unreadable = unreadable
         }
     }
 

@@ -53,6 +53,14 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case resynchronised
         /// An error that stopped reading before the end of the input.
         case readingStopped
+        /// Data that is damaged, not merely cut short at the end of the file: a CRC-32 that
+        /// does not match, compressed data that is corrupt, an archive whose structure is broken,
+        /// an archive member or capture of a container that could not be read. What the damage
+        /// hides is lost; `analyze` says so in the health section and exits 1.
+        case dataDamaged
+        /// Something not read because a limit of the configuration stopped it (`limits:` in
+        /// hciscope.yml): a member beyond the spool size, a stream past the text scan.
+        case limitReached
         /// A byte stream (serial, RTT, H4 file) that ended or broke inside a frame.
         case cutShortStream
         /// A header field (version, flags) with a value the reader does not know.
