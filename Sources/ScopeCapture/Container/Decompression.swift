@@ -110,7 +110,7 @@ final class Decompressor: ByteInput {
                 // Bytes after the last member that are no member (zero padding, garbage) end
                 // the data, as gzip(1) ignores them; inside a member they are corruption.
                 if startOfMember && producedTotal > 0 { return 0 }
-                throw CaptureError(.io, file: name, offset: consumed, message: "\(compression.name) data is corrupt: \(error.message)")
+                throw CaptureError(.io, file: name, offset: consumed + error.consumed, message: "\(compression.name) data is corrupt: \(error.message)")
             }
             start += step.consumed
             consumed += step.consumed
@@ -163,6 +163,9 @@ struct CodecStep {
 
 struct CodecError: Error {
     var message: String
+    /// Input bytes the failing step took before the library gave up: the offset of the
+    /// corruption does not depend on how the input arrived in pieces.
+    var consumed = 0
 }
 
 /// One decompression library behind one interface.
@@ -213,7 +216,7 @@ final class ZlibCodec: Codec {
             return CodecStep(consumed: consumed, produced: produced, streamEnded: true)
         default:
             let text = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-            throw CodecError(message: text)
+            throw CodecError(message: text, consumed: consumed)
         }
     }
 
@@ -251,8 +254,8 @@ final class XzCodec: Codec {
             atStreamBoundary = true
             singleStream = true  // liblzma has read every concatenated stream
             return CodecStep(consumed: consumed, produced: produced, streamEnded: true)
-        case LZMA_DATA_ERROR: throw CodecError(message: "invalid xz data")
-        case LZMA_FORMAT_ERROR: throw CodecError(message: "not xz data")
+        case LZMA_DATA_ERROR: throw CodecError(message: "invalid xz data", consumed: consumed)
+        case LZMA_FORMAT_ERROR: throw CodecError(message: "not xz data", consumed: consumed)
         case LZMA_MEM_ERROR, LZMA_MEMLIMIT_ERROR: throw CodecError(message: "out of memory")
         case LZMA_OPTIONS_ERROR: throw CodecError(message: "unsupported xz options")
         default: throw CodecError(message: "liblzma error \(status.rawValue)")
@@ -282,7 +285,7 @@ final class ZstdCodec: Codec {
         var outBuffer = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
         let hint = ZSTD_decompressStream(stream, &outBuffer, &inBuffer)
         if ZSTD_isError(hint) != 0 {
-            throw CodecError(message: String(cString: ZSTD_getErrorName(hint)))
+            throw CodecError(message: String(cString: ZSTD_getErrorName(hint)), consumed: inBuffer.pos)
         }
         // A hint of 0 means a frame was completely decoded and flushed. A call that moved no
         // byte (no input left) says nothing new: its hint is the size of a next frame header.
@@ -321,7 +324,7 @@ final class Bzip2Codec: Codec {
         case BZ_STREAM_END:
             atStreamBoundary = true
             return CodecStep(consumed: consumed, produced: produced, streamEnded: true)
-        case BZ_DATA_ERROR, BZ_DATA_ERROR_MAGIC: throw CodecError(message: "invalid bzip2 data")
+        case BZ_DATA_ERROR, BZ_DATA_ERROR_MAGIC: throw CodecError(message: "invalid bzip2 data", consumed: consumed)
         case BZ_MEM_ERROR: throw CodecError(message: "out of memory")
         default: throw CodecError(message: "libbz2 error \(status)")
         }
