@@ -56,7 +56,7 @@ public final class BufferedFileReader {
     /// Opens `path` for reading; "-" means standard input.
     public static func open(path: String) throws(CaptureError) -> BufferedFileReader {
         if path == "-" {
-            return try BufferedFileReader(duplicating: STDIN_FILENO, name: "<stdin>")
+            return try BufferedFileReader(duplicating: STDIN_FILENO, name: StandardInput.name ?? "<stdin>")
         }
         let fd = try POSIX.openForReading(path)
         return BufferedFileReader(fileDescriptor: fd, name: path, closeWhenDone: true)

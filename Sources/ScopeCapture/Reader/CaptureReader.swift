@@ -101,8 +101,13 @@ public struct CaptureReader {
             return try Containers.openFolder(path, name: path, options: options)
         }
         let input = try BufferedFileReader.open(path: path)
+        if path == "-" {
+            // Its first bytes, for CaptureFiles.recognition (a pipe cannot be read twice).
+            _ = try? input.fill(atLeast: 8)
+            StandardInput.head = Array(input.windowBytes().prefix(8))
+        }
         return try Containers.open(input, path: path == "-" ? nil : path, options: options, origin: CaptureOrigin(), depth: 0,
-                                   modified: path == "-" ? nil : Containers.modificationTime(path))
+                                   modified: path == "-" ? StandardInput.modified : Containers.modificationTime(path))
     }
 
     /// Reads from an open descriptor (a pipe, a socket, standard input). The descriptor is
