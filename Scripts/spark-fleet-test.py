@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""The fleet table on Spark, tested for real (issue 31): integrations/spark/hciscope_fleet.py run by
+spark-submit with a local Spark (local[2]) over the project's captures and scenarios, containers
+(the fixtures', and a gzip'd log, an Android bug report zip and a sysdiagnose tar.gz made here),
+the corpus of real captures when there is one, and broken files. Checks:
+
+  - every row equals the row `hciscope analyze DIR... --format jsonl` gives for the same file
+    (the file's name aside: Spark names it by URI), read back from the Parquet by DuckDB, and
+    the files analyze skips (not captures) are skipped too;
+  - broken files are rows with their error; a file that makes hciscope crash or run past
+    --timeout is a row saying so, and the job goes on;
+  - the Parquet has hciscope.fleet/1's columns in order, then path and size (and the partition
+    column), and loads in DuckDB and Spark;
+  - --summary's tables (Spark SQL) equal the DuckDB queries' (fleet_summary.py) over the same rows;
+  - --read spark (Spark reads the bytes, no streaming) gives the same rows.
+
+    python3 Scripts/spark-fleet-test.py --hciscope .build/release/hciscope [--corpus DIR]
+
+Skips with a note (exit 0) when Java, PySpark or DuckDB is missing (Scripts/setup.sh --test
+installs them).
+"""
+import argparse
+import gzip
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+JOB = os.path.join(ROOT, "integrations", "spark", "hciscope_fleet.py")
+FIXTURES = os.path.join(ROOT, "Sources", "ScopeTestSupport", "Fixtures")
+sys.path.insert(0, os.path.join(ROOT, "integrations", "spark"))
+
+passed, failed = 0, 0
+
+
+def check(condition, what):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def skip(reason):
+    print("spark-fleet-test: SKIPPED: %s (Scripts/setup.sh --test installs it)" % reason, file=sys.stderr)
+    sys.exit(0)
+
+
+def spark_submit():
+    found = shutil.which("spark-submit")
+    if found:
+        return found
+    import pyspark
+    candidate = os.path.join(os.path.dirname(pyspark.__file__), "bin", "spark-submit")
+    return candidate if os.path.exists(candidate) else None
+
+
+def local_spark_arguments():
+    """spark-submit options for a quick local run on this machine (README: Fleet on Spark)."""
+    return ["--master", "local[2]",
+            "--driver-java-options", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            "--conf", "spark.ui.enabled=false",
+            "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
+            "--conf", "spark.log.level=WARN"]
+
+
+def spark_environment():
+    env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", PYSPARK_PYTHON=sys.executable,
+               PYSPARK_DRIVER_PYTHON=sys.executable)
+    return env
+
+
+def make_containers(folder):
+    """Containers as users hand them over: the fixtures', and three made here from the project's
+    captures (independently of hciscope's readers)."""
+    os.makedirs(folder)
+    for name in sorted(os.listdir(os.path.join(FIXTURES, "containers"))):
+        shutil.copy(os.path.join(FIXTURES, "containers", name), os.path.join(folder, name))
+    # The raw btsnooz log's clock is its modification time: make it one that is not now.
+    os.utime(os.path.join(folder, "btsnooz_hci.log"), (1_760_000_000, 1_760_000_000))
+    pairing = open(os.path.join(ROOT, "captures", "btvirt-le-pairing.btsnoop"), "rb").read()
+    polling = open(os.path.join(ROOT, "captures", "scenarios", "gatt.polling-fires.btsnoop"), "rb").read()
+    pklg = open(os.path.join(ROOT, "captures", "scenarios", "security.legacy-pairing-fires.be.pklg"), "rb").read()
+    with open(os.path.join(folder, "field-log.btsnoop.gz"), "wb") as f:
+        f.write(gzip.compress(polling, mtime=0))
+    date = (2026, 5, 4, 10, 11, 12)
+    with zipfile.ZipFile(os.path.join(folder, "bugreport-pixel-2026-05-04.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(zipfile.ZipInfo("bugreport-pixel-2026-05-04.txt", date), "== dumpstate: 2026-05-04 10:11:12\n" * 40)
+        z.writestr(zipfile.ZipInfo("version.txt", date), "2.0")
+        info = zipfile.ZipInfo("FS/data/misc/bluetooth/logs/btsnoop_hci.log", date)
+        info.compress_type = zipfile.ZIP_DEFLATED
+        z.writestr(info, pairing)
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as t:
+        for name, data in [("sysdiagnose_2026.05.04_10-11-12_iPhone/logs/Bluetooth/bluetoothd-hci-latest.pklg", pklg),
+                           ("sysdiagnose_2026.05.04_10-11-12_iPhone/ps.txt", b"PID COMMAND\n1 launchd\n")]:
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime = len(data), 1_777_000_000
+            t.addfile(info, io.BytesIO(data))
+    with open(os.path.join(folder, "sysdiagnose_2026.05.04_10-11-12_iPhone.tar.gz"), "wb") as f:
+        f.write(buffer.getvalue())
+
+
+def make_broken(folder):
+    """Files that cannot be read (rows with errors) and files that are not captures (skipped)."""
+    os.makedirs(folder)
+    pairing = open(os.path.join(ROOT, "captures", "btvirt-le-pairing.btsnoop"), "rb").read()
+    files = {
+        "cut-header.btsnoop": pairing[:11],
+        "header-only.btsnoop": pairing[:16],
+        "garbage-after-header.btsnoop": pairing[:16] + bytes(range(256)) * 8,
+        "bugreport-cut.zip": open(os.path.join(FIXTURES, "containers", "bugreport-full.zip"), "rb").read()[:1500],
+        "corrupt.btsnoop.gz": (lambda b: b[:40] + bytes(200) + b[240:])(gzip.compress(pairing, mtime=0)),
+        "not-a-capture.txt": b"hello, fleet\n",
+        "empty.btsnoop": b"",
+        "random.bin": bytes((i * 7919) % 251 for i in range(4096)),
+    }
+    for name, data in files.items():
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(data)
+    for name in ["block-length.pcapng", "wrong-magic.btsnoop", "datalink-9999.btsnoop"]:
+        shutil.copy(os.path.join(FIXTURES, "bad", name), os.path.join(folder, "fixture-" + name))
+    # Damaged but readable: a row with its health problem, not an error.
+    shutil.copy(os.path.join(FIXTURES, "bad", "truncated-last-record.pklg"), os.path.join(folder, "readable-cut.pklg"))
+
+
+def make_faults(folder, hciscope):
+    """Two files and a wrapper around hciscope that crashes on one and hangs on the other."""
+    os.makedirs(folder)
+    for name in ["crash-me.btsnoop", "hang-me.btsnoop"]:
+        shutil.copy(os.path.join(ROOT, "captures", "btvirt-le-pairing.btsnoop"), os.path.join(folder, name))
+    wrapper = os.path.join(os.path.dirname(folder), "hciscope-wrapper")
+    with open(wrapper, "w") as f:
+        f.write("#!/bin/sh\n"
+                "case \"$*\" in\n"
+                "  *crash-me*) echo 'about to crash' >&2; kill -SEGV $$ ;;\n"
+                "  *hang-me*) exec sleep 120 ;;\n"
+                "esac\n"
+                "exec %s \"$@\"\n" % hciscope)
+    os.chmod(wrapper, 0o755)
+    return wrapper
+
+
+def analyze_rows(hciscope, inputs):
+    run = subprocess.run([hciscope, "analyze", "--format", "jsonl"] + inputs, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, check=False)
+    rows = {}
+    for line in run.stdout.decode().splitlines():
+        row = json.loads(line)
+        rows[row["file"]] = row
+    return rows
+
+
+def run_job(arguments, log):
+    command = [spark_submit()] + local_spark_arguments() + [JOB] + arguments
+    started = time.monotonic()
+    with open(log, "w") as f:
+        status = subprocess.run(command, stdout=f, stderr=subprocess.STDOUT, env=spark_environment()).returncode
+    took = time.monotonic() - started
+    if status != 0:
+        sys.stderr.write(open(log).read()[-6000:])
+    return status, took
+
+
+def parquet_rows(con, folder):
+    cursor = con.execute("SELECT * FROM read_parquet(?, hive_partitioning = true, union_by_name = true)",
+                         [os.path.join(folder, "**", "*.parquet")])
+    names = [d[0] for d in cursor.description]
+    return names, [dict(zip(names, r)) for r in cursor.fetchall()]
+
+
+def local_of(uri):
+    return uri[len("file:"):] if uri.startswith("file:") else uri
+
+
+def compare_rows(label, names, rows, expected, partition_columns):
+    """Each Parquet row against analyze's row of the same file. Columns: hciscope.fleet/1's in
+    order, then path and size; a partition column moves to the end (Hive layout)."""
+    from hciscope_fleet import ROW_KEYS
+    columns = [k for k in ROW_KEYS if k not in partition_columns] + ["path", "size"] + partition_columns
+    check(names == columns, "%s: columns %s" % (label, names))
+    seen = set()
+    for row in rows:
+        path = local_of(row["path"])
+        seen.add(path)
+        check(row["file"] == row["path"], "%s: %s: file %r is not its path" % (label, path, row["file"]))
+        check(row["size"] == os.path.getsize(path), "%s: %s: size" % (label, path))
+        want = expected.get(path)
+        if want is None:
+            check(False, "%s: %s: a row where analyze has none" % (label, path))
+            continue
+        got = {k: row[k] for k in ROW_KEYS}
+        got["file"] = path
+        if got["error"] is not None:
+            got["error"] = got["error"].replace(row["path"], path)
+        if got != want:
+            diff = {k: (got.get(k), want.get(k)) for k in ROW_KEYS if got.get(k) != want.get(k)}
+            check(False, "%s: %s: differs from analyze's row: %s" % (label, path, json.dumps(diff, default=str)[:1500]))
+        else:
+            check(True, "")
+    return seen
+
+
+def close(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        if a is None or b is None:
+            return a is b
+        return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(a)), abs(float(b)))
+    return a == b
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hciscope", required=True)
+    parser.add_argument("--corpus", default=os.environ.get("HCISCOPE_CORPUS"))
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    args = parser.parse_args()
+    hciscope = os.path.abspath(args.hciscope)
+    if not shutil.which("java"):
+        skip("java is not installed")
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        skip("PyPI pyspark is not installed")
+    try:
+        import duckdb
+    except ImportError:
+        skip("PyPI duckdb is not installed")
+    if not spark_submit():
+        skip("spark-submit not found")
+    import fleet_summary
+
+    work = tempfile.mkdtemp(prefix="hciscope-spark-test-")
+    try:
+        containers, broken, faults = (os.path.join(work, n) for n in ("containers", "broken", "faults"))
+        make_containers(containers)
+        make_broken(broken)
+        wrapper = make_faults(faults, hciscope)
+        inputs = [os.path.join(ROOT, "captures"), containers, broken]
+        corpus = os.path.join(args.corpus, "real") if args.corpus else None
+        if corpus and os.path.isdir(corpus):
+            inputs.append(corpus)
+        else:
+            print("spark-fleet-test: no corpus (HCISCOPE_CORPUS): the project's own captures only", file=sys.stderr)
+        expected = analyze_rows(hciscope, inputs)
+        con = duckdb.connect()
+
+        # Run A: every input streamed, rows partitioned by platform, the summary, a crash and a hang.
+        out_a = os.path.join(work, "out-a")
+        status, took_a = run_job(["--hciscope", wrapper, "--output", out_a, "--partition-by", "platform", "--summary",
+                                  "--timeout", "10"] + inputs + [faults + "/*.btsnoop"], os.path.join(work, "a.log"))
+        check(status == 0, "run A: spark-submit exited %d" % status)
+        names, rows = parquet_rows(con, os.path.join(out_a, "fleet"))
+        fault_rows = {local_of(r["path"]): r for r in rows if local_of(r["path"]).startswith(faults)}
+        rows = [r for r in rows if not local_of(r["path"]).startswith(faults)]
+        seen = compare_rows("run A", names, rows, expected, ["platform"])
+        check(seen == set(expected), "run A: files %s missing, %s extra"
+              % (sorted(set(expected) - seen)[:5], sorted(seen - set(expected))[:5]))
+        broken_rows = [r for r in rows if local_of(r["path"]).startswith(broken) and "readable" not in r["path"]]
+        check(len(broken_rows) >= 6 and all(r["error"] for r in broken_rows),
+              "run A: broken files are rows with errors: %s" % [(r["path"], r["error"]) for r in broken_rows])
+        check(not any(local_of(r["path"]).endswith(("not-a-capture.txt", "empty.btsnoop", "random.bin")) for r in rows),
+              "run A: files that are not captures are skipped")
+        crash = fault_rows.get(os.path.join(faults, "crash-me.btsnoop"), {})
+        hang = fault_rows.get(os.path.join(faults, "hang-me.btsnoop"), {})
+        check("crashed" in (crash.get("error") or "") and "SIGSEGV" in crash["error"] and "about to crash" in crash["error"],
+              "run A: the crash is a row saying so: %r" % crash.get("error"))
+        check("time limit" in (hang.get("error") or ""), "run A: the hang is a row saying so: %r" % hang.get("error"))
+        check(crash.get("tool_version") is not None and crash.get("rules") == [], "run A: a crash row has the row's shape")
+
+        # The summary: Spark SQL's tables against DuckDB's queries over the same Parquet rows.
+        duck, notes = fleet_summary.summarise(os.path.join(out_a, "fleet"))
+        summary_dir = os.path.join(out_a, "summary")
+        spark_tables = sorted(n for n in os.listdir(summary_dir) if n != "notes")
+        check(spark_tables == sorted(duck), "summary: tables %s (Spark) and %s (DuckDB)" % (spark_tables, sorted(duck)))
+        for name in spark_tables:
+            _, spark_rows = parquet_rows(con, os.path.join(summary_dir, name))
+            duck_rows = duck.get(name, [])
+            key = lambda r: json.dumps([r[k] for k in sorted(r)], default=str)
+            a, b = sorted(spark_rows, key=key), sorted(duck_rows, key=key)
+            same = len(a) == len(b) and all(set(x) == set(y) and all(close(x[k], y[k]) for k in x) for x, y in zip(a, b))
+            check(same, "summary %s: Spark %s\n  DuckDB %s" % (name, a[:5], b[:5]))
+        check(any(r["judged"] for r in duck.get("violation_rate_by_rule", [])), "summary: violation rates computed")
+        _, spark_notes = parquet_rows(con, os.path.join(summary_dir, "notes"))
+        check(sorted(n["note"] for n in spark_notes) == sorted(notes), "summary: notes %s / %s" % (spark_notes, notes))
+        log_a = open(os.path.join(work, "a.log")).read()
+        check("violation_rate_by_actor not computed" in log_a, "run A: the missing actor is said")
+
+        # Run B: Spark reads every file's bytes (no streaming); containers and broken files.
+        out_b = os.path.join(work, "out-b")
+        status, took_b = run_job(["--hciscope", hciscope, "--output", out_b, "--read", "spark", containers, broken],
+                                 os.path.join(work, "b.log"))
+        check(status == 0, "run B: spark-submit exited %d" % status)
+        names, rows = parquet_rows(con, os.path.join(out_b, "fleet"))
+        subset = {p: r for p, r in expected.items() if p.startswith((containers, broken))}
+        seen = compare_rows("run B", names, rows, subset, [])
+        check(seen == set(subset), "run B: files %s missing" % sorted(set(subset) - seen)[:5])
+        print("spark-fleet-test: %d files analysed (%d rows with errors) plus 2 faults; run A %.0f s, run B %.0f s"
+              % (len(expected), sum(1 for r in expected.values() if r["error"]), took_a, took_b), file=sys.stderr)
+    finally:
+        if args.keep:
+            print("spark-fleet-test: kept " + work, file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print("spark-fleet-test: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
