@@ -43,6 +43,7 @@ import heapq
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import stat
@@ -289,7 +290,13 @@ def unknown_keys(text):
     return any(k not in RULE_KEYS for r in (row.get("rules") or []) for k in r)
 
 
+def cpu_seconds(who):
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
 def process_partition(items, binary_argument, settings):
+    children, worker = cpu_seconds(resource.RUSAGE_CHILDREN), cpu_seconds(resource.RUSAGE_SELF)
     binary = resolve_binary(binary_argument)
     version_text = subprocess.run([binary, "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                   check=False).stdout.decode("utf-8", "replace").strip()
@@ -311,6 +318,9 @@ def process_partition(items, binary_argument, settings):
                 yield (kind, with_source(text, item[0], item[1]), row.get("error") is not None, unknown_keys(text))
             else:
                 yield (kind, text, False, False)
+        # CPU time of this task: hciscope (the processes it waited for) and this Python worker.
+        yield ("cpu", json.dumps([cpu_seconds(resource.RUSAGE_CHILDREN) - children,
+                                  cpu_seconds(resource.RUSAGE_SELF) - worker]), False, False)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -350,7 +360,7 @@ def parse_arguments(argv):
                         help="largest file Spark reads whole into an executor's memory (files it reads: see --read); "
                              "larger ones are rows with an error (default 536870912)")
     parser.add_argument("--partitions", type=int, default=None, metavar="N",
-                        help="tasks for the files (default: four per core Spark has, at least one per 1,000 files)")
+                        help="tasks for the files (default: one per 50 files, at least four per core Spark has)")
     parser.add_argument("--config", metavar="FILE",
                         help="hciscope rule configuration (YAML) on every executor, or shipped with --files under "
                              "this name (default: none; ./hciscope.yml is never picked up implicitly)")
@@ -472,6 +482,20 @@ def run_summary(spark, fleet_dir, summary_dir, overwrite):
     return results, notes
 
 
+def jvm_cpu(sc):
+    """', this JVM (driver and, in local mode, executors) N' when the driver's parent is the JVM
+    (spark-submit), else ''."""
+    try:
+        with open("/proc/%d/stat" % os.getppid()) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        with open("/proc/%d/cmdline" % os.getppid(), "rb") as f:
+            if b"java" not in f.read().split(b"\0")[0]:
+                return ""
+        return ", JVM %.1f" % ((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return ""
+
+
 def main(argv=None):
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     from pyspark import StorageLevel
@@ -538,7 +562,9 @@ def main(argv=None):
     refused += [(m, None, None, None, "%s: no such file or folder (nothing matches)" % m) for m in missing]
 
     parallelism = max(1, sc.defaultParallelism)
-    count = args.partitions or max(4 * parallelism, (len(streamed) + len(refused) + 999) // 1000)
+    # Tasks of about 50 files at least four per core: a core that finishes early takes the next,
+    # so the end of the run is not one long task.
+    count = args.partitions or max(4 * parallelism, (len(streamed) + len(refused) + 49) // 50)
     groups = balanced_groups(streamed + refused, max(1, min(count, len(streamed) + len(refused))))
     shared = sc.broadcast(groups)
     binary_argument = binary
@@ -563,6 +589,7 @@ def main(argv=None):
     total = sum(n for (kind, _, _), n in tally.items() if kind == "row")
     errors = sum(n for (kind, error, _), n in tally.items() if kind == "row" and error)
     rows_text = results.filter(lambda r: r[0] == "row").map(lambda r: r[1])
+    cpu = [json.loads(t) for t in results.filter(lambda r: r[0] == "cpu").map(lambda r: r[1]).collect()]
     schema = known_schema()
     if any(extra for (kind, _, extra) in tally if kind == "row"):
         schema = merge_schema(schema, spark.read.json(rows_text).schema)
@@ -578,6 +605,8 @@ def main(argv=None):
     print("hciscope_fleet: %d file(s) listed, %d row(s) (%d with an error), %d skipped (not captures); "
           "%d streamed to hciscope, %d read by Spark; %.1f s; rows in %s"
           % (len(files), total, errors, skipped, len(streamed), len(by_spark), time.monotonic() - started, fleet_dir))
+    print("hciscope_fleet: CPU seconds: hciscope %.1f, Python workers %.1f%s"
+          % (sum(c[0] for c in cpu), sum(c[1] for c in cpu), jvm_cpu(sc)))
     if args.summary:
         run_summary(spark, fleet_dir, summary_dir, args.overwrite)
     spark.stop()
