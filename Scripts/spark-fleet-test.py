@@ -138,9 +138,12 @@ def make_faults(folder, hciscope):
     for name in ["crash-me.btsnoop", "hang-me.btsnoop"]:
         shutil.copy(os.path.join(ROOT, "captures", "btvirt-le-pairing.btsnoop"), os.path.join(folder, name))
     wrapper = os.path.join(os.path.dirname(folder), "hciscope-wrapper")
+    log = os.path.join(os.path.dirname(folder), "invocations")
     with open(wrapper, "w") as f:
         f.write("#!/bin/sh\n"
-                "case \"$*\" in\n"
+                "echo \"$0 $1\" >> %s\n"
+                "case \"$*\" in\n" % log)
+        f.write(
                 "  *crash-me*) echo 'about to crash' >&2; kill -SEGV $$ ;;\n"
                 "  *hang-me*) exec sleep 120 ;;\n"
                 "esac\n"
@@ -275,6 +278,15 @@ def main():
               "run A: the crash is a row saying so: %r" % crash.get("error"))
         check("time limit" in (hang.get("error") or ""), "run A: the hang is a row saying so: %r" % hang.get("error"))
         check(crash.get("tool_version") is not None and crash.get("rules") == [], "run A: a crash row has the row's shape")
+        # hciscope ran once per file listed (the rows are kept, not recomputed), as the copy the
+        # job shipped to the executors (SparkFiles), not the path given.
+        # (Spark lists no empty file: analyze skips those as not captures anyway.)
+        listed = sum(1 for folder in inputs for top, _, names in os.walk(folder)
+                     for n in names if not n.startswith((".", "_")) and os.path.getsize(os.path.join(top, n)) > 0) + 2
+        calls = [l.split() for l in open(os.path.join(work, "invocations"))]
+        check(sum(1 for c in calls if c[1] == "analyze") == listed,
+              "run A: hciscope ran %d times for %d files" % (sum(1 for c in calls if c[1] == "analyze"), listed))
+        check(all(c[0] != wrapper for c in calls), "run A: the binary was not the shipped copy: %s" % calls[:2])
 
         # The summary: Spark SQL's tables against DuckDB's queries over the same Parquet rows.
         duck, notes = fleet_summary.summarise(os.path.join(out_a, "fleet"))

@@ -27,8 +27,8 @@ How the bytes reach hciscope (--read):
          than --max-in-memory are rows with an error instead.
   spark  every file read by Spark as above (also local ones).
 
-The binary: --hciscope PATH. When PATH exists where the job is submitted and the master is not
-local, the job ships it to every executor itself (SparkContext.addFile, as --files does);
+The binary: --hciscope PATH. When PATH exists where the job is submitted, the job ships it to
+every executor itself (SparkContext.addFile, as --files does; in local mode too);
 `--files /path/to/hciscope` does the same. Otherwise PATH must exist on every executor (installed
 on the image). The Linux binary carries the Swift runtime; executors need its system libraries
 (libbluetooth, zlib, liblzma, libzstd, libbz2; Scripts/setup.sh installs them on Debian).
@@ -341,8 +341,8 @@ def parse_arguments(argv):
                         help="files, folders (searched recursively) or globs on any filesystem Spark reads "
                              "(file:, hdfs:, s3a:, gs:, abfs:, ...); a plain path is the default filesystem's")
     parser.add_argument("--hciscope", required=True, metavar="PATH",
-                        help="the hciscope binary: shipped to the executors when it exists here and the master is not "
-                             "local (or ship it with --files), else this path on every executor")
+                        help="the hciscope binary: shipped to the executors when it exists here (or ship it with "
+                             "--files), else this path on every executor")
     parser.add_argument("--output", required=True, metavar="DIR", help="where to write fleet/ and summary/ (any filesystem)")
     parser.add_argument("--partition-by", metavar="COLUMN", default=None,
                         help="partition the Parquet rows by these columns (comma-separated), e.g. platform, source or "
@@ -512,12 +512,11 @@ def main(argv=None):
         if c not in ROW_KEYS and c not in DERIVED and c not in EXTRA_KEYS:
             raise SystemExit("hciscope_fleet: --partition-by %s: not a column of the rows (nor %s)" % (c, ", ".join(DERIVED)))
 
-    # The binary: shipped by the job when it is here and executors are elsewhere.
+    # The binary: shipped by the job when it is here (in local mode too, so the path a cluster
+    # takes is the one tested), else looked for on each executor at that path.
     binary = args.hciscope
     local_master = sc.master.startswith("local")
-    if local_master:
-        binary = os.path.abspath(binary)
-    elif os.path.isfile(binary):
+    if os.path.isfile(binary):
         try:
             sc.addFile(os.path.abspath(binary))
         except Exception as e:  # already shipped under that name (--files)
