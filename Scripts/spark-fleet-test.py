@@ -306,15 +306,30 @@ def main():
         log_a = open(os.path.join(work, "a.log")).read()
         check("violation_rate_by_actor not computed" in log_a, "run A: the missing actor is said")
 
-        # Run B: Spark reads every file's bytes (no streaming); containers and broken files.
+        # Run B: Spark reads every file's bytes (no streaming), none over 6,000 bytes; containers,
+        # broken files and an input that matches nothing; rows partitioned by date.
         out_b = os.path.join(work, "out-b")
-        status, took_b = run_job(["--hciscope", hciscope, "--output", out_b, "--read", "spark", containers, broken],
+        limit = 6000
+        missing = os.path.join(work, "no-such-folder")
+        status, took_b = run_job(["--hciscope", hciscope, "--output", out_b, "--read", "spark", "--max-in-memory",
+                                  str(limit), "--partition-by", "date", containers, broken, missing],
                                  os.path.join(work, "b.log"))
         check(status == 0, "run B: spark-submit exited %d" % status)
         names, rows = parquet_rows(con, os.path.join(out_b, "fleet"))
-        subset = {p: r for p, r in expected.items() if p.startswith((containers, broken))}
-        seen = compare_rows("run B", names, rows, subset, [])
+        gone = [r for r in rows if local_of(r["path"]) == missing]
+        check(len(gone) == 1 and "no such file or folder" in (gone[0]["error"] or "") and gone[0]["size"] is None,
+              "run B: the input that matches nothing is a row with its error: %s" % gone)
+        big = [r for r in rows if r["size"] is not None and r["size"] > limit]
+        check(big and all("larger than --max-in-memory" in (r["error"] or "") for r in big),
+              "run B: files over --max-in-memory are rows saying so: %s" % [(r["path"], r["error"]) for r in big][:3])
+        small = [r for r in rows if r["size"] is not None and r["size"] <= limit]
+        subset = {p: r for p, r in expected.items()
+                  if p.startswith((containers, broken)) and os.path.getsize(p) <= limit}
+        seen = compare_rows("run B", names, small, subset, ["date"])
         check(seen == set(subset), "run B: files %s missing" % sorted(set(subset) - seen)[:5])
+        check(all(str(r["date"]) == r["first_timestamp_utc"][:10] if r["first_timestamp_utc"] else r["date"] is None
+                  for r in rows), "run B: date is the day of first_timestamp_utc")
+        check(any(r["date"] is not None for r in rows), "run B: some rows have a date")
         print("spark-fleet-test: %d files analysed (%d rows with errors) plus 2 faults; run A %.0f s, run B %.0f s"
               % (len(expected), sum(1 for r in expected.values() if r["error"]), took_a, took_b), file=sys.stderr)
     finally:
