@@ -184,11 +184,12 @@ def local_of(uri):
     return uri[len("file:"):] if uri.startswith("file:") else uri
 
 
-def compare_rows(label, names, rows, expected, partition_columns):
+def compare_rows(label, names, rows, expected, partition_columns, added=()):
     """Each Parquet row against analyze's row of the same file. Columns: hciscope.fleet/1's in
-    order, then path and size; a partition column moves to the end (Hive layout)."""
+    order, then keys a newer hciscope added (`added`), then path and size; a partition column
+    moves to the end (Hive layout). Rules' `actor` (added) is left out of the comparison."""
     from hciscope_fleet import ROW_KEYS
-    columns = [k for k in ROW_KEYS if k not in partition_columns] + ["path", "size"] + partition_columns
+    columns = [k for k in ROW_KEYS if k not in partition_columns] + list(added) + ["path", "size"] + partition_columns
     check(names == columns, "%s: columns %s" % (label, names))
     seen = set()
     for row in rows:
@@ -201,6 +202,7 @@ def compare_rows(label, names, rows, expected, partition_columns):
             check(False, "%s: %s: a row where analyze has none" % (label, path))
             continue
         got = {k: row[k] for k in ROW_KEYS}
+        got["rules"] = [{k: v for k, v in r.items() if k != "actor"} for r in got["rules"]]
         got["file"] = path
         if got["error"] is not None:
             got["error"] = got["error"].replace(row["path"], path)
@@ -311,8 +313,18 @@ def main():
         out_b = os.path.join(work, "out-b")
         limit = 6000
         missing = os.path.join(work, "no-such-folder")
-        status, took_b = run_job(["--hciscope", hciscope, "--output", out_b, "--read", "spark", "--max-in-memory",
-                                  str(limit), "--partition-by", "date", containers, broken, missing],
+        # A newer hciscope, as the Spark job may meet it: rows whose rules carry `actor` and with
+        # an `os_version` (issue 28's attribution), so the summary's per-actor and per-OS tables
+        # run, in Spark SQL and in DuckDB, and the added keys are kept.
+        newer = os.path.join(work, "hciscope-newer")
+        with open(newer, "w") as f:
+            f.write("#!/bin/sh\n"
+                    "[ \"$1\" = analyze ] || exec %s \"$@\"\n"
+                    "%s \"$@\" | sed -e 's/\"status\":/\"actor\":\"app\",\"status\":/g' "
+                    "-e 's/\"platform\":/\"os_version\":\"14\",\"platform\":/'\n" % (hciscope, hciscope))
+        os.chmod(newer, 0o755)
+        status, took_b = run_job(["--hciscope", newer, "--output", out_b, "--read", "spark", "--max-in-memory",
+                                  str(limit), "--partition-by", "date", "--summary", containers, broken, missing],
                                  os.path.join(work, "b.log"))
         check(status == 0, "run B: spark-submit exited %d" % status)
         names, rows = parquet_rows(con, os.path.join(out_b, "fleet"))
@@ -325,11 +337,22 @@ def main():
         small = [r for r in rows if r["size"] is not None and r["size"] <= limit]
         subset = {p: r for p, r in expected.items()
                   if p.startswith((containers, broken)) and os.path.getsize(p) <= limit}
-        seen = compare_rows("run B", names, small, subset, ["date"])
+        seen = compare_rows("run B", names, small, subset, ["date"], added=["os_version"])
         check(seen == set(subset), "run B: files %s missing" % sorted(set(subset) - seen)[:5])
         check(all(str(r["date"]) == r["first_timestamp_utc"][:10] if r["first_timestamp_utc"] else r["date"] is None
                   for r in rows), "run B: date is the day of first_timestamp_utc")
         check(any(r["date"] is not None for r in rows), "run B: some rows have a date")
+        check(all(x.get("actor") == "app" for r in small for x in r["rules"]), "run B: the rules' actor is kept")
+        duck, notes = fleet_summary.summarise(os.path.join(out_b, "fleet"))
+        check("violation_rate_by_actor" in duck and not any("actor" in n for n in notes), "run B: per actor in DuckDB")
+        check(any(r["os_version"] == "14" for r in duck.get("discovery_cost_by_platform", [])), "run B: per OS version")
+        summary_dir = os.path.join(out_b, "summary")
+        for name in sorted(duck):
+            _, spark_rows = parquet_rows(con, os.path.join(summary_dir, name))
+            key = lambda r: json.dumps([r[k] for k in sorted(r)], default=str)
+            a, b = sorted(spark_rows, key=key), sorted(duck[name], key=key)
+            same = len(a) == len(b) and all(set(x) == set(y) and all(close(x[k], y[k]) for k in x) for x, y in zip(a, b))
+            check(same, "run B summary %s: Spark %s\n  DuckDB %s" % (name, a[:5], b[:5]))
         print("spark-fleet-test: %d files analysed (%d rows with errors) plus 2 faults; run A %.0f s, run B %.0f s"
               % (len(expected), sum(1 for r in expected.values() if r["error"]), took_a, took_b), file=sys.stderr)
     finally:
