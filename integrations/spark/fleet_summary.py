@@ -45,41 +45,56 @@ def source(path):
     return "read_json_auto(%s, format = 'newline_delimited', sample_size = -1)" % quoted
 
 
-def optional_columns(con):
-    """{placeholder: SQL} for what the rows carry, and notes for what they do not."""
-    columns = {name: kind for name, kind, *_ in con.execute("DESCRIBE fleet").fetchall()}
-    found, notes = {}, []
-    if re.search(r'[(,]\s*"?actor"?\s', columns.get("rules", "")):
-        found["actor"] = "r.actor"
-    else:
-        notes.append("violation_rate_by_actor not computed: the rows' rule records carry no `actor` "
-                     "(this hciscope does not attribute findings); violation_rate_by_rule covers every actor")
-    for column in ("os_version", "platform_version"):
-        if column in columns:
-            found["os_version"] = "CAST(%s AS VARCHAR)" % column
-            break
-    else:
-        found["os_version"] = "CAST(NULL AS VARCHAR)"
-        notes.append("discovery_cost_by_platform: the rows carry no OS version, so os_version is null "
-                     "(quantiles per platform only)")
-    return found, notes
+# The rule record's fields in hciscope.fleet/2, with the DuckDB type a missing one takes (rows of
+# hciscope.fleet/1 have no judged_status and no findings_by_actor).
+RULE_FIELDS = [("rule", "VARCHAR"), ("status", "VARCHAR"), ("judged_status", "VARCHAR"), ("findings", "BIGINT"),
+               ("errors", "BIGINT"), ("warnings", "BIGINT"), ("infos", "BIGINT"),
+               ("findings_by_actor", 'STRUCT(app BIGINT, os BIGINT, peer BIGINT, "unknown" BIGINT)')]
+
+
+def has_field(struct_type, name):
+    return re.search(r'[(,]\s*"?%s"?\s' % re.escape(name), struct_type) is not None
+
+
+def create_view(con, path):
+    """The view `fleet` over the rows at `path`: hciscope.fleet/2's columns that the queries use,
+    with nulls for those rows of hciscope.fleet/1 lack (os_version; the rules' judged_status and
+    findings_by_actor) when no row has them."""
+    con.execute("CREATE VIEW fleet_rows AS SELECT * FROM %s" % source(path))
+    columns = {name: kind for name, kind, *_ in con.execute("DESCRIBE fleet_rows").fetchall()}
+    replace, add = [], []
+    rules = columns.get("rules", "")
+    if "STRUCT" in rules and not all(has_field(rules, f) for f, _ in RULE_FIELDS):
+        fields = ", ".join("%s := %s" % (f, ("r.%s" % f) if has_field(rules, f) else "CAST(NULL AS %s)" % kind)
+                           for f, kind in RULE_FIELDS)
+        replace.append("list_transform(rules, lambda r: struct_pack(%s)) AS rules" % fields)
+    if "os_version" not in columns:
+        add.append("CAST(NULL AS VARCHAR) AS os_version")
+    select = "*" + (" REPLACE (%s)" % ", ".join(replace) if replace else "") + "".join(", " + a for a in add)
+    con.execute("CREATE VIEW fleet AS SELECT %s FROM fleet_rows" % select)
+
+
+def notes_for(con):
+    """What a reader of the tables should know about these rows."""
+    notes = []
+    older = con.execute("SELECT count(*) FROM fleet WHERE schema = 'hciscope.fleet/1'").fetchone()[0]
+    if older:
+        notes.append("%d row(s) of hciscope.fleet/1 (an older hciscope, no attribution): violation_rate_by_rule "
+                     "takes their status as the verdict, violation_rate_by_actor leaves them out, and their "
+                     "os_version is null" % older)
+    if con.execute("SELECT count(*) FROM fleet WHERE list_contains([r.rule FOR r IN rules], 'conn.link-lost')").fetchone()[0] == 0:
+        notes.append("link_loss_rate: no row has the rule conn.link-lost (this hciscope has no link-loss rule), "
+                     "so its counts are 0 and its rates null")
+    return notes
 
 
 def summarise(path, sql_file=os.path.join(HERE, "fleet_summary_duckdb.sql")):
     import duckdb
     con = duckdb.connect()
-    con.execute("CREATE VIEW fleet AS SELECT * FROM %s" % source(path))
-    columns, notes = optional_columns(con)
-    if con.execute("SELECT count(*) FROM fleet WHERE list_contains([r.rule FOR r IN rules], 'conn.link-lost')").fetchone()[0] == 0:
-        notes.append("link_loss_rate: no row has the rule conn.link-lost (this hciscope has no link-loss rule), "
-                     "so its counts are 0 and its rates null")
+    create_view(con, path)
+    notes = notes_for(con)
     results = {}
     for name, sql in read_queries(sql_file):
-        needs = re.findall(r"\{(\w+)\}", sql)
-        if any(n not in columns for n in needs):
-            continue
-        for n in needs:
-            sql = sql.replace("{%s}" % n, columns[n])
         cursor = con.execute(sql)
         names = [d[0] for d in cursor.description]
         results[name] = [dict(zip(names, row)) for row in cursor.fetchall()]

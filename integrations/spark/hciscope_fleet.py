@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hciscope's fleet table on Apache Spark: one `hciscope.fleet/1` row per capture, from captures on
+"""hciscope's fleet table on Apache Spark: one `hciscope.fleet/2` row per capture, from captures on
 any filesystem Spark reads, written as Parquet.
 
     spark-submit integrations/spark/hciscope_fleet.py --hciscope PATH --output DIR \\
@@ -55,16 +55,22 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# The keys of hciscope.fleet/1 in their order (docs/FLEET.md; Sources/ScopeReport/FleetRow.swift),
+# The keys of hciscope.fleet/2 in their order (docs/FLEET.md; Sources/ScopeReport/FleetRow.swift),
 # and their Spark types. Keys a newer hciscope adds (the schema keeps its version when keys are
-# added) are kept with the types Spark infers for them.
-FIGURES = ["discovery_ms", "discovery_reports", "discovery_radio_on_ms", "first_report_to_request_ms", "scan_ms",
-           "scan_radio_on_ms", "reports", "duplicate_reports", "duplicate_ratio", "duplicate_event_bytes", "setup_ms",
+# added) are kept with the types Spark infers for them. Rows of hciscope.fleet/1 (an older
+# hciscope) have a subset of these keys: the others are null in their rows.
+SCHEMA = "hciscope.fleet/2"
+FIGURES = ["discovery_ms", "discovery_p90_ms", "discovery_reports", "discovery_radio_on_ms",
+           "first_report_to_request_ms", "failed_attempts", "failed_attempts_ms", "scan_ms", "scan_radio_on_ms",
+           "app_full_duty_scan_ms", "reports", "duplicate_reports", "duplicate_ratio", "duplicate_rate_median",
+           "duplicate_rate_peak", "duplicate_event_bytes", "setup_ms", "setup_p90_ms", "accept_list_wait_ms",
            "first_att_ms", "gatt_discovery_ms", "first_data_ms", "idle_tail_ms"]
+ACTORS = ["app", "os", "peer", "unknown"]
 COUNTS = ["scans", "devices", "connection_attempts", "connections", "pairings", "errors", "warnings", "infos",
           "rules_violated", "rules_passed", "rules_not_evaluated"]
 ROW_KEYS = (["schema", "file", "format", "error", "tool_version", "frames", "duration_ms", "first_timestamp_utc",
-             "health", "health_problems", "platform", "platform_certain", "source", "merged_files"]
+             "health", "health_problems", "platform", "platform_certain", "device", "os_version", "source",
+             "merged_files"]
             + COUNTS + ["figures", "rules"])
 # Columns the job adds to hciscope's: the file as Spark lists it, and its size in bytes.
 EXTRA_KEYS = ["path", "size"]
@@ -76,13 +82,16 @@ def known_schema():
     from pyspark.sql.types import (ArrayType, BooleanType, DoubleType, LongType, StringType, StructField,
                                    StructType)
     rule = StructType([StructField("rule", StringType()), StructField("status", StringType()),
+                       StructField("judged_status", StringType()),
                        StructField("findings", LongType()), StructField("errors", LongType()),
-                       StructField("warnings", LongType()), StructField("infos", LongType())])
+                       StructField("warnings", LongType()), StructField("infos", LongType()),
+                       StructField("findings_by_actor", StructType([StructField(a, LongType()) for a in ACTORS]))])
     types = {
         "schema": StringType(), "file": StringType(), "format": StringType(), "error": StringType(),
         "tool_version": StringType(), "frames": LongType(), "duration_ms": DoubleType(),
         "first_timestamp_utc": StringType(), "health": StringType(), "health_problems": ArrayType(StringType()),
-        "platform": StringType(), "platform_certain": BooleanType(), "source": StringType(),
+        "platform": StringType(), "platform_certain": BooleanType(), "device": StringType(),
+        "os_version": StringType(), "source": StringType(),
         "merged_files": LongType(),
         "figures": StructType([StructField(k, DoubleType()) for k in FIGURES]),
         "rules": ArrayType(rule),
@@ -117,7 +126,7 @@ def failure_row(path, size, error, tool_version):
     """A row the job writes itself (hciscope crashed, ran out of time, could not be run on the
     file): the shape of hciscope's own row for a capture that could not be analysed."""
     row = {k: None for k in ROW_KEYS}
-    row.update({"schema": "hciscope.fleet/1", "file": path, "error": error, "tool_version": tool_version,
+    row.update({"schema": SCHEMA, "file": path, "error": error, "tool_version": tool_version,
                 "health_problems": [], "rules": []})
     return row
 
@@ -276,7 +285,7 @@ def with_source(text, path, size):
     return text[:-1] + ',"path":%s,"size":%s}' % (json.dumps(path), "null" if size is None else int(size))
 
 
-RULE_KEYS = {"rule", "status", "findings", "errors", "warnings", "infos"}
+RULE_KEYS = {"rule", "status", "judged_status", "findings", "errors", "warnings", "infos", "findings_by_actor"}
 
 
 def unknown_keys(text):
@@ -287,7 +296,9 @@ def unknown_keys(text):
         return True
     if any(k not in FIGURES for k in (row.get("figures") or {})):
         return True
-    return any(k not in RULE_KEYS for r in (row.get("rules") or []) for k in r)
+    rules = row.get("rules") or []
+    return (any(k not in RULE_KEYS for r in rules for k in r)
+            or any(a not in ACTORS for r in rules for a in (r.get("findings_by_actor") or {})))
 
 
 def cpu_seconds(who):
@@ -332,7 +343,7 @@ def process_partition(items, binary_argument, settings):
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         prog="spark-submit integrations/spark/hciscope_fleet.py",
-        description="hciscope's fleet table (one hciscope.fleet/1 row per capture, plus path and size) on Spark, "
+        description="hciscope's fleet table (one hciscope.fleet/2 row per capture, plus path and size) on Spark, "
                     "from captures on any filesystem Spark reads, written as Parquet.",
         epilog="Example (local, both cores): spark-submit --master 'local[2]' integrations/spark/hciscope_fleet.py "
                "--hciscope .build/release/hciscope --output /tmp/fleet-out --partition-by platform --summary captures/. "
@@ -428,46 +439,27 @@ def summary_sql():
     return shipped
 
 
-def optional_columns(fleet):
-    """What the rows carry beyond hciscope.fleet/1 as this job knows it, for the queries that use
-    it when it is there: {placeholder: SQL expression}, and notes for what is missing."""
-    from pyspark.sql.types import ArrayType, StructType
-    fields = {f.name: f.dataType for f in fleet.schema.fields}
-    rule_fields = []
-    if isinstance(fields.get("rules"), ArrayType) and isinstance(fields["rules"].elementType, StructType):
-        rule_fields = fields["rules"].elementType.fieldNames()
-    found, notes = {}, []
-    if "actor" in rule_fields:
-        found["actor"] = "r.actor"
-    else:
-        notes.append("violation_rate_by_actor not computed: the rows' rule records carry no `actor` "
-                     "(this hciscope does not attribute findings); violation_rate_by_rule covers every actor")
-    for column in ("os_version", "platform_version"):
-        if column in fields:
-            found["os_version"] = "CAST(%s AS STRING)" % column
-            break
-    else:
-        found["os_version"] = "CAST(NULL AS STRING)"
-        notes.append("discovery_cost_by_platform: the rows carry no OS version, so os_version is null "
-                     "(quantiles per platform only)")
-    return found, notes
+def summary_notes(spark):
+    """What a reader of the summary tables should know about the rows of the view `fleet`."""
+    notes = []
+    older = spark.sql("SELECT count(*) FROM fleet WHERE schema = 'hciscope.fleet/1'").collect()[0][0]
+    if older:
+        notes.append("%d row(s) of hciscope.fleet/1 (an older hciscope, no attribution): violation_rate_by_rule "
+                     "takes their status as the verdict, violation_rate_by_actor leaves them out, and their "
+                     "os_version is null" % older)
+    if spark.sql("SELECT 1 FROM fleet WHERE exists(rules, r -> r.rule = 'conn.link-lost') LIMIT 1").count() == 0:
+        notes.append("link_loss_rate: no row has the rule conn.link-lost (this hciscope has no link-loss rule), "
+                     "so its counts are 0 and its rates null")
+    return notes
 
 
 def run_summary(spark, fleet_dir, summary_dir, overwrite):
     """The fleet questions (fleet_summary.sql) over the Parquet rows just written."""
     fleet = spark.read.parquet(fleet_dir)
     fleet.createOrReplaceTempView("fleet")
-    columns, notes = optional_columns(fleet)
-    if fleet.where("exists(rules, r -> r.rule = 'conn.link-lost')").limit(1).count() == 0:
-        notes.append("link_loss_rate: no row has the rule conn.link-lost (this hciscope has no link-loss rule), "
-                     "so its counts are 0 and its rates null")
+    notes = summary_notes(spark)
     results = {}
     for name, sql in read_queries(summary_sql()):
-        needs = re.findall(r"\{(\w+)\}", sql)
-        if any(n not in columns for n in needs):
-            continue
-        for n in needs:
-            sql = sql.replace("{%s}" % n, columns[n])
         table = spark.sql(sql)
         table.coalesce(1).write.mode("overwrite" if overwrite else "errorifexists").parquet(summary_dir + "/" + name)
         results[name] = table
