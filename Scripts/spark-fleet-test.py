@@ -9,12 +9,19 @@ the corpus of real captures when there is one, and broken files. Checks:
     the files analyze skips (not captures) are skipped too;
   - broken files are rows with their error; a file that makes hciscope crash or run past
     --timeout is a row saying so, and the job goes on;
-  - the Parquet has hciscope.fleet/1's columns in order, then path and size (and the partition
+  - the Parquet has hciscope.fleet/2's columns in order, then path and size (and the partition
     column), and loads in DuckDB and Spark;
-  - --summary's tables (Spark SQL) equal the DuckDB queries' (fleet_summary.py) over the same rows;
-  - --read spark (Spark reads the bytes, no streaming) gives the same rows.
+  - --summary's tables (Spark SQL) equal the DuckDB queries' (fleet_summary.py) over the same rows,
+    and the per-rule verdicts (judged_status), the per-actor table (findings_by_actor) and the
+    per-OS-version groups equal what this script counts from analyze's rows itself;
+  - --read spark (Spark reads the bytes, no streaming) gives the same rows;
+  - fleet_summary.py reads rows of hciscope.fleet/1 (no attribution, no os_version), alone and
+    mixed with hciscope.fleet/2 rows.
 
     python3 Scripts/spark-fleet-test.py --hciscope .build/release/hciscope [--corpus DIR]
+
+(--hciscope defaults to $HCISCOPE.) The binary must have `analyze -` with --name, --modified and
+--skip-non-captures, which the job runs on every file.
 
 Skips with a note (exit 0) when Java, PySpark or DuckDB is missing (Scripts/setup.sh --test
 installs them).
@@ -184,12 +191,11 @@ def local_of(uri):
     return uri[len("file:"):] if uri.startswith("file:") else uri
 
 
-def compare_rows(label, names, rows, expected, partition_columns, added=()):
-    """Each Parquet row against analyze's row of the same file. Columns: hciscope.fleet/1's in
-    order, then keys a newer hciscope added (`added`), then path and size; a partition column
-    moves to the end (Hive layout). Rules' `actor` (added) is left out of the comparison."""
+def compare_rows(label, names, rows, expected, partition_columns):
+    """Each Parquet row against analyze's row of the same file. Columns: hciscope.fleet/2's in
+    order, then path and size; a partition column moves to the end (Hive layout)."""
     from hciscope_fleet import ROW_KEYS
-    columns = [k for k in ROW_KEYS if k not in partition_columns] + list(added) + ["path", "size"] + partition_columns
+    columns = [k for k in ROW_KEYS if k not in partition_columns] + ["path", "size"] + partition_columns
     check(names == columns, "%s: columns %s" % (label, names))
     seen = set()
     for row in rows:
@@ -202,7 +208,6 @@ def compare_rows(label, names, rows, expected, partition_columns, added=()):
             check(False, "%s: %s: a row where analyze has none" % (label, path))
             continue
         got = {k: row[k] for k in ROW_KEYS}
-        got["rules"] = [{k: v for k, v in r.items() if k != "actor"} for r in got["rules"]]
         got["file"] = path
         if got["error"] is not None:
             got["error"] = got["error"].replace(row["path"], path)
@@ -212,6 +217,87 @@ def compare_rows(label, names, rows, expected, partition_columns, added=()):
         else:
             check(True, "")
     return seen
+
+
+ACTORS = ["app", "os", "peer", "unknown"]
+
+
+def by_rule(rows):
+    """violation_rate_by_rule counted here from analyze's rows: {rule: (violated, judged,
+    violation_rate, violated_any_actor, findings)}, the verdict judged_status."""
+    table = {}
+    for row in rows:
+        for r in row["rules"] or []:
+            t = table.setdefault(r["rule"], [0, 0, 0, 0])
+            t[0] += r["judged_status"] == "violated"
+            t[1] += r["judged_status"] != "not_evaluated"
+            t[2] += r["status"] == "violated"
+            t[3] += r["findings"]
+    return {k: (v, j, v / j if j else None, a, f) for k, (v, j, a, f) in table.items()}
+
+
+def by_actor(rows):
+    """violation_rate_by_actor counted here from analyze's rows: {(rule, actor):
+    (captures_with_findings, captures_judged, rate, findings)} from findings_by_actor."""
+    table = {}
+    for row in rows:
+        for r in row["rules"] or []:
+            for actor in ACTORS:
+                t = table.setdefault((r["rule"], actor), [0, 0, 0])
+                n = r["findings_by_actor"][actor]
+                t[0] += n > 0
+                t[1] += r["status"] != "not_evaluated"
+                t[2] += n
+    return {k: (w, j, w / j if j else None, f) for k, (w, j, f) in table.items()}
+
+
+def same_table(got, want):
+    return set(got) == set(want) and all(len(got[k]) == len(want[k]) and all(close(a, b) for a, b in zip(got[k], want[k]))
+                                         for k in got)
+
+
+def check_counted(label, duck, rows):
+    """The summary's per-rule, per-actor and per-OS-version tables against this script's counts."""
+    got = {r["rule"]: (r["violated"], r["judged"], r["violation_rate"], r["violated_any_actor"], r["findings"])
+           for r in duck.get("violation_rate_by_rule", [])}
+    want = by_rule(rows)
+    check(same_table(got, want), "%s: violation_rate_by_rule %s\n  counted %s" % (label, sorted(got.items())[:4],
+                                                                                 sorted(want.items())[:4]))
+    got = {(r["rule"], r["actor"]): (r["captures_with_findings"], r["captures_judged"], r["rate"], r["findings"])
+           for r in duck.get("violation_rate_by_actor", [])}
+    want = by_actor(rows)
+    check(same_table(got, want), "%s: violation_rate_by_actor %s\n  counted %s" % (label, sorted(got.items())[:4],
+                                                                                  sorted(want.items())[:4]))
+    want = discovery_groups(rows)
+    check(discovery_groups(duck) == want, "%s: discovery_cost_by_platform groups %s, counted %s"
+          % (label, discovery_groups(duck), want))
+    return want
+
+
+def discovery_groups(rows_or_summary):
+    """{(platform, os_version): captures} of discovery_cost_by_platform, or counted from rows
+    (those of hciscope.fleet/1 have no os_version: null)."""
+    if isinstance(rows_or_summary, dict):
+        return {(r["platform"], r["os_version"]): r["captures"]
+                for r in rows_or_summary.get("discovery_cost_by_platform", [])}
+    groups = {}
+    for row in rows_or_summary:
+        if row["error"] is None and row["figures"]["discovery_ms"] is not None:
+            key = (row["platform"] or "unknown", row.get("os_version"))
+            groups[key] = groups.get(key, 0) + 1
+    return groups
+
+
+def older_rows(rows):
+    """Rows as hciscope.fleet/1 wrote them: no device, os_version, judged_status, findings_by_actor."""
+    old = []
+    for row in rows:
+        row = {k: v for k, v in row.items() if k not in ("device", "os_version")}
+        row["schema"] = "hciscope.fleet/1"
+        row["rules"] = [{k: v for k, v in r.items() if k not in ("judged_status", "findings_by_actor")}
+                        for r in row["rules"]]
+        old.append(row)
+    return old
 
 
 def close(a, b):
@@ -224,11 +310,20 @@ def close(a, b):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--hciscope", required=True)
+    parser.add_argument("--hciscope", default=os.environ.get("HCISCOPE"),
+                        help="the hciscope binary (default: $HCISCOPE)")
     parser.add_argument("--corpus", default=os.environ.get("HCISCOPE_CORPUS"))
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = parser.parse_args()
+    if not args.hciscope:
+        parser.error("--hciscope PATH (or $HCISCOPE) is required")
     hciscope = os.path.abspath(args.hciscope)
+    usage = subprocess.run([hciscope, "analyze", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           check=False).stdout.decode("utf-8", "replace")
+    if not all(option in usage for option in ("--name", "--modified", "--skip-non-captures")):
+        print("spark-fleet-test: FAILED: %s analyze has no --name, --modified or --skip-non-captures, which the "
+              "job runs on every file (a build of this branch has them)" % hciscope, file=sys.stderr)
+        sys.exit(1)
     if not shutil.which("java"):
         skip("java is not installed")
     try:
@@ -305,25 +400,19 @@ def main():
         check(any(r["judged"] for r in duck.get("violation_rate_by_rule", [])), "summary: violation rates computed")
         _, spark_notes = parquet_rows(con, os.path.join(summary_dir, "notes"))
         check(sorted(n["note"] for n in spark_notes) == sorted(notes), "summary: notes %s / %s" % (spark_notes, notes))
-        log_a = open(os.path.join(work, "a.log")).read()
-        check("violation_rate_by_actor not computed" in log_a, "run A: the missing actor is said")
+        check(not any("fleet/1" in n for n in notes), "summary: no row is said to be hciscope.fleet/1: %s" % notes)
+        # DuckDB equals Spark above; both against what this script counts from analyze's rows.
+        groups = check_counted("summary", duck, list(expected.values()))
+        check(any(r["findings_by_actor"][a] for row in expected.values() for r in row["rules"] for a in ("os", "peer")),
+              "summary: some findings are the system's or the peer's (the per-actor split is exercised)")
+        check(any(os_version for _, os_version in groups), "summary: some captures name their OS version")
 
         # Run B: Spark reads every file's bytes (no streaming), none over 6,000 bytes; containers,
         # broken files and an input that matches nothing; rows partitioned by date.
         out_b = os.path.join(work, "out-b")
         limit = 6000
         missing = os.path.join(work, "no-such-folder")
-        # A newer hciscope, as the Spark job may meet it: rows whose rules carry `actor` and with
-        # an `os_version` (issue 28's attribution), so the summary's per-actor and per-OS tables
-        # run, in Spark SQL and in DuckDB, and the added keys are kept.
-        newer = os.path.join(work, "hciscope-newer")
-        with open(newer, "w") as f:
-            f.write("#!/bin/sh\n"
-                    "[ \"$1\" = analyze ] || exec %s \"$@\"\n"
-                    "%s \"$@\" | sed -e 's/\"status\":/\"actor\":\"app\",\"status\":/g' "
-                    "-e 's/\"platform\":/\"os_version\":\"14\",\"platform\":/'\n" % (hciscope, hciscope))
-        os.chmod(newer, 0o755)
-        status, took_b = run_job(["--hciscope", newer, "--output", out_b, "--read", "spark", "--max-in-memory",
+        status, took_b = run_job(["--hciscope", hciscope, "--output", out_b, "--read", "spark", "--max-in-memory",
                                   str(limit), "--partition-by", "date", "--summary", containers, broken, missing],
                                  os.path.join(work, "b.log"))
         check(status == 0, "run B: spark-submit exited %d" % status)
@@ -337,15 +426,13 @@ def main():
         small = [r for r in rows if r["size"] is not None and r["size"] <= limit]
         subset = {p: r for p, r in expected.items()
                   if p.startswith((containers, broken)) and os.path.getsize(p) <= limit}
-        seen = compare_rows("run B", names, small, subset, ["date"], added=["os_version"])
+        seen = compare_rows("run B", names, small, subset, ["date"])
         check(seen == set(subset), "run B: files %s missing" % sorted(set(subset) - seen)[:5])
         check(all(str(r["date"]) == r["first_timestamp_utc"][:10] if r["first_timestamp_utc"] else r["date"] is None
                   for r in rows), "run B: date is the day of first_timestamp_utc")
         check(any(r["date"] is not None for r in rows), "run B: some rows have a date")
-        check(all(x.get("actor") == "app" for r in small for x in r["rules"]), "run B: the rules' actor is kept")
         duck, notes = fleet_summary.summarise(os.path.join(out_b, "fleet"))
-        check("violation_rate_by_actor" in duck and not any("actor" in n for n in notes), "run B: per actor in DuckDB")
-        check(any(r["os_version"] == "14" for r in duck.get("discovery_cost_by_platform", [])), "run B: per OS version")
+        check_counted("run B summary", duck, list(subset.values()))
         summary_dir = os.path.join(out_b, "summary")
         for name in sorted(duck):
             _, spark_rows = parquet_rows(con, os.path.join(summary_dir, name))
@@ -353,6 +440,27 @@ def main():
             a, b = sorted(spark_rows, key=key), sorted(duck[name], key=key)
             same = len(a) == len(b) and all(set(x) == set(y) and all(close(x[k], y[k]) for k in x) for x, y in zip(a, b))
             check(same, "run B summary %s: Spark %s\n  DuckDB %s" % (name, a[:5], b[:5]))
+        # Rows of an older hciscope (hciscope.fleet/1), alone and mixed with these, in DuckDB.
+        old = older_rows(expected.values())
+        for label, rows in [("fleet/1 rows", old),
+                            ("mixed rows", [o if i % 2 else n for i, (n, o) in enumerate(zip(expected.values(), old))])]:
+            path = os.path.join(work, label.replace(" ", "-").replace("/", "") + ".jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in rows)
+            duck, notes = fleet_summary.summarise(path)
+            older = sum(1 for r in rows if r["schema"] == "hciscope.fleet/1")
+            check(any(n.startswith("%d row(s) of hciscope.fleet/1" % older) for n in notes), "%s: said: %s" % (label, notes))
+            newer = [r for r in rows if r["schema"] != "hciscope.fleet/1"]
+            got = {(r["rule"], r["actor"]): (r["captures_with_findings"], r["captures_judged"], r["rate"], r["findings"])
+                   for r in duck["violation_rate_by_actor"]}
+            check(same_table(got, by_actor(newer)), "%s: per actor over the attributed rows only" % label)
+            verdicts = [dict(r, rules=[dict(x, judged_status=x.get("judged_status", x["status"])) for x in r["rules"]])
+                        for r in rows]
+            got = {r["rule"]: (r["violated"], r["judged"], r["violation_rate"], r["violated_any_actor"], r["findings"])
+                   for r in duck["violation_rate_by_rule"]}
+            check(same_table(got, by_rule(verdicts)), "%s: per rule, status standing in for judged_status" % label)
+            check(discovery_groups(duck) == discovery_groups(rows), "%s: discovery groups, os_version null for "
+                  "fleet/1 rows: %s" % (label, discovery_groups(duck)))
         print("spark-fleet-test: %d files analysed (%d rows with errors) plus 2 faults; run A %.0f s, run B %.0f s"
               % (len(expected), sum(1 for r in expected.values() if r["error"]), took_a, took_b), file=sys.stderr)
     finally:
