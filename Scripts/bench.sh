@@ -27,16 +27,26 @@
 #
 #   bash Scripts/bench.sh --addresses
 #
+# A fleet: FLEET_FILES (1,000) Android snoop logs and bug report zips of 20 k to 400 k frames
+# (Scripts/make-fleet.py: corpus captures replayed by make-large-capture.py) through the Spark job
+# (integrations/spark/hciscope_fleet.py, local[2]) against `analyze DIR --format jsonl` on the
+# same two cores, and `analyze DIR` on one core against two: wall time, files and frames per
+# second, the Spark path's overhead. Needs Java and PySpark (Scripts/setup.sh --test).
+#
+#   bash Scripts/bench.sh --fleet            # or FLEET=1; FLEET_FILES, FLEET_SIZES, FLEET_REPEAT (1)
+#
 # The captures are generated once into /tmp by Scripts/make-large-capture.py (deterministic).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PER_CAPTURE=${PER_CAPTURE:-0}
 ADDRESSES=${ADDRESSES:-0}
+FLEET=${FLEET:-0}
 for arg in "$@"; do
     case $arg in
         --per-capture) PER_CAPTURE=1 ;;
         --addresses) ADDRESSES=1 ;;
+        --fleet) FLEET=1 ;;
         *) echo "bench: unknown argument $arg" >&2; exit 2 ;;
     esac
 done
@@ -236,6 +246,85 @@ addresses() {
     done
 }
 
+fleet() {
+    local files=${FLEET_FILES:-1000} sizes=${FLEET_SIZES:-20000,50000,100000,200000,400000} repeat=${FLEET_REPEAT:-1}
+    local dir=/tmp/hciscope-fleet-$files-${sizes//,/-}
+    local corpus=${HCISCOPE_CORPUS:-$(bash Scripts/fetch-corpus.sh --print-dir)}
+    python3 -c 'import pyspark' 2>/dev/null && command -v java >/dev/null \
+        || { echo "bench: --fleet needs Java and PySpark (bash Scripts/setup.sh --test)" >&2; exit 2; }
+    local submit
+    submit=$(command -v spark-submit || echo "$(python3 -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))')/bin/spark-submit")
+    HCISCOPE_CORPUS=$corpus python3 Scripts/make-fleet.py --files "$files" --sizes "$sizes" --out "$dir"
+    local rows=/tmp/hciscope-fleet-rows.jsonl
+    "$BIN" analyze "$dir" --format jsonl -o "$rows" 2>/dev/null || true
+    local frames bytes
+    frames=$(python3 -c 'import json, sys; print(sum(json.loads(l)["frames"] or 0 for l in open(sys.argv[1])))' "$rows")
+    bytes=$(du -L -b -s "$dir.pool" | cut -f1)
+    echo "fleet:   $files files ($(wc -l <"$rows") rows), $frames frames; sizes $sizes frames; half bug report zips"
+    echo "spark:   $("$submit" --version 2>&1 | grep -m1 -o 'version [0-9.]*'), $(java -version 2>&1 | head -1), local[2]"
+    echo "load:    $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo
+    printf '%-44s %8s %8s %10s %12s %s\n' run wall_s cpu_s files/s frames/s note
+    # run LABEL CMD...: wall and CPU (user+sys, children included) of CMD, best of $repeat.
+    local best_wall best_cpu best_spark_cpu
+    run() {
+        local label=$1; shift
+        best_wall=999999 best_cpu=0
+        local r log wall cpu
+        for r in $(seq "$repeat"); do
+            log=$(mktemp)
+            local status=0
+            "$TIME" -v "$@" >"$log.out" 2>"$log" || status=$?
+            grep -h "^hciscope_fleet: CPU seconds" "$log.out" "$log" > "$log.cpu" || true
+            # analyze exits 1 when a capture has findings at --fail-on: not a failure here.
+            [ "$status" -le 1 ] || { echo "bench: $label exited $status:"; grep -v '^\s' "$log" | tail -20; }
+            wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$log")
+            cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { print u + s }' "$log")
+            if awk -v a="$wall" -v b="$best_wall" 'BEGIN { exit !(a < b) }'; then
+                best_wall=$wall best_cpu=$cpu
+                # The Spark job's own account of its CPU time (hciscope, Python workers, JVM).
+                best_spark_cpu=$(sed -e 's/.*CPU seconds: //' "$log.cpu")
+            fi
+            rm -f "$log" "$log.out" "$log.cpu"
+        done
+        awk -v l="$label" -v w="$best_wall" -v c="$best_cpu" -v f="$files" -v n="$frames" -v note="${NOTE:-}" \
+            'BEGIN { printf "%-44s %8.2f %8.2f %10.1f %12.0f %s\n", l, w, c, f / w, n / w, note }'
+        [ -z "$best_spark_cpu" ] || echo "    CPU seconds: $best_spark_cpu; load now $(cut -d' ' -f1 /proc/loadavg)"
+    }
+    local out=/tmp/hciscope-fleet-spark-out
+    local spark=(env SPARK_LOCAL_IP=127.0.0.1 PYSPARK_PYTHON=python3 "$submit" --master 'local[2]'
+        --driver-java-options "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC" --conf spark.ui.enabled=false
+        --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 --conf spark.log.level=WARN
+        integrations/spark/hciscope_fleet.py --hciscope "$BIN" --output "$out" --overwrite "$dir")
+    # The Spark path's fixed cost: the same job over one small file.
+    local tiny=/tmp/hciscope-fleet-tiny
+    rm -rf "$tiny"; mkdir -p "$tiny"; cp captures/btvirt-le-pairing.btsnoop "$tiny/"
+    local tinyspark=("${spark[@]}")
+    tinyspark[${#tinyspark[@]}-1]=$tiny
+    # Spark and analyze DIR one after the other (the machine's load moves), best of $repeat each.
+    local two=999999 sparkwall=999999 r
+    for r in $(seq "$repeat"); do
+        repeat=1 run "analyze DIR --format jsonl (2 cores)" "$BIN" analyze "$dir" --format jsonl -o /dev/null
+        echo "    load now $(cut -d' ' -f1 /proc/loadavg)"
+        two=$(awk -v a="$best_wall" -v b="$two" 'BEGIN { print (a < b) ? a : b }')
+        NOTE="(cpu_s: the JVM and driver only)" repeat=1 run "spark-submit hciscope_fleet.py (local[2])" "${spark[@]}"
+        sparkwall=$(awk -v a="$best_wall" -v b="$sparkwall" 'BEGIN { print (a < b) ? a : b }')
+    done
+    NOTE="(cpu_s: the JVM and driver only)" run "spark-submit hciscope_fleet.py, 1 file" "${tinyspark[@]}"
+    local fixed=$best_wall
+    run "analyze DIR --format jsonl (1 core)" taskset -c 0 "$BIN" analyze "$dir" --format jsonl --threads 1 -o /dev/null
+    local one=$best_wall
+    echo
+    awk -v one="$one" -v two="$two" -v s="$sparkwall" -v fixed="$fixed" -v f="$files" 'BEGIN {
+        printf "analyze DIR, two cores against one: %.2fx (target >= 1.8x)\n", one / two
+        printf "Spark local[2] against analyze DIR on two cores: %.2fx the wall time (target <= 1.5x)\n", s / two
+        printf "Spark overhead: %.1f s in all, of which %.1f s fixed (a one-file run: JVM, session, listing, writing) and %.1f s over %d files (%.1f ms a file)\n",
+            s - two, fixed, s - two - fixed, f, (s - two - fixed) * 1000 / f
+    }'
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+if [ "$FLEET" = 1 ]; then fleet; exit 0; fi
 if [ "$PER_CAPTURE" = 1 ]; then per_capture; exit 0; fi
 if [ "$ADDRESSES" = 1 ]; then addresses; exit 0; fi
 

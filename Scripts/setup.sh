@@ -8,12 +8,14 @@
 #                               what building BlueZ 5.87's btmon needs (Scripts/build-btmon.sh:
 #                               curl, build-essential, libglib2.0-dev, libdbus-1-dev),
 #                               patchelf (the kernel lab's libpcap capture: Scripts/kernel-lab.sh),
-#                               and PyPI bumble (capture --h4-proxy end-to-end test) and duckdb
-#                               (fleet table test) when pip exists
+#                               Java (openjdk-17-jre-headless, for Spark), and PyPI bumble
+#                               (capture --h4-proxy end-to-end test), duckdb (fleet table test)
+#                               and pyspark (the fleet on Spark: Scripts/spark-fleet-test.py)
+#                               when pip exists
 set -euo pipefail
 packages=(libpcap-dev libbluetooth-dev pkg-config zlib1g-dev liblzma-dev libzstd-dev libbz2-dev)
 if [ "${1:-}" = "--test" ]; then
-    packages+=(tshark bluez python3 chromium curl build-essential libglib2.0-dev libdbus-1-dev gzip xz-utils zstd bzip2 patchelf)
+    packages+=(tshark bluez python3 chromium curl build-essential libglib2.0-dev libdbus-1-dev gzip xz-utils zstd bzip2 patchelf openjdk-17-jre-headless)
 fi
 missing=()
 for p in "${packages[@]}"; do
@@ -28,10 +30,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 command -v swift >/dev/null || { echo "setup: Swift 6.x is required (https://www.swift.org/install/linux/)" >&2; exit 1; }
 # PyPI modules the tests use: bumble (capture --h4-proxy end-to-end test), duckdb (the fleet
-# table of analyze --format jsonl loaded as docs/FLEET.md and the README show). Each test skips
-# with a note when its module is missing.
+# table of analyze --format jsonl loaded as docs/FLEET.md and the README show), pyspark (the
+# fleet table on Spark, integrations/spark; it needs the Java above). Each test skips with a
+# note when its module is missing.
 if [ "${1:-}" = "--test" ]; then
-    for module in bumble duckdb; do
+    for module in bumble duckdb pyspark; do
         python3 -c "import $module" 2>/dev/null && continue
         pip=""
         for candidate in pip3 pip; do command -v "$candidate" >/dev/null && { pip=$candidate; break; }; done

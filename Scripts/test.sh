@@ -59,6 +59,14 @@ if command -v tshark >/dev/null && command -v python3 >/dev/null; then
 else
     echo "test.sh: tshark or python3 missing: conformance check SKIPPED" >&2
 fi
+# The fleet table on Apache Spark (integrations/spark/hciscope_fleet.py) with a local Spark over
+# the captures, containers, the corpus and broken files, against analyze DIR's rows and DuckDB's
+# summary (skipped with a note without Java, PySpark or DuckDB).
+if command -v python3 >/dev/null; then
+    python3 Scripts/spark-fleet-test.py --hciscope .build/release/hciscope
+else
+    echo "test.sh: python3 missing: fleet on Spark test SKIPPED" >&2
+fi
 if command -v python3 >/dev/null && btmon=$(bash Scripts/build-btmon.sh); then
     python3 Scripts/btmon-conformance.py --btmon "$btmon" --hciscope .build/release/hciscope
     # capture --tty against btmon --tty on the same stream (two pseudo-terminals)

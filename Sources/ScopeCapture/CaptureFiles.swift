@@ -47,8 +47,10 @@ public enum CaptureFiles {
     }
 
     /// True when the file's first bytes are a btsnoop, pcap or pcapng magic (PacketLogger has
-    /// none: a file that fails its record checks is not one).
+    /// none: a file that fails its record checks is not one). "-": standard input's first bytes
+    /// as a reader saw them (``StandardInput/head``).
     static func beginsWithCaptureMagic(path: String) -> Bool {
+        if path == "-" { return StandardInput.head.map(Containers.hasCaptureMagic) ?? false }
         guard let fd = try? POSIX.openForReading(path) else { return false }
         defer { _ = POSIX.closeDescriptor(fd) }
         var bytes = [UInt8](repeating: 0, count: 8)

@@ -31,6 +31,9 @@ public struct Analyze: ParsableCommand {
             report), with every finding listed in the report as a packet comment on each of its evidence frames \
             (Wireshark: packet tree and Expert Info; filter frame.comment contains "scan."). It reads the capture \
             a second time, so it takes one file and not standard input.
+            Standard input ("-") holds one capture or container of any kind; --name gives it the name a job that \
+            pipes files in knows it by (the report's file, the row's file, every message) and --modified its \
+            modification time (the clock of raw btsnooz records), so its report is the one of the file itself.
             """)
 
     @Argument(help: "Captures (btsnoop, pcap, pcapng, pklg; compressed; Android bug report zips, btsnooz text, iOS sysdiagnose archives) or folders to search.")
@@ -72,6 +75,19 @@ public struct Analyze: ParsableCommand {
 
     @Option(help: "Most threads to use; default: one per core, each analysing one capture on its own. A capture given two (one reads and decodes, one analyses) finishes a little sooner for a fifth to a half more CPU time.")
     var threads: Int?
+
+    @Option(help: ArgumentHelp(
+        "With - (standard input): the name its capture goes by in the report, its row and every message (default: -, and <stdin> in messages).",
+        valueName: "NAME"))
+    var name: String?
+
+    @Option(help: ArgumentHelp(
+        "With - (standard input): its modification time in Unix seconds, the clock raw btsnooz records count from (a file's own is used otherwise).",
+        valueName: "SECONDS"))
+    var modified: Int?
+
+    @Flag(name: .customLong("skip-non-captures"), help: "Skip files named on the command line (and standard input) that are not captures, as a folder search does, instead of failing on them (no row, no report, exit 0 for them).")
+    var skipNonCaptures = false
 
     @Flag(name: .customLong("no-resolve-addresses"), help: "Do not resolve resolvable private addresses with the IRKs the capture distributes (SMP Identity Information).")
     var noResolveAddresses = false
@@ -116,6 +132,14 @@ public struct Analyze: ParsableCommand {
         if let annotate, let refusal = AnnotatedCapture.refusal(files: files, output: annotate) {
             console.err("hciscope analyze: \(refusal)")
             return 2
+        }
+        if name != nil || modified != nil {
+            guard files == ["-"] else {
+                console.err("hciscope analyze: --name and --modified describe standard input: give - alone")
+                return 2
+            }
+            StandardInput.name = name
+            StandardInput.modified = modified
         }
         if let p = profile, p != "ios" {
             console.err("hciscope analyze: unknown profile '\(p)' (known: ios)")
@@ -171,13 +195,13 @@ public struct Analyze: ParsableCommand {
         var walkFailures: [MultiReport.Failure] = []
         var folders: [String] = []
         for file in files {
-            guard CaptureFiles.isDirectory(file) else {
-                inputs.append(Input(path: file, found: false))
+            guard file != "-" && CaptureFiles.isDirectory(file) else {
+                inputs.append(Input(path: file, found: skipNonCaptures, named: true))
                 continue
             }
             folders.append(file)
             let walk = CaptureFiles.walk(file)
-            inputs += walk.files.map { Input(path: $0, found: true) }
+            inputs += walk.files.map { Input(path: $0, found: true, named: false) }
             for problem in walk.problems {
                 console.err("hciscope analyze: \(problem)")
                 walkFailures.append(.init(file: problem.file ?? file, message: problem.message))
@@ -189,20 +213,24 @@ public struct Analyze: ParsableCommand {
         // decides whether its capture may take a second thread (not by default).
         let threads = self.threads
         let perCapture = threads.map { max(1, $0 / Self.workers(for: inputs.count, threads: $0)) } ?? 1
+        let stdinName = name
         let analyse: @Sendable (Input) -> FileOutcome = { input in
             var outcome = FileOutcome()
             let path = input.path
-            // As printed (a found file's name may hold control characters).
-            let file = SafeText.escaped(path)
-            let analysis: AnalysisResult
+            // As printed (a found file's name may hold control characters); standard input's
+            // name is --name when given.
+            let file = path == "-" ? (stdinName.map(SafeText.escaped) ?? "-") : SafeText.escaped(path)
+            var analysis: AnalysisResult
             let verdicts: [RuleVerdict]
             do {
                 (analysis, verdicts) = try RuleEngine.analyze(
                     path: path, config: ruleConfig, resolvePrivateAddresses: resolve, threads: perCapture)
+                if path == "-" { analysis.capture.file = file }
             } catch {
                 // A file a folder search found that no reader recognises is skipped, not failed.
                 if input.found, let e = error as? CaptureError, case .notACapture = CaptureFiles.recognition(of: e, path: path) {
                     outcome.skipped = true
+                    if input.named { outcome.messages.append("hciscope analyze: \(file): skipped (not a capture)") }
                     return outcome
                 }
                 // A capture error names its file (and offset) itself.
@@ -425,11 +453,13 @@ extension Severity: ExpressibleByArgument {
 }
 
 extension Analyze {
-    /// A file to analyse; `found` when a folder search found it (then it is skipped when it is
-    /// not a capture).
+    /// A file to analyse; `found` when a folder search found it or --skip-non-captures is given
+    /// (then it is skipped when it is not a capture).
     struct Input: Sendable {
         var path: String
         var found: Bool
+        /// Named on the command line (not found in a folder).
+        var named: Bool
     }
 
     /// What analysing one file produced.

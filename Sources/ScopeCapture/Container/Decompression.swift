@@ -112,13 +112,13 @@ final class Decompressor: ByteInput {
             } catch {
                 finished = true
                 if error.isLimit {
-                    throw CaptureError(.limit, file: name, offset: consumed, message: "\(compression.name): \(error.message)")
+                    throw CaptureError(.limit, file: name, offset: consumed + error.consumed, message: "\(compression.name): \(error.message)")
                 }
                 // Bytes after the last member that are no member (zero padding, garbage: they
                 // do not start with the format's magic) end the data, as gzip(1) ignores them;
                 // a member that starts like one and then fails is corruption.
                 if startOfMember && producedTotal > 0 && !memberHasMagic { return 0 }
-                throw CaptureError(.damaged, file: name, offset: consumed, message: "\(compression.name) data is corrupt: \(error.message)")
+                throw CaptureError(.damaged, file: name, offset: consumed + error.consumed, message: "\(compression.name) data is corrupt: \(error.message)")
             }
             start += step.consumed
             consumed += step.consumed
@@ -178,6 +178,9 @@ struct CodecError: Error {
     var message: String
     /// A limit of the configuration refused the stream (not damage).
     var isLimit = false
+    /// Input bytes the failing step took before the library gave up: the offset of the
+    /// corruption does not depend on how the input arrived in pieces.
+    var consumed = 0
 }
 
 /// One decompression library behind one interface.
@@ -228,7 +231,7 @@ final class ZlibCodec: Codec {
             return CodecStep(consumed: consumed, produced: produced, streamEnded: true)
         default:
             let text = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-            throw CodecError(message: text)
+            throw CodecError(message: text, consumed: consumed)
         }
     }
 
@@ -279,8 +282,8 @@ final class XzCodec: Codec {
             atStreamBoundary = true
             singleStream = true  // liblzma has read every concatenated stream
             return CodecStep(consumed: consumed, produced: produced, streamEnded: true)
-        case LZMA_DATA_ERROR: throw CodecError(message: "invalid xz data")
-        case LZMA_FORMAT_ERROR: throw CodecError(message: "not xz data")
+        case LZMA_DATA_ERROR: throw CodecError(message: "invalid xz data", consumed: consumed)
+        case LZMA_FORMAT_ERROR: throw CodecError(message: "not xz data", consumed: consumed)
         case LZMA_MEMLIMIT_ERROR:
             let needed = Int(clamping: lzma_memusage(&stream))
             throw CodecError(
@@ -336,9 +339,9 @@ final class ZstdCodec: Codec {
                 throw CodecError(
                     message: "a frame declares a window larger than 2^\(windowLog) bytes (\(CaptureLimits.size(1 << windowLog))), "
                         + "the most allowed (limits.zstd_window_log and limits.decoder_memory_mb in hciscope.yml)",
-                    isLimit: true)
+                    isLimit: true, consumed: inBuffer.pos)
             }
-            throw CodecError(message: String(cString: ZSTD_getErrorName(hint)))
+            throw CodecError(message: String(cString: ZSTD_getErrorName(hint)), consumed: inBuffer.pos)
         }
         let using = ZSTD_sizeof_DStream(stream)
         if using != held, budget.change(from: held, to: using) { held = using }
@@ -393,7 +396,7 @@ final class Bzip2Codec: Codec {
         case BZ_STREAM_END:
             atStreamBoundary = true
             return CodecStep(consumed: consumed, produced: produced, streamEnded: true)
-        case BZ_DATA_ERROR, BZ_DATA_ERROR_MAGIC: throw CodecError(message: "invalid bzip2 data")
+        case BZ_DATA_ERROR, BZ_DATA_ERROR_MAGIC: throw CodecError(message: "invalid bzip2 data", consumed: consumed)
         case BZ_MEM_ERROR: throw CodecError(message: "out of memory")
         default: throw CodecError(message: "libbz2 error \(status)")
         }

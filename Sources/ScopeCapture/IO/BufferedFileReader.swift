@@ -58,7 +58,7 @@ public final class BufferedFileReader {
     /// Opens `path` for reading; "-" means standard input.
     public static func open(path: String) throws(CaptureError) -> BufferedFileReader {
         if path == "-" {
-            return try BufferedFileReader(duplicating: STDIN_FILENO, name: "<stdin>")
+            return try BufferedFileReader(duplicating: STDIN_FILENO, name: StandardInput.name ?? "<stdin>")
         }
         let fd = try POSIX.openForReading(path)
         // Named as printed: a file name's control characters escaped (SafeText).
@@ -87,8 +87,9 @@ public final class BufferedFileReader {
         self.init(stream: stream, name: name, owned: true)
     }
 
-    /// Reads from a C stream with `fread(3)`, asking only for the bytes a request misses (so a
-    /// live pipe is never waited on for more than the next record needs).
+    /// Reads from a C stream's descriptor with `read(2)`, which returns what a pipe holds (so a
+    /// live pipe is never waited on for more than the next record needs); the stream itself is
+    /// kept for handing the input to libpcap (``pushBackForStream()``).
     init(stream: UnsafeMutablePointer<FILE>, name: String, owned: Bool) {
         self.name = name
         self.backend = .stream(stream, owned: owned)
@@ -222,16 +223,19 @@ public final class BufferedFileReader {
             tail += got
             bytesFromInput += got
         case .stream(let fp, _):
-            let missing = min(want - (tail - head), capacity - tail)
-            let got = fread(storage + tail, 1, missing, fp)
-            tail += got
-            bytesFromInput += got
-            if got < missing {
+            // read(2) on the stream's descriptor: what is there, up to the room left. A pipe
+            // returns what it holds, so a live producer is never waited on for more than the
+            // request misses, and a file or a full pipe fills the window in one call (fread of
+            // only the missing bytes fed decompressors and spooled archives a byte at a time).
+            // The C stream's own buffer stays empty for pushBackForStream().
+            let result = POSIX.read(fileno(fp), UnsafeMutableRawBufferPointer(start: storage + tail, count: capacity - tail))
+            if result.count < 0 {
                 reachedEOF = true
-                if ferror(fp) != 0 {
-                    throw POSIX.ioError("read failed", file: name, offset: offset + available, errno: errno)
-                }
+                throw POSIX.ioError("read failed", file: name, offset: offset + available, errno: result.errno)
             }
+            if result.count == 0 { reachedEOF = true }
+            tail += result.count
+            bytesFromInput += result.count
         }
     }
 

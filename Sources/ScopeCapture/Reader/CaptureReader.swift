@@ -113,9 +113,14 @@ public struct CaptureReader {
             return try Containers.openFolder(path, name: SafeText.escaped(path), context: context)
         }
         let input = try BufferedFileReader.open(path: path)
+        if path == "-" {
+            // Its first bytes, for CaptureFiles.recognition (a pipe cannot be read twice).
+            _ = try? input.fill(atLeast: 8)
+            StandardInput.head = Array(input.windowBytes().prefix(8))
+        }
         let regular = path != "-" && Containers.isRegularFile(path)
         return try Containers.open(input, path: regular ? path : nil, context: context, origin: CaptureOrigin(), depth: 0,
-                                   modified: path == "-" ? nil : Containers.modificationTime(path))
+                                   modified: path == "-" ? StandardInput.modified : Containers.modificationTime(path))
     }
 
     /// Reads from an open descriptor (a pipe, a socket, standard input). The descriptor is
