@@ -257,7 +257,7 @@ enum FramePipeline {
                 next += 1
             }
             builder.consume(lent: &frame)
-            if let handOver, builder.hasSettledToHandOver { handOver(builder.handOverSettled()) }
+            if let handOver, builder.isDueForHandOver() { handOver(builder.handOverSettled()) }
         }
         while next < diagnostics.count {
             builder.noteReaderDiagnostics(diagnostics[next].items)
