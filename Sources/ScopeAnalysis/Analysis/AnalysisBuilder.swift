@@ -81,6 +81,7 @@ public struct AnalysisBuilder: Sendable {
     var platformDetector: PlatformDetector
     /// What the detector said after the first `platformWindow` records (`CaptureInfo.platformAtStart`).
     var platformAtStart: HostPlatform?
+    var platformAtStartTaken = false
 
     /// Notes and user-logging records not kept as markers, and those kept cut short.
     var markersNotKept = 0
@@ -136,7 +137,12 @@ public struct AnalysisBuilder: Sendable {
         let at = FrameTime(frame: record.frame, time: record.timestamp)
         noteHealth(frame, at: at)
         platformDetector.consume(frame)
-        if platformAtStart == nil, result.capture.frames >= Self.platformWindow { platformAtStart = platformDetector.platform }
+        // Frames first, then a flag: comparing the optional HostPlatform with nil copied it
+        // (and destroyed the copy) on every frame.
+        if !platformAtStartTaken, result.capture.frames >= Self.platformWindow {
+            platformAtStart = platformDetector.platform
+            platformAtStartTaken = true
+        }
         lastFrame = at
         switch frame.packet {
         case .command(let command):
