@@ -12,6 +12,12 @@ struct ItemView {
     var connectionPairings: [Pairing]
     /// The connections the pairings of the view took place on (as far as the view holds them).
     var connectionsOfPairings: [Connection] { connections }
+    /// `connectionsOfPairings` by id: what the pairing rules look a pairing's link up in.
+    var pairingLinks: [ConnectionID: Connection] {
+        var links: [ConnectionID: Connection] = [:]
+        for c in connectionsOfPairings { links[c.id] = c }
+        return links
+    }
     var reconnections: [Reconnection]
     var dataCommands: [AdvertisingDataCommand]
     var spans: [AdvertisingSpan]

@@ -19,8 +19,7 @@ public struct SecurityRepeatedPairing: ItemRule {
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let context = PlatformContext(view.platform, config)
-        var links: [ConnectionID: Connection] = [:]
-        for c in view.connectionsOfPairings { links[c.id] = c }
+        let links = view.pairingLinks
         var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.result == .success {
             t.tick(0)

@@ -43,8 +43,7 @@ public struct SecurityUnauthenticatedPairing: ItemRule {
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let context = PlatformContext(view.platform, config)
-        var links: [ConnectionID: Connection] = [:]
-        for c in view.connectionsOfPairings { links[c.id] = c }
+        let links = view.pairingLinks
         var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
