@@ -18,6 +18,17 @@
 #   bash Scripts/bench.sh --per-capture      # or PER_CAPTURE=1; N = PER_CAPTURE_FRAMES (300000)
 #   PER_CAPTURE_FRAMES=100000 REPEAT=3 ANCHOR_REPEAT=1 bash Scripts/bench.sh --per-capture
 #   NO_TSHARK=1 / NO_BTMON587=1              # leave an anchor out
+#   BASE_BIN=/path/to/older/hciscope bash Scripts/bench.sh --per-capture
+#                                            # also an older build, interleaved in the same runs:
+#                                            # its text M/CPU-s and this build's speed-up over it
+#                                            # (the machine's own speed cancels out of that ratio)
+#
+# Instructions per frame (deterministic, so a shared machine's speed cancels out): every replay
+# of --per-capture at INSTR_FRAMES (30,000) and at 1,000 frames, `analyze` (text and JSON) run under
+# valgrind's callgrind, which counts the instructions executed; per frame past start-up = the
+# difference over 29,000 frames. With BASE_BIN, the older build beside this one, and the ratio.
+#
+#   BASE_BIN=/path/to/older/hciscope bash Scripts/bench.sh --instructions
 #
 # Per advertiser address: one scan from 200 advertisers whose private addresses rotate
 # (Scripts/make-address-capture.py, a report every 10 ms), naming 20,000 to 1,000,000 distinct
@@ -42,11 +53,13 @@ cd "$(dirname "$0")/.."
 PER_CAPTURE=${PER_CAPTURE:-0}
 ADDRESSES=${ADDRESSES:-0}
 FLEET=${FLEET:-0}
+INSTRUCTIONS=${INSTRUCTIONS:-0}
 for arg in "$@"; do
     case $arg in
         --per-capture) PER_CAPTURE=1 ;;
         --addresses) ADDRESSES=1 ;;
         --fleet) FLEET=1 ;;
+        --instructions) INSTRUCTIONS=1 ;;
         *) echo "bench: unknown argument $arg" >&2; exit 2 ;;
     esac
 done
@@ -152,7 +165,9 @@ per_capture() {
     echo "  text_dM and json_dM: the same per frame past start-up: (N - $small) frames / (CPU of N frames - CPU of a $small-frame"
     echo "  replay of the same capture), minimum CPU of each; the fixed cost of a run (start-up, about 6 ms) taken out"
     echo
-    printf '%-62s %7s %5s %7s %7s %7s %7s %6s %7s %7s %9s %7s %9s %7s  %s\n' capture frames adv% text_M json_M text_dM json_dM json/t 2thr_M RSS_MB tshark_k x_tshark btmon_k x_btmon flags
+    local base_bin=${BASE_BIN:-}
+    [ -z "$base_bin" ] || echo "  base_M: text with BASE_BIN ($("$base_bin" --version 2>/dev/null)), interleaved; x_base: its CPU / this build's"
+    printf '%-62s %7s %5s %7s %7s %7s %7s %6s %7s %7s %9s %7s %9s %7s %7s %6s  %s\n' capture frames adv% text_M json_M text_dM json_dM json/t 2thr_M RSS_MB tshark_k x_tshark btmon_k x_btmon base_M x_base flags
     local skipped=() f name check recs adv out
     for f in "$corpus"/*; do
         [ -f "$f" ] || continue
@@ -170,7 +185,7 @@ per_capture() {
             python3 Scripts/make-large-capture.py --capture "$f" --frames "$small" --out "$base" 2>/dev/null
         fi
         local text=999999 json=999999 two=999999 rss=0 tsh=999999 btm=999999 notes="" r c k note
-        local text0=999999 json0=999999
+        local text0=999999 json0=999999 basec=999999
         for r in $(seq "$repeat"); do
             read -r c k note < <(cpu_run "$BIN" analyze --no-color --format text "$base")
             text0=$(awk -v a="$text0" -v b="$c" 'BEGIN { print (b < a) ? b : a }')
@@ -185,6 +200,10 @@ per_capture() {
             read -r c k note < <(cpu_run "$BIN" analyze --no-color --format text --threads 2 "$out")
             two=$(awk -v a="$two" -v b="$c" 'BEGIN { print (b < a) ? b : a }'); [ "$k" -gt "$rss" ] && rss=$k
             [ "$note" != - ] && notes+=" threads2:$note"
+            if [ -n "$base_bin" ]; then
+                read -r c k note < <(cpu_run "$base_bin" analyze --no-color --format text "$out")
+                basec=$(awk -v a="$basec" -v b="$c" 'BEGIN { print (b < a) ? b : a }')
+            fi
             [ "$r" -le "$arepeat" ] || continue
             if [ $use_tshark = 1 ]; then
                 read -r c k note < <(CPU_LIMIT=$alimit cpu_run tshark -r "$out" -q -z io,phs)
@@ -199,7 +218,7 @@ per_capture() {
         done
         awk -v name="$name" -v n="$n" -v recs="$recs" -v adv="$adv" -v t="$text" -v j="$json" -v two="$two" -v rss="$rss" \
             -v ts="$tsh" -v bt="$btm" -v uts=$use_tshark -v ubt=$use_btmon -v notes="$notes" \
-            -v small="$small" -v t0="$text0" -v j0="$json0" 'BEGIN {
+            -v small="$small" -v t0="$text0" -v j0="$json0" -v bc="$basec" -v ubase="${base_bin:+1}" 'BEGIN {
             if (t <= 0) t = 1e-6; if (j <= 0) j = 1e-6; if (two <= 0) two = 1e-6
             tm = n / t / 1e6; jm = n / j / 1e6; m2 = n / two / 1e6; share = adv / recs; heavy = share >= 0.5
             td = (t > t0) ? (n - small) / (t - t0) / 1e6 : 0; jd = (j > j0) ? (n - small) / (j - j0) / 1e6 : 0
@@ -214,7 +233,9 @@ per_capture() {
             tl = index(notes, "tshark:cpu_limit") ? "<" : ""; bl = index(notes, "btmon:cpu_limit") ? "<" : ""
             if (uts) { tk = sprintf("%s%.1f", tl, n / ts / 1e3); tr = sprintf("%s%.0fx", tl ? ">" : "", ts / t) }
             if (ubt) { bk = sprintf("%s%.1f", bl, n / bt / 1e3); br = sprintf("%s%.0fx", bl ? ">" : "", bt / t) }
-            printf "%-62s %7d %4.0f%% %7.2f %7.2f %7.2f %7.2f %6.2f %7.2f %7.1f %9s %7s %9s %7s  %s\n", name, n, share * 100, tm, jm, td, jd, j / t, m2, rss / 1024, tk, tr, bk, br, (flags == "" ? "ok" : substr(flags, 2))
+            bm = "-"; bx = "-"
+            if (ubase) { bm = sprintf("%.2f", n / bc / 1e6); bx = sprintf("%.2f", bc / t) }
+            printf "%-62s %7d %4.0f%% %7.2f %7.2f %7.2f %7.2f %6.2f %7.2f %7.1f %9s %7s %9s %7s %7s %6s  %s\n", name, n, share * 100, tm, jm, td, jd, j / t, m2, rss / 1024, tk, tr, bk, br, bm, bx, (flags == "" ? "ok" : substr(flags, 2))
         }'
     done
     echo
@@ -324,6 +345,54 @@ fleet() {
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# icount BIN FILE FORMAT: instructions `analyze` executes (callgrind; the binary is copied without
+# its DWARF 5 debug sections, which valgrind 3.19 cannot read).
+icount() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" analyze --no-color --format "$3" "$2" 2>&1 >/dev/null |
+        awk '/Collected :/ { print $4 } /I +refs:/ { gsub(",", "", $4); print $4 }' | tail -1
+}
+
+instructions() {
+    command -v valgrind >/dev/null || { echo "bench: --instructions needs valgrind (apt install valgrind)" >&2; exit 2; }
+    local n=${INSTR_FRAMES:-30000} small=1000 tmp
+    local corpus=${HCISCOPE_CORPUS:-$(bash Scripts/fetch-corpus.sh --print-dir)}/real
+    tmp=$(mktemp -d)
+    strip --strip-debug -o "$tmp/new" "$BIN"
+    local base=""
+    if [ -n "${BASE_BIN:-}" ]; then strip --strip-debug -o "$tmp/base" "$BASE_BIN"; base="$tmp/base"; fi
+    echo "instructions per frame past start-up: (I(N) - I($small)) / (N - $small), N = $n, counted by valgrind callgrind"
+    [ -z "$base" ] || echo "  base: $("$BASE_BIN" --version 2>/dev/null); x_base = base's instructions per frame / this build's (text)"
+    printf '%-62s %5s %9s %9s %9s %9s %7s\n' capture adv% startup_M text_ipf json_ipf base_ipf x_base
+    local f name check recs adv out one
+    for f in "$corpus"/*; do
+        [ -f "$f" ] || continue
+        name=$(basename "$f")
+        case $name in *.tsv|*.md|*.txt|*.json) continue ;; esac
+        check=$(python3 Scripts/make-large-capture.py --check "$f")
+        [ "${check%% *}" = ok ] || continue
+        read -r _ recs adv <<<"$check"
+        out=/tmp/hciscope-replay-$name-$n.btsnoop
+        one=/tmp/hciscope-replay-$name-$small.btsnoop
+        for x in "$n:$out" "$small:$one"; do
+            if [ ! -f "${x#*:}" ] || [ Scripts/make-large-capture.py -nt "${x#*:}" ] || [ "$f" -nt "${x#*:}" ]; then
+                python3 Scripts/make-large-capture.py --capture "$f" --frames "${x%%:*}" --out "${x#*:}" 2>/dev/null
+            fi
+        done
+        local t1 t0 j1 j0 b1=0 b0=0
+        t1=$(icount "$tmp/new" "$out" text); t0=$(icount "$tmp/new" "$one" text)
+        j1=$(icount "$tmp/new" "$out" json); j0=$(icount "$tmp/new" "$one" json)
+        if [ -n "$base" ]; then b1=$(icount "$base" "$out" text); b0=$(icount "$base" "$one" text); fi
+        awk -v name="$name" -v n="$n" -v s="$small" -v recs="$recs" -v adv="$adv" -v t1="$t1" -v t0="$t0" -v j1="$j1" -v j0="$j0" \
+            -v b1="$b1" -v b0="$b0" -v ub="${base:+1}" 'BEGIN {
+            d = n - s; t = (t1 - t0) / d; j = (j1 - j0) / d
+            bs = "-"; bx = "-"
+            if (ub) { b = (b1 - b0) / d; bs = sprintf("%.0f", b); bx = sprintf("%.2f", b / t) }
+            printf "%-62s %4.0f%% %9.1f %9.0f %9.0f %9s %7s\n", name, adv / recs * 100, t0 / 1e6, t, j, bs, bx }'
+    done
+    rm -rf "$tmp"
+}
+
+if [ "$INSTRUCTIONS" = 1 ]; then instructions; exit 0; fi
 if [ "$FLEET" = 1 ]; then fleet; exit 0; fi
 if [ "$PER_CAPTURE" = 1 ]; then per_capture; exit 0; fi
 if [ "$ADDRESSES" = 1 ]; then addresses; exit 0; fi

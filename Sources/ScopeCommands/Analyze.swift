@@ -12,8 +12,8 @@ import ScopeRules
 
 /// `hciscope analyze FILE...`: radio-usage metrics and best-practice rules, reported for people
 /// (text, Markdown, HTML) or for CI (JSON, JUnit), with exit status set by `--fail-on`.
-public struct Analyze: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct Analyze: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "analyze",
         abstract: "Judge captures against the radio-usage rules (`hciscope rules`) and report the figures.",
         discussion: """
@@ -99,16 +99,16 @@ public struct Analyze: ParsableCommand {
           help: "Text report: list every finding and every discovery cost and connection timing (by default a rule that fired more than 3 times is shown once, with its count and first findings, and many figures as distributions).")
     var all = false
 
-    public init() {}
+    package init() {}
 
-    public func run() throws {
+    package func run() throws {
         let status = execute(console: .standard)
         if status != 0 { throw ExitCode(status) }
     }
 
     /// Runs against `console`; returns the exit status.
     /// `environment`: `NO_COLOR`, `GITHUB_STEP_SUMMARY` (the process's own by default).
-    public func execute(
+    package func execute(
         console: Console, isTerminal: Bool = isatty(STDOUT_FILENO) == 1,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Int32 {
@@ -442,14 +442,14 @@ extension Analyze {
 // generic defaults get there through key paths and dynamic casts, which search the binary's
 // conformance records at run time on every launch.
 extension ReportFormat: ExpressibleByArgument {
-    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
-    public static var allValueDescriptions: [String: String] { [:] }
-    public var defaultValueDescription: String { rawValue }
+    package static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    package static var allValueDescriptions: [String: String] { [:] }
+    package var defaultValueDescription: String { rawValue }
 }
 extension Severity: ExpressibleByArgument {
-    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
-    public static var allValueDescriptions: [String: String] { [:] }
-    public var defaultValueDescription: String { rawValue }
+    package static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    package static var allValueDescriptions: [String: String] { [:] }
+    package var defaultValueDescription: String { rawValue }
 }
 
 extension Analyze {

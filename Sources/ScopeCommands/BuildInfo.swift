@@ -2,11 +2,11 @@ import CBuildInfo
 
 /// What this binary is: the one version number (reports and `--version` print it) and the commit
 /// it was built from.
-public enum BuildInfo {
-    public static let version = "0.2.0"
+package enum BuildInfo {
+    package static let version = "0.2.0"
     /// 12 hex digits of the commit, "-dirty" when built from a tree with uncommitted changes;
     /// "unknown" when the package was not built from a git checkout.
-    public static let commit = String(cString: hciscope_build_commit())
+    package static let commit = String(cString: hciscope_build_commit())
     /// `hciscope --version`: "0.2.0 (commit 019dd86f3a2b)".
-    public static var versionLine: String { "\(version) (commit \(commit))" }
+    package static var versionLine: String { "\(version) (commit \(commit))" }
 }

@@ -17,8 +17,8 @@ import ScopeLive
 /// `hciscope capture`: record the Linux Bluetooth monitor channel, the H4 stream between a host
 /// stack and a controller (`--h4-proxy`), or what an embedded stack sends: the monitor protocol on
 /// a serial port (`--tty`) or an RTT channel (`--rtt`), or a raw H4 byte stream (`--h4-file`).
-public struct Capture: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct Capture: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "capture",
         abstract: "Record HCI traffic live from the Linux Bluetooth monitor channel, an H4 proxy, or an embedded stack's serial port or RTT channel.",
         discussion: """
@@ -120,7 +120,7 @@ public struct Capture: ParsableCommand {
     @Option(help: ArgumentHelp("Drop privileges to this user (and its group) once the socket is open.", valueName: "NAME"))
     var user: String?
 
-    public init() {}
+    package init() {}
 
     /// `captures/hciscope-YYYYMMDD-HHMMSS.btsnoop` (UTC), the folder created when missing.
     static func defaultPath() -> String {
@@ -137,7 +137,7 @@ public struct Capture: ParsableCommand {
         case btsnoop, pcap
     }
 
-    public func validate() throws {
+    package func validate() throws {
         if let count, count < 1 { throw ValidationError("-c needs a positive count") }
         if let duration, duration <= 0 { throw ValidationError("--duration needs a positive number of seconds") }
         if (h4Proxy == nil) != (controller == nil) {
@@ -167,14 +167,14 @@ public struct Capture: ParsableCommand {
         if analyze && write == "-" { throw ValidationError("--analyze reads the recorded file back: write to a file, not '-'") }
     }
 
-    public func run() throws {
+    package func run() throws {
         let status = execute(console: .standard)
         if status != 0 { throw ExitCode(status) }
     }
 
     /// Runs the command against `console`; returns the exit status (0 done, 1 the file could
     /// not be finished, 2 could not record).
-    public func execute(console: Console) -> Int32 {
+    package func execute(console: Console) -> Int32 {
         #if canImport(ScopeLive)
         if list { return listControllers(console: console) }
         let path = write ?? Self.defaultPath()

@@ -3,8 +3,8 @@ import ScopeCapture
 import ScopeCore
 
 /// `hciscope convert`: rewrite a capture in another format.
-public struct Convert: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct Convert: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert a capture between btsnoop, pcap and PacketLogger formats.",
         discussion: """
@@ -29,16 +29,16 @@ public struct Convert: ParsableCommand {
     @Option(help: "Configuration (YAML) whose limits apply to reading. Default: ./hciscope.yml when present.")
     var config: String?
 
-    public init() {}
+    package init() {}
 
-    public func run() throws {
+    package func run() throws {
         let status = try execute(console: .standard)
         if status != 0 { throw ExitCode(status) }
     }
 
     /// Runs the conversion against `console`; returns the exit status (2 when the input could
     /// not be read or the output not written).
-    public func execute(console: Console) throws -> Int32 {
+    package func execute(console: Console) throws -> Int32 {
         if let refusal = sameFileRefusal(input: input, output: output, command: "convert") {
             console.err(refusal)
             return 2

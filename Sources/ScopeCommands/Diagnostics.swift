@@ -7,17 +7,17 @@ import ScopeCore
 import ScopeRules
 
 /// Where a command's output goes: standard output/error in the tool, strings in tests.
-public struct Console: Sendable {
-    public var out: @Sendable (String) -> Void
-    public var err: @Sendable (String) -> Void
+package struct Console: Sendable {
+    package var out: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
         self.out = out
         self.err = err
     }
 
     /// The process's standard output (unbuffered writes of whole chunks) and standard error.
-    public static let standard = Console(
+    package static let standard = Console(
         out: { text in
             var t = text
             t.withUTF8 { buffer in

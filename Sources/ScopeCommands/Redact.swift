@@ -8,8 +8,8 @@ import Glibc
 #endif
 
 /// `hciscope redact IN OUT`: a shareable copy of a capture, without its secrets.
-public struct Redact: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct Redact: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "redact",
         abstract: "Write a copy of a capture with keys and secrets removed, addresses pseudonymised and device names replaced.",
         discussion: """
@@ -50,9 +50,9 @@ public struct Redact: ParsableCommand {
     @Option(help: "Configuration (YAML) whose limits apply to reading. Default: ./hciscope.yml when present.")
     var config: String?
 
-    public init() {}
+    package init() {}
 
-    public func run() throws {
+    package func run() throws {
         let status = try execute(console: .standard)
         if status != 0 { throw ExitCode(status) }
     }
@@ -67,7 +67,7 @@ public struct Redact: ParsableCommand {
         }
     }
 
-    public func execute(console: Console) throws -> Int32 {
+    package func execute(console: Console) throws -> Int32 {
         guard input != "-" else { throw ValidationError("redact reads its input twice: pass a file, not '-'") }
         guard CaptureFiles.isRegularFile(input) || CaptureFiles.isDirectory(input) else {
             console.err("hciscope redact: \(SafeText.escaped(input)): redact reads its input twice, which a pipe, FIFO or device cannot give: save it to a file and redact that")

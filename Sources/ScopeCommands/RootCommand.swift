@@ -1,11 +1,11 @@
 import ArgumentParser
 
-public struct RootCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct RootCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "hciscope",
         abstract: "Bluetooth HCI traffic recorder and protocol analyzer.",
         version: BuildInfo.versionLine,
         subcommands: [Show.self, Convert.self, Analyze.self, Rules.self, Capture.self, Redact.self]
     )
-    public init() {}
+    package init() {}
 }

@@ -5,8 +5,8 @@ import ScopeRules
 
 /// `hciscope rules [RULE]`: the rules `analyze` judges by, from the rule catalog (the same text
 /// as docs/RULES.md, which `--markdown` prints).
-public struct Rules: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct Rules: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "List the rules analyze judges by, or explain one (evidence, thresholds, why, fixes per platform).",
         discussion: """
@@ -29,20 +29,20 @@ public struct Rules: ParsableCommand {
     @Flag(help: "Print who each attribution signal names on each platform (the table of docs/ATTRIBUTION.md).")
     var attribution = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if markdown && json { throw ValidationError("--markdown and --json: choose one") }
         if rule != nil && (markdown || json) { throw ValidationError("--markdown and --json print every rule; leave out RULE") }
         if attribution && (rule != nil || markdown || json) { throw ValidationError("--attribution prints the attribution table alone") }
     }
 
-    public func run() throws {
+    package func run() throws {
         let status = execute(console: .standard)
         if status != 0 { throw ExitCode(status) }
     }
 
-    public func execute(console: Console) -> Int32 {
+    package func execute(console: Console) -> Int32 {
         if attribution { console.out(Self.attributionTable()); return 0 }
         if markdown { console.out(RuleCatalogDocument.markdown()); return 0 }
         if json { console.out(RuleCatalogDocument.json()); return 0 }

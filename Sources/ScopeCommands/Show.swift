@@ -4,8 +4,8 @@ import ScopeCore
 import ScopeDecode
 
 /// `hciscope show`: a readable (or JSON Lines) dump of every frame.
-public struct Show: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct Show: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print the frames of a capture, decoded (btmon style, or JSON Lines with --json).",
         discussion: """
@@ -24,7 +24,7 @@ public struct Show: ParsableCommand {
     /// The one input, from the argument or -r.
     var file: String { read ?? positionalFile ?? "-" }
 
-    public func validate() throws {
+    package func validate() throws {
         if read != nil && positionalFile != nil { throw ValidationError("give the capture once: as an argument or with -r") }
         if read == nil && positionalFile == nil { throw ValidationError("which capture? give a file (or '-' for standard input)") }
     }
@@ -53,15 +53,15 @@ public struct Show: ParsableCommand {
     @Option(help: "Configuration (YAML) whose limits apply to reading. Default: ./hciscope.yml when present.")
     var config: String?
 
-    public init() {}
+    package init() {}
 
-    public func run() throws {
+    package func run() throws {
         let status = execute(console: .standard)
         if status != 0 { throw ExitCode(status) }
     }
 
     /// Runs the command against `console`; returns the exit status.
-    public func execute(console: Console) -> Int32 {
+    package func execute(console: Console) -> Int32 {
         let options: CaptureReader.Options
         switch ConfigFile.readerOptions(config, command: "show") {
         case .success(let o): options = o

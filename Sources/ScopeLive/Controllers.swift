@@ -4,20 +4,20 @@ import Glibc
 import ScopeCore
 
 /// A Bluetooth controller the kernel knows, as libbluetooth's `hci_devinfo` describes it.
-public struct ControllerInfo: Sendable, Hashable {
+package struct ControllerInfo: Sendable, Hashable {
     /// "hci0".
-    public var name: String
-    public var index: UInt16
-    public var address: BDAddr
+    package var name: String
+    package var index: UInt16
+    package var address: BDAddr
     /// HCI_UP: the controller is powered and the kernel talks to it.
-    public var isUp: Bool
+    package var isUp: Bool
 }
 
 /// The controllers of this machine (libbluetooth; the only place the command layer needs it).
-public enum Controllers {
+package enum Controllers {
     /// Every controller index 0…63 that `hci_devinfo` answers for. Throws when the kernel has no
     /// Bluetooth at all (so "no controllers" and "no Bluetooth" read differently).
-    public static func list() throws(LiveError) -> [ControllerInfo] {
+    package static func list() throws(LiveError) -> [ControllerInfo] {
         let probe = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
         if probe < 0 {
             let code = errno
@@ -42,7 +42,7 @@ public enum Controllers {
     /// False only when the kernel says there is no controller `index` (ENODEV); any other answer
     /// (present, or the question cannot be asked) counts as present, so recording is not refused
     /// on a guess.
-    public static func mayExist(index: UInt16) -> Bool {
+    package static func mayExist(index: UInt16) -> Bool {
         var info = hci_dev_info()
         return !(hci_devinfo(Int32(index), &info) != 0 && errno == ENODEV)
     }

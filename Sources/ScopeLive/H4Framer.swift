@@ -2,16 +2,16 @@ import ScopeCore
 
 /// One complete H4 packet: the type byte and the HCI packet that follows it (header and
 /// parameters or data, without the type byte).
-public struct H4Packet: Sendable, Hashable {
-    public var type: UInt8
-    public var bytes: [UInt8]
+package struct H4Packet: Sendable, Hashable {
+    package var type: UInt8
+    package var bytes: [UInt8]
 
-    public init(type: UInt8, bytes: [UInt8]) {
+    package init(type: UInt8, bytes: [UInt8]) {
         self.type = type
         self.bytes = bytes
     }
 
-    public var kind: RecordKind { H4PacketType.kind(for: type) }
+    package var kind: RecordKind { H4PacketType.kind(for: type) }
 }
 
 /// Splits an H4 (UART transport, Core v5.4 Vol 4 Part A §2) byte stream into packets,
@@ -29,35 +29,35 @@ public struct H4Packet: Sendable, Hashable {
 ///
 /// A type byte outside 0x01–0x05 cannot be framed past (the length is unknowable): the framer
 /// records the failure in ``failure`` and from then on takes bytes without producing packets.
-public struct H4Framer: Sendable {
+package struct H4Framer: Sendable {
     /// Why framing stopped: the unknown type byte and its offset in the stream.
-    public struct Failure: Sendable, Hashable, CustomStringConvertible {
-        public var typeByte: UInt8
-        public var offset: Int
+    package struct Failure: Sendable, Hashable, CustomStringConvertible {
+        package var typeByte: UInt8
+        package var offset: Int
 
-        public init(typeByte: UInt8, offset: Int) {
+        package init(typeByte: UInt8, offset: Int) {
             self.typeByte = typeByte
             self.offset = offset
         }
 
-        public var description: String {
+        package var description: String {
             "unknown H4 packet type 0x\(hex2(typeByte)) at byte \(offset) of the stream (expected 0x01–0x05)"
         }
     }
 
-    public private(set) var failure: Failure?
+    package private(set) var failure: Failure?
     /// Bytes pushed so far.
-    public private(set) var consumed = 0
+    package private(set) var consumed = 0
     private var pending: [UInt8] = []
     private var start = 0
 
-    public init() {}
+    package init() {}
 
     /// Bytes of an incomplete packet held for the next push.
-    public var buffered: Int { pending.count - start }
+    package var buffered: Int { pending.count - start }
 
     /// Adds `bytes` and returns the packets they complete (none after a failure).
-    public mutating func push(_ bytes: some Collection<UInt8>) -> [H4Packet] {
+    package mutating func push(_ bytes: some Collection<UInt8>) -> [H4Packet] {
         let streamOffsetOfPending = consumed - buffered
         consumed += bytes.count
         guard failure == nil else { return [] }

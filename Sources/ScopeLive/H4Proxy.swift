@@ -8,11 +8,11 @@ import ScopeCore
 
 /// Where an H4 stream is: `tcp:HOST:PORT` (HOST may be empty or `_` for every interface when
 /// listening; IPv6 literals in brackets, `tcp:[::1]:9000`) or `unix:/path`.
-public enum H4Endpoint: Sendable, Hashable, CustomStringConvertible {
+package enum H4Endpoint: Sendable, Hashable, CustomStringConvertible {
     case tcp(host: String, port: UInt16)
     case unix(path: String)
 
-    public init(parsing text: String) throws(LiveError) {
+    package init(parsing text: String) throws(LiveError) {
         let fix = "write tcp:HOST:PORT (e.g. tcp:127.0.0.1:9000) or unix:/path/to/socket"
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst(5))
@@ -32,7 +32,7 @@ public enum H4Endpoint: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tcp(let host, let port): return "tcp:\(host.contains(":") ? "[\(host)]" : host):\(port)"
         case .unix(let path): return "unix:\(path)"
@@ -41,7 +41,7 @@ public enum H4Endpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// A bound, listening socket. A stale UNIX socket file at the path is replaced (only a
     /// socket: any other file is an error).
-    public func listen() throws(LiveError) -> Int32 {
+    package func listen() throws(LiveError) -> Int32 {
         switch self {
         case .unix(let path):
             var st = stat()
@@ -77,7 +77,7 @@ public enum H4Endpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A connected socket.
-    public func connect() throws(LiveError) -> Int32 {
+    package func connect() throws(LiveError) -> Int32 {
         let fix = "start the controller (e.g. Bumble's `tcp-server:`) first, and check the address"
         switch self {
         case .unix(let path):
@@ -146,7 +146,7 @@ private func withUnixAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, s
 }
 
 /// Waits for one connection on `listener`, or nil when `stopFD` became readable first.
-public func acceptOne(listener: Int32, stopFD: Int32) throws(LiveError) -> Int32? {
+package func acceptOne(listener: Int32, stopFD: Int32) throws(LiveError) -> Int32? {
     while true {
         var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&fds, 2, -1)
@@ -169,22 +169,22 @@ public func acceptOne(listener: Int32, stopFD: Int32) throws(LiveError) -> Int32
     }
 }
 
-public struct H4ProxySummary: Sendable {
-    public enum Stop: String, Sendable {
+package struct H4ProxySummary: Sendable {
+    package enum Stop: String, Sendable {
         case signal, count, duration
         case hostClosed = "the host closing its connection"
         case controllerClosed = "the controller closing its connection"
     }
 
     /// Records handed to `write`.
-    public var written = 0
+    package var written = 0
     /// Packets host → controller (sent) and controller → host (received).
-    public var sent = 0, received = 0
+    package var sent = 0, received = 0
     /// Bytes forwarded each way.
-    public var bytesToController = 0, bytesToHost = 0
+    package var bytesToController = 0, bytesToHost = 0
     /// Directions whose recording stopped because the stream could not be framed.
-    public var framingFailures: [String] = []
-    public var stoppedBy: Stop = .hostClosed
+    package var framingFailures: [String] = []
+    package var stoppedBy: Stop = .hostClosed
 }
 
 /// Forwards bytes unchanged between `host` and `controller` (connected stream sockets) and
@@ -194,7 +194,7 @@ public struct H4ProxySummary: Sendable {
 /// type stops the recording of that direction (reported through `problem`); forwarding
 /// goes on. Stops on `stopFD` becoming readable, either side closing, `options.count`
 /// records or `options.durationMicros`. The caller closes the sockets.
-public func runH4Proxy(
+package func runH4Proxy(
     host: Int32, controller: Int32, stopFD: Int32, options: LiveCaptureOptions,
     write: (CaptureRecord) throws(LiveError) -> Void,
     status: ((H4ProxySummary) -> Void)? = nil,

@@ -6,12 +6,12 @@ import ScopeCore
 /// SIGINT and SIGTERM as a readable descriptor (`signalfd`), so the capture loop waits on the
 /// socket and the signals with one `poll` and never loses a stop to a restarted `recvmsg`
 /// (glibc's `signal()` sets SA_RESTART). Create it before any other thread starts.
-public final class StopSignals {
-    public let fd: Int32
+package final class StopSignals {
+    package let fd: Int32
     private var previous = sigset_t()
     private var set = sigset_t()
 
-    public init() throws(LiveError) {
+    package init() throws(LiveError) {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
@@ -32,15 +32,15 @@ public final class StopSignals {
     }
 }
 
-public struct LiveCaptureOptions: Sendable {
+package struct LiveCaptureOptions: Sendable {
     /// Stop after this many records written.
-    public var count: Int?
+    package var count: Int?
     /// Stop after this long (µs).
-    public var durationMicros: Int64?
+    package var durationMicros: Int64?
     /// Keep one controller's traffic; index events and global records are always kept.
-    public var index: UInt16?
+    package var index: UInt16?
 
-    public init(count: Int? = nil, durationMicros: Int64? = nil, index: UInt16? = nil) {
+    package init(count: Int? = nil, durationMicros: Int64? = nil, index: UInt16? = nil) {
         self.count = count
         self.durationMicros = durationMicros
         self.index = index
@@ -50,9 +50,9 @@ public struct LiveCaptureOptions: Sendable {
 extension LiveCaptureOptions {
     /// What the limits say now: stop for the count, stop for the duration, or wait at most this
     /// many milliseconds (250, less when the duration ends sooner) for the next input.
-    public enum Limit: Sendable, Equatable { case count, duration, wait(Int32) }
+    package enum Limit: Sendable, Equatable { case count, duration, wait(Int32) }
 
-    public func limit(written: Int, since start: Timestamp) -> Limit {
+    package func limit(written: Int, since start: Timestamp) -> Limit {
         if let count, written >= count { return .count }
         guard let durationMicros else { return .wait(250) }
         let left = durationMicros - (MonitorSource.now().microseconds - start.microseconds)
@@ -96,20 +96,20 @@ struct CaptureLoop {
     }
 }
 
-public struct LiveCaptureSummary: Sendable {
-    public enum Stop: String, Sendable { case signal, count, duration, endOfInput = "end of input" }
-    public var written = 0
-    public var skippedByIndex = 0
-    public var malformed = 0
-    public var kernelDrops: UInt32 = 0
-    public var controllers: Set<UInt16> = []
-    public var stoppedBy: Stop = .endOfInput
+package struct LiveCaptureSummary: Sendable {
+    package enum Stop: String, Sendable { case signal, count, duration, endOfInput = "end of input" }
+    package var written = 0
+    package var skippedByIndex = 0
+    package var malformed = 0
+    package var kernelDrops: UInt32 = 0
+    package var controllers: Set<UInt16> = []
+    package var stoppedBy: Stop = .endOfInput
 }
 
 /// Records from `source` until a stop signal, the count, the duration or the end of input.
 /// Each record is handed to `write` (which must put it on disk) before anything else happens
 /// to it; `status` is called at most every 250 ms for a live status line.
-public func runLiveCapture(
+package func runLiveCapture(
     source: any LiveSource, stopFD: Int32, options: LiveCaptureOptions,
     write: (CaptureRecord) throws(LiveError) -> Void,
     status: ((LiveCaptureSummary) -> Void)? = nil,

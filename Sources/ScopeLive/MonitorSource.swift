@@ -4,21 +4,21 @@ import Glibc
 import ScopeCore
 
 /// Why live capture could not start or had to stop, with the fix in words.
-public struct LiveError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var fix: String?
-    public var errno: Int32?
+package struct LiveError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var fix: String?
+    package var errno: Int32?
     /// True for `nothingYet` only (a poll that found nothing: not a problem); checked instead of
     /// the message.
     var isNothingYet = false
 
-    public init(_ message: String, fix: String? = nil, errno: Int32? = nil) {
+    package init(_ message: String, fix: String? = nil, errno: Int32? = nil) {
         self.message = message
         self.fix = fix
         self.errno = errno
     }
 
-    public var description: String {
+    package var description: String {
         var text = message
         if let errno { text += " (\(String(cString: strerror(errno))))" }
         if let fix { text += "\n  fix: " + fix }
@@ -50,15 +50,15 @@ public struct LiveError: Error, Sendable, CustomStringConvertible {
 
 /// One message from the monitor channel, split per the kernel's framing
 /// (`include/net/bluetooth/hci_mon.h`: opcode LE16, index LE16, length LE16, then the payload).
-public struct MonitorMessage: Sendable, Hashable {
-    public var opcode: UInt16
-    public var index: UInt16
-    public var payload: [UInt8]
-    public var timestamp: Timestamp
+package struct MonitorMessage: Sendable, Hashable {
+    package var opcode: UInt16
+    package var index: UInt16
+    package var payload: [UInt8]
+    package var timestamp: Timestamp
 
     /// Parses one datagram; nil (with the reason) when it is shorter than its header or its
     /// length field disagrees with what arrived.
-    public static func parse(_ datagram: [UInt8], timestamp: Timestamp) -> Result<MonitorMessage, LiveError> {
+    package static func parse(_ datagram: [UInt8], timestamp: Timestamp) -> Result<MonitorMessage, LiveError> {
         var r = ByteReader(datagram, layer: .monitor)
         do {
             let opcode = try r.readLE16()
@@ -74,7 +74,7 @@ public struct MonitorMessage: Sendable, Hashable {
     }
 
     /// The record for the capture file (frame numbers are assigned by the caller, in order).
-    public func record(frame: FrameNumber) -> CaptureRecord {
+    package func record(frame: FrameNumber) -> CaptureRecord {
         let (kind, direction) = MonitorOpcode.kind(for: opcode)
         return CaptureRecord(
             frame: frame, timestamp: timestamp, adapter: index, direction: direction, kind: kind, payload: payload)
@@ -83,7 +83,7 @@ public struct MonitorMessage: Sendable, Hashable {
 
 /// Where live records come from: a descriptor to wait on and a non-blocking-after-poll read of
 /// one monitor message.
-public protocol LiveSource: AnyObject {
+package protocol LiveSource: AnyObject {
     /// Readable when a message is waiting.
     var fd: Int32 { get }
     /// Messages the kernel dropped (cumulative).
@@ -96,16 +96,16 @@ public protocol LiveSource: AnyObject {
 /// `HCI_CHANNEL_MONITOR`, with kernel receive timestamps (`SO_TIMESTAMP`) and the socket's drop
 /// counter (`SO_RXQ_OVFL`). Any datagram socket with the same framing works (tests use a
 /// socketpair).
-public final class MonitorSource: LiveSource {
-    public let fd: Int32
+package final class MonitorSource: LiveSource {
+    package let fd: Int32
     /// Messages the kernel dropped because the socket's queue was full (cumulative).
-    public private(set) var kernelDrops: UInt32 = 0
+    package private(set) var kernelDrops: UInt32 = 0
     private var buffer = [UInt8](repeating: 0, count: 65_536 + 6)
     private var control = [UInt8](repeating: 0, count: 128)
     private let ownsDescriptor: Bool
 
     /// Opens and binds the real monitor channel.
-    public static func open() throws(LiveError) -> MonitorSource {
+    package static func open() throws(LiveError) -> MonitorSource {
         let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
         guard fd >= 0 else { throw LiveError.socketFailed(errno) }
         var on: Int32 = 1
@@ -120,7 +120,7 @@ public final class MonitorSource: LiveSource {
     }
 
     /// Wraps an already open datagram socket with the monitor framing (tests, other sources).
-    public init(fileDescriptor: Int32, ownsDescriptor: Bool) {
+    package init(fileDescriptor: Int32, ownsDescriptor: Bool) {
         self.fd = fileDescriptor
         self.ownsDescriptor = ownsDescriptor
         var on: Int32 = 1
@@ -134,7 +134,7 @@ public final class MonitorSource: LiveSource {
     /// Receives one message (blocking; use `poll` first to wait with a timeout). Returns nil
     /// when the peer closed the socket. The timestamp is the kernel's when it came with the
     /// message, else the current time.
-    public func receive() throws(LiveError) -> Result<MonitorMessage, LiveError>? {
+    package func receive() throws(LiveError) -> Result<MonitorMessage, LiveError>? {
         var tv = timeval()
         var drops: UInt32 = 0
         let (count, found): (Int, Int32) = buffer.withUnsafeMutableBytes { data in
@@ -166,7 +166,7 @@ public final class MonitorSource: LiveSource {
     }
 
     /// The current wall-clock time.
-    public static func now() -> Timestamp {
+    package static func now() -> Timestamp {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)

@@ -7,14 +7,14 @@ import ScopeCore
 /// LINKTYPE_BLUETOOTH_LINUX_MONITOR: a 4-byte big-endian {adapter, opcode} pseudo-header, then
 /// the payload) — `hciscope capture --source pcap`. Same messages as ``MonitorSource``; libpcap
 /// opens the same socket underneath.
-public final class PcapLiveSource: LiveSource {
+package final class PcapLiveSource: LiveSource {
     private let handle: OpaquePointer
-    public let fd: Int32
-    public private(set) var kernelDrops: UInt32 = 0
+    package let fd: Int32
+    package private(set) var kernelDrops: UInt32 = 0
 
-    public static let device = "bluetooth-monitor"
+    package static let device = "bluetooth-monitor"
 
-    public init() throws(LiveError) {
+    package init() throws(LiveError) {
         var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE))
         guard let p = pcap_create(Self.device, &errbuf) else {
             throw LiveError("libpcap cannot open \(Self.device): \(String(cString: errbuf))")
@@ -59,7 +59,7 @@ public final class PcapLiveSource: LiveSource {
 
     deinit { pcap_close(handle) }
 
-    public func receive() throws(LiveError) -> Result<MonitorMessage, LiveError>? {
+    package func receive() throws(LiveError) -> Result<MonitorMessage, LiveError>? {
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
         let status = pcap_next_ex(handle, &header, &data)

@@ -8,11 +8,11 @@ import ScopeCore
 /// A byte stream to record from: a serial port set up raw (`--tty`), a TCP connection to an RTT
 /// server (`--rtt`), or a file, FIFO or standard input (`--h4-file`). Read with `poll` + `read`,
 /// never blocking on a quiet line.
-public final class StreamInput {
-    public let fd: Int32
+package final class StreamInput {
+    package let fd: Int32
     /// How diagnostics name it: the path, `tcp:HOST:PORT`, `standard input`.
-    public let name: String
-    public let isTTY: Bool
+    package let name: String
+    package let isTTY: Bool
     private let ownsDescriptor: Bool
 
     init(fd: Int32, name: String, isTTY: Bool, ownsDescriptor: Bool = true) {
@@ -29,7 +29,7 @@ public final class StreamInput {
     /// Opens a serial port (or pseudo-terminal) the way btmon's `--tty` does: raw mode (no echo, no
     /// line editing, no CR/LF translation, 8 data bits), receiver on, modem lines ignored, no
     /// RTS/CTS flow control, `baud` both ways; input queued before now is discarded.
-    public static func serial(path: String, baud: Int) throws(LiveError) -> StreamInput {
+    package static func serial(path: String, baud: Int) throws(LiveError) -> StreamInput {
         guard let speed = Self.speed(baud) else {
             throw LiveError(
                 "--baud \(baud) is not a rate the serial driver offers",
@@ -63,7 +63,7 @@ public final class StreamInput {
     }
 
     /// Connects to an RTT server's TCP port (`HOST:PORT`, or `tcp:HOST:PORT`).
-    public static func rtt(_ text: String) throws(LiveError) -> StreamInput {
+    package static func rtt(_ text: String) throws(LiveError) -> StreamInput {
         let endpoint = try H4Endpoint(parsing: text.hasPrefix("tcp:") ? text : "tcp:" + text)
         guard case .tcp = endpoint else { throw LiveError("--rtt \(text): expected HOST:PORT") }
         do {
@@ -79,7 +79,7 @@ public final class StreamInput {
 
     /// Opens a file or FIFO (or `-`, standard input) for reading without blocking: a FIFO with no
     /// writer yet is waited for in `poll`, so a stop signal still ends the capture.
-    public static func file(path: String) throws(LiveError) -> StreamInput {
+    package static func file(path: String) throws(LiveError) -> StreamInput {
         if path == "-" { return StreamInput(fd: 0, name: "standard input", isTTY: false, ownsDescriptor: false) }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw LiveError("cannot open \(path)", errno: errno) }
@@ -99,17 +99,17 @@ public final class StreamInput {
     static func speed(_ baud: Int) -> speed_t? { speeds.first { $0.0 == baud }?.1 }
 }
 
-public struct StreamCaptureSummary: Sendable {
-    public var written = 0
-    public var bytesRead = 0
+package struct StreamCaptureSummary: Sendable {
+    package var written = 0
+    package var bytesRead = 0
     /// Bytes that belonged to no frame.
-    public var skippedBytes = 0
+    package var skippedBytes = 0
     /// Frames recorded cut short.
-    public var truncatedFrames = 0
+    package var truncatedFrames = 0
     /// Records the sender said it dropped (monitor drop counters), in total.
-    public var senderDrops: UInt32 = 0
-    public var diagnostics = 0
-    public var stoppedBy: LiveCaptureSummary.Stop = .endOfInput
+    package var senderDrops: UInt32 = 0
+    package var diagnostics = 0
+    package var stoppedBy: LiveCaptureSummary.Stop = .endOfInput
 }
 
 /// Records from a byte stream through `decoder` until a stop signal, the count, the duration or
@@ -118,7 +118,7 @@ public struct StreamCaptureSummary: Sendable {
 /// diagnostic (garbage skipped, frames cut short, drops the sender reports) goes to `diagnostic`.
 /// When the line stays quiet for the poll interval the decoder gives up waiting for what follows
 /// a frame (``StreamDeframer/flush(receivedAt:)``).
-public func runStreamCapture<Framing: StreamFraming>(
+package func runStreamCapture<Framing: StreamFraming>(
     input: StreamInput, decoder: inout StreamDeframer<Framing>, stopFD: Int32, options: LiveCaptureOptions,
     write: (CaptureRecord) throws(LiveError) -> Void,
     diagnostic: (Diagnostic) -> Void = { _ in },

@@ -6,8 +6,8 @@ import ScopeRules
 /// summed per kind of item: what the report for people shows in a few lines instead of their
 /// findings (docs/ATTRIBUTION.md). Built from the items the analysis holds and, for the scan
 /// sessions of a long capture judged on the way, their sums per attribution signal.
-public struct Activity: Sendable {
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+package struct Activity: Sendable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         case scans = "scan_sessions"
         case advertising = "advertising_spans"
         case requests = "connection_requests"
@@ -16,18 +16,18 @@ public struct Activity: Sendable {
     }
 
     /// One kind of item of one actor.
-    public struct Line: Sendable, Hashable {
-        public var actor: Actor
-        public var kind: Kind
-        public var count: Int
+    package struct Line: Sendable, Hashable {
+        package var actor: Actor
+        package var kind: Kind
+        package var count: Int
         /// Scans and advertising: enabled time; connections: lifetime (of the connections that
         /// ended or were still up at the end).
-        public var durationMicros: Int64 = 0
+        package var durationMicros: Int64 = 0
         /// Scans: estimated radio-on time; advertising: estimated airtime (RadioModel).
-        public var radioMicros: Int64?
+        package var radioMicros: Int64?
         /// The signals behind the attribution, in the order first met.
-        public var signals: [ActorSignal] = []
-        public var firstFrame: FrameNumber?
+        package var signals: [ActorSignal] = []
+        package var firstFrame: FrameNumber?
 
         mutating func note(_ signal: ActorSignal, frame: FrameNumber?) {
             if !signals.contains(signal) { signals.append(signal) }
@@ -36,19 +36,19 @@ public struct Activity: Sendable {
     }
 
     /// A rule's findings on the system's or the peer's activity.
-    public struct NotJudged: Sendable, Hashable {
-        public var rule: String
-        public var actor: Actor
-        public var count: Int
+    package struct NotJudged: Sendable, Hashable {
+        package var rule: String
+        package var actor: Actor
+        package var count: Int
     }
 
     /// The system's lines, then the peer's, each in `Kind` order.
-    public var lines: [Line] = []
-    public var notJudged: [NotJudged] = []
+    package var lines: [Line] = []
+    package var notJudged: [NotJudged] = []
     /// The scan sessions that count towards the lines only by their sums (judged on the way).
-    public var handedOverScans = 0
+    package var handedOverScans = 0
 
-    public var isEmpty: Bool { lines.isEmpty && notJudged.isEmpty }
+    package var isEmpty: Bool { lines.isEmpty && notJudged.isEmpty }
 
     init(analysis a: AnalysisResult, verdicts: [RuleVerdict]) {
         var byKey: [String: Line] = [:]
@@ -117,7 +117,7 @@ public struct Activity: Sendable {
     }
 
     /// "12 scan sessions (3 h 2 min enabled, about 25 min radio-on): scan with the parameters of …".
-    public static func text(_ l: Line) -> String {
+    package static func text(_ l: Line) -> String {
         let noun: String
         switch l.kind {
         case .scans: noun = "scan session"

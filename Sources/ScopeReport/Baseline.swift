@@ -3,15 +3,15 @@ import ScopeAnalysis
 import ScopeRules
 
 /// An earlier JSON report (`--baseline OLD.json`): its headline figures and findings.
-public struct Baseline: Sendable {
-    public struct OldFinding: Sendable, Hashable {
-        public var rule: String
-        public var subject: String
-        public var severity: String
-        public var message: String
+package struct Baseline: Sendable {
+    package struct OldFinding: Sendable, Hashable {
+        package var rule: String
+        package var subject: String
+        package var severity: String
+        package var message: String
         /// Its actor, in reports of schema 2 and later.
-        public var actor: String?
-        public init(rule: String, subject: String, severity: String, message: String, actor: String? = nil) {
+        package var actor: String?
+        package init(rule: String, subject: String, severity: String, message: String, actor: String? = nil) {
             self.rule = rule
             self.subject = subject
             self.severity = severity
@@ -19,14 +19,14 @@ public struct Baseline: Sendable {
             self.actor = actor
         }
     }
-    public var file: String?
-    public var figures: [String: Double]
-    public var findings: [OldFinding]
+    package var file: String?
+    package var figures: [String: Double]
+    package var findings: [OldFinding]
 
-    public enum LoadError: Error, CustomStringConvertible {
+    package enum LoadError: Error, CustomStringConvertible {
         case unreadable(String, String)
         case notAReport(String, String)
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreadable(let p, let why): return "\(p): cannot read baseline: \(why)"
             case .notAReport(let p, let why): return "\(p): not an hciscope JSON report: \(why)"
@@ -34,14 +34,14 @@ public struct Baseline: Sendable {
         }
     }
 
-    public init(figures: [String: Double], findings: [OldFinding], file: String? = nil) {
+    package init(figures: [String: Double], findings: [OldFinding], file: String? = nil) {
         self.figures = figures
         self.findings = findings
         self.file = file
     }
 
     /// Every per-capture report in the file (a single report, or the `reports` of a multi-file one).
-    public static func load(path: String) throws(LoadError) -> [Baseline] {
+    package static func load(path: String) throws(LoadError) -> [Baseline] {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path, String(describing: error.localizedDescription))
@@ -49,7 +49,7 @@ public struct Baseline: Sendable {
         return try parse(data, path: path)
     }
 
-    public static func parse(_ data: Data, path: String = "baseline") throws(LoadError) -> [Baseline] {
+    package static func parse(_ data: Data, path: String = "baseline") throws(LoadError) -> [Baseline] {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw .notAReport(path, "invalid JSON")
@@ -80,7 +80,7 @@ public struct Baseline: Sendable {
     }
 
     /// The baseline for `file`: same file name, else the only one.
-    public static func match(_ baselines: [Baseline], file: String) -> Baseline? {
+    package static func match(_ baselines: [Baseline], file: String) -> Baseline? {
         func base(_ s: String) -> Substring { s.split(separator: "/").last ?? Substring(s) }
         if let b = baselines.first(where: { $0.file.map(base) == base(file) }) { return b }
         return baselines.count == 1 ? baselines.first : nil
@@ -88,17 +88,17 @@ public struct Baseline: Sendable {
 }
 
 /// `--max-regression KEY=PCT`: a headline figure may not grow by more than PCT percent.
-public struct RegressionBudget: Sendable, Hashable {
-    public var key: String
-    public var percent: Double
+package struct RegressionBudget: Sendable, Hashable {
+    package var key: String
+    package var percent: Double
 
-    public init(key: String, percent: Double) {
+    package init(key: String, percent: Double) {
         self.key = key
         self.percent = percent
     }
 
     /// Figure keys a budget may name (those of `Headline.figures`).
-    public static let knownKeys = [
+    package static let knownKeys = [
         "discovery_ms", "discovery_p90_ms", "discovery_reports", "discovery_radio_on_ms", "first_report_to_request_ms",
         "failed_attempts", "failed_attempts_ms", "scan_ms", "scan_radio_on_ms", "app_full_duty_scan_ms", "reports",
         "duplicate_reports", "duplicate_ratio", "duplicate_rate_median", "duplicate_rate_peak", "duplicate_event_bytes",
@@ -106,7 +106,7 @@ public struct RegressionBudget: Sendable, Hashable {
     ]
 
     /// "discovery_ms=10%" or "discovery_ms=10"; nil with a message for anything else.
-    public static func parse(_ text: String) -> Result<RegressionBudget, BudgetError> {
+    package static func parse(_ text: String) -> Result<RegressionBudget, BudgetError> {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { return .failure(BudgetError(message: "expected KEY=PERCENT, got '\(text)'")) }
         let key = parts[0].trimmingCharacters(in: .whitespaces)
@@ -121,45 +121,45 @@ public struct RegressionBudget: Sendable, Hashable {
         return .success(RegressionBudget(key: key, percent: p))
     }
 
-    public struct BudgetError: Error, CustomStringConvertible, Equatable {
-        public var message: String
-        public var description: String { message }
+    package struct BudgetError: Error, CustomStringConvertible, Equatable {
+        package var message: String
+        package var description: String { message }
     }
 }
 
 /// The current report against a baseline: deltas for every headline figure and new/resolved
 /// findings (matched by rule and subject).
-public struct BaselineComparison: Sendable {
-    public struct Delta: Sendable {
-        public var key: String
-        public var unit: Headline.Figure.Unit
+package struct BaselineComparison: Sendable {
+    package struct Delta: Sendable {
+        package var key: String
+        package var unit: Headline.Figure.Unit
         /// In the figure's JSON unit (ms, count, ratio, bytes).
-        public var old: Double?
-        public var new: Double?
-        public var budgetPercent: Double?
+        package var old: Double?
+        package var new: Double?
+        package var budgetPercent: Double?
         /// Relative growth in percent; nil when either side is missing or the old value is 0.
-        public var percent: Double? {
+        package var percent: Double? {
             guard let old, let new, old != 0 else { return nil }
             return (new - old) / abs(old) * 100
         }
-        public var change: Double? {
+        package var change: Double? {
             guard let old, let new else { return nil }
             return new - old
         }
         /// Grew by more than the budget (from zero, any growth is beyond a budget).
-        public var regression: Bool {
+        package var regression: Bool {
             guard let budget = budgetPercent, let old, let new, new > old else { return false }
             if old <= 0 { return true }
             return (new - old) / old * 100 > budget + 1e-9
         }
     }
 
-    public var deltas: [Delta]
-    public var newFindings: [Finding]
-    public var resolvedFindings: [Baseline.OldFinding]
-    public var regressions: [Delta] { deltas.filter(\.regression) }
+    package var deltas: [Delta]
+    package var newFindings: [Finding]
+    package var resolvedFindings: [Baseline.OldFinding]
+    package var regressions: [Delta] { deltas.filter(\.regression) }
 
-    public init(report: Report, baseline: Baseline, budgets: [RegressionBudget]) {
+    package init(report: Report, baseline: Baseline, budgets: [RegressionBudget]) {
         deltas = report.headline.figures.map { f in
             let scale = f.unit == .ms ? 1000.0 : 1.0
             let budget = budgets.last { $0.key == f.key }?.percent

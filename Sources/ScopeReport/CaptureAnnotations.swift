@@ -6,18 +6,18 @@ import ScopeRules
 /// `frame.comment`). Each finding listed in the report becomes one comment on each of its
 /// evidence frames, in the report's order (most severe first); findings only counted (beyond
 /// `FindingList.limit` per rule and severity) are named in the section comment.
-public struct CaptureAnnotations: Sendable {
+package struct CaptureAnnotations: Sendable {
     /// Evidence frames listed in a comment before it only counts the rest.
-    public static let listedEvidence = 12
+    package static let listedEvidence = 12
 
     /// Indices into `texts`, per frame.
     private let byFrame: [FrameNumber: [Int]]
     /// One comment per listed finding.
     private let texts: [String]
     /// For the pcapng section header: who wrote it, what it holds, how to filter.
-    public let sectionComment: String
+    package let sectionComment: String
 
-    public init(_ report: Report) {
+    package init(_ report: Report) {
         var byFrame: [FrameNumber: [Int]] = [:]
         var texts: [String] = []
         for finding in report.findings where !finding.evidence.isEmpty {
@@ -40,20 +40,20 @@ public struct CaptureAnnotations: Sendable {
     }
 
     /// The comments on `frame` (empty for most).
-    public func comments(on frame: FrameNumber) -> [String] {
+    package func comments(on frame: FrameNumber) -> [String] {
         byFrame[frame].map { $0.map { texts[$0] } } ?? []
     }
 
     /// Frames that carry at least one comment.
-    public var annotatedFrames: Int { byFrame.count }
+    package var annotatedFrames: Int { byFrame.count }
 
     /// What every comment starts with.
-    public static let prefix = "hciscope"
+    package static let prefix = "hciscope"
 
     /// `hciscope scan.duplicates-allowed (warning): SUBJECT: MESSAGE Fix: RECOMMENDATION
     /// Evidence: frames 31, 40.` — the rule id first, so that `frame.comment contains "scan."`
     /// selects a rule family.
-    public static func comment(_ f: Finding) -> String {
+    package static func comment(_ f: Finding) -> String {
         var text = "\(prefix) \(f.rule) (\(f.severity.rawValue)): \(f.subject): \(sentence(f.message))"
         if let fix = f.recommendation, !fix.isEmpty { text += " Fix: \(sentence(fix))" }
         let listed = f.evidence.prefix(listedEvidence).map(String.init).joined(separator: ", ")

@@ -13,10 +13,10 @@ import ScopeRules
 ///   occurrence number.
 /// - Captures are binary, so every issue points at line 1 of the capture file.
 /// - Findings counted but not listed (beyond 100 per rule and severity) are not issues.
-public enum CodeClimateReporter {
-    public static let unreadableCheck = "hciscope.unreadable"
+package enum CodeClimateReporter {
+    package static let unreadableCheck = "hciscope.unreadable"
 
-    public static func severity(_ s: Severity) -> String {
+    package static func severity(_ s: Severity) -> String {
         switch s {
         case .error: return "major"
         case .warning: return "minor"
@@ -25,11 +25,11 @@ public enum CodeClimateReporter {
     }
 
     /// Stable over runs for the same rule, subject and file; `occurrence` > 0 for repeats.
-    public static func fingerprint(rule: String, subject: String, file: String, occurrence: Int = 0) -> String {
+    package static func fingerprint(rule: String, subject: String, file: String, occurrence: Int = 0) -> String {
         SHA256.hex([rule, subject, file].joined(separator: "\u{0}") + (occurrence > 0 ? "\u{0}\(occurrence)" : ""))
     }
 
-    public static func value(_ m: MultiReport) -> JSONValue {
+    package static func value(_ m: MultiReport) -> JSONValue {
         var issues: [JSONValue] = []
         for x in m.failures {
             issues.append(issue(
@@ -54,7 +54,7 @@ public enum CodeClimateReporter {
         return .array(issues)
     }
 
-    public static func render(_ m: MultiReport) -> String { value(m).rendered() }
+    package static func render(_ m: MultiReport) -> String { value(m).rendered() }
 
     static func issue(description: String, check: String, fingerprint: String, severity: String, path: String) -> JSONValue {
         var lines = JSONObject()

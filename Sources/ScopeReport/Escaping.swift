@@ -2,24 +2,24 @@ import ScopeCore
 
 /// Every escape the reporters need, in one place. Strings from captures (device names, notes,
 /// file names) are hostile until escaped for the format they land in.
-public enum Escaping {
+package enum Escaping {
     /// Text content and attribute values of HTML and XML (both quotes escaped), as
     /// `RenderBuffer.appendXMLEscaped` writes them; a string with nothing to escape is returned
     /// as is.
-    public static func xml(_ s: String) -> String {
+    package static func xml(_ s: String) -> String {
         var out = RenderBuffer(capacity: s.utf8.count + 16)
         return out.appendXMLEscaped(s) ? out.string : s
     }
 
     /// HTML is escaped exactly like XML.
-    public static func html(_ s: String) -> String { xml(s) }
+    package static func html(_ s: String) -> String { xml(s) }
 
     /// A Markdown table cell or inline text: Markdown punctuation and HTML are neutralised,
     /// newlines become spaces (they would end the table row).
     ///
     /// Works on the UTF-8 bytes like ``xml(_:)`` (every character it changes is ASCII): runs
     /// that need nothing are copied whole, and a string with nothing to change is returned as is.
-    public static func markdown(_ s: String) -> String {
+    package static func markdown(_ s: String) -> String {
         var text = s
         let escaped: String? = text.withUTF8 { bytes in
             var out: [UInt8] = []
@@ -58,7 +58,7 @@ public enum Escaping {
 
     /// Text for a terminal: control characters (ESC included, so a device name cannot move the
     /// cursor or recolour the screen) become U+FFFD; newlines stay.
-    public static func terminal(_ s: String) -> String {
+    package static func terminal(_ s: String) -> String {
         // Almost every line is printable ASCII/UTF-8 already: hand it back without rebuilding it.
         // (0xC2 leads the C1 controls U+0080–U+009F, and a few printable characters: slow path.)
         // (Over the contiguous bytes when the string has them: iterating the UTF-8 view costs
@@ -77,7 +77,7 @@ public enum Escaping {
     }
 
     /// A JSON string literal (quotes included).
-    public static func json(_ s: String) -> String {
+    package static func json(_ s: String) -> String {
         var out = ""
         JSONWriter.appendString(s, to: &out)
         return out
@@ -85,7 +85,7 @@ public enum Escaping {
 
     /// The message of a GitHub workflow command (`::error …::MESSAGE`): `%`, CR and LF are
     /// percent-encoded, as `@actions/core` does (a raw newline would end the command).
-    public static func githubData(_ s: String) -> String {
+    package static func githubData(_ s: String) -> String {
         var out = ""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -100,7 +100,7 @@ public enum Escaping {
 
     /// A property value of a GitHub workflow command (`file=`, `title=`): as ``githubData(_:)``,
     /// plus `:` and `,`, which separate the properties.
-    public static func githubProperty(_ s: String) -> String {
+    package static func githubProperty(_ s: String) -> String {
         var out = ""
         for scalar in githubData(s).unicodeScalars {
             switch scalar {

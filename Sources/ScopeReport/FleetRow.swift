@@ -4,13 +4,13 @@ import ScopeRules
 /// `--format jsonl`: one row per capture, the same keys in the same order in every row, for
 /// tables over many captures (DuckDB's `read_json_auto`, pandas, jq). Schema `hciscope.fleet/2`,
 /// documented key by key in docs/FLEET.md.
-public enum FleetRow {
+package enum FleetRow {
     /// Bumped (`hciscope.fleet/2`) when a key is renamed or removed or its meaning changes;
     /// adding a key keeps it.
-    public static let schema = "hciscope.fleet/2"
+    package static let schema = "hciscope.fleet/2"
 
     /// The row of an analysed capture.
-    public static func value(_ r: Report) -> JSONValue {
+    package static func value(_ r: Report) -> JSONValue {
         let c = r.capture
         var o = head(file: c.file, format: c.format, error: nil, tool: r.tool.version)
         o.set("frames", c.frames)
@@ -43,7 +43,7 @@ public enum FleetRow {
     }
 
     /// The row of a capture that could not be analysed: its error, and null or empty elsewhere.
-    public static func value(_ failure: MultiReport.Failure, tool: String? = nil, format: String? = nil) -> JSONValue {
+    package static func value(_ failure: MultiReport.Failure, tool: String? = nil, format: String? = nil) -> JSONValue {
         var o = head(file: failure.file, format: format, error: failure.message, tool: tool)
         for key in ["frames", "duration_ms", "first_timestamp_utc", "health"] { o.set(key, .null) }
         o.set("health_problems", .array([]))

@@ -4,23 +4,23 @@ import ScopeRules
 /// (`::error file=PATH,title=RULE::MESSAGE`, `::warning`, `::notice`), which GitHub turns into
 /// annotations on the run and the pull request; a job summary in Markdown goes to the file named by
 /// `$GITHUB_STEP_SUMMARY` (written by the command, appended).
-public enum GitHubReporter {
+package enum GitHubReporter {
     /// Annotations printed; the rest are counted on one line. GitHub itself keeps at most 10
     /// error and 10 warning annotations per step.
-    public static let annotationLimit = 10
+    package static let annotationLimit = 10
     /// GitHub's limit for one step's summary (1 MiB); larger summaries are rejected.
-    public static let summaryLimit = 1 << 20
+    package static let summaryLimit = 1 << 20
     /// Findings listed per capture in the summary before the list is folded in `<details>`.
-    public static let foldFindingsOver = 10
+    package static let foldFindingsOver = 10
 
     /// One annotation: level (`error`, `warning`, `notice`), file, title and message.
-    public struct Annotation: Sendable, Hashable {
-        public var level: String
-        public var file: String
-        public var title: String
-        public var message: String
+    package struct Annotation: Sendable, Hashable {
+        package var level: String
+        package var file: String
+        package var title: String
+        package var message: String
 
-        public init(level: String, file: String, title: String, message: String) {
+        package init(level: String, file: String, title: String, message: String) {
             self.level = level
             self.file = file
             self.title = title
@@ -28,12 +28,12 @@ public enum GitHubReporter {
         }
 
         /// The workflow command line.
-        public var command: String {
+        package var command: String {
             "::\(level) file=\(Escaping.githubProperty(file)),title=\(Escaping.githubProperty(title))::\(Escaping.githubData(message))"
         }
     }
 
-    public static func level(_ s: Severity) -> String {
+    package static func level(_ s: Severity) -> String {
         switch s {
         case .error: return "error"
         case .warning: return "warning"
@@ -43,7 +43,7 @@ public enum GitHubReporter {
 
     /// Every annotation, most severe first: captures that could not be analysed, then the findings
     /// listed in each report (errors, warnings, notices; within a level in input order).
-    public static func annotations(_ m: MultiReport) -> [Annotation] {
+    package static func annotations(_ m: MultiReport) -> [Annotation] {
         var out = m.failures.map { Annotation(level: "error", file: $0.file, title: "hciscope", message: "could not analyse: \($0.message)") }
         for s in Severity.allCases.sorted(by: >) {
             for r in m.reports {
@@ -60,7 +60,7 @@ public enum GitHubReporter {
     /// Standard output of `--format github`: at most `limit` workflow commands, one line counting
     /// the findings not annotated (listed beyond the limit, or counted but not listed), and a
     /// closing line with the totals.
-    public static func render(_ m: MultiReport, limit: Int = annotationLimit) -> String {
+    package static func render(_ m: MultiReport, limit: Int = annotationLimit) -> String {
         let all = annotations(m)
         var out = ""
         for a in all.prefix(limit) { out += a.command + "\n" }
@@ -76,7 +76,7 @@ public enum GitHubReporter {
 
     /// The job summary: the table of captures (when there are several), then each capture's
     /// Markdown report with long finding lists folded, cut to `budget` bytes (UTF-8) with a note.
-    public static func summary(_ m: MultiReport, budget: Int = summaryLimit) -> String {
+    package static func summary(_ m: MultiReport, budget: Int = summaryLimit) -> String {
         var text = ""
         if m.reports.count + m.failures.count > 1 || !m.failures.isEmpty {
             text += "## hciscope: \(m.reports.count + m.failures.count) capture(s)\n\n" + m.markdownTotal() + "\n"
@@ -87,7 +87,7 @@ public enum GitHubReporter {
 
     /// `markdown` whole when it fits in `budget` bytes; else its first lines, any `<details>` left
     /// open closed, and a note saying how much was cut. Never more than `budget` bytes.
-    public static func truncated(_ markdown: String, budget: Int) -> String {
+    package static func truncated(_ markdown: String, budget: Int) -> String {
         let total = markdown.utf8.count
         guard total > budget else { return markdown }
         func note(_ omitted: Int) -> String {

@@ -4,8 +4,8 @@ import ScopeCore
 /// `--format html`: one self-contained file (inline CSS and SVG, no script, no network): the
 /// headline figures, capture health, a timeline per scanner/device/connection, findings with their
 /// evidence frames, and the tables behind the figures.
-public enum HTMLReporter {
-    public static func render(_ reports: [Report], title: String? = nil) -> String {
+package enum HTMLReporter {
+    package static func render(_ reports: [Report], title: String? = nil) -> String {
         var out = RenderBuffer(capacity: 1 << 16)
         out.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         out.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
@@ -22,7 +22,7 @@ public enum HTMLReporter {
         return out.string
     }
 
-    public static func render(_ report: Report) -> String { render([report]) }
+    package static func render(_ report: Report) -> String { render([report]) }
 
     static func section(_ r: Report, into out: inout RenderBuffer) {
         let c = r.capture
@@ -120,7 +120,10 @@ public enum HTMLReporter {
                 out.cell(d.device)
                 out.numberCell(d.requestFrame)
                 out.append("<td>")
-                if let frame = d.scanStartFrame { out.appendDecimal(frame) } else { out.append("direct") }
+                if let frame = d.scanStartFrame { out.appendDecimal(frame) } else if let frame = d.systemScanStartFrame {
+                    out.append("the system's scan, frame ")
+                    out.appendDecimal(frame)
+                } else { out.append("direct") }
                 out.append("</td>")
                 out.msCell(d.scanToRequestMicros)
                 out.numberCell(d.reportsUntilRequest)

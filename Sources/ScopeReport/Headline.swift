@@ -3,64 +3,64 @@ import ScopeCore
 
 /// The figures the project exists for: discovery cost, duplicate-scan overhead and connection
 /// timing (RULES.md "Metrics"), plus a flat list of scalar figures compared against baselines.
-public struct Headline: Sendable {
+package struct Headline: Sendable {
     /// Discovery cost of one device that was connected to: the request's `AttemptDiscovery`
     /// (its fields read through: `cost.scanToRequestMicros`, …) and what names it.
     @dynamicMemberLookup
-    public struct DiscoveryCost: Sendable {
-        public var device: String
-        public var connection: String?
-        public var requestFrame: FrameNumber
-        public var discovery: AttemptDiscovery
+    package struct DiscoveryCost: Sendable {
+        package var device: String
+        package var connection: String?
+        package var requestFrame: FrameNumber
+        package var discovery: AttemptDiscovery
 
-        public subscript<T>(dynamicMember field: KeyPath<AttemptDiscovery, T>) -> T { discovery[keyPath: field] }
+        package subscript<T>(dynamicMember field: KeyPath<AttemptDiscovery, T>) -> T { discovery[keyPath: field] }
     }
 
-    public struct Duplicates: Sendable {
-        public var sessions: Int
-        public var sessionsWithFilterOff: Int
-        public var reports: Int
-        public var duplicates: Int
-        public var ratio: Double
-        public var eventBytes: Int
-        public var scanMicros: Int64
+    package struct Duplicates: Sendable {
+        package var sessions: Int
+        package var sessionsWithFilterOff: Int
+        package var reports: Int
+        package var duplicates: Int
+        package var ratio: Double
+        package var eventBytes: Int
+        package var scanMicros: Int64
         /// Each session's duplicate rate (duplicates per second of that session), over the
         /// sessions that received reports: how many, the median and the peak with its session.
-        public var rateSessions: Int
-        public var rateMedian: Double?
-        public var ratePeak: Double?
-        public var ratePeakSessionFrame: FrameNumber?
+        package var rateSessions: Int
+        package var rateMedian: Double?
+        package var ratePeak: Double?
+        package var ratePeakSessionFrame: FrameNumber?
         /// Of the scan time, what the app's scans (and those not told apart from the system's)
         /// spent at 100 % duty (window = interval).
-        public var appFullDutyMicros: Int64
+        package var appFullDutyMicros: Int64
     }
 
-    public struct ConnectionTiming: Sendable {
-        public var connection: String
-        public var peer: String?
-        public var setupMicros: Int64?
+    package struct ConnectionTiming: Sendable {
+        package var connection: String
+        package var peer: String?
+        package var setupMicros: Int64?
         /// A Filter Accept List request → connection complete: waiting for the device, not setup.
-        public var acceptListWaitMicros: Int64?
-        public var firstATTMicros: Int64?
-        public var discoveryMicros: Int64?
-        public var firstDataMicros: Int64?
-        public var lifetimeMicros: Int64?
-        public var idleTailMicros: Int64?
+        package var acceptListWaitMicros: Int64?
+        package var firstATTMicros: Int64?
+        package var discoveryMicros: Int64?
+        package var firstDataMicros: Int64?
+        package var lifetimeMicros: Int64?
+        package var idleTailMicros: Int64?
     }
 
     /// One scalar for baselines: `key` is stable (docs/REPORT-SCHEMA.md).
-    public struct Figure: Sendable {
-        public var key: String
+    package struct Figure: Sendable {
+        package var key: String
         /// ms figures are kept in µs; counts and ratios as they are.
-        public var value: Double?
-        public var unit: Unit
-        public var estimated: Bool
-        public var explanation: String
+        package var value: Double?
+        package var unit: Unit
+        package var estimated: Bool
+        package var explanation: String
 
-        public enum Unit: String, Sendable { case ms, count, ratio, bytes }
+        package enum Unit: String, Sendable { case ms, count, ratio, bytes }
 
         /// The JSON/text rendering of the value.
-        public var rendered: String? {
+        package var rendered: String? {
             guard let value else { return nil }
             switch unit {
             case .ms: return Millis.string(Int64(value.rounded()))
@@ -70,23 +70,25 @@ public struct Headline: Sendable {
         }
     }
 
-    public var discovery: [DiscoveryCost] = []
-    public var duplicates: Duplicates
-    public var connectionTiming: [ConnectionTiming] = []
-    public var figures: [Figure] = []
+    package var discovery: [DiscoveryCost] = []
+    package var duplicates: Duplicates
+    package var connectionTiming: [ConnectionTiming] = []
+    package var figures: [Figure] = []
 
     /// Discovery costs and connection timings counted (the lists keep the first `listLimit`).
-    public var discoveryTotal = 0
-    public var connectionTimingTotal = 0
+    package var discoveryTotal = 0
+    package var connectionTimingTotal = 0
     /// Of the discovery costs, those of requests that followed a scan which found the peer.
-    public var discoveryScanned = 0
+    package var discoveryScanned = 0
+    /// Of the discovery costs, those whose peer only the system's own scan had found.
+    package var discoverySystemScanned = 0
     /// Of the connection timings, those with no figure at all.
-    public var connectionTimingBlank = 0
+    package var connectionTimingBlank = 0
     /// Each figure's spread over every item of the capture, held or handed over (nil: no item has it).
-    public var spreads: [SpreadFigure: Spread] = [:]
+    package var spreads: [SpreadFigure: Spread] = [:]
 
     /// The figures whose spread the headline gives.
-    public enum SpreadFigure: Sendable, Hashable {
+    package enum SpreadFigure: Sendable, Hashable {
         case scanToRequest, reportsUntilRequest, radioOn, firstReportToRequest
         case setup, acceptListWait, firstATT, gattDiscovery, firstData, lifetime, idleTail
     }
@@ -94,15 +96,15 @@ public struct Headline: Sendable {
     /// One figure over every item that has it: how many, the median and 90th percentile (nearest
     /// rank: each a value some item has; estimated past 4,096 items, `exact` false), the maximum
     /// and the first item with it.
-    public struct Spread: Sendable, Equatable {
-        public var count: Int
-        public var median: Int64
-        public var p90: Int64
-        public var max: Int64
-        public var exact: Bool
-        public var worst: FigureItem
+    package struct Spread: Sendable, Equatable {
+        package var count: Int
+        package var median: Int64
+        package var p90: Int64
+        package var max: Int64
+        package var exact: Bool
+        package var worst: FigureItem
         /// The worst item's device as the report names it ("name (address)" or the address).
-        public var worstDevice: String?
+        package var worstDevice: String?
 
         init?(_ s: SumCount, device: (BDAddr?) -> String?) {
             guard let max = s.max, let worst = s.worst, s.count > 0 else { return nil }
@@ -135,6 +137,7 @@ public struct Headline: Sendable {
         }
         let sums = a.discoveryTotals
         discoveryScanned = sums.scanned
+        discoverySystemScanned = sums.systemScanned
         func device(_ peer: BDAddr?) -> String? { peer.map { Self.deviceLabel($0, in: a) } }
         let discoverySpreads: [(SpreadFigure, SumCount)] = [
             (.scanToRequest, sums.scanToRequest), (.reportsUntilRequest, sums.reportsUntilRequest), (.radioOn, sums.radioOn),
@@ -234,7 +237,7 @@ public struct Headline: Sendable {
         ]
     }
 
-    public func figure(_ key: String) -> Figure? { figures.first { $0.key == key } }
+    package func figure(_ key: String) -> Figure? { figures.first { $0.key == key } }
 
     /// A device as the report names it: "name (address)" when its advertising named it, else the
     /// address.

@@ -3,18 +3,18 @@ import ScopeCore
 import ScopeRules
 
 /// `--format json`: one object per capture, keys in the order of docs/REPORT-SCHEMA.md.
-public enum JSONReporter {
-    public static func render(_ report: Report) -> String { value(report).rendered() }
+package enum JSONReporter {
+    package static func render(_ report: Report) -> String { value(report).rendered() }
 
     /// The report as a tree (for programs that read it, and for reports inside other reports).
-    public static func value(_ r: Report) -> JSONValue {
+    package static func value(_ r: Report) -> JSONValue {
         var o = JSONObject()
         report(r, into: &o)
         return o.value
     }
 
     /// The rendering of `value(r).write(chunk:to:)`, written without building the tree.
-    public static func write(_ r: Report, chunk: Int = 1 << 16, to sink: (String) -> Void) {
+    package static func write(_ r: Report, chunk: Int = 1 << 16, to sink: (String) -> Void) {
         JSONFieldWriter.write(chunk: chunk, to: sink) { report(r, into: &$0) }
     }
 
@@ -155,6 +155,7 @@ public enum JSONReporter {
             c.set("connection", d.connection)
             c.set("request_frame", d.requestFrame)
             c.set("scan_start_frame", d.scanStartFrame)
+            c.set("system_scan_start_frame", d.systemScanStartFrame)
             c.set(ms: "scan_to_request_ms", d.scanToRequestMicros)
             c.set("reports_until_request", d.reportsUntilRequest)
             c.set(ms: "radio_on_ms_estimated", d.radioOnMicros)

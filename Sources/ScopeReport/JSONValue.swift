@@ -4,7 +4,7 @@ import ScopeCore
 /// way every time (golden files, diffs between runs, programs that read them). Not `indirect`:
 /// arrays and objects already keep their items in array storage, and a scalar held inline costs
 /// no allocation (a long report has hundreds of thousands of them).
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -16,7 +16,7 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
@@ -33,19 +33,19 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The value of `key` in an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let pairs) = self { return pairs.first { $0.0 == key }?.1 }
         return nil
     }
 
     /// Keys of an object, in order.
-    public var keys: [String] {
+    package var keys: [String] {
         if case .object(let pairs) = self { return pairs.map(\.0) }
         return []
     }
 
     /// Two-space indented, one key per line, trailing newline.
-    public func rendered() -> String {
+    package func rendered() -> String {
         var out = RenderBuffer(capacity: 1 << 12)
         write(into: &out, indent: 0, flush: Int.max) { _ in }
         out.append(0x0A)
@@ -54,7 +54,7 @@ public enum JSONValue: Sendable, Equatable {
 
     /// The rendering of `rendered()`, handed to `sink` in pieces of about `chunk` bytes: a long
     /// report is never one string in memory.
-    public func write(chunk: Int = 1 << 16, to sink: (String) -> Void) {
+    package func write(chunk: Int = 1 << 16, to sink: (String) -> Void) {
         var out = RenderBuffer(capacity: chunk + 4096)
         write(into: &out, indent: 0, flush: chunk) { sink($0) }
         out.append(0x0A)
@@ -134,7 +134,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// On one line, without spaces: a JSON Lines row.
-    public func compact() -> String {
+    package func compact() -> String {
         var out = RenderBuffer(capacity: 1 << 10)
         writeCompact(into: &out)
         return out.string
@@ -316,9 +316,9 @@ struct JSONFieldWriter: JSONFields, ~Copyable {
 }
 
 /// Exact decimal rendering of microsecond quantities in milliseconds (no floating point).
-public enum Millis {
+package enum Millis {
     /// 707556 → "707.556", 64000 → "64", -1500 → "-1.5".
-    public static func string(_ micros: Int64) -> String {
+    package static func string(_ micros: Int64) -> String {
         // Written into bytes on the stack, then made into a string once: reports render tens of
         // thousands of these.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
@@ -356,7 +356,7 @@ public enum Millis {
     }
 
     /// A ratio rendered with `places` decimals, half away from zero, e.g. 0.3333 → "0.333".
-    public static func ratio(_ value: Double, places: Int = 3) -> String {
+    package static func ratio(_ value: Double, places: Int = 3) -> String {
         guard value.isFinite else { return "0" }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }

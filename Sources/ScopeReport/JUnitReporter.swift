@@ -2,8 +2,8 @@ import ScopeRules
 
 /// `--format junit`: one `<testsuite>` per capture, one `<testcase>` per rule. Violated rules are
 /// failures (one line per finding with its evidence frames), not-evaluated rules are skipped.
-public enum JUnitReporter {
-    public static func render(_ reports: [Report]) -> String {
+package enum JUnitReporter {
+    package static func render(_ reports: [Report]) -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let tests = reports.reduce(0) { $0 + $1.rules.count }
         let failures = reports.reduce(0) { $0 + $1.count(.violated) }
@@ -14,7 +14,7 @@ public enum JUnitReporter {
         return out
     }
 
-    public static func render(_ report: Report) -> String { render([report]) }
+    package static func render(_ report: Report) -> String { render([report]) }
 
     static func suite(_ r: Report, into out: inout String) {
         let x = Escaping.xml

@@ -3,10 +3,10 @@ import ScopeCore
 
 /// `--format markdown`: fits a CI job summary (GitHub `$GITHUB_STEP_SUMMARY`): a heading, a
 /// figures table, findings with evidence and a collapsed table of rule verdicts.
-public enum MarkdownReporter {
+package enum MarkdownReporter {
     /// - Parameter foldFindingsOver: when set, a findings list longer than this is folded in
     ///   `<details>` (the GitHub job summary), with its count in the summary line.
-    public static func render(_ r: Report, headingLevel: Int = 2, foldFindingsOver: Int? = nil) -> String {
+    package static func render(_ r: Report, headingLevel: Int = 2, foldFindingsOver: Int? = nil) -> String {
         let md = Escaping.markdown
         let hashes = String(repeating: "#", count: max(1, min(5, headingLevel)))
         var out = ""

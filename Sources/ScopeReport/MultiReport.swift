@@ -2,39 +2,39 @@ import ScopeRules
 
 /// Several captures at once: one report per file, the files that could not be analysed, and a
 /// total.
-public struct MultiReport: Sendable {
-    public struct Failure: Sendable {
-        public var file: String
-        public var message: String
-        public init(file: String, message: String) {
+package struct MultiReport: Sendable {
+    package struct Failure: Sendable {
+        package var file: String
+        package var message: String
+        package init(file: String, message: String) {
             self.file = file
             self.message = message
         }
     }
 
-    public var reports: [Report]
-    public var failures: [Failure]
+    package var reports: [Report]
+    package var failures: [Failure]
 
-    public init(reports: [Report], failures: [Failure] = []) {
+    package init(reports: [Report], failures: [Failure] = []) {
         self.reports = reports
         self.failures = failures
     }
 
-    public var findings: [Finding] { reports.flatMap(\.findings) }
+    package var findings: [Finding] { reports.flatMap(\.findings) }
 
     /// Findings of `severity` over every capture, listed and omitted.
-    public func findingCount(_ severity: Severity) -> Int { reports.reduce(0) { $0 + $1.findingCount(severity) } }
+    package func findingCount(_ severity: Severity) -> Int { reports.reduce(0) { $0 + $1.findingCount(severity) } }
 
     /// Rules violated in at least one capture, with the number of captures.
-    public var violatedRules: [(rule: String, captures: Int)] {
+    package var violatedRules: [(rule: String, captures: Int)] {
         var counts: [String: Int] = [:]
         for r in reports { for v in r.rules where v.status == .violated { counts[v.rule, default: 0] += 1 } }
         return counts.sorted { $0.key < $1.key }.map { (rule: $0.key, captures: $0.value) }
     }
 
-    public var regressions: Int { reports.reduce(0) { $0 + ($1.baseline?.regressions.count ?? 0) } }
+    package var regressions: Int { reports.reduce(0) { $0 + ($1.baseline?.regressions.count ?? 0) } }
 
-    public func json() -> JSONValue {
+    package func json() -> JSONValue {
         if reports.count == 1 && failures.isEmpty { return JSONReporter.value(reports[0]) }
         var o = JSONObject()
         o.set("schema_version", Report.schemaVersion)
@@ -59,7 +59,7 @@ public struct MultiReport: Sendable {
     }
 
     /// `all`: every headline item and finding listed (`analyze --all`), not summarised.
-    public func text(color: Bool, all: Bool = false) -> String {
+    package func text(color: Bool, all: Bool = false) -> String {
         let reporter = TextReporter(color: color, all: all)
         var out = reports.map(reporter.render).joined(separator: "\n")
         guard reports.count + failures.count > 1 || !failures.isEmpty else { return out }
@@ -72,7 +72,7 @@ public struct MultiReport: Sendable {
         return out
     }
 
-    public func markdown() -> String {
+    package func markdown() -> String {
         let out = reports.map { MarkdownReporter.render($0) }.joined(separator: "\n")
         guard reports.count + failures.count > 1 || !failures.isEmpty else { return out }
         return out + "\n## Total\n\n" + markdownTotal()
@@ -80,7 +80,7 @@ public struct MultiReport: Sendable {
 
     /// The table of captures: findings per severity and the rules violated, or why a capture
     /// could not be analysed.
-    public func markdownTotal() -> String {
+    package func markdownTotal() -> String {
         let md = Escaping.markdown
         var out = "| capture | errors | warnings | infos | violated rules |\n|---|---:|---:|---:|---|\n"
         for r in reports {
@@ -92,17 +92,17 @@ public struct MultiReport: Sendable {
         return out
     }
 
-    public func junit() -> String { JUnitReporter.render(reports) }
-    public func github() -> String { GitHubReporter.render(self) }
-    public func codeclimate() -> String { CodeClimateReporter.render(self) }
+    package func junit() -> String { JUnitReporter.render(reports) }
+    package func github() -> String { GitHubReporter.render(self) }
+    package func codeclimate() -> String { CodeClimateReporter.render(self) }
     /// One `hciscope.fleet/1` row per capture, analysed or not (docs/FLEET.md).
-    public func jsonl() -> String {
+    package func jsonl() -> String {
         reports.map { FleetRow.value($0).compact() + "\n" }.joined() + failures.map { FleetRow.value($0).compact() + "\n" }.joined()
     }
-    public func html() -> String { HTMLReporter.render(reports) }
+    package func html() -> String { HTMLReporter.render(reports) }
 
     /// As `render(_:color:all:)`, handed to `sink` in pieces (JSON is written as it is rendered).
-    public func render(_ format: ReportFormat, color: Bool, all: Bool = false, to sink: (String) -> Void) {
+    package func render(_ format: ReportFormat, color: Bool, all: Bool = false, to sink: (String) -> Void) {
         if format == .json {
             if reports.count == 1 && failures.isEmpty {
                 JSONReporter.write(reports[0], to: sink)
@@ -116,7 +116,7 @@ public struct MultiReport: Sendable {
 
     /// Renders in one of the formats of `--format`; `all` lists everything in the text report
     /// (the other formats always do).
-    public func render(_ format: ReportFormat, color: Bool, all: Bool = false) -> String {
+    package func render(_ format: ReportFormat, color: Bool, all: Bool = false) -> String {
         switch format {
         case .text: return text(color: color, all: all)
         case .json: return json().rendered()
@@ -130,14 +130,14 @@ public struct MultiReport: Sendable {
     }
 }
 
-public enum ReportFormat: String, Sendable, CaseIterable {
+package enum ReportFormat: String, Sendable, CaseIterable {
     case text, json, junit, markdown, html, github, codeclimate, jsonl
 }
 
 /// `--fail-on`: 2 when a capture could not be analysed, 1 when a finding is at or above the
 /// level or a figure regressed beyond its budget, else 0.
-public enum ExitPolicy {
-    public static func status(_ m: MultiReport, failOn: Severity) -> Int32 {
+package enum ExitPolicy {
+    package static func status(_ m: MultiReport, failOn: Severity) -> Int32 {
         if !m.failures.isEmpty { return 2 }
         if m.reports.contains(where: { $0.findings(atOrAbove: failOn) > 0 }) { return 1 }
         if m.regressions > 0 { return 1 }

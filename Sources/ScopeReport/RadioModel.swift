@@ -3,38 +3,38 @@ import ScopeCore
 
 /// The radio-time model of RULES.md. Every figure it produces is an estimate and carries the
 /// inputs it was computed from, so reports can print them next to the word "estimated".
-public enum RadioModel {
+package enum RadioModel {
     /// Empty connection event: two 80 µs empty PDUs and one 150 µs inter-frame space.
-    public static let emptyEventMicros: Int64 = 2 * 80 + 150
+    package static let emptyEventMicros: Int64 = 2 * 80 + 150
     /// Mean advDelay added to every advertising interval.
-    public static let meanAdvDelayMicros: Int64 = 2_500
+    package static let meanAdvDelayMicros: Int64 = 2_500
     /// Preamble 1 + access address 4 + header 2 + AdvA 6 + CRC 3.
-    public static let legacyAdvOverheadBytes = 16
-    public static let advertisingChannels = 3
+    package static let legacyAdvOverheadBytes = 16
+    package static let advertisingChannels = 3
 
-    public struct ConnectionEstimate: Sendable, Hashable {
-        public var events: Int64
-        public var intervalMicros: Int64
-        public var dataBytes: Int64
-        public var microsPerByte: Int64
-        public var airtimeMicros: Int64
+    package struct ConnectionEstimate: Sendable, Hashable {
+        package var events: Int64
+        package var intervalMicros: Int64
+        package var dataBytes: Int64
+        package var microsPerByte: Int64
+        package var airtimeMicros: Int64
     }
 
-    public struct AdvertisingEstimate: Sendable, Hashable {
-        public var dataLength: Int
-        public var intervalMicros: Int64
-        public var perEventMicros: Int64
-        public var events: Int64
-        public var airtimeMicros: Int64
+    package struct AdvertisingEstimate: Sendable, Hashable {
+        package var dataLength: Int
+        package var intervalMicros: Int64
+        package var perEventMicros: Int64
+        package var events: Int64
+        package var airtimeMicros: Int64
     }
 
     /// Scan radio-on time: duration × Σ window/interval, capped at the duration (ScanPHY.radioOnMicros).
-    public static func scan(durationMicros: Int64, phys: [ScanPHY]) -> Int64 {
+    package static func scan(durationMicros: Int64, phys: [ScanPHY]) -> Int64 {
         ScanPHY.radioOnMicros(durationMicros: durationMicros, phys: phys)
     }
 
     /// Connection events × empty-event cost + ATT bytes (value + 3 ATT + 4 L2CAP) at the PHY's rate.
-    public static func connection(_ c: Connection, lifetimeMicros: Int64?) -> ConnectionEstimate? {
+    package static func connection(_ c: Connection, lifetimeMicros: Int64?) -> ConnectionEstimate? {
         guard let lifetime = lifetimeMicros, let interval = c.parameterUpdates.last?.intervalMicros ?? c.intervalMicros,
             interval > 0, lifetime >= 0
         else { return nil }
@@ -50,7 +50,7 @@ public enum RadioModel {
 
     /// Legacy advertising on 1M: (16 + data) bytes × 8 µs × 3 channels per event; events every
     /// interval + 2.5 ms.
-    public static func advertising(dataLength: Int, intervalMicros: Int64?, enabledMicros: Int64) -> AdvertisingEstimate? {
+    package static func advertising(dataLength: Int, intervalMicros: Int64?, enabledMicros: Int64) -> AdvertisingEstimate? {
         guard let interval = intervalMicros, interval > 0, enabledMicros >= 0 else { return nil }
         let perEvent = Int64(advertisingChannels * (legacyAdvOverheadBytes + max(0, dataLength)) * 8)
         let events = enabledMicros / (interval + meanAdvDelayMicros)

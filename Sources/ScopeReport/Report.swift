@@ -5,49 +5,49 @@ import ScopeRules
 /// Everything a reporter shows about one capture: built once from the analysis and the rule
 /// verdicts, then rendered by the text, JSON, JUnit, Markdown and HTML reporters. Times are
 /// microseconds internally and rendered as milliseconds relative to frame 1.
-public struct Report: Sendable {
+package struct Report: Sendable {
     /// Bumped when a key is renamed or removed or its meaning changes (docs/REPORT-SCHEMA.md).
-    public static let schemaVersion = 2
+    package static let schemaVersion = 2
 
-    public var tool: ToolInfo
-    public var config: ConfigSummary
-    public var capture: CaptureSummary
-    public var scans: [ScanSummary]
-    public var devices: [DeviceSummary]
-    public var attempts: [AttemptSummary]
-    public var connections: [ConnectionSummary]
-    public var pairings: [PairingSummary]
-    public var advertising: AdvertisingSummary?
-    public var headline: Headline
+    package var tool: ToolInfo
+    package var config: ConfigSummary
+    package var capture: CaptureSummary
+    package var scans: [ScanSummary]
+    package var devices: [DeviceSummary]
+    package var attempts: [AttemptSummary]
+    package var connections: [ConnectionSummary]
+    package var pairings: [PairingSummary]
+    package var advertising: AdvertisingSummary?
+    package var headline: Headline
     /// Most severe first, then by rule id, then by first evidence frame.
-    public var findings: [Finding]
-    public var rules: [RuleVerdict]
+    package var findings: [Finding]
+    package var rules: [RuleVerdict]
     /// Activity per lane for the HTML timeline (not part of the JSON schema).
-    public var timeline: Timeline
+    package var timeline: Timeline
     /// Set by `compare(with:budgets:)` when a baseline was given.
-    public var baseline: BaselineComparison?
+    package var baseline: BaselineComparison?
     /// Whose findings the report judges: the app's (and what cannot be told apart from it), or
     /// everyone's (`analyze --judge all`). Counts, the exit status and the reports for people
     /// follow it; JSON lists every finding with its actor either way.
-    public var judge = JudgeScope.app
+    package var judge = JudgeScope.app
     /// What the system and the peer did, summed (the lines the report for people shows instead
     /// of their findings).
-    public var activity: Activity
+    package var activity: Activity
     /// How many of each list the capture has; the lists above keep the first `listLimit`
     /// (figures and verdicts always count everything).
-    public var totals: Totals
+    package var totals: Totals
 
     /// Items listed per list (sessions, devices, attempts, connections, pairings, discovery
     /// costs, connection timings): a day-long capture has tens of thousands of sessions.
-    public static let listLimit = 1000
+    package static let listLimit = 1000
 
-    public struct Totals: Sendable, Hashable {
-        public var scans = 0, devices = 0, attempts = 0, connections = 0, pairings = 0
-        public var discovery = 0, connectionTiming = 0
-        public var advertisingData = 0, advertisingSets = 0
+    package struct Totals: Sendable, Hashable {
+        package var scans = 0, devices = 0, attempts = 0, connections = 0, pairings = 0
+        package var discovery = 0, connectionTiming = 0
+        package var advertisingData = 0, advertisingSets = 0
 
         /// (JSON key, items not listed) for every list cut short.
-        public var notListed: [(key: String, count: Int)] {
+        package var notListed: [(key: String, count: Int)] {
             let limit = Report.listLimit
             return [("scans", scans), ("devices", devices), ("connection_attempts", attempts), ("connections", connections),
                     ("pairing", pairings), ("discovery_cost", discovery), ("connection_timing", connectionTiming),
@@ -58,7 +58,7 @@ public struct Report: Sendable {
 
     /// - Parameter timeline: build ``timeline`` (only the HTML report draws it; it has a tick per
     ///   advertising report and ATT PDU, so other formats skip it).
-    public init(analysis a: AnalysisResult, verdicts: [RuleVerdict], tool: ToolInfo, config: ConfigSummary, timeline: Bool = true) {
+    package init(analysis a: AnalysisResult, verdicts: [RuleVerdict], tool: ToolInfo, config: ConfigSummary, timeline: Bool = true) {
         let origin = a.origin
         func rel(_ t: Timestamp) -> Int64 { t.microseconds &- origin.microseconds }
         self.tool = tool
@@ -102,57 +102,57 @@ public struct Report: Sendable {
     }
 
     /// Attaches the comparison with an earlier run.
-    public mutating func compare(with old: Baseline, budgets: [RegressionBudget]) {
+    package mutating func compare(with old: Baseline, budgets: [RegressionBudget]) {
         baseline = BaselineComparison(report: self, baseline: old, budgets: budgets)
     }
 
     /// Number of findings at or above `level` (omitted ones included) that the report judges.
-    public func findings(atOrAbove level: Severity) -> Int {
+    package func findings(atOrAbove level: Severity) -> Int {
         Severity.allCases.filter { $0 >= level }.reduce(0) { $0 + findingCount($1) }
     }
 
     /// Findings of `severity` the report judges (`judge`), listed and omitted (beyond
     /// `FindingList.limit` per rule, severity and side of the attribution).
-    public func findingCount(_ severity: Severity) -> Int { rules.reduce(0) { $0 + $1.count(severity, judgedOnly: judge == .app) } }
+    package func findingCount(_ severity: Severity) -> Int { rules.reduce(0) { $0 + $1.count(severity, judgedOnly: judge == .app) } }
 
     /// Findings of `severity` by every actor.
-    public func findingCountAll(_ severity: Severity) -> Int { rules.reduce(0) { $0 + $1.count(severity) } }
+    package func findingCountAll(_ severity: Severity) -> Int { rules.reduce(0) { $0 + $1.count(severity) } }
 
     /// The findings the report judges, in ``findings``' order.
-    public var shownFindings: [Finding] { judge == .all ? findings : findings.filter(\.actor.judgedAsApp) }
+    package var shownFindings: [Finding] { judge == .all ? findings : findings.filter(\.actor.judgedAsApp) }
 
     /// Findings not judged (the system's and the peer's), listed and omitted.
-    public var notJudgedFindings: Int {
+    package var notJudgedFindings: Int {
         judge == .all ? 0 : rules.reduce(0) { $0 + $1.totalFindings - $1.totalJudged }
     }
 
     /// The verdict as the report judges it: violated only by findings it judges; a rule whose
     /// findings are all the system's or the peer's passes for the app.
-    public func judgedStatus(_ v: RuleVerdict) -> RuleStatus {
+    package func judgedStatus(_ v: RuleVerdict) -> RuleStatus {
         guard judge == .app, v.status == .violated, v.totalJudged == 0 else { return v.status }
         return .passed
     }
 
     /// Findings counted but not listed.
-    public var omittedFindings: Int { rules.reduce(0) { $0 + $1.omitted.values.reduce(0, +) } }
+    package var omittedFindings: Int { rules.reduce(0) { $0 + $1.omitted.values.reduce(0, +) } }
 
-    public func count(_ status: RuleStatus) -> Int { rules.filter { judgedStatus($0) == status }.count }
+    package func count(_ status: RuleStatus) -> Int { rules.filter { judgedStatus($0) == status }.count }
 
     /// The findings of one rule at one severity: what the short text report prints once however
     /// often the rule fired.
-    public struct FindingGroup: Sendable {
+    package struct FindingGroup: Sendable {
         /// The rule id (`Finding.rule`, `RuleVerdict.rule`).
-        public var rule: String
-        public var severity: Severity
+        package var rule: String
+        package var severity: Severity
         /// The findings kept, in capture order (the first `FindingList.limit`).
-        public var findings: [Finding]
+        package var findings: [Finding]
         /// Every finding of the rule at this severity, kept and omitted.
-        public var total: Int
+        package var total: Int
     }
 
     /// ``findings`` grouped by severity (most severe first) and rule id, each group counting what
     /// its verdict counts (findings not kept included).
-    public var findingGroups: [FindingGroup] {
+    package var findingGroups: [FindingGroup] {
         struct Key: Hashable { var rule: String, severity: Severity }
         var groups: [FindingGroup] = []
         var index: [Key: Int] = [:]
@@ -173,56 +173,56 @@ public struct Report: Sendable {
 }
 
 /// Whose findings a report judges (`analyze --judge`).
-public enum JudgeScope: String, Sendable, CaseIterable {
+package enum JudgeScope: String, Sendable, CaseIterable {
     /// The app's, and what cannot be told apart from it (`Actor.judgedAsApp`).
     case app
     /// Everyone's: the system's and the peer's too.
     case all
 }
 
-public struct ToolInfo: Sendable {
-    public var name: String
-    public var version: String
-    public init(name: String = "hciscope", version: String) {
+package struct ToolInfo: Sendable {
+    package var name: String
+    package var version: String
+    package init(name: String = "hciscope", version: String) {
         self.name = name
         self.version = version
     }
 }
 
 /// What configured the rules for this run (file, profile, overrides), as plain key/value lines.
-public struct ConfigSummary: Sendable {
+package struct ConfigSummary: Sendable {
     /// Path of the config file, nil for defaults.
-    public var source: String?
+    package var source: String?
     /// "ios" or nil.
-    public var profile: String?
+    package var profile: String?
     /// Settings that differ from the defaults, e.g. ("scan.left-running.max_s", "60").
-    public var settings: [(key: String, value: String)]
-    public init(source: String? = nil, profile: String? = nil, settings: [(key: String, value: String)] = []) {
+    package var settings: [(key: String, value: String)]
+    package init(source: String? = nil, profile: String? = nil, settings: [(key: String, value: String)] = []) {
         self.source = source
         self.profile = profile
         self.settings = settings
     }
 }
 
-public struct CaptureSummary: Sendable {
-    public var file: String
-    public var format: String
-    public var frames: Int
-    public var firstTimestamp: Timestamp?
-    public var lastTimestamp: Timestamp?
+package struct CaptureSummary: Sendable {
+    package var file: String
+    package var format: String
+    package var frames: Int
+    package var firstTimestamp: Timestamp?
+    package var lastTimestamp: Timestamp?
     /// Last frame relative to frame 1.
-    public var durationMicros: Int64
-    public var health: CaptureHealth
+    package var durationMicros: Int64
+    package var health: CaptureHealth
     /// Containers opened and files merged (``CaptureOrigin/isPlain`` for a bare capture).
-    public var source: CaptureOrigin
+    package var source: CaptureOrigin
     /// The host stack that recorded it, with the evidence (or the `--platform` choice).
-    public var platform: HostPlatform
+    package var platform: HostPlatform
     /// The HCI traffic: first and last HCI packet and the time between them (nil: none).
-    public var traffic: (first: FrameNumber, last: FrameNumber, micros: Int64)?
+    package var traffic: (first: FrameNumber, last: FrameNumber, micros: Int64)?
     /// Silences of an hour or more between records (the first few).
-    public var gaps: [CaptureInfo.Gap]
+    package var gaps: [CaptureInfo.Gap]
     /// The absolute times come from the file's modification time (raw btsnooz records).
-    public var clockFromFileTime: Bool
+    package var clockFromFileTime: Bool
 
     init(_ c: CaptureInfo, origin: Timestamp) {
         source = c.origin
@@ -245,7 +245,7 @@ public struct CaptureSummary: Sendable {
     /// the input was, the files merged, the files left out and why.
     /// At most ``sourceLinesListed`` files merged and as many left out are named one per line
     /// (a sysdiagnose of 25,000 logs is one line of count; JSON names every one).
-    public var sourceLines: [String] {
+    package var sourceLines: [String] {
         let o = source
         guard !o.isPlain else { return [] }
         var out = ["from: " + o.description]
@@ -259,13 +259,13 @@ public struct CaptureSummary: Sendable {
         return out
     }
 
-    public static let sourceLinesListed = 20
+    package static let sourceLinesListed = 20
 
     /// True when nothing in the health record deserves a line.
-    public var healthy: Bool { healthProblems.isEmpty }
+    package var healthy: Bool { healthProblems.isEmpty }
 
     /// One plain sentence per problem.
-    public var healthProblems: [String] {
+    package var healthProblems: [String] {
         var out: [String] = []
         let h = health
         // The analysis explains truncated ACL and missing setup in its own notes (appended below);
@@ -302,40 +302,40 @@ public struct CaptureSummary: Sendable {
 }
 
 /// Who did an item, and the signal that says so (docs/ATTRIBUTION.md).
-public struct Attributed: Sendable, Hashable {
-    public var actor: Actor
-    public var evidence: ActorEvidence
+package struct Attributed: Sendable, Hashable {
+    package var actor: Actor
+    package var evidence: ActorEvidence
     init(_ evidence: ActorEvidence, _ actor: (ActorEvidence) -> Actor) {
         self.evidence = evidence
         self.actor = actor(evidence)
     }
 }
 
-public struct ScanSummary: Sendable {
-    public var adapter: AdapterIndex
-    public var startFrame: FrameNumber
-    public var startMicros: Int64
-    public var stopFrame: FrameNumber?
-    public var stopMicros: Int64?
-    public var endMicros: Int64
-    public var stillRunningAtEnd: Bool
-    public var durationMicros: Int64
-    public var api: String
-    public var active: Bool
-    public var phys: [ScanPHY]
-    public var filterDuplicates: UInt8
-    public var reports: Int
-    public var duplicates: Int
-    public var duplicateRatio: Double
-    public var duplicateEventBytes: Int
-    public var devicesSeen: Int
-    public var firstReportFrame: FrameNumber?
-    public var lastReportFrame: FrameNumber?
-    public var firstDuplicateFrame: FrameNumber?
+package struct ScanSummary: Sendable {
+    package var adapter: AdapterIndex
+    package var startFrame: FrameNumber
+    package var startMicros: Int64
+    package var stopFrame: FrameNumber?
+    package var stopMicros: Int64?
+    package var endMicros: Int64
+    package var stillRunningAtEnd: Bool
+    package var durationMicros: Int64
+    package var api: String
+    package var active: Bool
+    package var phys: [ScanPHY]
+    package var filterDuplicates: UInt8
+    package var reports: Int
+    package var duplicates: Int
+    package var duplicateRatio: Double
+    package var duplicateEventBytes: Int
+    package var devicesSeen: Int
+    package var firstReportFrame: FrameNumber?
+    package var lastReportFrame: FrameNumber?
+    package var firstDuplicateFrame: FrameNumber?
     /// Estimated: duration × window/interval summed over PHYs.
-    public var radioOnMicros: Int64
+    package var radioOnMicros: Int64
     /// Whose scan it is (docs/ATTRIBUTION.md).
-    public var who: Attributed
+    package var who: Attributed
 
     init(_ s: ScanSession, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
         who = Attributed(s.attribution, actor)
@@ -363,28 +363,28 @@ public struct ScanSummary: Sendable {
     }
 
     /// Per second of scanning, nil for a zero-length session.
-    public func perSecond(_ count: Int) -> Double? {
+    package func perSecond(_ count: Int) -> Double? {
         durationMicros > 0 ? Double(count) * 1_000_000 / Double(durationMicros) : nil
     }
 }
 
-public struct DeviceSummary: Sendable {
-    public var address: String
-    public var addressType: UInt8
-    public var name: String?
-    public var reports: Int
-    public var firstFrame: FrameNumber
-    public var firstMicros: Int64
-    public var lastFrame: FrameNumber
-    public var lastMicros: Int64
-    public var distinctPayloads: Int
-    public var rssiMin: Int8?
-    public var rssiMax: Int8?
-    public var serviceUUIDs: [String]
-    public var manufacturers: [UInt16]
-    public var connectable: Bool
+package struct DeviceSummary: Sendable {
+    package var address: String
+    package var addressType: UInt8
+    package var name: String?
+    package var reports: Int
+    package var firstFrame: FrameNumber
+    package var firstMicros: Int64
+    package var lastFrame: FrameNumber
+    package var lastMicros: Int64
+    package var distinctPayloads: Int
+    package var rssiMin: Int8?
+    package var rssiMax: Int8?
+    package var serviceUUIDs: [String]
+    package var manufacturers: [UInt16]
+    package var connectable: Bool
     /// Identity address when the address is a resolvable private address resolved with an IRK.
-    public var identity: String?
+    package var identity: String?
 
     init(_ d: Device, rel: (Timestamp) -> Int64) {
         address = d.address.description
@@ -405,30 +405,30 @@ public struct DeviceSummary: Sendable {
     }
 
     /// "Heart Rate Strap (FB:15:C9:74:99:D9)" or the address alone.
-    public var label: String { name.map { "\($0) (\(address))" } ?? address }
+    package var label: String { name.map { "\($0) (\(address))" } ?? address }
 }
 
-public struct AttemptSummary: Sendable {
-    public var adapter: AdapterIndex
-    public var requestFrame: FrameNumber
-    public var requestMicros: Int64
-    public var api: String
-    public var peer: String?
-    public var filterPolicy: UInt8
-    public var cancelFrame: FrameNumber?
-    public var completeFrame: FrameNumber?
-    public var status: String?
-    public var outcome: String
+package struct AttemptSummary: Sendable {
+    package var adapter: AdapterIndex
+    package var requestFrame: FrameNumber
+    package var requestMicros: Int64
+    package var api: String
+    package var peer: String?
+    package var filterPolicy: UInt8
+    package var cancelFrame: FrameNumber?
+    package var completeFrame: FrameNumber?
+    package var status: String?
+    package var outcome: String
     /// Set when the request ended with its controller before an answer.
-    public var lostWithController: ControllerLoss?
+    package var lostWithController: ControllerLoss?
     /// Where the controller accepted a later request while this one had no answer
     /// (`ConnectionAttempt.supersededAt`).
-    public var supersededFrame: FrameNumber?
+    package var supersededFrame: FrameNumber?
     /// Request → complete, cancel or superseded.
-    public var pendingMicros: Int64?
-    public var connection: String?
+    package var pendingMicros: Int64?
+    package var connection: String?
     /// Whose request it is (docs/ATTRIBUTION.md).
-    public var who: Attributed
+    package var who: Attributed
 
     init(_ a: ConnectionAttempt, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
         who = Attributed(a.attribution, actor)
@@ -449,66 +449,66 @@ public struct AttemptSummary: Sendable {
     }
 }
 
-public struct ConnectionSummary: Sendable {
-    public var id: String
-    public var adapter: AdapterIndex
-    public var handle: UInt16
-    public var generation: Int
-    public var role: String
-    public var peer: String?
-    public var requestFrame: FrameNumber?
-    public var requestMicros: Int64?
-    public var completeFrame: FrameNumber?
-    public var completeMicros: Int64?
-    public var setupObserved: Bool
+package struct ConnectionSummary: Sendable {
+    package var id: String
+    package var adapter: AdapterIndex
+    package var handle: UInt16
+    package var generation: Int
+    package var role: String
+    package var peer: String?
+    package var requestFrame: FrameNumber?
+    package var requestMicros: Int64?
+    package var completeFrame: FrameNumber?
+    package var completeMicros: Int64?
+    package var setupObserved: Bool
     /// Request → connection complete (a request that named its peer).
-    public var setupMicros: Int64?
+    package var setupMicros: Int64?
     /// Filter Accept List request → connection complete: waiting for the device.
-    public var acceptListWaitMicros: Int64?
-    public var intervalMicros: Int64?
-    public var latency: Int?
-    public var supervisionTimeoutMicros: Int64?
-    public var parameterUpdates: Int
-    public var phyUpdates: Int
-    public var dataLengthChanges: Int
-    public var mtu: Int
-    public var encrypted: Bool
+    package var acceptListWaitMicros: Int64?
+    package var intervalMicros: Int64?
+    package var latency: Int?
+    package var supervisionTimeoutMicros: Int64?
+    package var parameterUpdates: Int
+    package var phyUpdates: Int
+    package var dataLengthChanges: Int
+    package var mtu: Int
+    package var encrypted: Bool
     /// Durations from the connection complete.
-    public var firstATTMicros: Int64?
-    public var discoveryMicros: Int64?
-    public var firstDataMicros: Int64?
+    package var firstATTMicros: Int64?
+    package var discoveryMicros: Int64?
+    package var firstDataMicros: Int64?
     /// Complete → disconnection complete (or the last frame while still connected).
-    public var lifetimeMicros: Int64?
+    package var lifetimeMicros: Int64?
     /// Last ACL payload (or the complete) → disconnection complete (or the last frame).
-    public var idleTailMicros: Int64?
-    public var stillConnectedAtEnd: Bool
-    public var disconnectFrame: FrameNumber?
-    public var disconnectMicros: Int64?
-    public var disconnectReason: String?
-    public var disconnectInitiator: String
+    package var idleTailMicros: Int64?
+    package var stillConnectedAtEnd: Bool
+    package var disconnectFrame: FrameNumber?
+    package var disconnectMicros: Int64?
+    package var disconnectReason: String?
+    package var disconnectInitiator: String
     /// Set when the link ended with its controller: no Disconnection Complete, no reason.
-    public var lostWithController: ControllerLoss?
-    public var attPDUs: Int
+    package var lostWithController: ControllerLoss?
+    package var attPDUs: Int
     /// Sorted by opcode name.
-    public var attByOpcode: [(name: String, count: Int)]
-    public var services: Int
-    public var characteristics: Int
+    package var attByOpcode: [(name: String, count: Int)]
+    package var services: Int
+    package var characteristics: Int
     /// Estimated link-layer airtime (see RadioModel.connection).
-    public var radioEstimate: RadioModel.ConnectionEstimate?
+    package var radioEstimate: RadioModel.ConnectionEstimate?
     /// A BR/EDR (classic) link: listed, never judged by LE rules.
-    public var classic: Bool { transport == .bredr }
+    package var classic: Bool { transport == .bredr }
     /// LE, BR/EDR, or unknown (set up before the capture, nothing on it shows which).
-    public var transport: Connection.Transport
+    package var transport: Connection.Transport
     /// How the link ended ("local disconnect", "link lost", "still up", …).
-    public var end: String
+    package var end: String
     /// Who asked for the parameters in force ("local", "remote", "unknown"; nil: those of the
     /// connection complete) and where they were applied.
-    public var parametersSetBy: String?
-    public var parametersSetFrame: FrameNumber?
-    public var phy: String?
-    public var dataLength: (tx: Int, rx: Int)?
+    package var parametersSetBy: String?
+    package var parametersSetFrame: FrameNumber?
+    package var phy: String?
+    package var dataLength: (tx: Int, rx: Int)?
     /// Whose connection it is (docs/ATTRIBUTION.md).
-    public var who: Attributed
+    package var who: Attributed
 
     /// The contract name of every ATT opcode (``ContractNames/attOpcode(_:)``), and its place in
     /// the names' order (opcodes of one name share it).
@@ -592,39 +592,39 @@ public struct ConnectionSummary: Sendable {
     }
 }
 
-public struct PairingSummary: Sendable {
-    public var connection: String
-    public var requestFrame: FrameNumber
-    public var requestMicros: Int64
-    public var initiatedBy: String
-    public var method: String
-    public var secureConnections: Bool
-    public var bonding: Bool?
-    public var mitm: Bool?
-    public var initiatorIOCapability: UInt8?
-    public var responderIOCapability: UInt8?
+package struct PairingSummary: Sendable {
+    package var connection: String
+    package var requestFrame: FrameNumber
+    package var requestMicros: Int64
+    package var initiatedBy: String
+    package var method: String
+    package var secureConnections: Bool
+    package var bonding: Bool?
+    package var mitm: Bool?
+    package var initiatorIOCapability: UInt8?
+    package var responderIOCapability: UInt8?
     /// Each side's pairing PDU: who sent it and what it asked for (SC, MITM, bonding), so a
     /// report names the side that lacked a feature.
-    public var initiatorFeatures: SideFeatures?
-    public var responderFeatures: SideFeatures?
-    public var repeatsBondFrame: FrameNumber?
-    public var linkLostFrame: FrameNumber?
+    package var initiatorFeatures: SideFeatures?
+    package var responderFeatures: SideFeatures?
+    package var repeatsBondFrame: FrameNumber?
+    package var linkLostFrame: FrameNumber?
 
-    public struct SideFeatures: Sendable, Hashable {
-        public var side: String
-        public var frame: FrameNumber
-        public var secureConnections: Bool
-        public var mitm: Bool
-        public var bonding: Bool
-        public var keySize: UInt8
+    package struct SideFeatures: Sendable, Hashable {
+        package var side: String
+        package var frame: FrameNumber
+        package var secureConnections: Bool
+        package var mitm: Bool
+        package var bonding: Bool
+        package var keySize: UInt8
     }
-    public var keySize: UInt8?
-    public var result: String
-    public var reason: UInt8?
-    public var failedFrame: FrameNumber?
-    public var encryptionFrame: FrameNumber?
+    package var keySize: UInt8?
+    package var result: String
+    package var reason: UInt8?
+    package var failedFrame: FrameNumber?
+    package var encryptionFrame: FrameNumber?
     /// Request → encryption change or pairing failed.
-    public var durationMicros: Int64?
+    package var durationMicros: Int64?
 
     init(_ p: Pairing, rel: (Timestamp) -> Int64) {
         connection = p.connection.description
@@ -659,38 +659,38 @@ public struct PairingSummary: Sendable {
     }
 }
 
-public struct AdvertisingSummary: Sendable {
-    public struct DataSet: Sendable {
-        public var frame: FrameNumber
-        public var atMicros: Int64
-        public var command: String
-        public var handle: UInt8?
-        public var kind: String
-        public var legacyPDUs: Bool
-        public var length: Int
-        public var status: UInt8?
-        public var who: Attributed
+package struct AdvertisingSummary: Sendable {
+    package struct DataSet: Sendable {
+        package var frame: FrameNumber
+        package var atMicros: Int64
+        package var command: String
+        package var handle: UInt8?
+        package var kind: String
+        package var legacyPDUs: Bool
+        package var length: Int
+        package var status: UInt8?
+        package var who: Attributed
     }
-    public struct Span: Sendable {
-        public var handle: UInt8?
-        public var api: String
-        public var connectable: Bool
-        public var intervalMicros: Int64?
-        public var startFrame: FrameNumber
-        public var startMicros: Int64
-        public var stopFrame: FrameNumber?
-        public var stopMicros: Int64?
-        public var stoppedBy: String
-        public var enabledMicros: Int64
-        public var connectedWhileEnabledMicros: Int64
+    package struct Span: Sendable {
+        package var handle: UInt8?
+        package var api: String
+        package var connectable: Bool
+        package var intervalMicros: Int64?
+        package var startFrame: FrameNumber
+        package var startMicros: Int64
+        package var stopFrame: FrameNumber?
+        package var stopMicros: Int64?
+        package var stoppedBy: String
+        package var enabledMicros: Int64
+        package var connectedWhileEnabledMicros: Int64
         /// Estimated (legacy 1M model), see RadioModel.advertising.
-        public var estimate: RadioModel.AdvertisingEstimate?
-        public var who: Attributed
+        package var estimate: RadioModel.AdvertisingEstimate?
+        package var who: Attributed
     }
-    public var dataSets: [DataSet]
-    public var spans: [Span]
-    public var maxAdvertisingDataLength: Int?
-    public var supportedStates: UInt64?
+    package var dataSets: [DataSet]
+    package var spans: [Span]
+    package var maxAdvertisingDataLength: Int?
+    package var supportedStates: UInt64?
 
     init(_ a: AdvertisingActivity, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
         dataSets = a.dataCommands.prefix(Report.listLimit).map {

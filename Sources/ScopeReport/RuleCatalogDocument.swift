@@ -5,13 +5,13 @@ import ScopeRules
 /// docs/RULES.md, generated from this and checked by a test) and `--json`. Everything comes from
 /// the rules themselves (`RuleRegistry`, each rule's `documentation` and `defaultThresholds`) and
 /// from the analysis and radio model it describes; nothing is written twice.
-public enum RuleCatalogDocument {
+package enum RuleCatalogDocument {
     static var rules: [any Rule.Type] { RuleRegistry.all }
 
     // MARK: - Text (terminal)
 
     /// `hciscope rules`: one line per rule.
-    public static func list() -> String {
+    package static func list() -> String {
         let width = rules.map { $0.id.count }.max() ?? 0
         var out = "Rules (\(rules.count)); `hciscope rules RULE` explains one, docs/RULES.md has them all.\n\n"
         for rule in rules {
@@ -22,7 +22,7 @@ public enum RuleCatalogDocument {
     }
 
     /// `hciscope rules RULE`: everything about one rule, wrapped for a terminal.
-    public static func text(_ rule: any Rule.Type) -> String {
+    package static func text(_ rule: any Rule.Type) -> String {
         let d = rule.documentation
         var out = "\(rule.id) — \(d.title)\n"
         out += "  \(rule.summary). Default severity: \(d.severity).\n"
@@ -79,7 +79,7 @@ public enum RuleCatalogDocument {
     // MARK: - JSON
 
     /// `hciscope rules --json`: every rule with its documentation and defaults.
-    public static func json() -> String {
+    package static func json() -> String {
         var w = JSONWriter()
         w.beginArray()
         for rule in rules {
@@ -136,7 +136,7 @@ public enum RuleCatalogDocument {
     // MARK: - Markdown (docs/RULES.md)
 
     /// docs/RULES.md, whole.
-    public static func markdown() -> String {
+    package static func markdown() -> String {
         var out = """
             # Rules and metrics
 
@@ -201,7 +201,7 @@ public enum RuleCatalogDocument {
     }
 
     /// One rule's section of docs/RULES.md.
-    public static func markdown(_ rule: any Rule.Type) -> String {
+    package static func markdown(_ rule: any Rule.Type) -> String {
         let d = rule.documentation
         var out = "### `\(rule.id)`\n\n"
         out += "**\(d.title).** \(rule.summary). Guidance \(rule.guidance); default severity \(d.severity).\n\n"
@@ -257,7 +257,10 @@ public enum RuleCatalogDocument {
         - **Discovery cost** (per device the host asked to connect to): time from the start of the scan \
         session in which it was found to the connection request; advertising reports processed until then; \
         scan radio-on time spent until then (estimated, below); time from the device's first report to the \
-        request — how long the app took to decide.
+        request — how long the app took to decide. Only a scan that led to the request counts: not one \
+        before the device's previous connection (the request reconnects it), not one that stopped more than \
+        60 s before the request, and not the system's own background scan (named apart: "found only by the \
+        system's own scan"); a request with none of its own is a direct connection.
         - **Connection timing.** Request → connection complete (setup), then, counted from the connection \
         complete: first ATT PDU, end of GATT discovery, first useful data (a read response or notification \
         with a value); lifetime (to the Disconnection Complete, not the Disconnect command); idle tail (last \

@@ -4,16 +4,16 @@ import ScopeRules
 
 /// The readable report: capture summary and health, headline figures explained, findings grouped
 /// by severity with evidence frames, rule verdicts. ANSI colour only when asked (a terminal).
-public struct TextReporter: Sendable {
-    public var color: Bool
+package struct TextReporter: Sendable {
+    package var color: Bool
     /// Every headline item and finding, one by one (`analyze --all`); otherwise items of the same
     /// kind beyond `few` are summarised: figures as distributions, findings once per rule.
-    public var all: Bool
+    package var all: Bool
     /// Up to this many items of one kind (findings of a rule at one severity, discovery costs,
     /// connection timings) the short report lists them as the full one does; beyond it, it
     /// summarises them.
-    public var few: Int
-    public init(color: Bool, all: Bool = false, few: Int = TextReporter.few) {
+    package var few: Int
+    package init(color: Bool, all: Bool = false, few: Int = TextReporter.few) {
         self.color = color
         self.all = all
         self.few = few
@@ -22,7 +22,7 @@ public struct TextReporter: Sendable {
     /// Discovery costs and connection timings printed (the JSON report lists more).
     static let listed = 50
     /// The default of `few`.
-    public static let few = 3
+    package static let few = 3
     /// Findings printed in full for a rule that fired more than `few` times.
     static let examples = 1
     /// Frames of the findings not printed that the short report names.
@@ -30,26 +30,27 @@ public struct TextReporter: Sendable {
 
     /// The names of the headline figures as both reports print them (the short report's
     /// distributions reuse the wording of the full report's lines).
-    public enum FigureName {
-        public static let discoveryCost = "Discovery cost"
-        public static let scanToRequest = "from the scan start"
-        public static let reportsUntilRequest = "advertising report(s) processed"
-        public static let radioOn = "scan radio-on time"
-        public static let firstReportToRequest = "from its first report"
-        public static let direct = "connected without a preceding scan"
-        public static let duplicates = "Duplicate-scan overhead"
-        public static let connectionTiming = "Connection timing"
-        public static let setup = "setup"
-        public static let acceptListWait = "waiting on the accept list"
-        public static let firstATT = "first ATT"
-        public static let gattDiscovery = "GATT discovery done"
-        public static let firstData = "first data"
-        public static let lifetime = "lifetime"
-        public static let idleTail = "idle tail"
-        public static let setupNotCaptured = "setup not captured"
+    package enum FigureName {
+        package static let discoveryCost = "Discovery cost"
+        package static let scanToRequest = "from the scan start"
+        package static let reportsUntilRequest = "advertising report(s) processed"
+        package static let radioOn = "scan radio-on time"
+        package static let firstReportToRequest = "from its first report"
+        package static let direct = "connected without a preceding scan"
+        package static let systemScan = "found only by the system's own scan"
+        package static let duplicates = "Duplicate-scan overhead"
+        package static let connectionTiming = "Connection timing"
+        package static let setup = "setup"
+        package static let acceptListWait = "waiting on the accept list"
+        package static let firstATT = "first ATT"
+        package static let gattDiscovery = "GATT discovery done"
+        package static let firstData = "first data"
+        package static let lifetime = "lifetime"
+        package static let idleTail = "idle tail"
+        package static let setupNotCaptured = "setup not captured"
 
-        public static let all = [
-            discoveryCost, scanToRequest, reportsUntilRequest, radioOn, firstReportToRequest, direct, duplicates,
+        package static let all = [
+            discoveryCost, scanToRequest, reportsUntilRequest, radioOn, firstReportToRequest, direct, systemScan, duplicates,
             connectionTiming, setup, acceptListWait, firstATT, gattDiscovery, firstData, lifetime, idleTail, setupNotCaptured,
         ]
     }
@@ -62,7 +63,7 @@ public struct TextReporter: Sendable {
     private func paint(_ s: String, _ tone: Tone) -> String { color ? "\u{1B}[\(tone.rawValue)m\(s)\u{1B}[0m" : s }
     private func esc(_ s: String) -> String { Escaping.terminal(s) }
 
-    public func render(_ r: Report) -> String {
+    package func render(_ r: Report) -> String {
         var out = ""
         func line(_ s: String = "") { out += s + "\n" }
         let c = r.capture
@@ -161,6 +162,8 @@ public struct TextReporter: Sendable {
                     let duty = d.phys.map { "\($0.phy) \(Int(($0.dutyCycle * 100).rounded())) %" }.joined(separator: ", ")
                     line("    \(dur(radio)) \(FigureName.radioOn) (estimated: duration × duty cycle" + (duty.isEmpty ? ")" : " per PHY: \(duty))"))
                 }
+            } else if let scan = d.systemScanStartFrame {
+                line("    \(FigureName.systemScan) (its background scan, frame \(scan)): no scan cost of the app's")
             } else {
                 line("    \(FigureName.direct) (direct connection)")
             }
@@ -184,9 +187,12 @@ public struct TextReporter: Sendable {
         let list = r.headline.discovery
         let total = r.totals.discovery
         let scanned = r.headline.discoveryScanned
-        let direct = list.filter { $0.scanStartFrame == nil }
+        let system = r.headline.discoverySystemScanned
+        let direct = list.filter { $0.scanStartFrame == nil && $0.systemScanStartFrame == nil }
+        let directCount = total - scanned - system
         var counts = "\(scanned) after a scan"
-        if total > scanned { counts += ", \(total - scanned) direct" }
+        if directCount > 0 { counts += ", \(directCount) direct" }
+        if system > 0 { counts += ", \(system) \(FigureName.systemScan)" }
         line("  \(FigureName.discoveryCost) of \(total) connection request(s) that connected (\(counts)):")
         func worst(_ x: Headline.Spread) -> String { "\(esc(x.worstDevice ?? "")), request at frame \(x.worst.frame)" }
         let spreads = r.headline.spreads
@@ -213,7 +219,7 @@ public struct TextReporter: Sendable {
             let named = devices.prefix(few).map { d in
                 "\(esc(d.device)) " + (d.count == 1 ? "at frame \(d.first)" : "×\(d.count) from frame \(d.first)")
             }
-            line("    \(total - scanned) \(FigureName.direct) (direct connection): " + named.joined(separator: ", ")
+            line("    \(directCount) \(FigureName.direct) (direct connection): " + named.joined(separator: ", ")
                  + (devices.count > few ? ", … \(devices.count - few) more device(s)" : ""))
         }
     }
@@ -527,8 +533,8 @@ public struct TextReporter: Sendable {
 }
 
 /// "12, 14-17, 30": ascending frame numbers with runs collapsed.
-public enum FrameList {
-    public static func string(_ frames: [FrameNumber]) -> String {
+package enum FrameList {
+    package static func string(_ frames: [FrameNumber]) -> String {
         let sorted = Array(Set(frames)).sorted()
         var parts: [String] = []
         var i = 0

@@ -4,32 +4,32 @@ import ScopeCore
 /// What the HTML timeline draws: one lane per scanner, device, connection and advertiser, with
 /// spans (scan windows, connections, discovery, pairing, advertising) and ticks (reports, ATT PDUs,
 /// requests, disconnects). Times in µs relative to frame 1.
-public struct Timeline: Sendable {
-    public enum SpanKind: String, Sendable { case scan, connection, discovery, pairing, advertising }
-    public enum TickKind: String, Sendable { case report, duplicate, att, request, disconnect, marker }
+package struct Timeline: Sendable {
+    package enum SpanKind: String, Sendable { case scan, connection, discovery, pairing, advertising }
+    package enum TickKind: String, Sendable { case report, duplicate, att, request, disconnect, marker }
 
-    public struct Span: Sendable {
-        public var kind: SpanKind
-        public var start: Int64
-        public var end: Int64
-        public var label: String
-        public var frame: FrameNumber
+    package struct Span: Sendable {
+        package var kind: SpanKind
+        package var start: Int64
+        package var end: Int64
+        package var label: String
+        package var frame: FrameNumber
     }
-    public struct Tick: Sendable {
-        public var kind: TickKind
-        public var at: Int64
-        public var frame: FrameNumber
+    package struct Tick: Sendable {
+        package var kind: TickKind
+        package var at: Int64
+        package var frame: FrameNumber
     }
-    public struct Lane: Sendable {
-        public var label: String
-        public var spans: [Span] = []
-        public var ticks: [Tick] = []
+    package struct Lane: Sendable {
+        package var label: String
+        package var spans: [Span] = []
+        package var ticks: [Tick] = []
     }
 
-    public var durationMicros: Int64
-    public var lanes: [Lane] = []
+    package var durationMicros: Int64
+    package var lanes: [Lane] = []
     /// Devices beyond this many (least reported first) get no lane of their own.
-    public static let maxDeviceLanes = 8
+    package static let maxDeviceLanes = 8
 
     /// No lanes (reports that draw no timeline).
     init(durationMicros: Int64) { self.durationMicros = durationMicros }

@@ -39,7 +39,7 @@ struct ConnectionFolds: Sendable {
 /// (`AnalysisBuilder.attFollower`): the folds of each connection until it is judged. Written by
 /// the thread feeding the analysis, then read by the rules once it has handed the connections
 /// over (a batch, or the end): never both at once.
-public final class ConnectionFollower: ATTFollower, @unchecked Sendable {
+package final class ConnectionFollower: ATTFollower, @unchecked Sendable {
     /// The folds of a connection none of whose PDUs came yet (the thresholds read once).
     private let empty: ConnectionFolds
     // Touched on every ATT PDU, by one thread at a time (see above): the folds in slots, the
@@ -50,9 +50,9 @@ public final class ConnectionFollower: ATTFollower, @unchecked Sendable {
     @exclusivity(unchecked) private var free: [Int] = []
     @exclusivity(unchecked) private var last: (connection: ConnectionID, slot: Int)?
 
-    public init(config: RuleConfiguration) { empty = ConnectionFolds(config: config) }
+    package init(config: RuleConfiguration) { empty = ConnectionFolds(config: config) }
 
-    public func follow(_ step: ATTStep, on connection: ConnectionID) {
+    package func follow(_ step: ATTStep, on connection: ConnectionID) {
         folds[slot(of: connection)].add(step)
     }
 
@@ -88,7 +88,7 @@ public final class ConnectionFollower: ATTFollower, @unchecked Sendable {
     }
 
     /// Connections followed and not yet forgotten.
-    public var following: Int { slots.count }
+    package var following: Int { slots.count }
 }
 
 /// A run of consecutive writes to one handle (what `att.acknowledged-bulk` and

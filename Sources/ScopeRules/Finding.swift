@@ -3,7 +3,7 @@ import ScopeCore
 
 // The contract between rules (ScopeRules) and reports (ScopeReport). Rules never print.
 
-public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Codable {
+package enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Codable {
     case info, warning, error
     var rank: Int {
         switch self {
@@ -12,33 +12,33 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Coda
         case .error: return 2
         }
     }
-    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+    package static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
 }
 
 /// One violation, with the frames that prove it.
-public struct Finding: Sendable, Hashable {
-    public var rule: String
-    public var severity: Severity
+package struct Finding: Sendable, Hashable {
+    package var rule: String
+    package var severity: Severity
     /// What is judged: "scan session at frame 31", "connection hci0 handle 0x0040", "handle 0x0012".
-    public var subject: String
+    package var subject: String
     /// What the HCI evidence shows, then what usually causes it in app code.
-    public var message: String
+    package var message: String
     /// Frame numbers, ascending.
-    public var evidence: [FrameNumber]
-    public var recommendation: String?
+    package var evidence: [FrameNumber]
+    package var recommendation: String?
     /// What the HCI evidence shows (the start of `message`), when the rule built the finding
     /// from it: the advice after it is then replaced by the platform's (`RuleEngine`).
-    public var shows: String?
+    package var shows: String?
     /// The platform whose API `message` and `recommendation` speak (nil: every platform's, iOS first).
-    public var platform: Platform?
+    package var platform: Platform?
     /// What in the frames says who did what the finding judges (docs/ATTRIBUTION.md); nil for
     /// a finding built without an item.
-    public var attribution: ActorEvidence?
+    package var attribution: ActorEvidence?
     /// Who did it, resolved from `attribution` with the capture's platform by `RuleEngine`
     /// (`unknown` until then, and for a finding without attribution).
-    public var actor: Actor = .unknown
+    package var actor: Actor = .unknown
 
-    public init(rule: String, severity: Severity, subject: String, message: String, evidence: [FrameNumber], recommendation: String? = nil) {
+    package init(rule: String, severity: Severity, subject: String, message: String, evidence: [FrameNumber], recommendation: String? = nil) {
         self.rule = rule
         self.severity = severity
         self.subject = subject
@@ -50,47 +50,47 @@ public struct Finding: Sendable, Hashable {
 
 /// What a rule counted as the platform's own doing rather than the app's (docs/RULES.md, "Who did
 /// it"): reported, not a finding.
-public struct PlatformShare: Sendable, Hashable {
-    public var platform: Platform
+package struct PlatformShare: Sendable, Hashable {
+    package var platform: Platform
     /// Items (connection requests, advertising spans, scan sessions) attributed to the platform.
-    public var count: Int
+    package var count: Int
     /// What they are and why they are the platform's, e.g. "filter-accept-list connection
     /// requests left pending: bluetoothd's background reconnection".
-    public var what: String
+    package var what: String
 
-    public init(platform: Platform, count: Int, what: String) {
+    package init(platform: Platform, count: Int, what: String) {
         self.platform = platform
         self.count = count
         self.what = what
     }
 
     /// "3 filter-accept-list connection requests … (iOS / macOS (Core Bluetooth))".
-    public var description: String { "\(count) \(what) — the platform's (\(platform.name)), not the app's" }
+    package var description: String { "\(count) \(what) — the platform's (\(platform.name)), not the app's" }
 }
 
-public enum RuleStatus: String, Sendable, Hashable, Codable {
+package enum RuleStatus: String, Sendable, Hashable, Codable {
     case violated, passed, notEvaluated = "not_evaluated"
 }
 
 /// A rule's verdict for one capture.
-public struct RuleVerdict: Sendable, Hashable {
-    public var rule: String
-    public var status: RuleStatus
+package struct RuleVerdict: Sendable, Hashable {
+    package var rule: String
+    package var status: RuleStatus
     /// Why (for passed and not-evaluated too: the frames and values behind it).
-    public var reason: String
+    package var reason: String
     /// The findings kept: at most `FindingList.limit` per severity, in capture order.
-    public var findings: [Finding]
+    package var findings: [Finding]
     /// Findings counted but not kept (beyond `FindingList.limit` per severity and side of the
     /// attribution), by severity.
-    public var omitted: [Severity: Int]
+    package var omitted: [Severity: Int]
     /// Of `omitted`, those whose actor is judged as the app's (`Actor.judgedAsApp`).
-    public var omittedJudged: [Severity: Int] = [:]
+    package var omittedJudged: [Severity: Int] = [:]
     /// What the rule attributed to the platform's own stack (counted, not findings).
-    public var platformShare: PlatformShare?
+    package var platformShare: PlatformShare?
     /// Set once `reason` names `platformShare` (by `RuleEngine.speak`), so that it is named once.
-    public internal(set) var reasonNamesPlatformShare = false
+    package internal(set) var reasonNamesPlatformShare = false
 
-    public init(rule: String, status: RuleStatus, reason: String, findings: [Finding] = [], omitted: [Severity: Int] = [:]) {
+    package init(rule: String, status: RuleStatus, reason: String, findings: [Finding] = [], omitted: [Severity: Int] = [:]) {
         self.rule = rule
         self.status = status
         self.reason = reason
@@ -99,22 +99,22 @@ public struct RuleVerdict: Sendable, Hashable {
     }
 
     /// Findings of `severity`, kept and omitted.
-    public func count(_ severity: Severity) -> Int {
+    package func count(_ severity: Severity) -> Int {
         findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } + (omitted[severity] ?? 0)
     }
 
     /// Findings of `severity` whose actor is judged as the app's (`Actor.judgedAsApp`), kept and
     /// omitted: what `--fail-on` counts unless every actor is judged.
-    public func countJudged(_ severity: Severity) -> Int {
+    package func countJudged(_ severity: Severity) -> Int {
         findings.reduce(0) { $0 + ($1.severity == severity && $1.actor.judgedAsApp ? 1 : 0) } + (omittedJudged[severity] ?? 0)
     }
 
     /// Findings of `severity` by `judged` actors (`nil`: every actor).
-    public func count(_ severity: Severity, judgedOnly: Bool) -> Int { judgedOnly ? countJudged(severity) : count(severity) }
+    package func count(_ severity: Severity, judgedOnly: Bool) -> Int { judgedOnly ? countJudged(severity) : count(severity) }
 
     /// Findings of each actor, kept and omitted (omitted ones split into judged and not: counted
     /// under `unknown` and `os`).
-    public var findingsByActor: [Actor: Int] {
+    package var findingsByActor: [Actor: Int] {
         var out: [Actor: Int] = [:]
         for f in findings { out[f.actor, default: 0] += 1 }
         let judged = omittedJudged.values.reduce(0, +)
@@ -125,10 +125,10 @@ public struct RuleVerdict: Sendable, Hashable {
     }
 
     /// Every finding judged as the app's, kept and omitted.
-    public var totalJudged: Int { findings.filter(\.actor.judgedAsApp).count + omittedJudged.values.reduce(0, +) }
+    package var totalJudged: Int { findings.filter(\.actor.judgedAsApp).count + omittedJudged.values.reduce(0, +) }
 
     /// Every finding, kept and omitted.
-    public var totalFindings: Int { findings.count + omitted.values.reduce(0, +) }
+    package var totalFindings: Int { findings.count + omitted.values.reduce(0, +) }
 }
 
 /// The findings of one rule in bounded memory: the first `limit` of each severity and of each
@@ -136,25 +136,25 @@ public struct RuleVerdict: Sendable, Hashable {
 /// the peer's: `Actor.judgedAsApp`), in the order the rule reports them (capture order), are
 /// kept; the rest are only counted. A capture of any length then yields a report of bounded size
 /// whose counts stay exact, and the system's findings never crowd out the app's.
-public struct FindingList: Sendable, Hashable {
+package struct FindingList: Sendable, Hashable {
     /// Findings kept per rule, severity and side of the attribution (docs/ARCHITECTURE.md, Limits).
-    public static let limit = 100
+    package static let limit = 100
 
-    public private(set) var kept: [Finding] = []
-    public private(set) var omitted: [Severity: Int] = [:]
+    package private(set) var kept: [Finding] = []
+    package private(set) var omitted: [Severity: Int] = [:]
     /// Of `omitted`, those whose actor is judged as the app's.
-    public private(set) var omittedJudged: [Severity: Int] = [:]
+    package private(set) var omittedJudged: [Severity: Int] = [:]
     private var keptByBucket: [Int] = [0, 0, 0, 0, 0, 0]
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool { kept.isEmpty && omitted.isEmpty }
-    public var total: Int { kept.count + omitted.values.reduce(0, +) }
+    package var isEmpty: Bool { kept.isEmpty && omitted.isEmpty }
+    package var total: Int { kept.count + omitted.values.reduce(0, +) }
 
     /// The counter of findings of `severity` by `actor`.
     static func bucket(_ severity: Severity, _ actor: Actor) -> Int { severity.rank * 2 + (actor.judgedAsApp ? 0 : 1) }
 
-    public mutating func append(_ f: Finding) {
+    package mutating func append(_ f: Finding) {
         let b = Self.bucket(f.severity, f.actor)
         if keptByBucket[b] < Self.limit {
             keptByBucket[b] += 1
@@ -172,7 +172,7 @@ public struct FindingList: Sendable, Hashable {
     /// As `append(make())` for a finding of `severity` by `actor`, building it only when it is
     /// kept: rules that judge thousands of sessions or connections skip the messages of those
     /// only counted.
-    public mutating func append(_ severity: Severity, actor: Actor, _ make: () -> Finding) {
+    package mutating func append(_ severity: Severity, actor: Actor, _ make: () -> Finding) {
         let b = Self.bucket(severity, actor)
         if keptByBucket[b] < Self.limit {
             let f = make()
@@ -184,7 +184,7 @@ public struct FindingList: Sendable, Hashable {
     }
 
     /// Whether the next finding of `severity` by `actor` would be kept (not only counted).
-    public func keeps(_ severity: Severity, actor: Actor) -> Bool { keptByBucket[Self.bucket(severity, actor)] < Self.limit }
+    package func keeps(_ severity: Severity, actor: Actor) -> Bool { keptByBucket[Self.bucket(severity, actor)] < Self.limit }
 
     /// An empty list that keeps only as many findings per bucket as a list already holding
     /// `kept` still would (`RuleAccumulator`: a batch's findings beyond those are only counted
@@ -197,7 +197,7 @@ public struct FindingList: Sendable, Hashable {
     var keptCounts: [Int] { keptByBucket }
 
     /// Adds the findings and omitted counts of another part of the same rule's evaluation.
-    public mutating func merge(findings: [Finding], omitted more: [Severity: Int], omittedJudged judged: [Severity: Int] = [:]) {
+    package mutating func merge(findings: [Finding], omitted more: [Severity: Int], omittedJudged judged: [Severity: Int] = [:]) {
         for f in findings { append(f) }
         for (s, n) in more { omitted[s, default: 0] += n }
         for (s, n) in judged { omittedJudged[s, default: 0] += n }

@@ -249,9 +249,9 @@ protocol ItemRule: Rule {
 }
 
 extension ItemRule {
-    public static var scope: RuleScope { .items }
+    package static var scope: RuleScope { .items }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         let view = ItemView(analysis)
         return verdict(tally(view, config: config), end: view, config: config)
     }

@@ -7,7 +7,7 @@ import ScopeCore
 /// `violated` (with findings, each citing evidence frames), `passed` (with the frames and values
 /// behind it) or `not_evaluated` (with the reason: subject absent, setup not captured, ATT analysis
 /// incomplete…).
-public protocol Rule: Sendable {
+package protocol Rule: Sendable {
     /// Stable dotted id, never reused (RULES.md table), e.g. "scan.left-running".
     static var id: String { get }
     /// The guidance item (1–10) of RULES.md "The guidance, in short".
@@ -37,7 +37,7 @@ public protocol Rule: Sendable {
 }
 
 /// What a rule needs to see at once.
-public enum RuleScope: Sendable {
+package enum RuleScope: Sendable {
     /// The whole capture.
     case capture
     /// One connection at a time (its ATT detail, encryption changes and pairings).
@@ -50,10 +50,10 @@ public enum RuleScope: Sendable {
 }
 
 extension Rule {
-    public static var defaultThresholds: [String: ThresholdValue] { [:] }
-    public static var scope: RuleScope { .capture }
+    package static var defaultThresholds: [String: ThresholdValue] { [:] }
+    package static var scope: RuleScope { .capture }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         evaluate(analysis, config: config)
     }
 

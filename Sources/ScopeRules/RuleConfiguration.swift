@@ -4,20 +4,20 @@ import ScopeCapture
 
 /// A threshold value: the truth files' `expected_rules_config.thresholds` hold numbers (seconds,
 /// counts, fractions, bytes), booleans and one string (a status code such as "0x08").
-public enum ThresholdValue: Sendable, Hashable, CustomStringConvertible {
+package enum ThresholdValue: Sendable, Hashable, CustomStringConvertible {
     case number(Double)
     case bool(Bool)
     case text(String)
 
-    public var number: Double? {
+    package var number: Double? {
         if case .number(let v) = self { return v }
         return nil
     }
-    public var bool: Bool? {
+    package var bool: Bool? {
         if case .bool(let v) = self { return v }
         return nil
     }
-    public var description: String {
+    package var description: String {
         switch self {
         case .number(let v): return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
         case .bool(let v): return String(v)
@@ -36,46 +36,46 @@ public enum ThresholdValue: Sendable, Hashable, CustomStringConvertible {
 /// What a project or a run changes about the rules: enable/disable, severity overrides,
 /// thresholds, the iOS advertising budget profile and sensitive characteristic UUIDs.
 /// The defaults are RULES.md's (and the truth files' `expected_rules_config`). See docs/CONFIG.md.
-public struct RuleConfiguration: Sendable, Equatable {
-    public enum Profile: String, Sendable, Hashable, CaseIterable {
+package struct RuleConfiguration: Sendable, Equatable {
+    package enum Profile: String, Sendable, Hashable, CaseIterable {
         /// iOS foreground advertising budget: 28 bytes of advertising data besides Flags, 10 of scan response.
         case ios
     }
 
-    public var profile: Profile?
+    package var profile: Profile?
     /// The host stack chosen by the user (`--platform`): overrides the one the capture shows
     /// (`HostPlatform`) for the advice and for what is attributed to the platform.
-    public var platform: Platform?
+    package var platform: Platform?
     /// The host stack the beginning of the capture names (`CaptureInfo.platformAtStart`), set by
     /// `RuleEngine.analyze(path:)` and `RuleAccumulator`: batches judged on the way and the end go
     /// by the same one.
-    public var detectedPlatform: HostPlatform?
+    package var detectedPlatform: HostPlatform?
     /// Rule ids switched off.
-    public var disabledRules: Set<String> = []
-    public var severityOverrides: [String: Severity] = [:]
+    package var disabledRules: Set<String> = []
+    package var severityOverrides: [String: Severity] = [:]
     /// Overrides only, by rule id then threshold name; defaults come from each rule.
-    public var thresholdOverrides: [String: [String: ThresholdValue]] = [:]
+    package var thresholdOverrides: [String: [String: ThresholdValue]] = [:]
     /// Characteristic UUIDs (lowercase, "2a37" or the 128-bit form) the project considers sensitive.
-    public var sensitiveCharacteristicUUIDs: [String] = []
+    package var sensitiveCharacteristicUUIDs: [String] = []
     /// What reading and analysing one input may cost at most (`limits:`; docs/CONFIG.md).
-    public var limits = Limits()
+    package var limits = Limits()
 
     /// The bounds on one input's reading and analysis (docs/ARCHITECTURE.md, "Limits").
-    public struct Limits: Sendable, Equatable {
-        public var capture = CaptureLimits()
+    package struct Limits: Sendable, Equatable {
+        package var capture = CaptureLimits()
         /// `AnalysisBuilder.HandOverPolicy.heldDevices`.
-        public var advertisersHeld = AnalysisBuilder.HandOverPolicy().heldDevices
+        package var advertisersHeld = AnalysisBuilder.HandOverPolicy().heldDevices
         /// `AnalysisBuilder.HandOverPolicy.markers` and `.markerBytes`.
-        public var markers = AnalysisBuilder.HandOverPolicy().markers
-        public var markerBytes = AnalysisBuilder.HandOverPolicy().markerBytes
+        package var markers = AnalysisBuilder.HandOverPolicy().markers
+        package var markerBytes = AnalysisBuilder.HandOverPolicy().markerBytes
 
-        public init() {}
+        package init() {}
 
         /// The reader options these limits give.
-        public var readerOptions: CaptureReader.Options { CaptureReader.Options(limits: capture) }
+        package var readerOptions: CaptureReader.Options { CaptureReader.Options(limits: capture) }
 
         /// `policy` with these limits.
-        public func applied(to policy: AnalysisBuilder.HandOverPolicy) -> AnalysisBuilder.HandOverPolicy {
+        package func applied(to policy: AnalysisBuilder.HandOverPolicy) -> AnalysisBuilder.HandOverPolicy {
             var p = policy
             p.heldDevices = advertisersHeld
             p.markers = markers
@@ -84,42 +84,42 @@ public struct RuleConfiguration: Sendable, Equatable {
         }
     }
 
-    public init(profile: Profile? = nil) { self.profile = profile }
+    package init(profile: Profile? = nil) { self.profile = profile }
 
     /// Every rule's default thresholds, by rule id.
     /// Built once: every rule's own defaults, by rule id (looked up for every threshold a rule
     /// reads without an override).
-    public static let defaultThresholds: [String: [String: ThresholdValue]] =
+    package static let defaultThresholds: [String: [String: ThresholdValue]] =
         Dictionary(uniqueKeysWithValues: RuleRegistry.all.map { ($0.id, $0.defaultThresholds) })
 
-    public func isEnabled(_ rule: String) -> Bool { !disabledRules.contains(rule) }
+    package func isEnabled(_ rule: String) -> Bool { !disabledRules.contains(rule) }
 
     /// The value in force: override, else the rule's default; nil for a name the rule doesn't have.
-    public func threshold(rule: String, key: String) -> ThresholdValue? {
+    package func threshold(rule: String, key: String) -> ThresholdValue? {
         thresholdOverrides[rule]?[key] ?? Self.defaultThresholds[rule]?[key]
     }
 
-    public func isSensitive(uuid: String) -> Bool {
+    package func isSensitive(uuid: String) -> Bool {
         let u = uuid.lowercased()
         return sensitiveCharacteristicUUIDs.contains { $0.lowercased() == u }
     }
 }
 
 /// A configuration file problem, located in the file ("hciscope.yml:7:3: unknown key 'treshold'").
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var column: Int?
-    public var message: String
+package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var file: String
+    package var line: Int?
+    package var column: Int?
+    package var message: String
 
-    public init(file: String, line: Int?, column: Int?, message: String) {
+    package init(file: String, line: Int?, column: Int?, message: String) {
         self.file = file
         self.line = line
         self.column = column
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         var place = file
         if let line { place += ":\(line)" }
         if let column { place += ":\(column)" }
@@ -148,7 +148,7 @@ extension RuleConfiguration {
     /// Parses `hciscope.yml` text. `file` names the file in errors. Unknown keys (top level, rule
     /// ids, rule settings, threshold names) and values of the wrong type are errors naming the key
     /// and its line. An empty document is the default configuration.
-    public static func load(yaml: String, file: String) throws(ConfigurationError) -> RuleConfiguration {
+    package static func load(yaml: String, file: String) throws(ConfigurationError) -> RuleConfiguration {
         let root: Node?
         do {
             root = try Yams.compose(yaml: yaml)

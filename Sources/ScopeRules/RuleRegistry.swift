@@ -4,8 +4,8 @@ import ScopeAnalysis
 
 /// Every rule, in the stable order of RULES.md's table. Explicit on purpose: no registration
 /// side effects, and a new rule is one line here.
-public enum RuleRegistry {
-    public static let all: [any Rule.Type] = entries.map { $0.rule }
+package enum RuleRegistry {
+    package static let all: [any Rule.Type] = entries.map { $0.rule }
 
     /// `all`, each rule of `RuleScope.items` as its `ItemRule` type, which the engine and the
     /// accumulator call. Typed here rather than found by `as? any ItemRule`: that cast searches
@@ -52,16 +52,16 @@ public enum RuleRegistry {
         }
     }
 
-    public static var ids: [String] { all.map { $0.id } }
+    package static var ids: [String] { all.map { $0.id } }
 
-    public static func rule(id: String) -> (any Rule.Type)? { all.first { $0.id == id } }
+    package static func rule(id: String) -> (any Rule.Type)? { all.first { $0.id == id } }
 }
 
 /// Runs every rule of the registry against one analysis.
-public enum RuleEngine {
+package enum RuleEngine {
     /// One verdict per registered rule, in registry order. Disabled rules are `not_evaluated`
     /// ("disabled in the configuration"); a severity override rewrites the rule's findings.
-    public static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration = RuleConfiguration()) -> [RuleVerdict] {
+    package static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration = RuleConfiguration()) -> [RuleVerdict] {
         evaluate(analysis, config: config, handedOver: nil)
     }
 
@@ -72,7 +72,7 @@ public enum RuleEngine {
     /// With two CPUs for it (as for the analysis pipeline: `AnalysisLoad`), the rules run on two
     /// threads, each taking the next rule not yet taken; the verdicts are the same, in registry
     /// order.
-    public static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, handedOver: RuleAccumulator?) -> [RuleVerdict] {
+    package static func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, handedOver: RuleAccumulator?) -> [RuleVerdict] {
         evaluate(analysis, config: config, handedOver: handedOver, concurrent: nil)
     }
 
@@ -181,7 +181,7 @@ public enum RuleEngine {
     }
 
     /// All findings of the verdicts, most severe first, then by first evidence frame.
-    public static func findings(_ verdicts: [RuleVerdict]) -> [Finding] {
+    package static func findings(_ verdicts: [RuleVerdict]) -> [Finding] {
         verdicts.flatMap(\.findings).sorted {
             if $0.severity != $1.severity { return $0.severity > $1.severity }
             return ($0.evidence.first ?? 0) < ($1.evidence.first ?? 0)
@@ -215,7 +215,7 @@ private final class TwoThreadWork<T: Sendable>: @unchecked Sendable {
 /// of closed connections and scan sessions the analysis hands over as it goes
 /// (`AnalysisBuilder.handOverSettled()`),
 /// merged in bounded memory: findings as a `FindingList`, at most 20 distinct pass reasons.
-public struct RuleAccumulator: Sendable {
+package struct RuleAccumulator: Sendable {
     struct Part: Sendable {
         var findings = FindingList()
         var passed: [String] = []
@@ -246,20 +246,20 @@ public struct RuleAccumulator: Sendable {
     /// Whether a batch judged connection `c` (the end must not judge it again).
     func hasJudged(_ c: Connection) -> Bool { judgedConnections.contains(JudgedConnection(c)) }
     /// Batches absorbed.
-    public private(set) var batches = 0
+    package private(set) var batches = 0
     /// Batches handed over before the platform was known (`absorb`).
     var waiting: [SettledBatch] = []
 
     /// Follows every connection's ATT PDUs while the analysis runs, for the connection rules
     /// (`AnalysisBuilder.analyze(path:follower:)`): the folds of a connection go once it is judged.
-    public let follower: ConnectionFollower
+    package let follower: ConnectionFollower
 
-    public init(config: RuleConfiguration = RuleConfiguration()) {
+    package init(config: RuleConfiguration = RuleConfiguration()) {
         self.config = config
         follower = ConnectionFollower(config: config)
     }
 
-    public var isEmpty: Bool { batches == 0 && waiting.isEmpty }
+    package var isEmpty: Bool { batches == 0 && waiting.isEmpty }
 
     /// This accumulator with the batches still waiting judged by `platform`.
     func judgingWaiting(platform: HostPlatform) -> RuleAccumulator {
@@ -270,7 +270,7 @@ public struct RuleAccumulator: Sendable {
     }
 
     /// Judges the batches that waited for the platform the first records name, by `platform`.
-    public mutating func judgeWaiting(platform: HostPlatform) {
+    package mutating func judgeWaiting(platform: HostPlatform) {
         if config.platform == nil, config.detectedPlatform == nil { config.detectedPlatform = platform }
         let held = waiting
         waiting = []
@@ -279,7 +279,7 @@ public struct RuleAccumulator: Sendable {
 
     /// Judges a batch of handed over connections with every enabled connection rule, and a batch of
     /// handed over scan sessions with every enabled scan rule.
-    public mutating func absorb(_ settled: SettledBatch) {
+    package mutating func absorb(_ settled: SettledBatch) {
         let batch = settled.partial
         let items = settled.items.isEmpty ? nil : settled.items
         guard !batch.connections.isEmpty || !batch.scans.isEmpty || items != nil else { return }
@@ -385,7 +385,7 @@ extension RuleEngine {
     /// connections' ATT PDUs: closed connections are judged in batches as the analysis goes.
     /// `threads`: 1 analyses and judges on this thread alone; 2 or more takes a second thread
     /// when two CPUs are free for it (sooner, for more CPU time).
-    public static func analyze(
+    package static func analyze(
         path: String, config: RuleConfiguration = RuleConfiguration(), resolvePrivateAddresses: Bool = true,
         handOverPolicy: AnalysisBuilder.HandOverPolicy = AnalysisBuilder.HandOverPolicy(), threads: Int = 1
     ) throws -> (analysis: AnalysisResult, verdicts: [RuleVerdict]) {

@@ -334,7 +334,7 @@ struct GATTUsage: Sendable {
 /// (`RuleEngine` may run rules concurrently); a connection's uses are worked out under the lock,
 /// so a rule asking for them while another works them out waits for them instead of doing the
 /// work again.
-public final class RuleFacts: @unchecked Sendable {
+package final class RuleFacts: @unchecked Sendable {
     private let lock = NSLock()
     /// Per connection (its index): the folds of its ATT PDUs, and its GATT uses.
     private var folds: [Int: ConnectionFolds] = [:]
@@ -346,7 +346,7 @@ public final class RuleFacts: @unchecked Sendable {
     /// (`RuleAccumulator.absorb`), so a batch builds only those that will still be listed.
     private var alreadyKept: [String: [Int]] = [:]
 
-    public init(follower: ConnectionFollower? = nil) { self.follower = follower }
+    package init(follower: ConnectionFollower? = nil) { self.follower = follower }
 
     /// A rule's empty finding list for this evaluation: one that keeps only what merging it
     /// into the batches judged before will keep (`FindingList(alreadyKept:)`).

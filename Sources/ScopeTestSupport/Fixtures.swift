@@ -9,23 +9,23 @@ import ScopeCore
 /// them out) and optionally `scenarios/` (further generated sessions with `.truth.json` files).
 /// `Scripts/test.sh` sets it. Without it, tests that need a particular real capture skip, tests
 /// over "every capture" run on the project's own captures, and one line says so.
-public enum Fixtures {
+package enum Fixtures {
     /// URL of a fixture shipped in `Sources/ScopeTestSupport/Fixtures/`.
-    public static func url(_ relativePath: String) -> URL {
+    package static func url(_ relativePath: String) -> URL {
         Bundle.module.resourceURL!.appendingPathComponent("Fixtures").appendingPathComponent(relativePath)
     }
 
     /// The repository root (found from this source file's location).
-    public static var repositoryRoot: URL {
+    package static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// `captures/` of this repository: the shipped samples and the project's own scenarios.
-    public static var projectCaptures: URL { repositoryRoot.appendingPathComponent("captures") }
+    package static var projectCaptures: URL { repositoryRoot.appendingPathComponent("captures") }
 
     /// The corpus root named by `HCISCOPE_CORPUS`, or nil. When it is unset (or names no folder),
     /// the first use prints one line saying what is skipped and how to get the corpus.
-    public static let corpusRoot: URL? = {
+    package static let corpusRoot: URL? = {
         let value = ProcessInfo.processInfo.environment["HCISCOPE_CORPUS"] ?? ""
         var isDirectory: ObjCBool = false
         if !value.isEmpty, FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -41,21 +41,21 @@ public enum Fixtures {
 
     /// A file of the corpus (`real/NAME`, `scenarios/NAME`), or nil when the corpus is absent or
     /// does not hold it.
-    public static func corpus(_ relativePath: String) -> URL? {
+    package static func corpus(_ relativePath: String) -> URL? {
         guard let url = corpusRoot?.appendingPathComponent(relativePath),
               FileManager.default.fileExists(atPath: url.path) else { return nil }
         return url
     }
 
     /// A capture the project ships, by its path under `captures/` (`scenarios/NAME`).
-    public static func project(_ relativePath: String) -> URL {
+    package static func project(_ relativePath: String) -> URL {
         projectCaptures.appendingPathComponent(relativePath)
     }
 
     /// Every capture: the project's own (`captures/*` and `captures/scenarios/*`), then the
     /// corpus's (`real/*`, `scenarios/*`) when present. Metadata files (`.json`, `.tsv`, `.md`)
     /// are left out.
-    public static func corpusFiles() -> [URL] {
+    package static func corpusFiles() -> [URL] {
         var roots = [projectCaptures, projectCaptures.appendingPathComponent("scenarios")]
         if let root = corpusRoot {
             roots += [root.appendingPathComponent("real"), root.appendingPathComponent("scenarios")]
@@ -64,13 +64,13 @@ public enum Fixtures {
     }
 
     /// Only the corpus's captures (empty without it).
-    public static func externalCorpusFiles() -> [URL] {
+    package static func externalCorpusFiles() -> [URL] {
         guard let root = corpusRoot else { return [] }
         return ["real", "scenarios"].flatMap { captureFiles(in: root.appendingPathComponent($0)) }
     }
 
     /// The capture files directly in `directory`, sorted by name.
-    public static func captureFiles(in directory: URL) -> [URL] {
+    package static func captureFiles(in directory: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted().compactMap { name in
             guard !name.hasPrefix("."), ![".json", ".tsv", ".md", ".py"].contains(where: { name.hasSuffix($0) }) else { return nil }
@@ -83,17 +83,17 @@ public enum Fixtures {
 
     /// One row of `captures/corpus.tsv`: a pinned third-party capture and what tshark 4.0.17
     /// counts in it.
-    public struct CorpusEntry: Sendable, CustomStringConvertible {
-        public var columns: [String: String]
-        public var file: String { columns["file"] ?? "" }
-        public var format: String { columns["format"] ?? "" }
+    package struct CorpusEntry: Sendable, CustomStringConvertible {
+        package var columns: [String: String]
+        package var file: String { columns["file"] ?? "" }
+        package var format: String { columns["format"] ?? "" }
         /// An integer column (`packets`, `le_adv_reports`, `att`, …), -1 when absent.
-        public func count(_ column: String) -> Int { columns[column].flatMap { Int($0) } ?? -1 }
-        public var description: String { file }
+        package func count(_ column: String) -> Int { columns[column].flatMap { Int($0) } ?? -1 }
+        package var description: String { file }
     }
 
     /// `captures/corpus.tsv`, parsed (in the repository; present with or without the corpus).
-    public static let corpusManifest: [CorpusEntry] = {
+    package static let corpusManifest: [CorpusEntry] = {
         let url = repositoryRoot.appendingPathComponent("captures/corpus.tsv")
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         let lines = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
@@ -105,7 +105,7 @@ public enum Fixtures {
     }()
 
     /// Hex text → bytes; traps on malformed literals (test code only).
-    public static func hex(_ text: String) -> [UInt8] {
+    package static func hex(_ text: String) -> [UInt8] {
         guard let b = Hex.bytes(text) else { fatalError("bad hex literal in test: \(text)") }
         return b
     }
@@ -113,19 +113,19 @@ public enum Fixtures {
 
 /// A scenario truth file (`NAME.truth.json`): the project's own in captures/scenarios (always
 /// present), or the corpus's in `HCISCOPE_CORPUS/scenarios` (when it has them).
-public struct ScenarioTruth: Sendable, CustomStringConvertible, Hashable {
-    public var directory: URL
-    public var name: String
+package struct ScenarioTruth: Sendable, CustomStringConvertible, Hashable {
+    package var directory: URL
+    package var name: String
     /// True for the project's own (captures/scenarios).
-    public var isOwn: Bool
+    package var isOwn: Bool
 
-    public var description: String { (isOwn ? "own/" : "corpus/") + name }
+    package var description: String { (isOwn ? "own/" : "corpus/") + name }
 
     /// The truth file parsed.
     /// The truth, with the amendments of captures/external-scenario-amendments.json applied to a
     /// corpus scenario's `expected_rules` (the rules added or changed on purpose since the shared
     /// truths were written, derived by Scripts/scenario_truth.py: Scripts/external_amendments.py).
-    public func load() throws -> [String: Any] {
+    package func load() throws -> [String: Any] {
         let data = try Data(contentsOf: directory.appendingPathComponent(name))
         guard var object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw CocoaError(.coderReadCorrupt)
@@ -160,7 +160,7 @@ public struct ScenarioTruth: Sendable, CustomStringConvertible, Hashable {
     }()
 
     /// The capture the truth describes.
-    public func captureURL() throws -> URL {
+    package func captureURL() throws -> URL {
         let truth = try load()
         let capture = (truth["capture"] as? String).map { ($0 as NSString).lastPathComponent }
             ?? String(name.dropLast(".truth.json".count)) + ".btsnoop"
@@ -172,7 +172,7 @@ public struct ScenarioTruth: Sendable, CustomStringConvertible, Hashable {
         return names.filter { $0.hasSuffix(".truth.json") }.sorted().map { ScenarioTruth(directory: directory, name: $0, isOwn: own) }
     }
 
-    public static let own: [ScenarioTruth] = files(in: Fixtures.project("scenarios"), own: true)
-    public static let external: [ScenarioTruth] = Fixtures.corpus("scenarios").map { files(in: $0, own: false) } ?? []
-    public static var all: [ScenarioTruth] { own + external }
+    package static let own: [ScenarioTruth] = files(in: Fixtures.project("scenarios"), own: true)
+    package static let external: [ScenarioTruth] = Fixtures.corpus("scenarios").map { files(in: $0, own: false) } ?? []
+    package static var all: [ScenarioTruth] { own + external }
 }

@@ -4,7 +4,7 @@ import ScopeDecode
 
 /// A script's records through the pipeline every capture takes: the decoder, then the analysis.
 extension SessionScript {
-    public func analysis(file: String = "script.btsnoop") -> AnalysisResult {
+    package func analysis(file: String = "script.btsnoop") -> AnalysisResult {
         var builder = AnalysisBuilder(file: file, format: CaptureFormat.btsnoopH4.rawValue)
         var dissector = Dissector(detail: .analysis)
         for record in records { builder.consume(dissector.decode(record)) }
@@ -14,7 +14,7 @@ extension SessionScript {
 
     /// The analysis `analyze` makes of a long capture: settled items are handed over as it goes
     /// (`handOverPolicy`; the batches are dropped). `observe` sees the builder after each record.
-    public func analysis(
+    package func analysis(
         file: String = "script.btsnoop", handOverPolicy: AnalysisBuilder.HandOverPolicy, observe: (AnalysisBuilder) -> Void = { _ in }
     ) -> AnalysisResult {
         var builder = AnalysisBuilder(file: file, format: CaptureFormat.btsnoopH4.rawValue)

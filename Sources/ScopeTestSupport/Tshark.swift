@@ -2,23 +2,23 @@ import Foundation
 
 /// tshark (Debian package `tshark`), the reference decoder tests compare with, when installed:
 /// found on `PATH` once (saying so once when it is not), and run with its output read back.
-public enum Tshark {
-    public static let path: String? = {
+package enum Tshark {
+    package static let path: String? = {
         let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").map(String.init)
         for dir in dirs where FileManager.default.isExecutableFile(atPath: dir + "/tshark") { return dir + "/tshark" }
         FileHandle.standardError.write(Data("⚠️  tshark not found (apt-get install -y tshark): the comparisons with it are SKIPPED\n".utf8))
         return nil
     }()
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
-        public init(message: String) { self.message = message }
+    package struct Failure: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
+        package init(message: String) { self.message = message }
     }
 
     /// tshark's standard output for `arguments` (standard error discarded); throws when it is
     /// not installed or exits with a failure.
-    public static func run(_ arguments: [String]) throws -> String {
+    package static func run(_ arguments: [String]) throws -> String {
         guard let path else { throw Failure(message: "tshark is not installed") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)

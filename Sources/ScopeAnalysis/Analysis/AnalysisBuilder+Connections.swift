@@ -20,7 +20,10 @@ extension AnalysisBuilder {
             attempt.scanReportsAtRequest = scans.sessions[s].reports
             attempt.scanStartFrameAtRequest = scans.sessions[s].start.frame
         }
-        if !usesList { attempt.peerDiscovery = scans.peerDiscovery(peer, adapter: adapter, for: attempt) }
+        if !usesList {
+            attempt.peerDiscovery = scans.peerDiscovery(peer, adapter: adapter, for: attempt)
+            attempt.peerConnectedBefore = scans.connectedSinceFound(peer, adapter: adapter)
+        }
         // A request cancelled and still unanswered settles when this one replaces it; one neither
         // cancelled nor answered is displaced, and pending again if the controller refuses this one.
         links.displacedAttempt[adapter] = nil
@@ -135,6 +138,7 @@ extension AnalysisBuilder {
             // Filter accept list: the peer is known only now; where it was found before the request.
             if links.attempts[i].peer == nil {
                 links.attempts[i].peerDiscovery = scans.peerDiscovery(c.peer, adapter: adapter, for: links.attempts[i])
+                links.attempts[i].peerConnectedBefore = scans.connectedSinceFound(c.peer, adapter: adapter)
             }
             // Settled when the link closes: a Disconnection Complete with 0x3E (Connection Failed
             // to be Established) may still say the request did not connect.
@@ -144,6 +148,7 @@ extension AnalysisBuilder {
         }
         _ = links.add(connection, on: key)
         advertising.noteConnectionArrived(connection, at: at)
+        if c.isLE && role == .central { scans.noteConnected(c.peer, adapter: adapter, at: at) }
         // An accept-list request names its peer only now: a reconnection to it if it was
         // connected before (Android connects every device through the list).
         if let i = attemptIndex, links.attempts[i].peer == nil {

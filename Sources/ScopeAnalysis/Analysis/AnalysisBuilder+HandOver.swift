@@ -12,36 +12,36 @@ import ScopeCore
 /// Captures below the thresholds never hand over anything: their analysis is exactly what
 /// `finish()` would give without a hand-over.
 extension AnalysisBuilder {
-    public struct HandOverPolicy: Sendable {
+    package struct HandOverPolicy: Sendable {
         /// Hand over once the closed connections hold this many ATT PDUs (40 bytes each)…
-        public var attPDUs: Int
+        package var attPDUs: Int
         /// …or once this many closed connections hold their detail.
-        public var connections: Int
+        package var connections: Int
         /// Hand over closed scan sessions this many at a time…
-        public var scans: Int
+        package var scans: Int
         /// …except the first ones, which stay for the reports' lists (`Report.listLimit`).
-        public var keptScans: Int
+        package var keptScans: Int
         /// Connection requests, connections, pairings and advertising records: the first ones of
         /// each list stay (the reports list them)…
-        public var kept: Int
+        package var kept: Int
         /// …and the settled ones after them are looked for once this many were created.
-        public var items: Int
+        package var items: Int
         /// Advertisers: the first `kept` stay (the reports list them); the later ones are looked
         /// at once this many more are held (or a quarter more than were held at the last look)…
-        public var devices: Int
+        package var devices: Int
         /// …and those not heard for this long leave (`ScanTracker.forgetQuietDevices`): longer
         /// than a resolvable private address lives (15 minutes by default in iOS, Android and
         /// BlueZ).
-        public var deviceQuietMicros: Int64
+        package var deviceQuietMicros: Int64
         /// Advertisers held after the first `kept`, at most (`limits.advertisers_held`): past it
         /// the least recently heard leave before they are quiet, counted (a health note says how
         /// many).
-        public var heldDevices: Int
+        package var heldDevices: Int
         /// Notes and user-logging records kept as markers (`limits.markers`), and the bytes of
         /// each one's text kept (`limits.marker_bytes`); the rest are counted (a health note).
-        public var markers: Int
-        public var markerBytes: Int
-        public init(
+        package var markers: Int
+        package var markerBytes: Int
+        package init(
             attPDUs: Int = 50_000, connections: Int = 256, scans: Int = 256, keptScans: Int = 1000, kept: Int = 1000, items: Int = 256,
             devices: Int = 4096, deviceQuietMicros: Int64 = 15 * 60 * 1_000_000, heldDevices: Int = 50_000, markers: Int = 1000,
             markerBytes: Int = 512
@@ -61,7 +61,7 @@ extension AnalysisBuilder {
     }
 
     /// True when closed connections, scan sessions or settled items should be handed over now.
-    public var hasSettledToHandOver: Bool {
+    package var hasSettledToHandOver: Bool {
         hasConnectionsToHandOver || hasScansToHandOver || hasItemsToHandOver || hasDevicesToLookAt
     }
 
@@ -71,7 +71,7 @@ extension AnalysisBuilder {
     /// call it reads the builder where it is, where the getter, called on the builder the loop's
     /// closure captures, copied all of it (3.7 KB) every frame (and returning an optional
     /// `SettledBatch` instead copies 2.2 KB).
-    public mutating func isDueForHandOver() -> Bool { hasSettledToHandOver }
+    package mutating func isDueForHandOver() -> Bool { hasSettledToHandOver }
 
     /// Connection requests, connections, pairings and advertising records created so far.
     var itemsCreated: Int { links.attempts.created + links.connections.created + pairing.pairings.created + advertising.created }
@@ -91,7 +91,7 @@ extension AnalysisBuilder {
     /// (`handOverSettledItems`). The connections then drop their ATT detail, keeping counts (the
     /// first `kept` stay for the reports; `RuleAccumulator` knows them as judged); the sessions
     /// leave the scan tracker and only their sums stay (`AnalysisResult.handedOverScans`).
-    public mutating func handOverSettled() -> SettledBatch {
+    package mutating func handOverSettled() -> SettledBatch {
         var part = AnalysisResult(capture: result.capture)
         part.capture.platform = platformDetector.platform
         part.capture.platformAtStart = platformAtStart

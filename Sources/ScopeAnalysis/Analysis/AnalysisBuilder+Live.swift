@@ -2,19 +2,19 @@ import ScopeCore
 
 extension AnalysisBuilder {
     /// What is going on right now, for a live view while recording (`capture --live`).
-    public struct LiveView: Sendable, Hashable {
-        public var frames: Int
+    package struct LiveView: Sendable, Hashable {
+        package var frames: Int
         /// Controllers with a scan session running.
-        public var scanningAdapters: [AdapterIndex]
-        public var reports: Int
-        public var devices: Int
-        public var openConnections: Int
-        public var connections: Int
-        public var pairings: Int
-        public var advertising: Bool
+        package var scanningAdapters: [AdapterIndex]
+        package var reports: Int
+        package var devices: Int
+        package var openConnections: Int
+        package var connections: Int
+        package var pairings: Int
+        package var advertising: Bool
     }
 
-    public var liveView: LiveView {
+    package var liveView: LiveView {
         LiveView(
             frames: result.capture.frames, scanningAdapters: scans.active.keys.sorted(),
             reports: scans.totals.reports, devices: scans.devicesHeard,
@@ -25,7 +25,7 @@ extension AnalysisBuilder {
     /// How many connections, scan sessions, connection requests and advertisers the builder holds
     /// now (the rest were handed over or left): what grows with a recording's length when nothing
     /// hands over.
-    public var held: (connections: Int, scans: Int, attempts: Int, devices: Int) {
+    package var held: (connections: Int, scans: Int, attempts: Int, devices: Int) {
         (links.connections.count, scans.sessions.count, links.attempts.count, scans.heldDevices)
     }
 }

@@ -161,7 +161,7 @@ struct PlatformDetector: Sendable {
 extension AnalysisBuilder {
     /// How many records at the start of a capture name the host stack the rules go by
     /// (`CaptureInfo.platformAtStart`).
-    public static let platformWindow = 20_000
+    package static let platformWindow = 20_000
 }
 
 extension PlatformDetector {

@@ -17,7 +17,7 @@ import ScopeDecode
 /// records where its peer was found; a connection that comes up or goes down is what advertising
 /// spans and reconnections wait for). The capture's own facts (frames, health, platform,
 /// markers) are kept here.
-public struct AnalysisBuilder: Sendable {
+package struct AnalysisBuilder: Sendable {
     struct CommandKey: Hashable, Sendable {
         var adapter: AdapterIndex
         var opcode: UInt16
@@ -49,7 +49,7 @@ public struct AnalysisBuilder: Sendable {
     var lastConnectionEvent: [AdapterIndex: Timestamp] = [:]
 
     /// When closed connections and scan sessions are handed over (`handOverSettled()`).
-    public var handOverPolicy = HandOverPolicy() {
+    package var handOverPolicy = HandOverPolicy() {
         didSet { scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices, cap: handOverPolicy.heldDevices) }
     }
     /// Connection requests, connections, pairings and advertising records created when settled
@@ -58,7 +58,7 @@ public struct AnalysisBuilder: Sendable {
 
     /// Follows every connection's ATT PDUs as they are applied (the rules' per-connection
     /// state): with one, open connections need not hold every PDU (`heldATTBudget`).
-    public var attFollower: (any ATTFollower)? {
+    package var attFollower: (any ATTFollower)? {
         get { links.follower }
         set { links.follower = newValue }
     }
@@ -67,12 +67,12 @@ public struct AnalysisBuilder: Sendable {
     /// they drop their lists (`Connection.att`) and hold no more; their counts stay exact.
     /// `capture --live` and a followed analysis set it, so that a connection open for a day
     /// holds flat memory.
-    public var heldATTBudget: Int? {
+    package var heldATTBudget: Int? {
         get { links.heldATTBudget }
         set { links.heldATTBudget = newValue }
     }
     /// Resolve resolvable private addresses with the IRKs the capture distributes (on by default).
-    public var resolvePrivateAddressesEnabled: Bool {
+    package var resolvePrivateAddressesEnabled: Bool {
         get { pairing.resolvePrivateAddresses }
         set { pairing.resolvePrivateAddresses = newValue }
     }
@@ -95,7 +95,7 @@ public struct AnalysisBuilder: Sendable {
     var healthAdapter: AdapterIndex?
     var healthTimestamp = Timestamp(microseconds: 0)
 
-    public init(file: String, format: String) {
+    package init(file: String, format: String) {
         result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
         platformDetector = PlatformDetector(format: format)
         scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices, cap: handOverPolicy.heldDevices)
@@ -106,7 +106,7 @@ public struct AnalysisBuilder: Sendable {
 
     /// Records where the capture came from (containers, merged files); a btsnooz summary is
     /// named in the health notes, since its packets are cut short.
-    public mutating func noteOrigin(_ origin: CaptureOrigin) {
+    package mutating func noteOrigin(_ origin: CaptureOrigin) {
         result.capture.origin = origin
         platformDetector.noteOrigin(origin)
         if origin.summaryOnly {
@@ -117,7 +117,7 @@ public struct AnalysisBuilder: Sendable {
         }
     }
 
-    public mutating func consume(_ frame: consuming DecodedFrame) {
+    package mutating func consume(_ frame: consuming DecodedFrame) {
         analyse(&frame)
     }
 
@@ -196,7 +196,7 @@ public struct AnalysisBuilder: Sendable {
         result.markers.append(Marker(at: at, text: text))
     }
 
-    public mutating func finish() -> AnalysisResult {
+    package mutating func finish() -> AnalysisResult {
         let end = lastFrame
         if markersNotKept > 0 || markersCut > 0 {
             result.capture.health.notes.append(
@@ -330,7 +330,7 @@ public struct AnalysisBuilder: Sendable {
     }
 
     /// Records what the capture reader reported (read errors, warnings).
-    public mutating func noteReaderDiagnostics(_ diagnostics: [Diagnostic]) {
+    package mutating func noteReaderDiagnostics(_ diagnostics: [Diagnostic]) {
         for d in diagnostics {
             if d.severity == .error { result.capture.health.readErrors += 1 } else { result.capture.health.readWarnings += 1 }
             if d.code == .epochSkew { result.capture.health.epochSkewSuspected = true }

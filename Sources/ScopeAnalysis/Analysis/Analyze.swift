@@ -20,7 +20,7 @@ extension AnalysisBuilder {
     /// only their counts. `follower`, when given, follows every connection's ATT PDUs as they
     /// are applied (see `attFollower`), and open connections then hold at most
     /// `handOverPolicy.attPDUs` of them between them (`heldATTBudget`).
-    public static func analyze(
+    package static func analyze(
         path: String, options: CaptureReader.Options = CaptureReader.Options(), resolvePrivateAddresses: Bool = true,
         handOverPolicy: HandOverPolicy = HandOverPolicy(), threads: Int = 1, follower: (any ATTFollower)? = nil,
         handOver: ((SettledBatch) -> Void)? = nil
@@ -62,33 +62,33 @@ extension AnalysisBuilder {
 
 /// How many `analyze` calls (and rule evaluations, `RuleEngine`) are running in this process:
 /// each takes a second thread only when there are two CPUs per running one.
-public final class AnalysisLoad: @unchecked Sendable {
-    public static let shared = AnalysisLoad()
+package final class AnalysisLoad: @unchecked Sendable {
+    package static let shared = AnalysisLoad()
     private let lock = NSLock()
     private var count = 0
 
     /// Counts one more running analysis; returns how many run now, this one included.
-    public func enter() -> Int {
+    package func enter() -> Int {
         lock.lock()
         defer { lock.unlock() }
         count += 1
         return count
     }
 
-    public func leave() {
+    package func leave() {
         lock.lock()
         count -= 1
         lock.unlock()
     }
 
     /// Whether the machine has two CPUs for each of `running` analyses.
-    public static func hasTwoCPUs(running: Int) -> Bool {
+    package static func hasTwoCPUs(running: Int) -> Bool {
         ProcessInfo.processInfo.activeProcessorCount >= 2 * running
     }
 
     /// What a caller allowed `threads` threads forces: one thread (false) when it allows one,
     /// nil (the CPUs decide) otherwise.
-    public static func secondThread(_ threads: Int) -> Bool? {
+    package static func secondThread(_ threads: Int) -> Bool? {
         threads < 2 ? false : nil
     }
 }

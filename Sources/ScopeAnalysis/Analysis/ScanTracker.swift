@@ -82,9 +82,14 @@ struct ScanTracker: Sendable {
     }
 
     struct Discovery: Sendable {
-        /// The session's start frame (its id in `ScanTracker.sessions`).
+        /// The session's start frame (its id in `ScanTracker.sessions`), or
+        /// `Discovery.connected`.
         var scanStart: FrameNumber
+        /// The first report there (for `Discovery.connected`: the connection complete).
         var firstReport: FrameTime
+
+        /// `scanStart` of an advertiser connected since it was last found (`noteConnected`).
+        static let connected = FrameNumber.max
     }
 
     struct FragmentKey: Hashable, Sendable {
@@ -355,17 +360,32 @@ extension ScanTracker {
     }
 
     /// `address` reported on `adapter` for the first time in the session at `session`: where it
-    /// was last found, unless another device of that address was found there already.
+    /// was last found, unless another device of that address was found there already. A session
+    /// with a system signature (the stack's background or accept-list scan) does not take the
+    /// place of a scan of the app's that found it since its last connection: BlueZ's kernel scans
+    /// passively for the device a connect names, after the app's own scan found it.
     private mutating func noteDiscovery(_ address: BDAddr, adapter: AdapterIndex, session s: Int, at: FrameTime) {
         let seenAt = AdapterAddress(adapter: adapter, address: address)
         let start = sessions[s].start.frame
+        let system = sessions[s].attribution.signal.isSystemSignature
         // One lookup: the address found here in an earlier session (or none), or, rarely,
         // already in this one (another device of that address), whose first report stays.
         if let earlier = lastDiscovery.updateValue(Discovery(scanStart: start, firstReport: at), forKey: seenAt) {
-            if earlier.scanStart == start { lastDiscovery.updateValue(earlier, forKey: seenAt) }
+            if earlier.scanStart == start {
+                lastDiscovery.updateValue(earlier, forKey: seenAt)
+            } else if system, earlier.scanStart != Discovery.connected, !isSystemSession(earlier.scanStart) {
+                lastDiscovery.updateValue(earlier, forKey: seenAt)
+            }
         } else if !discoveryAdapters.contains(adapter) {
             discoveryAdapters.append(adapter)
         }
+    }
+
+    /// The session started at `start` (held, or handed over and still pointed at) has a system
+    /// signature.
+    private func isSystemSession(_ start: FrameNumber) -> Bool {
+        let session = sessions.position(of: start).map { sessions[$0] } ?? handedOverDiscoveryScans[start]
+        return session?.attribution.signal.isSystemSignature ?? false
     }
 
     private static func noteReport(at: FrameTime, isDuplicate: Bool, devicesSeen: Int, in scan: inout ScanSession) {
@@ -478,11 +498,27 @@ extension ScanTracker {
     /// first report of it there, and the session as far as the request goes.
     func peerDiscovery(_ peer: BDAddr, adapter: AdapterIndex, for attempt: ConnectionAttempt) -> PeerDiscovery? {
         guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)],
-            found.firstReport.frame < attempt.request.frame
+            found.scanStart != Discovery.connected, found.firstReport.frame < attempt.request.frame
         else { return nil }
         let session = sessions.position(of: found.scanStart).map { sessions[$0] } ?? handedOverDiscoveryScans[found.scanStart]
         return PeerDiscovery(
             scanStartFrame: found.scanStart, firstReport: found.firstReport, scan: session.map { DiscoveryScan($0, for: attempt) })
+    }
+
+    /// The frame of `peer`'s connection complete on `adapter` when no scan reported it since
+    /// (`ConnectionAttempt.peerConnectedBefore`).
+    func connectedSinceFound(_ peer: BDAddr, adapter: AdapterIndex) -> FrameNumber? {
+        guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)], found.scanStart == Discovery.connected
+        else { return nil }
+        return found.firstReport.frame
+    }
+
+    /// `peer` connected on `adapter` (`at`: the connection complete): where it was found is no
+    /// discovery for the requests that reconnect it, until a scan session reports it again.
+    mutating func noteConnected(_ peer: BDAddr, adapter: AdapterIndex, at: FrameTime) {
+        let key = AdapterAddress(adapter: adapter, address: peer)
+        guard lastDiscovery[key] != nil else { return }
+        lastDiscovery.updateValue(Discovery(scanStart: Discovery.connected, firstReport: at), forKey: key)
     }
 
     /// A request on `attempt.adapter`: what `scan.left-running` needs of it, on the session

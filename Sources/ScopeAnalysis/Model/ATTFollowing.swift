@@ -2,10 +2,10 @@ import ScopeCore
 
 /// One ATT PDU of a connection as the connection rules follow it: the event, and the CCCD
 /// write it made (`Connection.step(_:)`).
-public struct ATTStep: Sendable {
-    public var event: ATTEvent
+package struct ATTStep: Sendable {
+    package var event: ATTEvent
     /// The CCCD write recorded at the PDU's frame, when the PDU wrote one.
-    public var clientConfigurationWrite: CCCDWrite?
+    package var clientConfigurationWrite: CCCDWrite?
 }
 
 extension Connection {
@@ -16,7 +16,7 @@ extension Connection {
     /// follows, and it reads one field of the connection (through a call, the whole connection
     /// is copied for it).
     @inline(__always)
-    public func step(_ e: ATTEvent) -> ATTStep {
+    package func step(_ e: ATTEvent) -> ATTStep {
         ATTStep(event: e, clientConfigurationWrite: e.writesClientConfiguration ? cccdWrites.write(at: e.at.frame) : nil)
     }
 }
@@ -34,6 +34,6 @@ extension BoundedPrefix where Element == CCCDWrite {
 /// per-connection state, kept by ScopeRules): handed to `AnalysisBuilder.attFollower`, it lets
 /// the analysis stop holding every PDU of a connection until it closes. Called on the thread
 /// that feeds the builder, in frame order.
-public protocol ATTFollower: AnyObject, Sendable {
+package protocol ATTFollower: AnyObject, Sendable {
     func follow(_ step: ATTStep, on connection: ConnectionID)
 }

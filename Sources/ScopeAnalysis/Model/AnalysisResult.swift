@@ -6,153 +6,153 @@ import ScopeCore
 // Fields may be ADDED by the analysis work; existing names keep their meaning.
 
 /// Everything the analysis learned from one capture.
-public struct AnalysisResult: Sendable {
-    public var capture: CaptureInfo
-    public var scans: [ScanSession] = []
+package struct AnalysisResult: Sendable {
+    package var capture: CaptureInfo
+    package var scans: [ScanSession] = []
     /// Advertisers seen in advertising reports (address + address type).
-    public var devices: [Device] = []
+    package var devices: [Device] = []
     /// Each address's first device in `devices` (an address reported with two address types is
     /// two devices).
-    public var firstDeviceOfAddress: [BDAddr: Int] = [:]
-    public var attempts: [ConnectionAttempt] = []
-    public var connections: [Connection] = []
-    public var pairings: [Pairing] = []
+    package var firstDeviceOfAddress: [BDAddr: Int] = [:]
+    package var attempts: [ConnectionAttempt] = []
+    package var connections: [Connection] = []
+    package var pairings: [Pairing] = []
     /// Advertising set up by the local host (captures taken on the advertiser); nil when the
     /// host never set advertising data or enabled advertising.
-    public var advertising: AdvertisingActivity?
+    package var advertising: AdvertisingActivity?
     /// User-logging records and notes, e.g. test-step markers.
-    public var markers: [Marker] = []
+    package var markers: [Marker] = []
     /// Identities learned from SMP key distribution; resolvable private addresses they resolve
     /// are recorded in `Device.identity`, `Connection.peerIdentity` and
     /// `ConnectionAttempt.peerIdentity` (unless resolution was turned off).
-    public var identities: [Identity] = []
+    package var identities: [Identity] = []
     /// Report density of the scan sessions whose own `density` was folded in to bound memory
     /// (every session after the first `foldDensityAfterSessions`), per adapter: at most
     /// `capturedDensityBuckets` buckets over the whole capture.
-    public var foldedScanDensity: [AdapterIndex: ReportDensity] = [:]
+    package var foldedScanDensity: [AdapterIndex: ReportDensity] = [:]
     /// Scan sessions judged on the way and dropped (long captures only: the first
     /// `AnalysisBuilder.HandOverPolicy.keptScans` sessions always stay in `scans`).
-    public var handedOverScans = HandedOverScans()
+    package var handedOverScans = HandedOverScans()
     /// Connections that ended and were followed by a connection request to the same peer, as
     /// `conn.reconnect-by-scan` judges them (see `Reconnection`); set by the analysis.
-    public var reconnections: [Reconnection] = []
+    package var reconnections: [Reconnection] = []
     /// Connection requests, connections, pairings, reconnections and advertising records judged
     /// on the way and dropped (long captures only: the first `AnalysisBuilder.HandOverPolicy.kept` of
     /// each list stay): their counts and what the headline sums of them.
-    public var handedOver = HandedOverItems()
-    public static let foldDensityAfterSessions = 256
-    public static let capturedDensityBuckets = 1000
+    package var handedOver = HandedOverItems()
+    package static let foldDensityAfterSessions = 256
+    package static let capturedDensityBuckets = 1000
 
-    public init(capture: CaptureInfo) { self.capture = capture }
+    package init(capture: CaptureInfo) { self.capture = capture }
 
     /// The pairings that took place on `connections`.
-    public func pairings(of connections: [Connection]) -> [Pairing] {
+    package func pairings(of connections: [Connection]) -> [Pairing] {
         let ids = Set(connections.map(\.id))
         return pairings.filter { ids.contains($0.connection) }
     }
 
     /// Sums over every scan session, handed over ones included.
-    public var scanTotals: ScanTotals {
+    package var scanTotals: ScanTotals {
         scans.reduce(into: handedOverScans.totals) { $0.add($1) }
     }
 
     /// Frame 1's timestamp: the origin of every relative time in reports.
-    public var origin: Timestamp { capture.firstTimestamp ?? Timestamp(microseconds: 0) }
+    package var origin: Timestamp { capture.firstTimestamp ?? Timestamp(microseconds: 0) }
 }
 
 /// A frame and its time: the unit of evidence.
-public struct FrameTime: Sendable, Hashable, Comparable {
-    public var frame: FrameNumber
-    public var time: Timestamp
-    public init(frame: FrameNumber, time: Timestamp) {
+package struct FrameTime: Sendable, Hashable, Comparable {
+    package var frame: FrameNumber
+    package var time: Timestamp
+    package init(frame: FrameNumber, time: Timestamp) {
         self.frame = frame
         self.time = time
     }
-    public static func < (a: FrameTime, b: FrameTime) -> Bool { a.frame < b.frame }
+    package static func < (a: FrameTime, b: FrameTime) -> Bool { a.frame < b.frame }
 }
 
-public struct CaptureInfo: Sendable {
-    public var file: String
-    public var format: String
-    public var frames: Int = 0
+package struct CaptureInfo: Sendable {
+    package var file: String
+    package var format: String
+    package var frames: Int = 0
     /// ACL records (a btsnooz summary holds none beyond L2CAP signalling).
-    public var aclFrames: Int = 0
+    package var aclFrames: Int = 0
     /// The first and last HCI packet (command, event, ACL, SCO, ISO): the capture's traffic, which
     /// notes and index records written hours or days before need not share.
-    public var firstTraffic: FrameTime?
-    public var lastTraffic: FrameTime?
+    package var firstTraffic: FrameTime?
+    package var lastTraffic: FrameTime?
     /// Silences of an hour or more between consecutive records: the frame after each and its
     /// length (the first `maxGaps`).
-    public var gaps: [Gap] = []
-    public static let maxGaps = 10
-    public static let gapMicros: Int64 = 3_600_000_000
+    package var gaps: [Gap] = []
+    package static let maxGaps = 10
+    package static let gapMicros: Int64 = 3_600_000_000
 
-    public struct Gap: Sendable, Hashable {
-        public var frame: FrameNumber
-        public var micros: Int64
-        public init(frame: FrameNumber, micros: Int64) {
+    package struct Gap: Sendable, Hashable {
+        package var frame: FrameNumber
+        package var micros: Int64
+        package init(frame: FrameNumber, micros: Int64) {
             self.frame = frame
             self.micros = micros
         }
     }
-    public var firstTimestamp: Timestamp?
-    public var lastTimestamp: Timestamp?
-    public var health = CaptureHealth()
+    package var firstTimestamp: Timestamp?
+    package var lastTimestamp: Timestamp?
+    package var health = CaptureHealth()
     /// What the input was when not a bare capture (bug report, sysdiagnose, compression…) and
     /// which files were merged into this capture.
-    public var origin = CaptureOrigin()
+    package var origin = CaptureOrigin()
     /// The host stack that recorded the capture, with the evidence (set by `finish()`; a
     /// partial result handed to the rules on the way carries what was found by then).
-    public var platform = HostPlatform()
+    package var platform = HostPlatform()
     /// The host stack the first `AnalysisBuilder.platformWindow` records name (all of them in a
     /// shorter capture): what the rules go by, so that a batch judged on the way, before later
     /// evidence appears, is judged as the end is. Nil in a partial result handed over before the
     /// window was read (`RuleAccumulator` keeps such batches until it knows).
-    public var platformAtStart: HostPlatform?
+    package var platformAtStart: HostPlatform?
 
-    public init(file: String, format: String) {
+    package init(file: String, format: String) {
         self.file = file
         self.format = format
     }
 }
 
-public struct CaptureHealth: Sendable {
+package struct CaptureHealth: Sendable {
     /// Records shorter than their original length.
-    public var truncatedRecords = 0
+    package var truncatedRecords = 0
     /// ACL records cut short (Android "filtered" snoop logs): ATT analysis is then incomplete.
-    public var truncatedACL = 0
+    package var truncatedACL = 0
     /// Highest cumulative drop counter reported by the source.
-    public var drops: UInt32 = 0
-    public var backwardTimestamps = 0
+    package var drops: UInt32 = 0
+    package var backwardTimestamps = 0
     /// Frames where the clock jumps forward a day or more from the previous record (at most 10).
-    public var forwardJumps: [FrameTime] = []
-    public var implausibleTimestamps = 0
+    package var forwardJumps: [FrameTime] = []
+    package var implausibleTimestamps = 0
     /// A ±378-day jump or an implausible clock that 378 days would fix.
-    public var epochSkewSuspected = false
-    public var unknownRecords = 0
-    public var malformedFrames = 0
+    package var epochSkewSuspected = false
+    package var unknownRecords = 0
+    package var malformedFrames = 0
     /// Structural read errors (from the capture reader).
-    public var readErrors = 0
-    public var readWarnings = 0
+    package var readErrors = 0
+    package var readWarnings = 0
     /// Read errors that mean data was damaged or not read to its end: a CRC failure, corrupt
     /// compressed data, a damaged archive, a member that could not be read, a limit reached,
     /// reading stopped in the middle (not a file merely cut short at its end). Each of the
     /// first ten is a `HealthNote.dataDamaged`; `analyze` exits 1 when there is any.
-    public var damage = 0
+    package var damage = 0
     /// ACL seen on handles whose connection setup is not in the capture.
-    public var handlesWithoutSetup: [UInt16] = []
+    package var handlesWithoutSetup: [UInt16] = []
     /// Plain-language notes, typed so that readers check the kind and print its `text`.
-    public var notes: [HealthNote] = []
+    package var notes: [HealthNote] = []
 
-    public init() {}
+    package init() {}
 
     /// True when ACL payloads are cut so that ATT/GATT counts would be wrong.
-    public var attAnalysisIncomplete: Bool { truncatedACL > 0 }
+    package var attAnalysisIncomplete: Bool { truncatedACL > 0 }
 }
 
 /// A health note of the analysis: what it is (for code that acts on it) and its sentence (for
 /// people; the wording may change, so match the case, never the text).
-public enum HealthNote: Sendable, Hashable {
+package enum HealthNote: Sendable, Hashable {
     /// PacketLogger timestamps are the device's local wall-clock time.
     case localClock
     /// The capture is Android's btsnooz summary.
@@ -178,7 +178,7 @@ public enum HealthNote: Sendable, Hashable {
     case advertisersNotHeld(count: Int, limit: Int)
 
     /// The sentence printed in reports.
-    public var text: String {
+    package var text: String {
         switch self {
         case .localClock:
             return "PacketLogger timestamps are the device's local wall-clock time, not UTC: absolute times are off by the "
@@ -221,10 +221,10 @@ public enum HealthNote: Sendable, Hashable {
     }
 }
 
-public struct Marker: Sendable, Hashable {
-    public var at: FrameTime
-    public var text: String
-    public init(at: FrameTime, text: String) {
+package struct Marker: Sendable, Hashable {
+    package var at: FrameTime
+    package var text: String
+    package init(at: FrameTime, text: String) {
         self.at = at
         self.text = text
     }

@@ -9,7 +9,7 @@ import ScopeCore
 // printed by `hciscope rules --attribution`.
 
 /// Who did it.
-public enum Actor: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum Actor: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The app (or the firmware) whose developer reads the report: what it asked of its stack.
     case app
     /// The local platform's own Bluetooth activity (bluetoothd, the Android stack and Google
@@ -22,10 +22,10 @@ public enum Actor: String, Sendable, Hashable, CaseIterable, Comparable {
 
     /// Whether findings of this actor count for `--fail-on` and the default report (the app's,
     /// and what cannot be told apart from it).
-    public var judgedAsApp: Bool { self == .app || self == .unknown }
+    package var judgedAsApp: Bool { self == .app || self == .unknown }
 
     /// "the app", "the system", "the peer", "app or system (unknown)".
-    public var label: String {
+    package var label: String {
         switch self {
         case .app: return "the app"
         case .os: return "the system"
@@ -42,11 +42,11 @@ public enum Actor: String, Sendable, Hashable, CaseIterable, Comparable {
         case .peer: return 3
         }
     }
-    public static func < (a: Actor, b: Actor) -> Bool { a.rank < b.rank }
+    package static func < (a: Actor, b: Actor) -> Bool { a.rank < b.rank }
 }
 
 /// What the frames show about who started an item: one signature of docs/ATTRIBUTION.md.
-public enum ActorSignal: String, Sendable, Hashable, CaseIterable {
+package enum ActorSignal: String, Sendable, Hashable, CaseIterable {
     // Scanning.
     /// A scan enabled within `AttributionPolicy.bootWindow` of an HCI Reset's Command Complete:
     /// the stack restores its own scanners before any app can run.
@@ -124,7 +124,7 @@ public enum ActorSignal: String, Sendable, Hashable, CaseIterable {
 
     /// A signature of the system's own activity (on the platforms it applies to): a scan of
     /// this kind is never the app's search for a device.
-    public var isSystemSignature: Bool {
+    package var isSystemSignature: Bool {
         switch self {
         case .scanAfterReset, .scanStackProfile, .scanControllerFiltered, .scanAcceptListPassive, .advertisingAppleData,
             .advertisingGoogleService, .advertisingAfterReset, .requestAcceptListAfterReset, .stackDiscovery:
@@ -137,7 +137,7 @@ public enum ActorSignal: String, Sendable, Hashable, CaseIterable {
     /// Who the signal names on `platform` (nil: unknown), named with certainty or not. Unsure
     /// means unknown: a platform named only on suggestive evidence attributes nothing to the
     /// system or the app.
-    public func actor(on platform: HostPlatform.Kind, certain: Bool) -> Actor {
+    package func actor(on platform: HostPlatform.Kind, certain: Bool) -> Actor {
         switch self {
         case .remoteCentral, .remoteClient, .remotePairingFeatures, .remoteEnded:
             return .peer
@@ -177,7 +177,7 @@ public enum ActorSignal: String, Sendable, Hashable, CaseIterable {
     }
 
     /// What the signal is, for reports ("scan enabled 0.4 s after the HCI Reset").
-    public var description: String {
+    package var description: String {
         switch self {
         case .scanAfterReset: return "scan enabled right after the controller's HCI Reset, before any app could run"
         case .scanStackProfile: return "scan with the parameters of the stack's own scan after the reset (its background scan, resumed when an app's scan stops)"
@@ -205,51 +205,51 @@ public enum ActorSignal: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The signal that attributes an item, and the first frame that shows it.
-public struct ActorEvidence: Sendable, Hashable {
-    public var signal: ActorSignal
+package struct ActorEvidence: Sendable, Hashable {
+    package var signal: ActorSignal
     /// The frame that shows it (the reset, the profile's first scan, the data command…).
-    public var frame: FrameNumber?
+    package var frame: FrameNumber?
 
-    public init(_ signal: ActorSignal, frame: FrameNumber? = nil) {
+    package init(_ signal: ActorSignal, frame: FrameNumber? = nil) {
         self.signal = signal
         self.frame = frame
     }
 
     /// The local host's own request, with no platform signature.
-    public static let localRequest = ActorEvidence(.localRequest)
+    package static let localRequest = ActorEvidence(.localRequest)
 
-    public func actor(on platform: HostPlatform.Kind, certain: Bool) -> Actor {
+    package func actor(on platform: HostPlatform.Kind, certain: Bool) -> Actor {
         signal.actor(on: platform, certain: certain)
     }
 
     /// "scan with the parameters of … (frame 145)".
-    public var description: String {
+    package var description: String {
         signal.description + (frame.map { " (frame \($0))" } ?? "")
     }
 }
 
 /// The windows the attribution goes by (docs/ATTRIBUTION.md).
-public struct AttributionPolicy: Sendable, Hashable {
+package struct AttributionPolicy: Sendable, Hashable {
     /// After an HCI Reset's Command Complete, what the local host starts within this window is
     /// the stack's: no app runs before the stack reports Bluetooth on.
-    public var bootWindowMicros: Int64 = 3_000_000
+    package var bootWindowMicros: Int64 = 3_000_000
     /// Within this window, a scan matching no profile of the stack is not told apart.
-    public var nearResetWindowMicros: Int64 = 5_000_000
+    package var nearResetWindowMicros: Int64 = 5_000_000
     /// The highest duty cycle of a controller-filtered background scan.
-    public var controllerFilteredMaxDuty = 0.25
+    package var controllerFilteredMaxDuty = 0.25
 
-    public init() {}
+    package init() {}
 }
 
 extension CaptureInfo {
     /// The platform attributions are resolved with: the one chosen with `--platform`, else the
     /// one the first `AnalysisBuilder.platformWindow` records name (what the rules go by).
-    public var judgingPlatform: HostPlatform { platform.overridden ? platform : (platformAtStart ?? platform) }
+    package var judgingPlatform: HostPlatform { platform.overridden ? platform : (platformAtStart ?? platform) }
 }
 
 extension AnalysisResult {
     /// Who `evidence` names on the capture's platform (as the rules resolve it).
-    public func actor(_ evidence: ActorEvidence) -> Actor {
+    package func actor(_ evidence: ActorEvidence) -> Actor {
         let p = capture.judgingPlatform
         return evidence.actor(on: p.kind, certain: p.isCertain)
     }

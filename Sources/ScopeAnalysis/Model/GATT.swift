@@ -3,16 +3,16 @@ import ScopeDecode
 
 /// One ATT PDU as the analysis keeps it. Stored compactly (40 bytes instead of 64: connections
 /// keep one per PDU); the public properties read and write as before.
-public struct ATTEvent: Sendable, Hashable {
-    public var at: FrameTime
+package struct ATTEvent: Sendable, Hashable {
+    package var at: FrameTime
     /// -1 when absent.
     private var requestFrameRaw: Int
     private var valueLengthRaw: UInt32
     private var mtuRaw: UInt16
     private var handleRaw: UInt16
     /// `.sent` when the local host sent it.
-    public var direction: Direction
-    public var opcode: UInt8
+    package var direction: Direction
+    package var opcode: UInt8
     private var errorCodeRaw: UInt8
     private var requestOpcodeRaw: UInt8
     /// Bit 0: handle present; bit 1: error code present; bit 2: request opcode in error present;
@@ -20,7 +20,7 @@ public struct ATTEvent: Sendable, Hashable {
     private var presence: UInt8
 
     /// The handle the PDU names or (for responses) the request named.
-    public var handle: UInt16? {
+    package var handle: UInt16? {
         get { presence & 1 != 0 ? handleRaw : nil }
         set {
             handleRaw = newValue ?? 0
@@ -28,18 +28,18 @@ public struct ATTEvent: Sendable, Hashable {
         }
     }
     /// Attribute value bytes carried (writes, reads, notifications).
-    public var valueLength: Int {
+    package var valueLength: Int {
         get { Int(valueLengthRaw) }
         set { valueLengthRaw = UInt32(clamping: newValue) }
     }
-    public var errorCode: UInt8? {
+    package var errorCode: UInt8? {
         get { presence & 2 != 0 ? errorCodeRaw : nil }
         set {
             errorCodeRaw = newValue ?? 0
             presence = newValue == nil ? presence & ~2 : presence | 2
         }
     }
-    public var requestOpcodeInError: UInt8? {
+    package var requestOpcodeInError: UInt8? {
         get { presence & 4 != 0 ? requestOpcodeRaw : nil }
         set {
             requestOpcodeRaw = newValue ?? 0
@@ -47,27 +47,27 @@ public struct ATTEvent: Sendable, Hashable {
         }
     }
     /// For responses: the frame of the request.
-    public var requestFrame: FrameNumber? {
+    package var requestFrame: FrameNumber? {
         get { requestFrameRaw < 0 ? nil : requestFrameRaw }
         set { requestFrameRaw = newValue.map { max(0, $0) } ?? -1 }
     }
     /// The PDU wrote a Client Characteristic Configuration (`Connection.cccdWrites` holds it).
-    public var writesClientConfiguration: Bool {
+    package var writesClientConfiguration: Bool {
         get { presence & 8 != 0 }
         set { presence = newValue ? presence | 8 : presence & ~8 }
     }
     /// The PDU is the request of a GATT discovery procedure (`GATTDatabase.discoveryProcedures`).
-    public var startsDiscovery: Bool {
+    package var startsDiscovery: Bool {
         get { presence & 16 != 0 }
         set { presence = newValue ? presence | 16 : presence & ~16 }
     }
     /// ATT_MTU in force when the PDU was sent (ATT_MTU is at most 65535).
-    public var mtu: Int {
+    package var mtu: Int {
         get { Int(mtuRaw) }
         set { mtuRaw = UInt16(clamping: newValue) }
     }
 
-    public init(
+    package init(
         at: FrameTime, direction: Direction, opcode: UInt8, handle: UInt16?, valueLength: Int, errorCode: UInt8? = nil,
         requestOpcodeInError: UInt8? = nil, requestFrame: FrameNumber? = nil, mtu: Int
     ) {
@@ -87,39 +87,39 @@ public struct ATTEvent: Sendable, Hashable {
 /// What discovery revealed on one connection, as the rules and reports read it: the services
 /// and characteristics the decoder's `GATTTracker` (the connection's one GATT database) reported
 /// learning, and the discovery requests. Filled from the GATT annotations, never rebuilt here.
-public struct GATTDatabase: Sendable {
-    public var services: [Service] = []
-    public var characteristics: [Characteristic] = []
+package struct GATTDatabase: Sendable {
+    package var services: [Service] = []
+    package var characteristics: [Characteristic] = []
     /// Discovery requests (Read By Group Type, Find By Type Value, Read By Type for 0x2803,
     /// Find Information) with their frames: of each kind, the first `BoundedPrefix.capacity`,
     /// the last and how many (a client that rediscovers again and again does not pile them up).
-    public private(set) var discoveryProcedures = DiscoveryProcedures()
+    package private(set) var discoveryProcedures = DiscoveryProcedures()
     /// The counts `dropAttributes()` kept.
     private var dropped: (services: Int, characteristics: Int)?
 
-    public init() {}
+    package init() {}
 
     /// Services and characteristics learned (also after `dropAttributes()`).
-    public var counts: (services: Int, characteristics: Int) { dropped ?? (services.count, characteristics.count) }
+    package var counts: (services: Int, characteristics: Int) { dropped ?? (services.count, characteristics.count) }
 
     /// Drops the services, characteristics and procedures (a connection the rules judged, held
     /// only for the reports' lists), keeping their counts.
-    public mutating func dropAttributes() {
+    package mutating func dropAttributes() {
         dropped = counts
         services = []
         characteristics = []
         discoveryProcedures = DiscoveryProcedures()
     }
 
-    public struct Service: Sendable, Hashable {
-        public var start: UInt16
-        public var end: UInt16
+    package struct Service: Sendable, Hashable {
+        package var start: UInt16
+        package var end: UInt16
         /// "180d" for 16-bit UUIDs, the canonical string otherwise.
-        public var uuid: String
-        public var name: String?
-        public var isPrimary: Bool
-        public var learned: FrameTime
-        public init(start: UInt16, end: UInt16, uuid: String, name: String?, isPrimary: Bool, learned: FrameTime) {
+        package var uuid: String
+        package var name: String?
+        package var isPrimary: Bool
+        package var learned: FrameTime
+        package init(start: UInt16, end: UInt16, uuid: String, name: String?, isPrimary: Bool, learned: FrameTime) {
             self.start = start
             self.end = end
             self.uuid = uuid
@@ -128,20 +128,20 @@ public struct GATTDatabase: Sendable {
             self.learned = learned
         }
         /// GAP (0x1800) and GATT (0x1801) never count as discovered or used (RULES.md).
-        public var isGAPOrGATT: Bool { uuid == "1800" || uuid == "1801" }
+        package var isGAPOrGATT: Bool { uuid == "1800" || uuid == "1801" }
     }
 
-    public struct Characteristic: Sendable, Hashable {
-        public var declarationHandle: UInt16
-        public var valueHandle: UInt16
+    package struct Characteristic: Sendable, Hashable {
+        package var declarationHandle: UInt16
+        package var valueHandle: UInt16
         /// Properties bits (Core v5.4 Vol 3 Part G §3.3.1.1): 0x02 read, 0x04 write without
         /// response, 0x08 write, 0x10 notify, 0x20 indicate.
-        public var properties: UInt8
-        public var uuid: String
-        public var name: String?
-        public var serviceStart: UInt16?
-        public var learned: FrameTime
-        public init(
+        package var properties: UInt8
+        package var uuid: String
+        package var name: String?
+        package var serviceStart: UInt16?
+        package var learned: FrameTime
+        package init(
             declarationHandle: UInt16, valueHandle: UInt16, properties: UInt8, uuid: String, name: String?,
             serviceStart: UInt16?, learned: FrameTime
         ) {
@@ -159,7 +159,7 @@ public struct GATTDatabase: Sendable {
 
     /// The discovery requests of one connection: those that discover services as lists, the
     /// characteristic and descriptor discovery requests tallied by starting handle.
-    public struct DiscoveryProcedures: Sendable {
+    package struct DiscoveryProcedures: Sendable {
         /// Discover All Primary Services, Discover Primary Service by UUID and Find Included
         /// Services requests, one list per kind in the order of `serviceIndex(_:)` (empty until
         /// one comes).
@@ -167,31 +167,31 @@ public struct GATTDatabase: Sendable {
         /// Characteristic and descriptor discovery requests by kind and starting handle
         /// (characteristics first, each kind in handle order): bounded by the handles, not by
         /// how often a client discovers them again.
-        public private(set) var byStart: [StartTally] = []
+        package private(set) var byStart: [StartTally] = []
 
         /// The requests of one kind with one starting handle: the first, and how many.
-        public struct StartTally: Sendable, Hashable {
-            public var first: DiscoveryProcedure
-            public var count: Int
+        package struct StartTally: Sendable, Hashable {
+            package var first: DiscoveryProcedure
+            package var count: Int
         }
 
-        public init() {}
+        package init() {}
 
-        public var isEmpty: Bool { serviceLists.isEmpty && byStart.isEmpty }
+        package var isEmpty: Bool { serviceLists.isEmpty && byStart.isEmpty }
 
-        public var allPrimaryServices: BoundedPrefix<DiscoveryProcedure> { serviceList(0) }
-        public var primaryServicesByUUID: BoundedPrefix<DiscoveryProcedure> { serviceList(1) }
-        public var includes: BoundedPrefix<DiscoveryProcedure> { serviceList(2) }
+        package var allPrimaryServices: BoundedPrefix<DiscoveryProcedure> { serviceList(0) }
+        package var primaryServicesByUUID: BoundedPrefix<DiscoveryProcedure> { serviceList(1) }
+        package var includes: BoundedPrefix<DiscoveryProcedure> { serviceList(2) }
         /// At least one characteristic or descriptor discovery request.
-        public var discoversCharacteristics: Bool { !byStart.isEmpty }
+        package var discoversCharacteristics: Bool { !byStart.isEmpty }
 
         /// Characteristic discovery requests starting in `range`: the first and how many.
-        public func characteristicRequests(startingIn range: ClosedRange<UInt16>) -> (first: DiscoveryProcedure?, count: Int) {
+        package func characteristicRequests(startingIn range: ClosedRange<UInt16>) -> (first: DiscoveryProcedure?, count: Int) {
             requests(descriptors: false, startingIn: range)
         }
 
         /// Descriptor discovery requests starting in `range`: the first and how many.
-        public func descriptorRequests(startingIn range: ClosedRange<UInt16>) -> (first: DiscoveryProcedure?, count: Int) {
+        package func descriptorRequests(startingIn range: ClosedRange<UInt16>) -> (first: DiscoveryProcedure?, count: Int) {
             requests(descriptors: true, startingIn: range)
         }
 
@@ -242,15 +242,15 @@ public struct GATTDatabase: Sendable {
         }
     }
 
-    public struct DiscoveryProcedure: Sendable, Hashable {
-        public typealias Kind = GATTDiscoveryKind
-        public var kind: Kind
-        public var request: FrameTime
-        public var startHandle: UInt16
-        public var endHandle: UInt16
+    package struct DiscoveryProcedure: Sendable, Hashable {
+        package typealias Kind = GATTDiscoveryKind
+        package var kind: Kind
+        package var request: FrameTime
+        package var startHandle: UInt16
+        package var endHandle: UInt16
         /// Side acting as GATT client.
-        public var client: Side
-        public init(kind: Kind, request: FrameTime, startHandle: UInt16, endHandle: UInt16, client: Side) {
+        package var client: Side
+        package init(kind: Kind, request: FrameTime, startHandle: UInt16, endHandle: UInt16, client: Side) {
             self.kind = kind
             self.request = request
             self.startHandle = startHandle
@@ -260,15 +260,15 @@ public struct GATTDatabase: Sendable {
     }
 }
 
-public struct CCCDWrite: Sendable, Hashable {
-    public var at: FrameTime
-    public var direction: Direction
-    public var handle: UInt16
+package struct CCCDWrite: Sendable, Hashable {
+    package var at: FrameTime
+    package var direction: Direction
+    package var handle: UInt16
     /// The characteristic the CCCD belongs to (`GATTClientConfigurationWrite`), by value handle.
-    public var characteristicValueHandle: UInt16?
+    package var characteristicValueHandle: UInt16?
     /// 0x0000 off, 0x0001 notifications, 0x0002 indications.
-    public var value: UInt16
-    public init(at: FrameTime, direction: Direction, handle: UInt16, characteristicValueHandle: UInt16?, value: UInt16) {
+    package var value: UInt16
+    package init(at: FrameTime, direction: Direction, handle: UInt16, characteristicValueHandle: UInt16?, value: UInt16) {
         self.at = at
         self.direction = direction
         self.handle = handle

@@ -4,12 +4,12 @@ import ScopeCore
 /// the closed connections with their ATT detail and the closed scan sessions, as a partial
 /// result for the rules that judge one connection or session at a time, and the items that
 /// settled, for the rules that judge one item at a time.
-public struct SettledBatch: Sendable {
+package struct SettledBatch: Sendable {
     /// Closed connections (with their pairings) and scan sessions, and the capture's platform.
-    public var partial: AnalysisResult
-    public var items: SettledItems
+    package var partial: AnalysisResult
+    package var items: SettledItems
 
-    public init(partial: AnalysisResult, items: SettledItems = SettledItems()) {
+    package init(partial: AnalysisResult, items: SettledItems = SettledItems()) {
         self.partial = partial
         self.items = items
     }
@@ -20,18 +20,18 @@ public struct SettledBatch: Sendable {
 /// pairings, reconnections and finished advertising records. Each item settles, and is handed
 /// over, exactly once, so judging these batches and what the result holds at the end judges every
 /// item once.
-public struct SettledItems: Sendable {
-    public var attempts: [ConnectionAttempt] = []
-    public var connections: [Connection] = []
-    public var pairings: [Pairing] = []
+package struct SettledItems: Sendable {
+    package var attempts: [ConnectionAttempt] = []
+    package var connections: [Connection] = []
+    package var pairings: [Pairing] = []
     /// Every pairing of `connections` (some may stay: the first ones of the list do).
-    public var contextPairings: [Pairing] = []
-    public var reconnections: [Reconnection] = []
-    public var advertisingData: [AdvertisingDataCommand] = []
-    public var advertisingSpans: [AdvertisingSpan] = []
-    public init() {}
+    package var contextPairings: [Pairing] = []
+    package var reconnections: [Reconnection] = []
+    package var advertisingData: [AdvertisingDataCommand] = []
+    package var advertisingSpans: [AdvertisingSpan] = []
+    package init() {}
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         attempts.isEmpty && connections.isEmpty && pairings.isEmpty && reconnections.isEmpty && advertisingData.isEmpty
             && advertisingSpans.isEmpty
     }
@@ -39,34 +39,34 @@ public struct SettledItems: Sendable {
 
 /// What stays of the items a long capture dropped (`AnalysisResult.handedOver`): how many there
 /// were, and the sums the headline's means need.
-public struct HandedOverItems: Sendable, Hashable {
-    public var attempts = 0
-    public var connections = 0
-    public var pairings = 0
-    public var advertisingData = 0
-    public var advertisingSpans = 0
+package struct HandedOverItems: Sendable, Hashable {
+    package var attempts = 0
+    package var connections = 0
+    package var pairings = 0
+    package var advertisingData = 0
+    package var advertisingSpans = 0
     /// Advertisers after the first kept that left once quiet (`HandOverPolicy.deviceQuietMicros`).
-    public var devices = 0
+    package var devices = 0
     /// Discovery cost of the connection requests that connected (to a known peer).
-    public var discovery = DiscoverySums()
+    package var discovery = DiscoverySums()
     /// Connection timing of the connections.
-    public var timing = TimingSums()
-    public init() {}
+    package var timing = TimingSums()
+    package init() {}
 }
 
 /// One headline figure over every item that has it, held or handed over: the sum and count (its
 /// mean), its spread (`StreamingQuantiles`: median and p90 over the whole capture, exact up to
 /// 4,096 items) and the first item with the largest value.
-public struct SumCount: Sendable, Hashable {
-    public var sum: Int64 = 0
-    public var count: Int { spread.count }
-    public private(set) var spread = StreamingQuantiles()
+package struct SumCount: Sendable, Hashable {
+    package var sum: Int64 = 0
+    package var count: Int { spread.count }
+    package private(set) var spread = StreamingQuantiles()
     /// The largest value, and the first item (in capture order) with it.
-    public private(set) var max: Int64?
-    public private(set) var worst: FigureItem?
-    public init() {}
+    package private(set) var max: Int64?
+    package private(set) var worst: FigureItem?
+    package init() {}
 
-    public mutating func add(_ v: Int64?, item: FigureItem) {
+    package mutating func add(_ v: Int64?, item: FigureItem) {
         guard let v else { return }
         sum = sum &+ v
         spread.add(v)
@@ -77,13 +77,13 @@ public struct SumCount: Sendable, Hashable {
 }
 
 /// The item a headline figure's worst value belongs to.
-public struct FigureItem: Sendable, Hashable {
+package struct FigureItem: Sendable, Hashable {
     /// Where it began (a connection request's frame, a connection's `firstSeen`): of equal values
     /// the first is named.
-    public var frame: FrameNumber
-    public var connection: ConnectionID?
-    public var peer: BDAddr?
-    public init(frame: FrameNumber, connection: ConnectionID?, peer: BDAddr?) {
+    package var frame: FrameNumber
+    package var connection: ConnectionID?
+    package var peer: BDAddr?
+    package init(frame: FrameNumber, connection: ConnectionID?, peer: BDAddr?) {
         self.frame = frame
         self.connection = connection
         self.peer = peer
@@ -91,26 +91,28 @@ public struct FigureItem: Sendable, Hashable {
 }
 
 /// The headline's discovery-cost sums (see `Headline`) over connection requests.
-public struct DiscoverySums: Sendable, Hashable {
-    public var count = 0
+package struct DiscoverySums: Sendable, Hashable {
+    package var count = 0
     /// Requests that followed a scan which found the peer.
-    public var scanned = 0
-    public var scanToRequest = SumCount()
-    public var radioOn = SumCount()
-    public var firstReportToRequest = SumCount()
+    package var scanned = 0
+    /// Requests whose peer was found only by the system's own scan (`AttemptDiscovery.systemScanStartFrame`).
+    package var systemScanned = 0
+    package var scanToRequest = SumCount()
+    package var radioOn = SumCount()
+    package var firstReportToRequest = SumCount()
     /// Reports until the request (of the requests that had a count).
-    public var reportsUntilRequest = SumCount()
+    package var reportsUntilRequest = SumCount()
     /// Requests that did not connect before these (`AttemptDiscovery.failedAttempts`), and how
     /// long they were pending.
-    public var failedAttempts = 0
-    public var failedAttemptsMicros: Int64 = 0
+    package var failedAttempts = 0
+    package var failedAttemptsMicros: Int64 = 0
     /// Σ reports until the request, nil while no request had a count.
-    public var reports: Int? { reportsUntilRequest.count == 0 ? nil : Int(reportsUntilRequest.sum) }
-    public init() {}
+    package var reports: Int? { reportsUntilRequest.count == 0 ? nil : Int(reportsUntilRequest.sum) }
+    package init() {}
 
     /// One connection request's discovery cost (`a`'s): the scan values only when the request
     /// followed a scan.
-    public mutating func add(_ d: AttemptDiscovery, of a: ConnectionAttempt) {
+    package mutating func add(_ d: AttemptDiscovery, of a: ConnectionAttempt) {
         count += 1
         let item = FigureItem(frame: a.request.frame, connection: a.connection, peer: a.connectedPeer)
         if d.scanStartFrame != nil {
@@ -118,6 +120,8 @@ public struct DiscoverySums: Sendable, Hashable {
             scanToRequest.add(d.scanToRequestMicros, item: item)
             radioOn.add(d.radioOnMicros, item: item)
             reportsUntilRequest.add(d.reportsUntilRequest.map(Int64.init), item: item)
+        } else if d.systemScanStartFrame != nil {
+            systemScanned += 1
         }
         firstReportToRequest.add(d.firstReportToRequestMicros, item: item)
         failedAttempts += d.failedAttempts
@@ -127,72 +131,75 @@ public struct DiscoverySums: Sendable, Hashable {
 
 /// What one connection request that connected to a known peer cost to discover (the headline's
 /// discovery cost, `ConnectionAttempt.discovery(deviceFirst:)`).
-public struct AttemptDiscovery: Sendable, Hashable {
+package struct AttemptDiscovery: Sendable, Hashable {
     /// The session that found the peer; nil when the request followed no scan that did.
-    public var scanStartFrame: FrameNumber?
-    public var scanToRequestMicros: Int64?
+    package var scanStartFrame: FrameNumber?
+    /// The peer was last found by a scan with a system signature (the stack's background scan,
+    /// started at this frame), not by the app's: no scan cost is counted for the request.
+    package var systemScanStartFrame: FrameNumber?
+    package var scanToRequestMicros: Int64?
     /// The session's advertising reports up to the request (nil when unknown).
-    public var reportsUntilRequest: Int?
+    package var reportsUntilRequest: Int?
     /// Estimated scan radio-on time from the session start to the request.
-    public var radioOnMicros: Int64?
+    package var radioOnMicros: Int64?
     /// Σ window/interval of the session's PHYs.
-    public var dutyCycle: Double?
-    public var firstReportFrame: FrameNumber?
-    public var firstReportToRequestMicros: Int64?
+    package var dutyCycle: Double?
+    package var firstReportFrame: FrameNumber?
+    package var firstReportToRequestMicros: Int64?
     /// The scanning PHYs of the session that found the peer (a duty cycle each).
-    public var phys: [ScanPHY] = []
+    package var phys: [ScanPHY] = []
     /// Requests to the same peer (or the accept list) that did not connect before this one.
-    public var failedAttempts = 0
-    public var failedAttemptsMicros: Int64 = 0
+    package var failedAttempts = 0
+    package var failedAttemptsMicros: Int64 = 0
     /// The path: the first request (a failed one's, or this), the connection complete.
-    public var firstRequestFrame: FrameNumber?
-    public var firstRequestMicrosBefore: Int64?
-    public var connectedFrame: FrameNumber?
+    package var firstRequestFrame: FrameNumber?
+    package var firstRequestMicrosBefore: Int64?
+    package var connectedFrame: FrameNumber?
 }
 
 /// The headline's connection-timing sums over connections.
-public struct TimingSums: Sendable, Hashable {
-    public var count = 0
+package struct TimingSums: Sendable, Hashable {
+    package var count = 0
     /// Connections with none of the figures (their setup was not captured, and nothing after).
-    public var blank = 0
-    public var setup = SumCount()
-    public var acceptListWait = SumCount()
-    public var firstATT = SumCount()
-    public var discovery = SumCount()
-    public var firstData = SumCount()
-    public var lifetime = SumCount()
-    public var idleTail = SumCount()
-    public init() {}
+    package var blank = 0
+    package var setup = SumCount()
+    package var acceptListWait = SumCount()
+    package var firstATT = SumCount()
+    package var discovery = SumCount()
+    package var firstData = SumCount()
+    package var lifetime = SumCount()
+    package var idleTail = SumCount()
+    package init() {}
 }
 
 extension Connection {
     /// Request → connection complete, for a request that named its peer (nil after a Filter
     /// Accept List request: `acceptListWaitMicros`).
-    public var setupMicros: Int64? {
+    package var setupMicros: Int64? {
         guard !requestUsedAcceptList, let r = request, let k = complete else { return nil }
         return k.time.microseconds &- r.time.microseconds
     }
 
     /// Filter Accept List request → connection complete: waiting for a listed device to come back.
-    public var acceptListWaitMicros: Int64? {
+    package var acceptListWaitMicros: Int64? {
         guard requestUsedAcceptList, let r = request, let k = complete else { return nil }
         return k.time.microseconds &- r.time.microseconds
     }
 
     /// `f` relative to the connection complete.
-    public func sinceComplete(_ f: FrameTime?) -> Int64? {
+    package func sinceComplete(_ f: FrameTime?) -> Int64? {
         guard let k = complete, let f else { return nil }
         return f.time.microseconds &- k.time.microseconds
     }
 
     /// Connection complete → disconnection complete (or `captureEnd`).
-    public func lifetimeMicros(captureEnd: Timestamp) -> Int64? {
+    package func lifetimeMicros(captureEnd: Timestamp) -> Int64? {
         guard let k = complete else { return nil }
         return (disconnect?.time ?? captureEnd).microseconds &- k.time.microseconds
     }
 
     /// Last ACL payload (or the complete) → disconnection complete (or `captureEnd`).
-    public func idleTailMicros(captureEnd: Timestamp) -> Int64? {
+    package func idleTailMicros(captureEnd: Timestamp) -> Int64? {
         let end = disconnect?.time ?? captureEnd
         guard let from = lastPayload ?? complete else { return nil }
         return end.microseconds &- from.time.microseconds
@@ -200,7 +207,7 @@ extension Connection {
 }
 
 extension TimingSums {
-    public mutating func add(_ c: Connection, captureEnd: Timestamp) {
+    package mutating func add(_ c: Connection, captureEnd: Timestamp) {
         count += 1
         let item = FigureItem(frame: c.firstSeen, connection: c.id, peer: c.peer)
         let values = [
@@ -219,17 +226,27 @@ extension TimingSums {
 }
 
 extension ConnectionAttempt {
+    /// A scan session that stopped more than this before a request is not what led to it.
+    package static let discoveryLapseMicros: Int64 = 60_000_000
+
     /// The peer it connected to: the one it named, else the connection's (filter accept list).
-    public var connectedPeer: BDAddr? { peer ?? connectionPeer }
+    package var connectedPeer: BDAddr? { peer ?? connectionPeer }
 
     /// Its discovery cost when it connected to a known peer (else nil): from the session that
     /// found the peer (`peerDiscovery`), else from the device's first report (`deviceFirst`)
-    /// when that came before the request.
-    public func discovery(deviceFirst: FrameTime?) -> AttemptDiscovery? {
+    /// when that came before the request. A peer found only by the system's own scan, or
+    /// connected since it was last found (a reconnection), or found by a session that stopped
+    /// more than `discoveryLapseMicros` before the request, counts no scan cost.
+    package func discovery(deviceFirst: FrameTime?) -> AttemptDiscovery? {
         guard outcome == .connected, connectedPeer != nil else { return nil }
         let request = request.time
         var d = AttemptDiscovery()
-        if let found = peerDiscovery, let s = found.scan {
+        // A session that stopped long before the request found the device and left it: the
+        // request is not its doing.
+        let stale = peerDiscovery?.scan.map { request.microseconds &- $0.until.microseconds > Self.discoveryLapseMicros } ?? false
+        if let found = peerDiscovery, let s = found.scan, !stale, s.attribution.signal.isSystemSignature {
+            d.systemScanStartFrame = s.start.frame
+        } else if let found = peerDiscovery, let s = found.scan, !stale {
             d.scanStartFrame = s.start.frame
             d.scanToRequestMicros = s.scanToRequestMicros(request)
             // The highest of the PHYs' duty cycles (each listens for its own share; summed, two
@@ -240,7 +257,7 @@ extension ConnectionAttempt {
             d.reportsUntilRequest = s.reportsUntilRequest
             d.firstReportFrame = found.firstReport.frame
             d.firstReportToRequestMicros = request.microseconds &- found.firstReport.time.microseconds
-        } else if let first = deviceFirst, first.time <= request {
+        } else if !stale, peerConnectedBefore == nil, let first = deviceFirst, first.time <= request {
             d.firstReportFrame = first.frame
             d.firstReportToRequestMicros = request.microseconds &- first.time.microseconds
         }
@@ -259,13 +276,13 @@ extension ConnectionAttempt {
 
 extension AnalysisResult {
     /// The first report of the device `address` (the first device of that address).
-    public func deviceFirst(_ address: BDAddr?) -> FrameTime? {
+    package func deviceFirst(_ address: BDAddr?) -> FrameTime? {
         Device.first(of: address, in: devices, index: firstDeviceOfAddress)
     }
 
     /// Discovery cost summed over every connection request that connected to a known peer,
     /// dropped ones included.
-    public var discoveryTotals: DiscoverySums {
+    package var discoveryTotals: DiscoverySums {
         var sums = handedOver.discovery
         for a in attempts {
             if let d = a.discovery(deviceFirst: deviceFirst(a.connectedPeer)) { sums.add(d, of: a) }
@@ -275,7 +292,7 @@ extension AnalysisResult {
 
     /// Connection timing summed over every connection, dropped ones included (an open
     /// connection's idle tail runs to the capture's last timestamp).
-    public var timingTotals: TimingSums {
+    package var timingTotals: TimingSums {
         let end = capture.lastTimestamp ?? origin
         return connections.reduce(into: handedOver.timing) { $0.add($1, captureEnd: end) }
     }

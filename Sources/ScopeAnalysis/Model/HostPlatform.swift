@@ -6,8 +6,8 @@ import ScopeCore
 /// Rules use it to speak the platform's API first and to tell what the platform does by itself
 /// from what an app asked for (docs/RULES.md, "Who did it"); `hciscope analyze --platform`
 /// overrides the guess (`RuleConfiguration.platform`).
-public struct HostPlatform: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+package struct HostPlatform: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// iOS, iPadOS or macOS: Apple's bluetoothd under Core Bluetooth.
         case ios
         /// Android's Bluetooth stack (Fluoride / Gabeldorsche).
@@ -19,7 +19,7 @@ public struct HostPlatform: Sendable, Hashable {
         /// Nothing in the capture says.
         case unknown
 
-        public var name: String {
+        package var name: String {
             switch self {
             case .ios: return "iOS / macOS"
             case .android: return "Android"
@@ -31,18 +31,18 @@ public struct HostPlatform: Sendable, Hashable {
     }
 
     /// How much a fact says about the stack.
-    public enum Weight: String, Sendable, Hashable, Comparable {
+    package enum Weight: String, Sendable, Hashable, Comparable {
         /// Only that stack writes or sends it.
         case conclusive
         /// Usual for that stack, but others can produce it.
         case suggestive
 
         var score: Int { self == .conclusive ? 3 : 1 }
-        public static func < (a: Weight, b: Weight) -> Bool { a.score < b.score }
+        package static func < (a: Weight, b: Weight) -> Bool { a.score < b.score }
     }
 
     /// A fact of the capture that points at a stack.
-    public enum Fact: Sendable, Hashable {
+    package enum Fact: Sendable, Hashable {
         /// Little-endian PacketLogger records: written by Apple's PacketLogger / bluetoothd only.
         case packetLoggerLittleEndian
         /// Big-endian PacketLogger records: Apple's PacketLogger (older macOS), also BTstack's hci_dump.
@@ -76,7 +76,7 @@ public struct HostPlatform: Sendable, Hashable {
         case linuxKernelNotes
 
         /// The stack it points at and how strongly.
-        public var points: (kind: Kind, weight: Weight) {
+        package var points: (kind: Kind, weight: Weight) {
             switch self {
             case .packetLoggerLittleEndian, .sysdiagnose: return (.ios, .conclusive)
             case .packetLoggerBigEndian: return (.ios, .suggestive)
@@ -91,7 +91,7 @@ public struct HostPlatform: Sendable, Hashable {
         }
 
         /// Stable name in JSON reports.
-        public var id: String {
+        package var id: String {
             switch self {
             case .packetLoggerLittleEndian: return "packetlogger_le"
             case .packetLoggerBigEndian: return "packetlogger_be"
@@ -110,7 +110,7 @@ public struct HostPlatform: Sendable, Hashable {
         }
 
         /// What the fact is, for reports ("Android vendor commands (OCF 0x153–0x15F)").
-        public var description: String {
+        package var description: String {
             switch self {
             case .packetLoggerLittleEndian: return "Apple PacketLogger format (little-endian records)"
             case .packetLoggerBigEndian: return "PacketLogger format (big-endian records: iOS bluetoothd logs and PacketLogger, also BTstack)"
@@ -131,18 +131,18 @@ public struct HostPlatform: Sendable, Hashable {
 
     /// One piece of evidence: the fact, how often it was seen and where first (nil for facts of
     /// the file or container, not of a frame).
-    public struct Evidence: Sendable, Hashable {
-        public var fact: Fact
-        public var count: Int
-        public var firstFrame: FrameNumber?
-        public init(_ fact: Fact, count: Int = 1, firstFrame: FrameNumber? = nil) {
+    package struct Evidence: Sendable, Hashable {
+        package var fact: Fact
+        package var count: Int
+        package var firstFrame: FrameNumber?
+        package init(_ fact: Fact, count: Int = 1, firstFrame: FrameNumber? = nil) {
             self.fact = fact
             self.count = count
             self.firstFrame = firstFrame
         }
 
         /// "Android HCI vendor commands (OCF 0x153–0x15F) ×124 from frame 37".
-        public var description: String {
+        package var description: String {
             var s = fact.description
             if count > 1 { s += " ×\(count)" }
             if let firstFrame { s += count > 1 ? " from frame \(firstFrame)" : " at frame \(firstFrame)" }
@@ -152,44 +152,44 @@ public struct HostPlatform: Sendable, Hashable {
 
     /// What the capture says of the device and its software in its own words (PacketLogger's
     /// notes, the Linux monitor's notes, MGMT control channels), where recorded.
-    public struct Details: Sendable, Hashable {
+    package struct Details: Sendable, Hashable {
         /// The device model ("iPhone17,2").
-        public var device: String?
+        package var device: String?
         /// The operating system and its version ("iOS 27.0 (24A5380h)", "Linux 6.1.19-gentoo").
-        public var os: String?
+        package var os: String?
         /// The Bluetooth host build ("MobileBluetooth-2700.43", "bluetoothd (MGMT 1.22)").
-        public var host: String?
+        package var host: String?
         /// The controller ("BCM_4399, Revision: s=C2").
-        public var controller: String?
+        package var controller: String?
         /// The first frame that says any of it.
-        public var frame: FrameNumber?
-        public init() {}
-        public var isEmpty: Bool { device == nil && os == nil && host == nil && controller == nil }
+        package var frame: FrameNumber?
+        package init() {}
+        package var isEmpty: Bool { device == nil && os == nil && host == nil && controller == nil }
 
         /// "iPhone17,2, iOS 27.0 (24A5380h), Bluetooth host MobileBluetooth-2700.43".
-        public var description: String {
+        package var description: String {
             [device, os, host.map { "Bluetooth host " + $0 }, controller.map { "controller " + $0 }].compactMap { $0 }.joined(separator: ", ")
         }
     }
 
     /// The stack named: the one the evidence points at most strongly, or the override.
-    public var kind: Kind = .unknown
+    package var kind: Kind = .unknown
     /// The device, OS version and host build the capture names.
-    public var details = Details()
+    package var details = Details()
     /// The strongest weight behind `kind` (nil when unknown or overridden without evidence).
-    public var weight: Weight?
+    package var weight: Weight?
     /// Every fact found, in the order first seen.
-    public var evidence: [Evidence] = []
+    package var evidence: [Evidence] = []
     /// Set when `--platform` (or the configuration) chose the platform; `detected` is what the
     /// capture said.
-    public var overridden = false
-    public var detected: Kind = .unknown
+    package var overridden = false
+    package var detected: Kind = .unknown
 
-    public init() {}
+    package init() {}
 
     /// Decides `kind` from `evidence`: the stack with the highest score (conclusive facts 3,
     /// suggestive 1); a tie, or no evidence, is unknown.
-    public init(evidence: [Evidence]) {
+    package init(evidence: [Evidence]) {
         self.evidence = evidence
         var score: [Kind: Int] = [:]
         var strongest: [Kind: Weight] = [:]
@@ -207,7 +207,7 @@ public struct HostPlatform: Sendable, Hashable {
     }
 
     /// This platform with `override` chosen by the user (the evidence stays).
-    public func overridden(by override: Kind?) -> HostPlatform {
+    package func overridden(by override: Kind?) -> HostPlatform {
         guard let override else { return self }
         var p = self
         p.kind = override
@@ -219,10 +219,10 @@ public struct HostPlatform: Sendable, Hashable {
     /// True when the platform is named on conclusive evidence or chosen by the user: rules then
     /// attribute the platform's own traffic to it. On suggestive evidence only, they speak its
     /// API but say they cannot tell.
-    public var isCertain: Bool { overridden || weight == .conclusive }
+    package var isCertain: Bool { overridden || weight == .conclusive }
 
     /// "Android (Android HCI vendor commands (OCF 0x153–0x15F) ×124 from frame 37; …)".
-    public var description: String {
+    package var description: String {
         let facts = evidence.map(\.description).joined(separator: "; ")
         var s = kind.name
         if !details.isEmpty { s += " — " + details.description + (details.frame.map { " (frame \($0))" } ?? "") }

@@ -4,18 +4,18 @@ import ScopeCore
 /// bucket from the session's first report. Buckets start 250 ms wide; when a report would need
 /// more than `maxBuckets` buckets, neighbours are merged pairwise and the width doubles, so a
 /// session of any length keeps at most `maxBuckets` (only non-empty buckets are stored).
-public struct ReportDensity: Sendable, Hashable {
-    public static let maxBuckets = 200
-    public static let initialBucketMicros: Int64 = 250_000
+package struct ReportDensity: Sendable, Hashable {
+    package static let maxBuckets = 200
+    package static let initialBucketMicros: Int64 = 250_000
 
-    public struct Bucket: Sendable, Hashable {
+    package struct Bucket: Sendable, Hashable {
         /// Bucket number from `origin` (start = origin + index × bucketMicros).
-        public var index: Int
-        public var reports: Int
-        public var duplicates: Int
+        package var index: Int
+        package var reports: Int
+        package var duplicates: Int
         /// First report in the bucket.
-        public var first: FrameTime
-        public init(index: Int, reports: Int, duplicates: Int, first: FrameTime) {
+        package var first: FrameTime
+        package init(index: Int, reports: Int, duplicates: Int, first: FrameTime) {
             self.index = index
             self.reports = reports
             self.duplicates = duplicates
@@ -24,29 +24,29 @@ public struct ReportDensity: Sendable, Hashable {
     }
 
     /// Time of the session's first report.
-    public var origin: Timestamp?
-    public var bucketMicros: Int64 = ReportDensity.initialBucketMicros
+    package var origin: Timestamp?
+    package var bucketMicros: Int64 = ReportDensity.initialBucketMicros
     /// Non-empty buckets in time order.
-    public var buckets: [Bucket] = []
+    package var buckets: [Bucket] = []
     /// Most buckets kept (`maxBuckets` for a session).
-    public var limit = ReportDensity.maxBuckets
+    package var limit = ReportDensity.maxBuckets
 
-    public init() {}
+    package init() {}
 
-    public init(limit: Int) { self.limit = max(2, limit) }
+    package init(limit: Int) { self.limit = max(2, limit) }
 
     /// Start time of a bucket.
-    public func start(of bucket: Bucket) -> Timestamp {
+    package func start(of bucket: Bucket) -> Timestamp {
         Timestamp(microseconds: (origin?.microseconds ?? 0) &+ Int64(bucket.index) &* bucketMicros)
     }
 
     @inline(__always)
-    public mutating func add(at: FrameTime, duplicate: Bool) {
+    package mutating func add(at: FrameTime, duplicate: Bool) {
         add(at: at, reports: 1, duplicates: duplicate ? 1 : 0)
     }
 
     /// Adds all buckets of `other` (a session's density folded into a capture-wide one).
-    public mutating func absorb(_ other: ReportDensity) {
+    package mutating func absorb(_ other: ReportDensity) {
         for b in other.buckets { add(at: FrameTime(frame: b.first.frame, time: other.start(of: b)), reports: b.reports, duplicates: b.duplicates) }
     }
 

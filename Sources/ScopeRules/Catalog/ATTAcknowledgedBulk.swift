@@ -12,16 +12,16 @@ import ScopeCore
 /// `.withoutResponse` paced by `canSendWriteWithoutResponse` /
 /// `peripheralIsReady(toSendWriteWithoutResponse:)`); Android: `WRITE_TYPE_DEFAULT` instead of
 /// `WRITE_TYPE_NO_RESPONSE`; BlueZ: `WriteValue` with type "request" instead of "command".
-public struct ATTAcknowledgedBulk: Rule {
-    public static let id = "att.acknowledged-bulk"
-    public static let guidance = 10
-    public static let defaultSeverity = Severity.info
-    public static let summary = "A bulk transfer uses acknowledged Write Requests where Write Without Response is allowed"
-    public static let scope = RuleScope.connection
-    public static let defaultThresholds: [String: ThresholdValue] = [
+package struct ATTAcknowledgedBulk: Rule {
+    package static let id = "att.acknowledged-bulk"
+    package static let guidance = 10
+    package static let defaultSeverity = Severity.info
+    package static let summary = "A bulk transfer uses acknowledged Write Requests where Write Without Response is allowed"
+    package static let scope = RuleScope.connection
+    package static let defaultThresholds: [String: ThresholdValue] = [
         "min_run_write_requests": .number(20), "max_gap_s": .number(1),
     ]
-    public init() {}
+    package init() {}
 
     /// Per client side, the runs of consecutive Write Requests of one connection (a request to
     /// another handle, or one more than `max_gap_s` after the previous, starts a new run): the
@@ -73,11 +73,11 @@ public struct ATTAcknowledgedBulk: Rule {
         }
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).bulk }
         guard folds.contains(where: \.any) else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }

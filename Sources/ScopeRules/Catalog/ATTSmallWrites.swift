@@ -12,16 +12,16 @@ import ScopeCore
 /// Usual cause: chunking a firmware image into 20-byte pieces, the ATT_MTU 23 default, instead of
 /// using `maximumWriteValueLength(for:)` (iOS negotiates the MTU itself); Android:
 /// `requestMtu(517)` then chunks of `mtu - 3`; BlueZ: `AcquireWrite` gives the MTU.
-public struct ATTSmallWrites: Rule {
-    public static let id = "att.small-writes"
-    public static let guidance = 10
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "Many small writes where a larger ATT_MTU would carry the data in fewer PDUs"
-    public static let scope = RuleScope.connection
-    public static let defaultThresholds: [String: ThresholdValue] = [
+package struct ATTSmallWrites: Rule {
+    package static let id = "att.small-writes"
+    package static let guidance = 10
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "Many small writes where a larger ATT_MTU would carry the data in fewer PDUs"
+    package static let scope = RuleScope.connection
+    package static let defaultThresholds: [String: ThresholdValue] = [
         "min_writes": .number(20), "max_write_bytes": .number(20), "max_gap_s": .number(1),
     ]
-    public init() {}
+    package init() {}
 
     /// Per client side and handle, the runs of consecutive writes of at most `max_write_bytes`
     /// bytes to it in one connection, each within `max_gap_s` of the previous one (a larger
@@ -103,11 +103,11 @@ public struct ATTSmallWrites: Rule {
         }
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).smallWrites }
         guard folds.contains(where: \.any) else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }

@@ -16,15 +16,15 @@ import ScopeCore
 /// Usual cause: too many service UUIDs, a long local name or manufacturer data in
 /// `startAdvertising(_:)` (Android: `AdvertiseData` over 31 bytes fails with
 /// `ADVERTISE_FAILED_DATA_TOO_LARGE`; BlueZ: `LEAdvertisement1` properties).
-public struct AdvPayloadBudget: ItemRule {
-    public static let id = "adv.payload-budget"
-    public static let guidance = 8
-    public static let defaultSeverity = Severity.error
-    public static let summary = "Advertising or scan response data exceeds what the PDU (or the iOS budget) carries"
-    public static let defaultThresholds: [String: ThresholdValue] = [
+package struct AdvPayloadBudget: ItemRule {
+    package static let id = "adv.payload-budget"
+    package static let guidance = 8
+    package static let defaultSeverity = Severity.error
+    package static let summary = "Advertising or scan response data exceeds what the PDU (or the iOS budget) carries"
+    package static let defaultThresholds: [String: ThresholdValue] = [
         "legacy_max_bytes": .number(31), "ios_adv_bytes_excluding_flags": .number(28), "ios_scan_rsp_bytes": .number(10),
     ]
-    public init() {}
+    package init() {}
 
     /// Bytes of Flags AD structures (length byte included) within `data`.
     static func flagsBytes(_ data: ArraySlice<UInt8>) -> Int {

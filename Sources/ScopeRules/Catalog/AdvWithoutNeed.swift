@@ -14,15 +14,15 @@ import ScopeCore
 /// central connected (Android: `BluetoothLeAdvertiser.startAdvertising` without `stopAdvertising`;
 /// BlueZ: an `LEAdvertisement1` still registered). Fix: `stopAdvertising()` once connected or
 /// after a timeout.
-public struct AdvWithoutNeed: ItemRule {
-    public static let id = "adv.without-need"
-    public static let guidance = 8
-    public static let defaultSeverity = Severity.info
-    public static let summary = "Connectable advertising stays on when no connection can or does come"
-    public static let defaultThresholds: [String: ThresholdValue] = [
+package struct AdvWithoutNeed: ItemRule {
+    package static let id = "adv.without-need"
+    package static let guidance = 8
+    package static let defaultSeverity = Severity.info
+    package static let summary = "Connectable advertising stays on when no connection can or does come"
+    package static let defaultThresholds: [String: ThresholdValue] = [
         "connectable_enabled_without_connection_s": .number(60)
     ]
-    public init() {}
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("connectable_enabled_without_connection_s", config)

@@ -11,13 +11,13 @@ import ScopeCore
 /// Usual cause: `connect(_:options:)` with no timer that calls `cancelPeripheralConnection(_:)`
 /// (Android: `connectGatt` with autoConnect=false gives up after ~30 s by itself, with
 /// autoConnect=true never; BlueZ: `Device1.Connect` without a timeout).
-public struct ConnAttemptUnbounded: ItemRule {
-    public static let id = "conn.attempt-unbounded"
-    public static let guidance = 7
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "A connection attempt runs without a bound"
-    public static let defaultThresholds: [String: ThresholdValue] = ["pending_s": .number(10)]
-    public init() {}
+package struct ConnAttemptUnbounded: ItemRule {
+    package static let id = "conn.attempt-unbounded"
+    package static let guidance = 7
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "A connection attempt runs without a bound"
+    package static let defaultThresholds: [String: ThresholdValue] = ["pending_s": .number(10)]
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("pending_s", config)

@@ -13,15 +13,15 @@ import ScopeCore
 /// Usual cause: no `cancelPeripheralConnection(_:)` once the work is done, or a peripheral left
 /// connected "in case" (Android: missing `BluetoothGatt.disconnect()`/`close()`; BlueZ: no
 /// `Disconnect`); when the peer ended it, the peer's idle timer.
-public struct ConnIdleBeforeDisconnect: ItemRule {
-    public static let id = "conn.idle-before-disconnect"
-    public static let guidance = 5
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "A connection stays up with no data before one side disconnects it"
-    public static let defaultThresholds: [String: ThresholdValue] = [
+package struct ConnIdleBeforeDisconnect: ItemRule {
+    package static let id = "conn.idle-before-disconnect"
+    package static let guidance = 5
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "A connection stays up with no data before one side disconnects it"
+    package static let defaultThresholds: [String: ThresholdValue] = [
         "idle_s": .number(10), "supervision_timeout_reason": .text("0x08"),
     ]
-    public init() {}
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("idle_s", config)

@@ -13,13 +13,13 @@ import ScopeCore
 /// Usual cause: the app keeps a peripheral connected after the exchange (no
 /// `cancelPeripheralConnection(_:)`; Android: no `BluetoothGatt.disconnect()`); a link the
 /// system keeps to a bonded accessory (a watch, a keyboard) is the system's.
-public struct ConnLeftOpen: ItemRule {
-    public static let id = "conn.left-open"
-    public static let guidance = 5
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "A connection stays up with no data until the capture ends"
-    public static let defaultThresholds: [String: ThresholdValue] = ["idle_at_end_s": .number(30)]
-    public init() {}
+package struct ConnLeftOpen: ItemRule {
+    package static let id = "conn.left-open"
+    package static let guidance = 5
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "A connection stays up with no data until the capture ends"
+    package static let defaultThresholds: [String: ThresholdValue] = ["idle_at_end_s": .number(30)]
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let limit = micros("idle_at_end_s", config)

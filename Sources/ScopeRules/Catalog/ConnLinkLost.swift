@@ -14,12 +14,12 @@ import ScopeCore
 /// Usual cause: the peer went out of range or was switched off, or interference; a supervision
 /// timeout too short for the link (iOS sets 720 ms by default; a peripheral may ask for up to 6 s
 /// within Apple's accessory guidelines).
-public struct ConnLinkLost: ItemRule {
-    public static let id = "conn.link-lost"
-    public static let guidance = 5
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "A link is lost (supervision timeout) or fails to be established"
-    public init() {}
+package struct ConnLinkLost: ItemRule {
+    package static let id = "conn.link-lost"
+    package static let guidance = 5
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "A link is lost (supervision timeout) or fails to be established"
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let context = PlatformContext(view.platform, config)

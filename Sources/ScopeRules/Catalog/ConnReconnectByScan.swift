@@ -14,12 +14,12 @@ import ScopeCore
 /// `retrieveConnectedPeripherals(withServices:)` and `connect(_:options:)`, which waits for the
 /// peripheral without a scan (Android: `getRemoteDevice(address)` + `connectGatt(autoConnect=true)`;
 /// BlueZ: `Device1.Connect` on the known device).
-public struct ConnReconnectByScan: ItemRule {
-    public static let id = "conn.reconnect-by-scan"
-    public static let guidance = 6
-    public static let defaultSeverity = Severity.info
-    public static let summary = "The host scans again to reconnect to a peripheral it already knows"
-    public init() {}
+package struct ConnReconnectByScan: ItemRule {
+    package static let id = "conn.reconnect-by-scan"
+    package static let guidance = 6
+    package static let defaultSeverity = Severity.info
+    package static let summary = "The host scans again to reconnect to a peripheral it already knows"
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let context = PlatformContext(view.platform, config)

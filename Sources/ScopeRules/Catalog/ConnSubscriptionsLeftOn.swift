@@ -14,15 +14,15 @@ import ScopeCore
 /// (Android: `disconnect()` without `setCharacteristicNotification(false)` and the CCCD write of
 /// 0x0000; BlueZ: `StopNotify`). A bonded peripheral keeps the CCCD and may keep notifying on the
 /// next connection.
-public struct ConnSubscriptionsLeftOn: Rule {
-    public static let id = "conn.subscriptions-left-on"
-    public static let guidance = 5
-    public static let defaultSeverity = Severity.info
-    public static let summary = "The host disconnects with notifications or indications still enabled"
-    public static let scope = RuleScope.connection
-    public init() {}
+package struct ConnSubscriptionsLeftOn: Rule {
+    package static let id = "conn.subscriptions-left-on"
+    package static let guidance = 5
+    package static let defaultSeverity = Severity.info
+    package static let summary = "The host disconnects with notifications or indications still enabled"
+    package static let scope = RuleScope.connection
+    package init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         guard !analysis.connections.isEmpty else { return notEvaluated("no connection in this capture") }
         let le = analysis.connections.filter(\.isLE)
         guard !le.isEmpty else { return notEvaluated("no LE connection in this capture (BR/EDR links are not judged by LE rules)") }

@@ -11,22 +11,22 @@ import ScopeCore
 /// Usual cause: `discoverCharacteristics(nil, for:)` and `discoverDescriptors(for:)` on every
 /// service, often followed by reading every value (Android: iterating `getServices()` and
 /// `readCharacteristic` on each). Fix: pass the characteristic UUIDs you use, only for services you use.
-public struct GATTDiscoverAllCharacteristics: Rule {
-    public static let id = "gatt.discover-all-characteristics"
-    public static let guidance = 3
-    public static let defaultSeverity = Severity.info
-    public static let summary = "Characteristics are discovered in services that are never used"
-    public static let scope = RuleScope.connection
-    public static let defaultThresholds: [String: ThresholdValue] = [
+package struct GATTDiscoverAllCharacteristics: Rule {
+    package static let id = "gatt.discover-all-characteristics"
+    package static let guidance = 3
+    package static let defaultSeverity = Severity.info
+    package static let summary = "Characteristics are discovered in services that are never used"
+    package static let scope = RuleScope.connection
+    package static let defaultThresholds: [String: ThresholdValue] = [
         "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false), "observation_s": .number(10),
     ]
-    public init() {}
+    package init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let conns = analysis.connections.indices.filter { i in
             analysis.connections[i].gatt.discoveryProcedures.discoversCharacteristics
         }

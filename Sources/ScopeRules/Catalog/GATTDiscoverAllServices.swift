@@ -12,23 +12,23 @@ import ScopeCore
 /// Usual cause: `discoverServices(nil)` (Android: `BluetoothGatt.discoverServices()`, which always
 /// discovers everything — prefer caching; BlueZ discovers the whole database itself). Fix: pass the
 /// service UUIDs you use to `discoverServices(_:)`.
-public struct GATTDiscoverAllServices: Rule {
-    public static let id = "gatt.discover-all-services"
-    public static let guidance = 3
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "All primary services are discovered but most are never used"
-    public static let scope = RuleScope.connection
-    public static let defaultThresholds: [String: ThresholdValue] = [
+package struct GATTDiscoverAllServices: Rule {
+    package static let id = "gatt.discover-all-services"
+    package static let guidance = 3
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "All primary services are discovered but most are never used"
+    package static let scope = RuleScope.connection
+    package static let defaultThresholds: [String: ThresholdValue] = [
         "used_fraction": .number(0.5), "reads_that_count_as_use": .number(1), "just_in_case_sweep_reads_count": .bool(false),
         "observation_s": .number(10),
     ]
-    public init() {}
+    package init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let conns = analysis.connections.indices.filter { i in
             let d = analysis.connections[i].gatt.discoveryProcedures
             return !d.allPrimaryServices.isEmpty || !d.primaryServicesByUUID.isEmpty

@@ -11,14 +11,14 @@ import ScopeCore
 /// Usual cause: a timer calling `readValue(for:)` instead of `setNotifyValue(true, for:)`
 /// (Android: `readCharacteristic` in a loop instead of `setCharacteristicNotification` plus the
 /// CCCD write; BlueZ: `ReadValue` instead of `StartNotify`).
-public struct GATTPolling: Rule {
-    public static let id = "gatt.polling"
-    public static let guidance = 4
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "A characteristic is polled with reads instead of notifications"
-    public static let scope = RuleScope.connection
-    public static let defaultThresholds: [String: ThresholdValue] = ["min_reads": .number(5), "max_median_gap_s": .number(2)]
-    public init() {}
+package struct GATTPolling: Rule {
+    package static let id = "gatt.polling"
+    package static let guidance = 4
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "A characteristic is polled with reads instead of notifications"
+    package static let scope = RuleScope.connection
+    package static let defaultThresholds: [String: ThresholdValue] = ["min_reads": .number(5), "max_median_gap_s": .number(2)]
+    package init() {}
 
     /// Per client side and handle, the Read Requests of one connection: how many, the first and
     /// last, and the gaps between them (their median, in bounded memory: `StreamingQuantiles`).
@@ -57,11 +57,11 @@ public struct GATTPolling: Rule {
         }
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).polling }
         guard folds.contains(where: \.any) else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }

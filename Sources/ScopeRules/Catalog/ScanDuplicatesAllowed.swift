@@ -13,20 +13,20 @@ import ScopeCore
 /// controller's duplicate filter off for its own batching: the measured duplicates are still the
 /// cost, but the setting is the stack's (use `ScanSettings.CALLBACK_TYPE_FIRST_MATCH` or report
 /// batching; BlueZ: `SetDiscoveryFilter` with `DuplicateData: false`).
-public struct ScanDuplicatesAllowed: Rule {
-    public static let id = "scan.duplicates-allowed"
-    public static let guidance = 2
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "A scan asks for duplicate advertising reports"
-    public static let defaultThresholds: [String: ThresholdValue] = ["duplicate_ratio": .number(0.5)]
-    public static let scope = RuleScope.scan
-    public init() {}
+package struct ScanDuplicatesAllowed: Rule {
+    package static let id = "scan.duplicates-allowed"
+    package static let guidance = 2
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "A scan asks for duplicate advertising reports"
+    package static let defaultThresholds: [String: ThresholdValue] = ["duplicate_ratio": .number(0.5)]
+    package static let scope = RuleScope.scan
+    package init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
         let limit = number("duplicate_ratio", config)
         let context = PlatformContext(analysis.capture.platform, config)

@@ -13,22 +13,22 @@ import ScopeCore
 /// BlueZ: `StartDiscovery` without `StopDiscovery`). Fix: call `stopScan()` in
 /// `centralManager(_:didDiscover:advertisementData:rssi:)` before `connect`, and bound every scan
 /// with a timer.
-public struct ScanLeftRunning: Rule {
-    public static let id = "scan.left-running"
-    public static let guidance = 1
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "A scan keeps running without need, or after the host asked to connect to a device it found"
-    public static let defaultThresholds: [String: ThresholdValue] = [
+package struct ScanLeftRunning: Rule {
+    package static let id = "scan.left-running"
+    package static let guidance = 1
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "A scan keeps running without need, or after the host asked to connect to a device it found"
+    package static let defaultThresholds: [String: ThresholdValue] = [
         "without_connection_request_s": .number(30), "after_connection_request_s": .number(2),
     ]
-    public static let scope = RuleScope.scan
-    public init() {}
+    package static let scope = RuleScope.scan
+    package init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         guard !analysis.scans.isEmpty else {
             return notEvaluated(
                 "no scan session (LE Set Scan Enable / LE Set Extended Scan Enable = 1 with a successful Command Complete) in this capture"

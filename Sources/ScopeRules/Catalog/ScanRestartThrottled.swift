@@ -12,20 +12,20 @@ import ScopeCore
 ///
 /// Usual cause: `startScan`/`stopScan` in a loop (a scan restarted on every result, or a timer
 /// cycling short scans).
-public struct ScanRestartThrottled: Rule {
-    public static let id = "scan.restart-throttled"
-    public static let guidance = 1
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "Scans restarted so often that Android throttles them"
-    public static let defaultThresholds: [String: ThresholdValue] = ["max_starts": .number(5), "window_s": .number(30)]
-    public static let scope = RuleScope.scan
-    public init() {}
+package struct ScanRestartThrottled: Rule {
+    package static let id = "scan.restart-throttled"
+    package static let guidance = 1
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "Scans restarted so often that Android throttles them"
+    package static let defaultThresholds: [String: ThresholdValue] = ["max_starts": .number(5), "window_s": .number(30)]
+    package static let scope = RuleScope.scan
+    package init() {}
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
         let context = PlatformContext(analysis.capture.platform, config)
         guard context.platform == .android else {

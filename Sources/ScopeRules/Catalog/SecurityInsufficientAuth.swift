@@ -14,13 +14,13 @@ import ScopeCore
 /// iOS pairing starts automatically on this error, so a failure usually means the user declined,
 /// or the peripheral doesn't support pairing; on Android `createBond()` is needed for some
 /// stacks; BlueZ needs an agent (`RegisterAgent`) to answer.
-public struct SecurityInsufficientAuth: Rule {
-    public static let id = "security.insufficient-auth"
-    public static let guidance = 9
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "An access failed for lack of authentication/encryption and no pairing fixed it"
-    public static let scope = RuleScope.connection
-    public init() {}
+package struct SecurityInsufficientAuth: Rule {
+    package static let id = "security.insufficient-auth"
+    package static let guidance = 9
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "An access failed for lack of authentication/encryption and no pairing fixed it"
+    package static let scope = RuleScope.connection
+    package init() {}
 
     static let codes: [UInt8: String] = [
         0x05: "Insufficient Authentication", 0x0F: "Insufficient Encryption", 0x0C: "Insufficient Encryption Key Size",
@@ -40,11 +40,11 @@ public struct SecurityInsufficientAuth: Rule {
         }
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
         evaluate(analysis, config: config, facts: RuleFacts())
     }
 
-    public func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         var findings = FindingList()
         let context = PlatformContext(analysis.capture.platform, config)
         var notes: [String] = []

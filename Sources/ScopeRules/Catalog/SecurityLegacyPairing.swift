@@ -11,12 +11,12 @@ import ScopeCore
 /// Usual cause: a peripheral firmware (or an old stack) without LE Secure Connections support;
 /// iOS and Android set the SC flag themselves, so the fix is usually on the peripheral (Zephyr:
 /// `CONFIG_BT_SMP_SC_ONLY`; BlueZ: `mgmt` Secure Connections setting).
-public struct SecurityLegacyPairing: ItemRule {
-    public static let id = "security.legacy-pairing"
-    public static let guidance = 9
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "Pairing uses LE legacy pairing instead of LE Secure Connections"
-    public init() {}
+package struct SecurityLegacyPairing: ItemRule {
+    package static let id = "security.legacy-pairing"
+    package static let guidance = 9
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "Pairing uses LE legacy pairing instead of LE Secure Connections"
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let context = PlatformContext(view.platform, config)

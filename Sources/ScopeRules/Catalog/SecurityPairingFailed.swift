@@ -11,12 +11,12 @@ import ScopeDecode
 /// Usual cause: the user declined or mistyped the passkey, the peripheral does not support
 /// pairing, or one side deleted the bond (iOS: "Forget This Device" / the peripheral erased its
 /// keys; Android: `removeBond`; BlueZ: `RemoveDevice`) so encryption with the old LTK fails.
-public struct SecurityPairingFailed: ItemRule {
-    public static let id = "security.pairing-failed"
-    public static let guidance = 9
-    public static let defaultSeverity = Severity.error
-    public static let summary = "Pairing or encryption failed"
-    public init() {}
+package struct SecurityPairingFailed: ItemRule {
+    package static let id = "security.pairing-failed"
+    package static let guidance = 9
+    package static let defaultSeverity = Severity.error
+    package static let summary = "Pairing or encryption failed"
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let context = PlatformContext(view.platform, config)

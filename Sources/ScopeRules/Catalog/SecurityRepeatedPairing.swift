@@ -10,12 +10,12 @@ import ScopeCore
 /// Usual cause: the app removes the bond (Android `removeBond` through reflection, "forget" in
 /// a settings flow) or the peripheral erases its keys at each connection or reset; or the
 /// peripheral does not distribute its identity key, so the phone cannot recognise it.
-public struct SecurityRepeatedPairing: ItemRule {
-    public static let id = "security.repeated-pairing"
-    public static let guidance = 9
-    public static let defaultSeverity = Severity.warning
-    public static let summary = "A peer that already bonded pairs again (the bond is deleted and re-created)"
-    public init() {}
+package struct SecurityRepeatedPairing: ItemRule {
+    package static let id = "security.repeated-pairing"
+    package static let guidance = 9
+    package static let defaultSeverity = Severity.warning
+    package static let summary = "A peer that already bonded pairs again (the bond is deleted and re-created)"
+    package init() {}
 
     func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
         let context = PlatformContext(view.platform, config)

@@ -13,12 +13,12 @@ import ScopeCore
 /// characteristic permissions — use `.readEncryptionRequired`/`.writeEncryptionRequired` with
 /// authentication on the peripheral; Android: `BluetoothGattCharacteristic.PERMISSION_*_ENCRYPTED_MITM`;
 /// BlueZ: `encrypt-authenticated-*` flags).
-public struct SecurityUnauthenticatedPairing: ItemRule {
-    public static let id = "security.unauthenticated-pairing"
-    public static let guidance = 9
-    public static let defaultSeverity = Severity.info
-    public static let summary = "Just Works pairing although the IO capabilities allow an authenticated method"
-    public init() {}
+package struct SecurityUnauthenticatedPairing: ItemRule {
+    package static let id = "security.unauthenticated-pairing"
+    package static let guidance = 9
+    package static let defaultSeverity = Severity.info
+    package static let summary = "Just Works pairing although the IO capabilities allow an authenticated method"
+    package init() {}
 
     static let ioNames = ["DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput", "KeyboardDisplay"]
 

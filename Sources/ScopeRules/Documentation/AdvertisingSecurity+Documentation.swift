@@ -2,7 +2,7 @@
 // docs/RULES.md.
 
 extension AdvPayloadBudget {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Advertising data over its budget",
         subject: "The advertising and scan response data the local host set (captures taken on the advertiser).",
         evidence: [
@@ -57,7 +57,7 @@ extension AdvPayloadBudget {
 }
 
 extension AdvWithoutNeed {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Connectable advertising nobody connects to",
         subject: "Connectable advertising of the local host (non-connectable beacons are out of scope).",
         evidence: [
@@ -113,7 +113,7 @@ extension AdvWithoutNeed {
 }
 
 extension SecurityInsufficientAuth {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Access refused for lack of security, never fixed",
         subject: "ATT Error Responses Insufficient Authentication (0x05), Insufficient Encryption (0x0F) and "
             + "Insufficient Encryption Key Size (0x0C), on each connection.",
@@ -154,7 +154,7 @@ extension SecurityInsufficientAuth {
 }
 
 extension SecurityLegacyPairing {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "LE legacy pairing",
         subject: "Pairings that negotiated a method (SMP Pairing Request and Pairing Response both in the capture).",
         evidence: ["SMP Pairing Request and Pairing Response: the Secure Connections (SC) bit of AuthReq on each side"],
@@ -186,7 +186,7 @@ extension SecurityLegacyPairing {
 }
 
 extension SecurityUnauthenticatedPairing {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Just Works where an authenticated method was possible",
         subject: "Pairings that negotiated a method.",
         evidence: [
@@ -226,7 +226,7 @@ extension SecurityUnauthenticatedPairing {
 }
 
 extension SecurityPairingFailed {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Pairing or encryption failed",
         subject: "Pairings and encryption starts on each connection.",
         evidence: [
@@ -263,7 +263,7 @@ extension SecurityPairingFailed {
 }
 
 extension SecurityRepeatedPairing {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Bonds made again and again",
         subject: "Each successful pairing in which both sides asked for bonding.",
         evidence: [

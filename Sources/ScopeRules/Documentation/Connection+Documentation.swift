@@ -1,7 +1,7 @@
 // Documentation of the connection rules (guidance 5, 6 and 7): `hciscope rules`, docs/RULES.md.
 
 extension ConnIdleBeforeDisconnect {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Idle connections before a disconnect",
         subject: "Each LE connection that one side chose to end: a Disconnection Complete whose reason is not a lost "
             + "link, or the local host resetting or closing its controller with the link up. Links lost by supervision "
@@ -50,7 +50,7 @@ extension ConnIdleBeforeDisconnect {
 }
 
 extension ConnLeftOpen {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Connections left open",
         subject: "Each LE connection still up when the capture ends; one up before the capture began is judged from "
             + "its last data, its actor unknown (who opened it is not in the capture).",
@@ -90,7 +90,7 @@ extension ConnLeftOpen {
 }
 
 extension ConnLinkLost {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Lost links",
         subject: "Each LE connection, and each connection request whose link failed in its LE Connection Complete.",
         evidence: [
@@ -138,7 +138,7 @@ extension ConnLinkLost {
 }
 
 extension ConnSubscriptionsLeftOn {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Disconnecting with subscriptions on",
         subject: "Bonded LE connections the local host disconnected (HCI Disconnect) while acting as GATT client: a "
             + "link is bonded when it was paired with bonding on both sides, or encrypted without pairing (keys of an "
@@ -179,7 +179,7 @@ extension ConnSubscriptionsLeftOn {
 }
 
 extension ConnReconnectByScan {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Scanning to reconnect to a known peripheral",
         subject: "Connection requests to an address (or resolved identity) the host was connected to earlier in the capture.",
         evidence: [
@@ -225,7 +225,7 @@ extension ConnReconnectByScan {
 }
 
 extension ConnAttemptUnbounded {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Unbounded connection attempts",
         subject: "Each LE Create Connection / LE Extended Create Connection the local host sent.",
         evidence: [

@@ -7,7 +7,7 @@ let usedCharacteristicText =
     + "readable characteristic found so far once (at least two). GAP (0x1800) and GATT (0x1801) services never count."
 
 extension GATTDiscoverAllServices {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Every service discovered, few used",
         subject: "Each connection on which the GATT client (the local host or, marked `remote`, the peer) discovered "
             + "primary services.",
@@ -63,7 +63,7 @@ extension GATTDiscoverAllServices {
 }
 
 extension GATTDiscoverAllCharacteristics {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Characteristics discovered in unused services",
         subject: "Each service (GAP and GATT excluded) in which the GATT client discovered characteristics or descriptors.",
         evidence: [
@@ -110,7 +110,7 @@ extension GATTDiscoverAllCharacteristics {
 }
 
 extension GATTPolling {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Polling reads instead of notifications",
         subject: "Each characteristic handle read with ATT Read Request on a connection, by either GATT client.",
         evidence: [
@@ -157,7 +157,7 @@ extension GATTPolling {
 }
 
 extension ATTSmallWrites {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Small writes at the default ATT_MTU",
         subject: "Writes to each handle by either GATT client (findings say `remote` when the peer writes).",
         evidence: [
@@ -205,7 +205,7 @@ extension ATTSmallWrites {
 }
 
 extension ATTAcknowledgedBulk {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Bulk data with acknowledged writes",
         subject: "Runs of ATT Write Requests to one handle, by either GATT client.",
         evidence: [

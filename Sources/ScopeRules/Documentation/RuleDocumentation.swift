@@ -1,7 +1,7 @@
 import ScopeAnalysis
 
 /// The host stack that made a capture — whose APIs a finding's advice speaks.
-public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
+package enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
     /// iOS, iPadOS and macOS apps through Core Bluetooth.
     case ios
     /// Android apps through `android.bluetooth.le` and `BluetoothGatt`.
@@ -12,7 +12,7 @@ public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
     case embedded
 
     /// "iOS / macOS (Core Bluetooth)".
-    public var name: String {
+    package var name: String {
         switch self {
         case .ios: return "iOS / macOS (Core Bluetooth)"
         case .android: return "Android"
@@ -24,16 +24,16 @@ public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// What a platform's code usually does to trigger a rule, how to fix it there, and what the
 /// platform's own stack does that shows the same evidence without the app asking.
-public struct PlatformAdvice: Sendable, Hashable {
-    public var platform: Platform
+package struct PlatformAdvice: Sendable, Hashable {
+    package var platform: Platform
     /// App (or firmware) code that usually causes the finding on this platform.
-    public var cause: String
+    package var cause: String
     /// The fix in this platform's API.
-    public var fix: String
+    package var fix: String
     /// What the stack does by itself that looks the same on HCI (nil: nothing known).
-    public var stackDoes: String?
+    package var stackDoes: String?
 
-    public init(_ platform: Platform, cause: String, fix: String, stackDoes: String? = nil) {
+    package init(_ platform: Platform, cause: String, fix: String, stackDoes: String? = nil) {
         self.platform = platform
         self.cause = cause
         self.fix = fix
@@ -43,47 +43,47 @@ public struct PlatformAdvice: Sendable, Hashable {
 
 /// What a rule counts as the host stack's own doing on one platform (not a finding against the
 /// app), and the evidence it goes by. `platform` nil: when the platform is unknown.
-public struct PlatformAttribution: Sendable, Hashable {
-    public var platform: Platform?
-    public var text: String
+package struct PlatformAttribution: Sendable, Hashable {
+    package var platform: Platform?
+    package var text: String
 
-    public init(_ platform: Platform?, _ text: String) {
+    package init(_ platform: Platform?, _ text: String) {
         self.platform = platform
         self.text = text
     }
 
     /// "iOS / macOS", or "unknown platform".
-    public var platformName: String { platform?.name ?? "unknown platform" }
+    package var platformName: String { platform?.name ?? "unknown platform" }
 }
 
 /// Everything a user needs to know about one rule: the single source of `hciscope rules` and
 /// docs/RULES.md (generated from it; a test keeps the two equal).
-public struct RuleDocumentation: Sendable {
+package struct RuleDocumentation: Sendable {
     /// A short title ("Scans left running").
-    public var title: String
+    package var title: String
     /// What the rule judges, and on which side of the link.
-    public var subject: String
+    package var subject: String
     /// The HCI evidence it reads (commands, events, ATT/SMP PDUs by name).
-    public var evidence: [String]
+    package var evidence: [String]
     /// When it is violated, with its thresholds named by their config keys.
-    public var violated: String
+    package var violated: String
     /// When it passes.
-    public var passed: String
+    package var passed: String
     /// When it is not evaluated.
-    public var notEvaluated: String
+    package var notEvaluated: String
     /// How findings are graded.
-    public var severity: String
+    package var severity: String
     /// Each threshold key of the rule's `defaultThresholds`: what it means and its unit.
-    public var thresholds: [(key: String, meaning: String)]
+    package var thresholds: [(key: String, meaning: String)]
     /// Why it matters: radio time, battery, latency, security.
-    public var why: String
+    package var why: String
     /// Per platform, iOS first.
-    public var advice: [PlatformAdvice]
+    package var advice: [PlatformAdvice]
     /// What is attributed to the platform rather than the app, per platform (empty: the rule
     /// judges what the app controls the same way everywhere).
-    public var attribution: [PlatformAttribution]
+    package var attribution: [PlatformAttribution]
 
-    public init(
+    package init(
         title: String, subject: String, evidence: [String], violated: String, passed: String, notEvaluated: String,
         severity: String, thresholds: [(key: String, meaning: String)] = [], why: String, advice: [PlatformAdvice],
         attribution: [PlatformAttribution] = []
@@ -102,12 +102,12 @@ public struct RuleDocumentation: Sendable {
     }
 
     /// The advice for `platform`, if the rule has any.
-    public func advice(for platform: Platform) -> PlatformAdvice? { advice.first { $0.platform == platform } }
+    package func advice(for platform: Platform) -> PlatformAdvice? { advice.first { $0.platform == platform } }
 }
 
 /// The ten pieces of guidance the rules check, in this project's words (the rules' `guidance`).
-public enum Guidance {
-    public static let themes: [Int: String] = [
+package enum Guidance {
+    package static let themes: [Int: String] = [
         1: "Scan only while you need to; stop once you found what you were looking for.",
         2: "Ask for every advertising report of a device only when a feature needs it (RSSI tracking); otherwise one per device is enough.",
         3: "Discover only the services and characteristics you use, by UUID.",
@@ -123,7 +123,7 @@ public enum Guidance {
 
 extension Platform {
     /// The platform of a detected host stack (nil for unknown).
-    public init?(_ kind: HostPlatform.Kind) {
+    package init?(_ kind: HostPlatform.Kind) {
         switch kind {
         case .ios: self = .ios
         case .android: self = .android
@@ -133,7 +133,7 @@ extension Platform {
         }
     }
 
-    public var kind: HostPlatform.Kind {
+    package var kind: HostPlatform.Kind {
         switch self {
         case .ios: return .ios
         case .android: return .android

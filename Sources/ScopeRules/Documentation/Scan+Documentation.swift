@@ -1,7 +1,7 @@
 // Documentation of the scan rules (guidance 1 and 2): `hciscope rules`, docs/RULES.md.
 
 extension ScanLeftRunning {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Scans left running",
         subject: "Each scan session of the local host: from an LE Set (Extended) Scan Enable that turns scanning on "
             + "(and succeeds) to the one that turns it off, or to the end of the capture.",
@@ -61,7 +61,7 @@ extension ScanLeftRunning {
 }
 
 extension ScanDuplicatesAllowed {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Duplicate advertising reports asked for",
         subject: "Each scan session of the local host with the controller's duplicate filter off (Filter_Duplicates 0).",
         evidence: [
@@ -122,7 +122,7 @@ extension ScanDuplicatesAllowed {
 }
 
 extension ScanRestartThrottled {
-    public static let documentation = RuleDocumentation(
+    package static let documentation = RuleDocumentation(
         title: "Scans restarted until Android throttles them",
         subject: "On Android captures: each scan session without a system signature (docs/ATTRIBUTION.md), with the "
             + "starts of the scans before it on the same controller.",
