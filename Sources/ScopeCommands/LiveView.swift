@@ -6,7 +6,7 @@ import ScopeDecode
 /// recording: the status line (scans on/off, connections, drops) and the `--live` panel.
 struct LiveTracker {
     private var dissector = Dissector()
-    private var builder = AnalysisBuilder(file: "live", format: "live")
+    private var builder = AnalysisBuilder(file: "live", format: nil)
     private var started: Timestamp?
 
     /// `handOverPolicy`: when settled items leave the builder (tests make it hand over early).

@@ -1,6 +1,7 @@
 import Foundation
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
 /// What the connection rules keep of one connection's ATT PDUs, folded one PDU at a time
 /// (`add`): each rule's own fold (`GATTPolling.Fold`, …), bounded by what the rule reports,
@@ -107,7 +108,7 @@ struct WriteRun: Sendable {
     init(_ e: ATTEvent) {
         first = e
         last = e.at
-        commands = e.opcode == ATTOp.writeCommand ? 1 : 0
+        commands = e.opcode == ATTOpcode.writeCommand.rawValue ? 1 : 0
         total = e.valueLength
         smallest = e.valueLength
         largest = e.valueLength
@@ -117,7 +118,7 @@ struct WriteRun: Sendable {
         longestGap = max(longestGap, e.at.time.microseconds - last.time.microseconds)
         last = e.at
         count += 1
-        if e.opcode == ATTOp.writeCommand { commands += 1 }
+        if e.opcode == ATTOpcode.writeCommand.rawValue { commands += 1 }
         total += e.valueLength
         smallest = min(smallest, e.valueLength)
         largest = max(largest, e.valueLength)

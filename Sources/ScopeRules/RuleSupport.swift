@@ -1,46 +1,15 @@
 import Foundation
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
-// Helpers shared by the catalog: wording, ATT opcode sets and the GATT "use" model of RULES.md.
-
-enum ATTOp {
-    static let errorResponse: UInt8 = 0x01
-    static let exchangeMTURequest: UInt8 = 0x02
-    static let readRequest: UInt8 = 0x0A
-    static let readResponse: UInt8 = 0x0B
-    static let readBlobRequest: UInt8 = 0x0C
-    static let writeRequest: UInt8 = 0x12
-    static let prepareWriteRequest: UInt8 = 0x16
-    static let notification: UInt8 = 0x1B
-    static let indication: UInt8 = 0x1D
-    static let writeCommand: UInt8 = 0x52
-    static let signedWriteCommand: UInt8 = 0xD2
-
-    /// PDUs a GATT client originates (requests and commands; Handle Value Confirmation excluded).
-    static let clientOriginated: Set<UInt8> = [
-        0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0xD2,
-    ]
-    static let writes: Set<UInt8> = [writeRequest, writeCommand, signedWriteCommand, prepareWriteRequest]
-
-    /// `clientOriginated.contains(op)` without hashing (rules ask it of every PDU).
-    @inline(__always) static func isClientOriginated(_ op: UInt8) -> Bool {
-        switch op {
-        case 0x02, 0x04, 0x06, 0x08, 0x0A, 0x0C, 0x0E, 0x10, 0x12, 0x16, 0x18, 0x20, 0x52, 0xD2: return true
-        default: return false
-        }
-    }
-
-    /// `writes.contains(op)` without hashing.
-    @inline(__always) static func isWrite(_ op: UInt8) -> Bool {
-        op == writeRequest || op == writeCommand || op == signedWriteCommand || op == prepareWriteRequest
-    }
-}
+// Helpers shared by the catalog: wording and the GATT "use" model of RULES.md (ATT opcode classes
+// are ScopeDecode's: `ATTOpcode.isClientOriginated`, `isWrite`, `kind`).
 
 extension ATTEvent {
     /// The side acting as GATT client for this PDU.
     var clientSide: Side {
-        let fromClient = ATTOp.isClientOriginated(opcode)
+        let fromClient = ATTOpcode(opcode).isClientOriginated
         switch direction {
         case .sent: return fromClient ? .local : .remote
         case .received: return fromClient ? .remote : .local
@@ -216,9 +185,9 @@ struct GATTUsage: Sendable {
         mutating func add(_ step: ATTStep) {
             let e = step.event
             defer { order += 1 }
-            if ATTOp.isClientOriginated(e.opcode), let side = Self.index(e.clientSide) {
+            if ATTOpcode(e.opcode).isClientOriginated, let side = Self.index(e.clientSide) {
                 if collecting[side] != nil {
-                    if e.opcode == ATTOp.readRequest, let h = e.handle, !collecting[side]!.seen.contains(h) {
+                    if e.opcode == ATTOpcode.readRequest.rawValue, let h = e.handle, !collecting[side]!.seen.contains(h) {
                         collecting[side]!.seen.insert(h)
                         collecting[side]!.reads.append((e, order))
                         return
@@ -229,17 +198,17 @@ struct GATTUsage: Sendable {
             }
             guard let h = e.handle else { return }
             switch e.opcode {
-            case ATTOp.readRequest, ATTOp.readBlobRequest:
+            case ATTOpcode.readRequest.rawValue, ATTOpcode.readBlobRequest.rawValue:
                 useNow(h, e, kind: "read")
-            case _ where ATTOp.isWrite(e.opcode):
+            case _ where ATTOpcode(e.opcode).isWrite:
                 if let w = step.clientConfigurationWrite {
                     useNow(w.characteristicValueHandle ?? h, e, kind: "subscribed (CCCD write)")
                 } else {
                     useNow(h, e, kind: "written")
                 }
-            case ATTOp.notification:
+            case ATTOpcode.handleValueNotification.rawValue:
                 useNow(h, e, kind: "notified")
-            case ATTOp.indication:
+            case ATTOpcode.handleValueIndication.rawValue:
                 useNow(h, e, kind: "indicated")
             default:
                 break

@@ -5,7 +5,7 @@ import ScopeDecode
 /// A script's records through the pipeline every capture takes: the decoder, then the analysis.
 extension SessionScript {
     package func analysis(file: String = "script.btsnoop") -> AnalysisResult {
-        var builder = AnalysisBuilder(file: file, format: CaptureFormat.btsnoopH4.rawValue)
+        var builder = AnalysisBuilder(file: file, format: .btsnoopH4)
         var dissector = Dissector(detail: .analysis)
         for record in records { builder.consume(dissector.decode(record)) }
         _ = dissector.finish()
@@ -17,7 +17,7 @@ extension SessionScript {
     package func analysis(
         file: String = "script.btsnoop", handOverPolicy: AnalysisBuilder.HandOverPolicy, observe: (AnalysisBuilder) -> Void = { _ in }
     ) -> AnalysisResult {
-        var builder = AnalysisBuilder(file: file, format: CaptureFormat.btsnoopH4.rawValue)
+        var builder = AnalysisBuilder(file: file, format: .btsnoopH4)
         builder.handOverPolicy = handOverPolicy
         var dissector = Dissector(detail: .analysis)
         for record in records {

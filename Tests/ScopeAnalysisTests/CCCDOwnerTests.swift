@@ -78,7 +78,7 @@ struct CCCDOwnerTests {
     static func run(_ url: URL) throws -> ([Seen], AnalysisResult) {
         var reader = try CaptureReader.open(path: url.path)
         var dissector = Dissector(detail: .analysis)
-        var builder = AnalysisBuilder(file: url.path, format: reader.format.rawValue)
+        var builder = AnalysisBuilder(file: url.path, format: reader.format)
         var values: [GATTConnectionKey: [UInt16: BluetoothUUID]] = [:]
         var seen: [Seen] = []
         while let record = reader.next() {

@@ -23,7 +23,7 @@ struct ConnectionIdentityTests {
         guard let url = Fixtures.corpus(file) else { return }  // corpus absent: said once by Fixtures
         var reader = try CaptureReader.open(path: url.path)
         var dissector = Dissector(detail: .analysis)
-        var builder = AnalysisBuilder(file: url.path, format: reader.format.rawValue)
+        var builder = AnalysisBuilder(file: url.path, format: reader.format)
         var byFrame: [FrameNumber: GATTConnectionKey] = [:]
         var generations: [UInt16: Set<Int>] = [:]
         while let record = reader.next() {

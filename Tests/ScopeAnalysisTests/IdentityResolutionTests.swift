@@ -17,7 +17,7 @@ struct IdentityResolutionTests {
         guard let url = Fixtures.corpus("scenarios/pairing_just_works.btsnoop") else { return nil }
         var reader = try CaptureReader.open(path: url.path)
         var dissector = Dissector()
-        var builder = AnalysisBuilder(file: url.path, format: reader.format.rawValue)
+        var builder = AnalysisBuilder(file: url.path, format: reader.format)
         builder.resolvePrivateAddressesEnabled = resolve
         var last: CaptureRecord?
         var peerIRK: [UInt8]?

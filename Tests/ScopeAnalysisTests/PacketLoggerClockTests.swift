@@ -30,10 +30,10 @@ struct PacketLoggerClockTests {
 /// The analysis acts on a reader diagnostic's code, not its wording (issue 15).
 @Suite struct ReaderDiagnosticCodeTests {
     @Test func epochSkewIsReadFromTheCode() {
-        var coded = AnalysisBuilder(file: "x", format: "btsnoop")
+        var coded = AnalysisBuilder(file: "x", format: .btsnoopH4)
         coded.noteReaderDiagnostics([Diagnostic(.warning, layer: .capture, code: .epochSkew, message: "reworded")])
         #expect(coded.finish().capture.health.epochSkewSuspected)
-        var worded = AnalysisBuilder(file: "x", format: "btsnoop")
+        var worded = AnalysisBuilder(file: "x", format: .btsnoopH4)
         worded.noteReaderDiagnostics([Diagnostic(.warning, layer: .capture, message: "timestamp jumps by +378 days")])
         let r = worded.finish()
         #expect(!r.capture.health.epochSkewSuspected)

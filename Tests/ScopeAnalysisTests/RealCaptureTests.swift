@@ -46,7 +46,7 @@ import Testing
     /// Android "filtered" logs cut ACL to a few bytes: the analysis says ATT analysis is incomplete.
     @Test func truncatedACLIsReportedInPlainWords() {
         var dissector = Dissector()
-        var builder = AnalysisBuilder(file: "synthetic", format: "btsnoop-1002")
+        var builder = AnalysisBuilder(file: "synthetic", format: .btsnoopH4)
         let t0: Int64 = 1_700_000_000_000_000
         // LE Connection Complete, handle 0x0040, central, peer 11:22:33:44:55:66, 50 ms, 0, 5 s.
         let complete: [UInt8] = [0x3E, 0x13, 0x01, 0x00, 0x40, 0x00, 0x00, 0x00, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x28, 0x00, 0x00, 0x00, 0xF4, 0x01, 0x00]

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ScanSessionCountTests {
     @Test func devicesAreCountedPerSessionWithTwoControllersScanning() {
         var dissector = Dissector()
-        var builder = AnalysisBuilder(file: "synthetic", format: "btsnoop-2001")
+        var builder = AnalysisBuilder(file: "synthetic", format: .btsnoopMonitor)
         let t0: Int64 = 1_700_000_000_000_000
         var frame: FrameNumber = 0
         func record(_ adapter: AdapterIndex, _ kind: RecordKind, _ direction: Direction, _ payload: [UInt8]) -> CaptureRecord {

@@ -19,7 +19,7 @@ import Testing
     /// noted after each.
     static func oneRecordAtATime(_ path: String) throws -> String {
         var reader = try CaptureReader.open(path: path)
-        var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
+        var builder = AnalysisBuilder(file: path, format: reader.format)
         builder.noteOrigin(reader.origin)
         builder.resolvePrivateAddressesEnabled = true
         var dissector = Dissector(detail: .analysis)

@@ -46,7 +46,7 @@ struct FieldHazardTests {
 
     static func run(_ records: [CaptureRecord]) -> (AnalysisResult, [RuleVerdict], [DecodedFrame]) {
         var dissector = Dissector()
-        var builder = AnalysisBuilder(file: "hazard", format: "btsnoop-1002")
+        var builder = AnalysisBuilder(file: "hazard", format: .btsnoopH4)
         var frames: [DecodedFrame] = []
         for r in records {
             let f = dissector.decode(r)

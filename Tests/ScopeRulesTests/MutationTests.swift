@@ -106,7 +106,7 @@ struct MutationTests {
             return outcome
         }
         var dissector = Dissector()
-        var builder = AnalysisBuilder(file: path, format: reader.format.rawValue)
+        var builder = AnalysisBuilder(file: path, format: reader.format)
         while let record = reader.next() {
             builder.consume(dissector.decode(record))
             if reader.diagnostics.count >= 500 { builder.noteReaderDiagnostics(reader.drainDiagnostics()) }

@@ -26,12 +26,12 @@ struct PlatformDetector: Sendable {
         }
     }
 
-    init(format: String) {
+    init(format: CaptureFormat?) {
         switch format {
-        case "pklg-le": fileFacts.append(.init(.packetLoggerLittleEndian))
-        case "pklg-be": fileFacts.append(.init(.packetLoggerBigEndian))
-        case "btsnoop-1002": h4 = true
-        case "btsnoop-2001", "pcap-254", "pcapng-254": linuxMonitor = true
+        case .pklgLE?: fileFacts.append(.init(.packetLoggerLittleEndian))
+        case .pklgBE?: fileFacts.append(.init(.packetLoggerBigEndian))
+        case .btsnoopH4?: h4 = true
+        case .btsnoopMonitor?, .pcapMonitor?, .pcapngMonitor?: linuxMonitor = true
         default: break
         }
     }

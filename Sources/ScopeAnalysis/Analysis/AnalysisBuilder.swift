@@ -1,3 +1,4 @@
+import ScopeCapture
 import ScopeCore
 import ScopeDecode
 
@@ -5,7 +6,7 @@ import ScopeDecode
 /// decoded frames → analysis). Single owner, fed in order:
 ///
 /// ```swift
-/// var builder = AnalysisBuilder(file: path, format: "btsnoop-1002")
+/// var builder = AnalysisBuilder(file: path, format: .btsnoopH4)
 /// while let record = reader.next() { builder.consume(dissector.decode(record)) }
 /// let result = builder.finish()
 /// ```
@@ -95,11 +96,13 @@ package struct AnalysisBuilder: Sendable {
     var healthAdapter: AdapterIndex?
     var healthTimestamp = Timestamp(microseconds: 0)
 
-    package init(file: String, format: String) {
-        result = AnalysisResult(capture: CaptureInfo(file: file, format: format))
+    /// `format`: the file's; nil for records that come from no file (`capture --live`, named
+    /// "live" in the report).
+    package init(file: String, format: CaptureFormat?) {
+        result = AnalysisResult(capture: CaptureInfo(file: file, format: format?.rawValue ?? "live"))
         platformDetector = PlatformDetector(format: format)
         scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices, cap: handOverPolicy.heldDevices)
-        if format.hasPrefix("pklg") {
+        if format?.container == .packetLogger {
             result.capture.health.notes.append(.localClock)
         }
     }

@@ -38,7 +38,7 @@ extension AnalysisBuilder {
         handOver: ((SettledBatch) -> Void)? = nil
     ) throws -> AnalysisResult {
         let reader = try CaptureReader.open(path: path, options: options)
-        var builder = AnalysisBuilder(file: SafeText.escaped(path), format: reader.format.rawValue)
+        var builder = AnalysisBuilder(file: SafeText.escaped(path), format: reader.format)
         builder.noteOrigin(reader.origin)
         builder.resolvePrivateAddressesEnabled = resolvePrivateAddresses
         builder.handOverPolicy = handOverPolicy

@@ -111,6 +111,20 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// nil for unknown opcodes.
     public var kind: ATTPDUKind? { ATTOpcode.kindByOpcode[Int(rawValue)] }
 
+    /// A PDU the GATT client originates: a request or a command (Handle Value Confirmation,
+    /// which the client sends too, answers the server and is not counted).
+    public var isClientOriginated: Bool {
+        switch kind {
+        case .request?, .command?: return true
+        default: return false
+        }
+    }
+
+    /// A write: Write Request, Write Command, Signed Write Command, Prepare Write Request.
+    public var isWrite: Bool {
+        self == .writeRequest || self == .writeCommand || self == .signedWriteCommand || self == .prepareWriteRequest
+    }
+
     /// Bits 5–0.
     public var method: UInt8 { rawValue & 0x3F }
     /// Bit 6: the PDU is a command (no response).

@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
 /// `att.acknowledged-bulk` — guidance 10: bulk transfers should not wait for a response per chunk.
 ///
@@ -41,7 +42,7 @@ package struct ATTAcknowledgedBulk: Rule {
         }
 
         mutating func add(_ w: ATTEvent) {
-            guard w.opcode == ATTOp.writeRequest else { return }
+            guard w.opcode == ATTOpcode.writeRequest.rawValue else { return }
             any = true
             let side: Int
             switch w.clientSide {

@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
 /// `att.small-writes` — guidance 10: transfers larger than one ATT payload should use a
 /// negotiated MTU and appropriately sized writes.
@@ -70,7 +71,7 @@ package struct ATTSmallWrites: Rule {
         }
 
         mutating func add(_ e: ATTEvent) {
-            guard e.opcode == ATTOp.writeRequest || e.opcode == ATTOp.writeCommand else { return }
+            guard e.opcode == ATTOpcode.writeRequest.rawValue || e.opcode == ATTOpcode.writeCommand.rawValue else { return }
             any = true
             guard let handle = e.handle else { return }
             let target = ClientHandle(side: e.clientSide, handle: handle)

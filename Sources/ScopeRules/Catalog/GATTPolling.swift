@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
 /// `gatt.polling` — guidance 4: subscribe to values that change often instead of polling reads.
 ///
@@ -44,7 +45,7 @@ package struct GATTPolling: Rule {
         var any = false
 
         mutating func add(_ e: ATTEvent) {
-            guard e.opcode == ATTOp.readRequest else { return }
+            guard e.opcode == ATTOpcode.readRequest.rawValue else { return }
             any = true
             guard let handle = e.handle else { return }
             let key = ClientHandle(side: e.clientSide, handle: handle)

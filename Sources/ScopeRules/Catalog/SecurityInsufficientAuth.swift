@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
 /// `security.insufficient-auth` — guidance 9: protect sensitive characteristics with
 /// encryption/authentication; the peer then pairs.
@@ -35,7 +36,7 @@ package struct SecurityInsufficientAuth: Rule {
         var errors: [ATTEvent] = []
 
         mutating func add(_ e: ATTEvent) {
-            guard e.opcode == ATTOp.errorResponse, let code = e.errorCode, SecurityInsufficientAuth.codes[code] != nil else { return }
+            guard e.opcode == ATTOpcode.errorResponse.rawValue, let code = e.errorCode, SecurityInsufficientAuth.codes[code] != nil else { return }
             errors.append(e)
         }
     }
