@@ -137,7 +137,7 @@ package struct RuleVerdict: Sendable, Hashable {
 /// kept; the rest are only counted. A capture of any length then yields a report of bounded size
 /// whose counts stay exact, and the system's findings never crowd out the app's.
 package struct FindingList: Sendable, Hashable {
-    /// Findings kept per rule, severity and side of the attribution (docs/ARCHITECTURE.md, Limits).
+    /// Findings kept per rule, severity and side of the attribution (docs/LIMITS.md, Limits).
     package static let limit = 100
 
     package private(set) var kept: [Finding] = []

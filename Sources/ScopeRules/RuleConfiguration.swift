@@ -60,7 +60,7 @@ package struct RuleConfiguration: Sendable, Equatable {
     /// What reading and analysing one input may cost at most (`limits:`; docs/CONFIG.md).
     package var limits = Limits()
 
-    /// The bounds on one input's reading and analysis (docs/ARCHITECTURE.md, "Limits").
+    /// The bounds on one input's reading and analysis (docs/LIMITS.md, "Limits").
     package struct Limits: Sendable, Equatable {
         package var capture = CaptureLimits()
         /// `AnalysisBuilder.HandOverPolicy.heldDevices`.

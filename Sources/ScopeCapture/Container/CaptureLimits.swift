@@ -1,6 +1,6 @@
 import ScopeCore
 
-/// What reading one input may cost at most, whatever the input holds (docs/ARCHITECTURE.md,
+/// What reading one input may cost at most, whatever the input holds (docs/LIMITS.md,
 /// "Limits"; each value has a key under `limits:` in hciscope.yml, docs/CONFIG.md). The defaults
 /// keep `analyze` of any input under 150 MB of memory: a hostile file gets a clear refusal or a
 /// bounded reading, never memory, disk or time in proportion to what it claims.
