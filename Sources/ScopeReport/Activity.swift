@@ -51,21 +51,27 @@ package struct Activity: Sendable {
     package var isEmpty: Bool { lines.isEmpty && notJudged.isEmpty }
 
     init(analysis a: AnalysisResult, verdicts: [RuleVerdict]) {
-        var byKey: [String: Line] = [:]
-        var order: [String] = []
+        // Each (actor, kind)'s line, in the order first met.
+        struct LineKey: Hashable {
+            var actor: Actor
+            var kind: Kind
+        }
+        var index: [LineKey: Int] = [:]
+        var met: [Line] = []
         func add(_ actor: Actor, _ kind: Kind, _ evidence: ActorEvidence, frame: FrameNumber?, count: Int = 1, _ body: (inout Line) -> Void) {
             guard actor == .os || actor == .peer else { return }
-            let key = actor.rawValue + "/" + kind.rawValue
-            if byKey[key] == nil {
-                byKey[key] = Line(actor: actor, kind: kind, count: 0)
-                order.append(key)
+            let key = LineKey(actor: actor, kind: kind)
+            let i: Int
+            if let known = index[key] {
+                i = known
+            } else {
+                i = met.count
+                index[key] = i
+                met.append(Line(actor: actor, kind: kind, count: 0))
             }
-            byKey[key]?.count += count
-            byKey[key]?.note(evidence.signal, frame: frame ?? evidence.frame)
-            if var line = byKey[key] {
-                body(&line)
-                byKey[key] = line
-            }
+            met[i].count += count
+            met[i].note(evidence.signal, frame: frame ?? evidence.frame)
+            body(&met[i])
         }
         for s in a.scans {
             add(a.actor(s.attribution), .scans, s.attribution, frame: s.start.frame) {
@@ -102,7 +108,7 @@ package struct Activity: Sendable {
                 add(.peer, .remoteClient, e, frame: c.firstSeen) { _ in }
             }
         }
-        lines = order.compactMap { byKey[$0] }.sorted {
+        lines = met.sorted {
             $0.actor != $1.actor ? $0.actor < $1.actor : (Kind.allCases.firstIndex(of: $0.kind) ?? 0) < (Kind.allCases.firstIndex(of: $1.kind) ?? 0)
         }
         for v in verdicts.sorted(by: { $0.rule < $1.rule }) {

@@ -245,12 +245,19 @@ extension CaptureInfo {
     /// The platform attributions are resolved with: the one chosen with `--platform`, else the
     /// one the first `AnalysisBuilder.platformWindow` records name (what the rules go by).
     package var judgingPlatform: HostPlatform { platform.overridden ? platform : (platformAtStart ?? platform) }
+
+    /// `judgingPlatform`'s kind and certainty, read where they are (asked for every judged item:
+    /// returning the platform copies its names and evidence).
+    package var judgingKind: (kind: HostPlatform.Kind, certain: Bool) {
+        if !platform.overridden, let kind = platformAtStart?.kind, let certain = platformAtStart?.isCertain { return (kind, certain) }
+        return (platform.kind, platform.isCertain)
+    }
 }
 
 extension AnalysisResult {
     /// Who `evidence` names on the capture's platform (as the rules resolve it).
     package func actor(_ evidence: ActorEvidence) -> Actor {
-        let p = capture.judgingPlatform
-        return evidence.actor(on: p.kind, certain: p.isCertain)
+        let p = capture.judgingKind
+        return evidence.actor(on: p.kind, certain: p.certain)
     }
 }
