@@ -19,25 +19,21 @@ import ScopeDecode
 /// spans and reconnections wait for). The capture's own facts (frames, health, platform,
 /// markers) are kept here.
 package struct AnalysisBuilder: Sendable {
-    struct CommandKey: Hashable, Sendable {
-        var adapter: AdapterIndex
-        var opcode: UInt16
-
-        func hash(into hasher: inout Hasher) { hasher.combine(UInt32(adapter) << 16 | UInt32(opcode)) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(adapter) << 16 | UInt64(opcode), seed: seed) }
-    }
-
+    /// A command the Dissector matched (to its answer, or to the later command that replaced it).
     struct PendingCommand: Sendable {
         var at: FrameTime
         var command: HCICommand
+
+        init?(_ match: CommandMatch?) {
+            guard let match, let command = match.command else { return nil }
+            at = FrameTime(frame: match.commandFrame, time: Timestamp(microseconds: match.commandTimestampMicros))
+            self.command = command
+        }
     }
 
     /// The capture's facts and markers (the trackers' items join it in `finish()`).
     var result: AnalysisResult
     var lastFrame: FrameTime?
-
-    // Commands waiting for their Command Complete / Status.
-    var pendingCommands: [CommandKey: PendingCommand] = [:]
 
     var scans = ScanTracker()
     var links = ConnectionTracker()
@@ -149,9 +145,11 @@ package struct AnalysisBuilder: Sendable {
         lastFrame = at
         switch frame.packet {
         case .command(let command):
-            let replaced = pendingCommands.updateValue(
-                PendingCommand(at: at, command: command), forKey: CommandKey(adapter: record.adapter, opcode: command.opcode.rawValue))
-            if let replaced, Self.setsAdvertisingData(replaced.command.opcode) { advertising.dataCommandReplaced(sentAt: replaced.at) }
+            // The Dissector matches commands: an earlier one of this opcode, never answered, is
+            // replaced by this one.
+            if let replaced = PendingCommand(frame.commandMatch), Self.setsAdvertisingData(replaced.command.opcode) {
+                advertising.dataCommandReplaced(sentAt: replaced.at)
+            }
             commandSent(command, adapter: record.adapter, at: at)
         case .event(let event):
             // Advertising reports (LE Meta events, most of a scan's frames) go straight to the
@@ -159,7 +157,7 @@ package struct AnalysisBuilder: Sendable {
             if event.hasAdvertisingReports {
                 scans.advertisingReports(of: event, adapter: record.adapter, at: at, eventBytes: record.payload.count)
             } else {
-                eventReceived(event, adapter: record.adapter, at: at, connection: frame.connection)
+                eventReceived(event, adapter: record.adapter, at: at, connection: frame.connection, answers: frame.commandMatch)
             }
         case .acl(let header):
             guard let header else { return }
@@ -402,10 +400,12 @@ package struct AnalysisBuilder: Sendable {
     }
 
     /// An event other than advertising reports. `connection`: the frame's.
-    private mutating func eventReceived(_ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?) {
-        if let opcode = event.commandOpcode, event.code == .commandComplete || event.code == .commandStatus {
-            let key = CommandKey(adapter: adapter, opcode: opcode.rawValue)
-            if let pending = pendingCommands.removeValue(forKey: key) {
+    /// `answers`: for a Command Complete or Status, the command it answers (the Dissector's match).
+    private mutating func eventReceived(
+        _ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?, answers: CommandMatch?
+    ) {
+        if event.commandOpcode != nil, event.code == .commandComplete || event.code == .commandStatus {
+            if let pending = PendingCommand(answers) {
                 commandAnswered(pending, event: event, adapter: adapter, at: at)
             }
             return
