@@ -71,7 +71,7 @@ public struct Dissector: Sendable {
             let command = HCICommand.decode(record.payload)
             malformed = command.malformed
             if command.opcode.rawValue != 0 {
-                match = commands.sent(command, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
+                match = commands.sent(command.opcode, adapter: record.adapter, frame: record.frame, timestampMicros: record.timestamp.microseconds)
             }
             packet = .command(command)
         case .event:
@@ -277,8 +277,8 @@ public struct DecodedFrame: Sendable {
     public var pdus: [DecodedPDU]
     /// Everything that could not be decoded, at every layer, in order.
     public var malformed: [Malformation]
-    /// For Command Complete/Status: the command it answers (with the command itself) and the
-    /// latency. For an HCI command: the command of the same opcode sent earlier on the adapter
+    /// For Command Complete/Status: the command it answers (its frame) and the latency. For an
+    /// HCI command: the command of the same opcode sent earlier on the adapter
     /// and never answered, which this one replaces (the controller answers one of them), or nil.
     /// The one place commands are matched to their answers (`HCICommandTracker`).
     public var commandMatch: CommandMatch?

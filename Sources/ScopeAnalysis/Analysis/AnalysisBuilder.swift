@@ -19,16 +19,21 @@ import ScopeDecode
 /// spans and reconnections wait for). The capture's own facts (frames, health, platform,
 /// markers) are kept here.
 package struct AnalysisBuilder: Sendable {
-    /// A command the Dissector matched (to its answer, or to the later command that replaced it).
     struct PendingCommand: Sendable {
         var at: FrameTime
         var command: HCICommand
+    }
 
-        init?(_ match: CommandMatch?) {
-            guard let match, let command = match.command else { return nil }
-            at = FrameTime(frame: match.commandFrame, time: Timestamp(microseconds: match.commandTimestampMicros))
-            self.command = command
-        }
+    /// The commands sent and not yet answered, for what the analysis reads of them when they
+    /// are. Which answer (or later command) settles which is the Dissector's to say
+    /// (`DecodedFrame.commandMatch`, by the command's frame): it keeps one per adapter and opcode,
+    /// so these are few, and searched from the end.
+    var sentCommands: [PendingCommand] = []
+
+    /// The command of `match` (sent at its frame), taken out of `sentCommands`.
+    private mutating func takeCommand(_ match: CommandMatch?) -> PendingCommand? {
+        guard let match, let i = sentCommands.lastIndex(where: { $0.at.frame == match.commandFrame }) else { return nil }
+        return sentCommands.remove(at: i)
     }
 
     /// The capture's facts and markers (the trackers' items join it in `finish()`).
@@ -147,9 +152,11 @@ package struct AnalysisBuilder: Sendable {
         case .command(let command):
             // The Dissector matches commands: an earlier one of this opcode, never answered, is
             // replaced by this one.
-            if let replaced = PendingCommand(frame.commandMatch), Self.setsAdvertisingData(replaced.command.opcode) {
+            if let replaced = takeCommand(frame.commandMatch), Self.setsAdvertisingData(replaced.command.opcode) {
                 advertising.dataCommandReplaced(sentAt: replaced.at)
             }
+            // (The Dissector matches no opcode 0x0000: such a command is never answered.)
+            if command.opcode.rawValue != 0 { sentCommands.append(PendingCommand(at: at, command: command)) }
             commandSent(command, adapter: record.adapter, at: at)
         case .event(let event):
             // Advertising reports (LE Meta events, most of a scan's frames) go straight to the
@@ -405,7 +412,7 @@ package struct AnalysisBuilder: Sendable {
         _ event: HCIEvent, adapter: AdapterIndex, at: FrameTime, connection: GATTConnectionKey?, answers: CommandMatch?
     ) {
         if event.commandOpcode != nil, event.code == .commandComplete || event.code == .commandStatus {
-            if let pending = PendingCommand(answers) {
+            if let pending = takeCommand(answers) {
                 commandAnswered(pending, event: event, adapter: adapter, at: at)
             }
             return

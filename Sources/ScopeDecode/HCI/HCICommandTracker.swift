@@ -9,16 +9,11 @@ public struct CommandMatch: Sendable, Hashable {
     /// Answer timestamp minus command timestamp (µs). Negative when a capture's clock ran
     /// backwards; saturates instead of overflowing.
     public var latencyMicros: Int64
-    /// The command itself, when the tracker was given it (`sent(_:adapter:frame:timestampMicros:)`
-    /// with an `HCICommand`): what an analysis reads of the command once it is answered, so
-    /// that nothing downstream matches commands to answers again.
-    public var command: HCICommand?
 
-    public init(commandFrame: Int, commandTimestampMicros: Int64, latencyMicros: Int64, command: HCICommand? = nil) {
+    public init(commandFrame: Int, commandTimestampMicros: Int64, latencyMicros: Int64) {
         self.commandFrame = commandFrame
         self.commandTimestampMicros = commandTimestampMicros
         self.latencyMicros = latencyMicros
-        self.command = command
     }
 }
 
@@ -42,7 +37,6 @@ public struct HCICommandTracker: Sendable {
     struct Pending: Sendable {
         let frame: Int
         let timestampMicros: Int64
-        let command: HCICommand?
     }
 
     private var pending: [Key: Pending] = [:]
@@ -52,19 +46,13 @@ public struct HCICommandTracker: Sendable {
     /// Number of commands sent and not yet answered.
     public var outstandingCount: Int { pending.count }
 
-    /// Records a command sent by the host.
-    public mutating func sent(_ opcode: HCIOpcode, adapter: UInt16, frame: Int, timestampMicros: Int64) {
-        guard opcode != .nop else { return }
-        pending[Key(adapter: adapter, opcode: opcode.rawValue)] = Pending(frame: frame, timestampMicros: timestampMicros, command: nil)
-    }
-
-    /// Records `command`, sent by the host; its answer's match will carry it. Returns the command
-    /// of the same opcode sent earlier on the adapter and still unanswered, which this one
-    /// replaces (its `latencyMicros`: the time until it was replaced), or nil.
-    public mutating func sent(_ command: HCICommand, adapter: UInt16, frame: Int, timestampMicros: Int64) -> CommandMatch? {
-        guard command.opcode != .nop else { return nil }
-        let replaced = pending.updateValue(
-            Pending(frame: frame, timestampMicros: timestampMicros, command: command), forKey: Key(adapter: adapter, opcode: command.opcode.rawValue))
+    /// Records a command sent by the host. Returns the command of the same opcode sent earlier on
+    /// the adapter and still unanswered, which this one replaces (its `latencyMicros`: the time
+    /// until it was replaced), or nil.
+    @discardableResult
+    public mutating func sent(_ opcode: HCIOpcode, adapter: UInt16, frame: Int, timestampMicros: Int64) -> CommandMatch? {
+        guard opcode != .nop else { return nil }
+        let replaced = pending.updateValue(Pending(frame: frame, timestampMicros: timestampMicros), forKey: Key(adapter: adapter, opcode: opcode.rawValue))
         return replaced.map { Self.match($0, at: timestampMicros) }
     }
 
@@ -83,6 +71,6 @@ public struct HCICommandTracker: Sendable {
     private static func match(_ p: Pending, at timestampMicros: Int64) -> CommandMatch {
         let (delta, overflow) = timestampMicros.subtractingReportingOverflow(p.timestampMicros)
         let latency = overflow ? (timestampMicros < p.timestampMicros ? Int64.min : Int64.max) : delta
-        return CommandMatch(commandFrame: p.frame, commandTimestampMicros: p.timestampMicros, latencyMicros: latency, command: p.command)
+        return CommandMatch(commandFrame: p.frame, commandTimestampMicros: p.timestampMicros, latencyMicros: latency)
     }
 }
