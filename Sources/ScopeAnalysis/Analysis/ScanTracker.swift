@@ -384,8 +384,13 @@ extension ScanTracker {
     /// The session started at `start` (held, or handed over and still pointed at) has a system
     /// signature.
     private func isSystemSession(_ start: FrameNumber) -> Bool {
-        let session = sessions.position(of: start).map { sessions[$0] } ?? handedOverDiscoveryScans[start]
-        return session?.attribution.signal.isSystemSignature ?? false
+        discoverySession(start)?.attribution.signal.isSystemSignature ?? false
+    }
+
+    /// The session started at `start` that a `lastDiscovery` entry points at: held, or handed over
+    /// and kept for it.
+    private func discoverySession(_ start: FrameNumber) -> ScanSession? {
+        sessions.position(of: start).map { sessions[$0] } ?? handedOverDiscoveryScans[start]
     }
 
     private static func noteReport(at: FrameTime, isDuplicate: Bool, devicesSeen: Int, in scan: inout ScanSession) {
@@ -500,7 +505,7 @@ extension ScanTracker {
         guard let found = lastDiscovery[AdapterAddress(adapter: adapter, address: peer)],
             found.scanStart != Discovery.connected, found.firstReport.frame < attempt.request.frame
         else { return nil }
-        let session = sessions.position(of: found.scanStart).map { sessions[$0] } ?? handedOverDiscoveryScans[found.scanStart]
+        let session = discoverySession(found.scanStart)
         return PeerDiscovery(
             scanStartFrame: found.scanStart, firstReport: found.firstReport, scan: session.map { DiscoveryScan($0, for: attempt) })
     }
