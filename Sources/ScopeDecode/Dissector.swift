@@ -35,6 +35,10 @@ public struct Dissector: Sendable {
         gatt = GATTTrackerSet(detail: detail)
     }
 
+    /// The GATT tracker (the one GATT database) of `connection` as the frames decoded so far left
+    /// it; nil before its first ATT PDU and after its Disconnection Complete.
+    package func gattTracker(_ connection: GATTConnectionKey) -> GATTTracker? { gatt[connection] }
+
     /// The controller-debug handle used by Android controllers (Broadcom/Qualcomm) for vendor
     /// trace data; it is not L2CAP unless a connection event created it.
     public static let vendorDebugHandle: UInt16 = 0x0EDC

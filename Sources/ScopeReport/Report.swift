@@ -577,7 +577,8 @@ package struct ConnectionSummary: Sendable {
             lastOrder = order
         }
         attByOpcode = byName
-        (services, characteristics) = c.gatt.counts
+        // Both servers' (the remote device's, and the local one's when the peer discovered it).
+        (services, characteristics) = (c.gatt.counts.services + c.localGATT.counts.services, c.gatt.counts.characteristics + c.localGATT.counts.characteristics)
         radioEstimate = RadioModel.connection(c, lifetimeMicros: lifetimeMicros)
     }
 

@@ -130,12 +130,13 @@ extension Connection {
         side == .remote ? ActorEvidence(.remoteClient, frame: nil) : localAttribution
     }
 
-    /// The service whose handle range holds `handle`.
-    func service(containing handle: UInt16) -> GATTDatabase.Service? {
-        gatt.services.first { $0.start <= handle && handle <= $0.end }
+    /// The service of `server`'s database whose handle range holds `handle`.
+    func service(containing handle: UInt16, server: GATTServerSide) -> GATTDatabase.Service? {
+        database(server).services.service(containing: handle)
     }
-    func characteristic(valueHandle: UInt16) -> GATTDatabase.Characteristic? {
-        gatt.characteristics.first { $0.valueHandle == valueHandle }
+    /// The characteristic of `server`'s database with value handle `valueHandle`.
+    func characteristic(valueHandle: UInt16, server: GATTServerSide) -> GATTDatabase.Characteristic? {
+        database(server).characteristics.first { $0.valueHandle == valueHandle }
     }
 }
 
@@ -143,6 +144,8 @@ extension Connection {
 /// a just-in-case sweep.
 struct GATTUse: Sendable {
     var handle: UInt16
+    /// The server whose attribute was used.
+    var server: GATTServerSide
     var at: FrameTime
     var kind: String
     var client: Side
@@ -151,14 +154,17 @@ struct GATTUse: Sendable {
     var text: String { "handle \(Text.hex4(handle)) \(kind) (frame \(at.frame))" }
 }
 
-/// An attribute handle as a dictionary key looked up per ATT PDU: hashed with one
-/// multiply–xorshift round instead of SipHash (`_rawHashValue(seed:)` is the standard library's
-/// hook for that; `hash(into:)` stays for every other use).
+/// An attribute of one GATT server of a connection (the two sides' handles overlap) as a
+/// dictionary key looked up per ATT PDU: hashed with one multiply–xorshift round instead of
+/// SipHash (`_rawHashValue(seed:)` is the standard library's hook for that; `hash(into:)` stays
+/// for every other use).
 struct AttributeHandle: Hashable, Sendable {
-    var handle: UInt16
-    init(_ handle: UInt16) { self.handle = handle }
-    func hash(into hasher: inout Hasher) { hasher.combine(handle) }
-    func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(handle), seed: seed) }
+    /// The handle, and bit 16 set for the local server's.
+    private var key: UInt32
+    init(_ handle: UInt16, _ server: GATTServerSide) { key = UInt32(handle) | (server == .local ? 0x1_0000 : 0) }
+    var handle: UInt16 { UInt16(truncatingIfNeeded: key) }
+    func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(key), seed: seed) }
 }
 
 /// Uses and sweep reads of one connection.
@@ -227,15 +233,16 @@ struct GATTUsage: Sendable {
         /// every use kept so far has a smaller order, so an existing one stands (looked up by
         /// key only: no use built, no kept one copied).
         private mutating func useNow(_ handle: UInt16, _ e: ATTEvent, kind: String) {
-            let key = AttributeHandle(handle)
+            let server = e.server
+            let key = AttributeHandle(handle, server)
             guard firstUse.index(forKey: key) == nil else { return }
-            firstUse[key] = GATTUse(handle: handle, at: e.at, kind: kind, client: e.clientSide, order: order)
+            firstUse[key] = GATTUse(handle: handle, server: server, at: e.at, kind: kind, client: e.clientSide, order: order)
         }
 
         /// Keeps `u` when it is the attribute's first use so far (a read held in a run comes
         /// back here after later PDUs when the run proves too short).
         private mutating func use(_ u: GATTUse) {
-            let key = AttributeHandle(u.handle)
+            let key = AttributeHandle(u.handle, u.server)
             if let earlier = firstUse[key], earlier.order < u.order { return }
             firstUse[key] = u
         }
@@ -248,7 +255,10 @@ struct GATTUsage: Sendable {
                 runs[side].append(run.reads)
             } else {
                 for r in run.reads {
-                    use(GATTUse(handle: r.event.handle ?? 0, at: r.event.at, kind: "read", client: r.event.clientSide, order: r.order))
+                    use(
+                        GATTUse(
+                            handle: r.event.handle ?? 0, server: r.event.server, at: r.event.at, kind: "read", client: r.event.clientSide,
+                            order: r.order))
                 }
             }
         }
@@ -267,15 +277,16 @@ struct GATTUsage: Sendable {
     /// the other runs are uses.
     init(_ fold: Fold, _ c: Connection) {
         let fold = fold.finished()
-        var firstUse: [UInt16: GATTUse] = [:]
-        for (key, u) in fold.firstUse { firstUse[key.handle] = u }
+        var firstUse = fold.firstUse
         for side in fold.runs {
             for run in side {
                 guard let first = run.first?.event else { continue }
+                // The reads of a run go to one server: the one its client reads.
+                let server = first.server
                 let seen = Set(run.compactMap(\.event.handle))
-                let readable = c.gatt.characteristics.filter { ch in
+                let readable = c.database(server).characteristics.filter { ch in
                     ch.properties & 0x02 != 0 && ch.learned.frame < first.at.frame
-                        && !(c.service(containing: ch.valueHandle)?.isGAPOrGATT ?? false)
+                        && !(c.service(containing: ch.valueHandle, server: server)?.isGAPOrGATT ?? false)
                 }
                 if !readable.isEmpty, readable.allSatisfy({ seen.contains($0.valueHandle) }) {
                     sweepReads += run.map(\.event)
@@ -283,17 +294,20 @@ struct GATTUsage: Sendable {
                 }
                 for r in run {
                     guard let h = r.event.handle else { continue }
-                    if let u = firstUse[h], u.order < r.order { continue }
-                    firstUse[h] = GATTUse(handle: h, at: r.event.at, kind: "read", client: r.event.clientSide, order: r.order)
+                    let key = AttributeHandle(h, server)
+                    if let u = firstUse[key], u.order < r.order { continue }
+                    firstUse[key] = GATTUse(
+                        handle: h, server: server, at: r.event.at, kind: "read", client: r.event.clientSide, order: r.order)
                 }
             }
         }
         uses = firstUse.values.sorted { $0.order < $1.order }
     }
 
-    /// The first use of an attribute inside the service (CCCD and value handles lie in its range).
-    func firstUse(in service: GATTDatabase.Service) -> GATTUse? {
-        uses.first { service.start <= $0.handle && $0.handle <= service.end }
+    /// The first use of an attribute of `server` inside `service` of that server (CCCD and value
+    /// handles lie in its range).
+    func firstUse(in service: GATTDatabase.Service, server: GATTServerSide) -> GATTUse? {
+        uses.first { $0.server == server && service.start <= $0.handle && $0.handle <= service.end }
     }
 }
 

@@ -46,7 +46,7 @@ struct GATTTrackerTests {
 
         // Find By Type Value → the Heart Rate service range.
         #expect(
-            t.services == [
+            t.remote.services == [
                 GATTService(
                     range: ATTHandleRange(start: 0x0E, end: 0x15), uuid: ATTUUID(0x180D), isPrimary: true, learnedIn: 45
                 )
@@ -58,22 +58,22 @@ struct GATTTrackerTests {
         #expect(notes[48]?.requestOpcode == .findByTypeValueRequest)
 
         // Characteristic declarations and their value handles.
-        let hrm = t.attribute(at: 0x10)
+        let hrm = t.remote.attribute(at: 0x10)
         #expect(hrm?.kind == .characteristicValue)
         #expect(hrm?.uuid == ATTUUID(0x2A37))
         #expect(hrm?.properties == [.notify, .read])
         #expect(hrm?.relatedHandle == 0x0F)
-        #expect(t.attribute(at: 0x0F)?.kind == .characteristicDeclaration)
-        #expect(t.attribute(at: 0x15)?.properties == [.write])
+        #expect(t.remote.attribute(at: 0x0F)?.kind == .characteristicDeclaration)
+        #expect(t.remote.attribute(at: 0x15)?.properties == [.write])
         #expect(notes[51]?.discovered.count == 6)
         let first = notes[51]?.fields.first { $0.name == "Characteristic" }
         #expect(first?.children.first?.value == "0x12: Read, Notify")
 
         // Find Information → the CCCD of Heart Rate Measurement.
-        #expect(t.attribute(at: 0x11)?.kind == .descriptor)
-        #expect(t.isClientConfiguration(0x11))
-        #expect(t.characteristic(owning: 0x11)?.handle == 0x10)
-        #expect(t.name(ofHandle: 0x11) == "Client Characteristic Configuration of \(Self.name(0x2A37))")
+        #expect(t.remote.attribute(at: 0x11)?.kind == .descriptor)
+        #expect(t.remote.isClientConfiguration(0x11))
+        #expect(t.remote.characteristic(owning: 0x11)?.handle == 0x10)
+        #expect(t.remote.name(ofHandle: 0x11) == "Client Characteristic Configuration of \(Self.name(0x2A37))")
 
         // CCCD write rendered on the request; acknowledged by the response.
         #expect(notes[58]?.clientConfiguration == GATTClientConfiguration(rawValue: 1))
@@ -83,7 +83,7 @@ struct GATTTrackerTests {
         #expect(notes[60]?.requestFrame == 58)
         #expect(notes[61]?.handleName == Self.name(0x2A37))
         #expect(notes[69]?.clientConfiguration?.description == "Notifications and indications disabled")
-        #expect(t.clientConfigurations[0x11] == GATTClientConfiguration(rawValue: 0))
+        #expect(t.remote.clientConfigurations[0x11] == GATTClientConfiguration(rawValue: 0))
         #expect(t.mtu.effective == 23)
         #expect(!t.mtu.isExchanged)
 
@@ -103,7 +103,7 @@ struct GATTTrackerTests {
         #expect(notes[60]?.clientConfigurationWrite == nil)
 
         // The database as a tree: Heart Rate → its three characteristics → the CCCD.
-        let tree = t.services.first.map { t.characteristics(in: $0) } ?? []
+        let tree = t.remote.services.first.map { t.remote.characteristics(in: $0) } ?? []
         #expect(tree.map(\.value.handle) == [0x10, 0x13, 0x15])
         #expect(tree.first?.range == ATTHandleRange(start: 0x0F, end: 0x11))
         #expect(tree.first?.descriptors.map(\.handle) == [0x11])
@@ -152,18 +152,18 @@ struct GATTTrackerTests {
         ]
         let notes = Self.run(seq, into: &t)
         #expect(
-            t.services.map(\.range) == [
+            t.remote.services.map(\.range) == [
                 ATTHandleRange(start: 1, end: 5), ATTHandleRange(start: 6, end: 9),
                 ATTHandleRange(start: 0x0A, end: 0x12),
             ])
-        #expect(t.services.last?.uuid.string == "58af3dca-6fc0-4fa3-9464-74662f043a39")
-        #expect(t.attribute(at: 0x0C)?.properties == [.indicate])
-        #expect(t.name(ofHandle: 0x0C) == "58af3dca-6fc0-4fa3-9464-74662f043a3a")
-        #expect(t.name(ofHandle: 0x0D) == "Client Characteristic Configuration of 58af3dca-6fc0-4fa3-9464-74662f043a3a")
-        #expect(t.name(ofHandle: 0x0E) == "Characteristic User Description of 58af3dca-6fc0-4fa3-9464-74662f043a3a")
-        #expect(t.service(containing: 0x0D)?.range.start == 0x0A)
-        #expect(t.characteristic(owning: 0x0E)?.handle == 0x0C)
-        #expect(t.characteristic(owning: 0x0B) == nil)  // the declaration itself: nothing below in the service
+        #expect(t.remote.services.last?.uuid.string == "58af3dca-6fc0-4fa3-9464-74662f043a39")
+        #expect(t.remote.attribute(at: 0x0C)?.properties == [.indicate])
+        #expect(t.remote.name(ofHandle: 0x0C) == "58af3dca-6fc0-4fa3-9464-74662f043a3a")
+        #expect(t.remote.name(ofHandle: 0x0D) == "Client Characteristic Configuration of 58af3dca-6fc0-4fa3-9464-74662f043a3a")
+        #expect(t.remote.name(ofHandle: 0x0E) == "Characteristic User Description of 58af3dca-6fc0-4fa3-9464-74662f043a3a")
+        #expect(t.remote.service(containing: 0x0D)?.range.start == 0x0A)
+        #expect(t.remote.characteristic(owning: 0x0E)?.handle == 0x0C)
+        #expect(t.remote.characteristic(owning: 0x0B) == nil)  // the declaration itself: nothing below in the service
         #expect(notes[505]?.handleName == "58af3dca-6fc0-4fa3-9464-74662f043a3a")
         #expect(notes[506]?.inferredHandle == 0x0C)
         #expect(notes[506]?.requestFrame == 505)
@@ -221,12 +221,12 @@ struct GATTTrackerTests {
         _ = set.observe(
             ATTPDU.decode(Fixtures.hex("11 06 01 00 05 00 00 18 06 00 09 00 01 18"), baseOffset: 8), connection: g1,
             direction: .received, frame: 2)
-        #expect(set[g1]?.services.count == 2)
+        #expect(set[g1]?.remote.services.count == 2)
         let reused = set.observe(
             ATTPDU.decode(Fixtures.hex("11 06 01 00 05 00 00 18"), baseOffset: 8), connection: g2, direction: .received,
             frame: 3)
         #expect(reused?.fields == [Field("Request", "none outstanding")])
-        #expect(set[g2]?.services.isEmpty == true)
+        #expect(set[g2]?.remote.services.isEmpty == true)
         #expect(set.remove(g1) != nil)
         #expect(set[g1] == nil)
     }

@@ -226,7 +226,11 @@ extension ConnectionTracker {
         let event = Self.att(facts, connection: &connections[i], direction: direction, at: at)
         // A response that answers a discovery request: the services and characteristics it named.
         if !discovered.isEmpty, facts.procedure != nil, facts.opcode.kind == .response {
-            Self.apply(discovered, to: &connections[i].gatt, labels: &uuidLabels, at: at)
+            if GATTServerSide(opcode: facts.opcode, direction: direction) == .local {
+                Self.apply(discovered, to: &connections[i].localGATT, labels: &uuidLabels, at: at)
+            } else {
+                Self.apply(discovered, to: &connections[i].gatt, labels: &uuidLabels, at: at)
+            }
         }
         if connections[i].holdsATT { openHeldATT += 1 }
         if let follower { follower.follow(connections[i].step(event), on: connections[i].id) }
@@ -286,10 +290,15 @@ extension ConnectionTracker {
         case .request:
             if pdu.opcode == .exchangeMTURequest, pdu.mtu != nil { c.mtuExchanges.append(at) }
             if let procedure = pdu.procedure, let range = pdu.range {
-                c.gatt.recordDiscovery(
-                    GATTDatabase.DiscoveryProcedure(
-                        kind: procedure, request: at, startHandle: range.start, endHandle: range.end,
-                        client: direction == .sent ? .local : direction == .received ? .remote : .unknown))
+                let p = GATTDatabase.DiscoveryProcedure(
+                    kind: procedure, request: at, startHandle: range.start, endHandle: range.end,
+                    client: direction == .sent ? .local : direction == .received ? .remote : .unknown)
+                // Kept with the database of the server it discovers.
+                if GATTServerSide(opcode: pdu.opcode, direction: direction) == .local {
+                    c.localGATT.recordDiscovery(p)
+                } else {
+                    c.gatt.recordDiscovery(p)
+                }
             }
         case .response:
             if pdu.opcode == .exchangeMTUResponse {
@@ -342,7 +351,7 @@ extension ConnectionTracker {
                 }
                 let count = db.characteristics.count
                 if count > 0, db.characteristics[count - 1].declarationHandle > a.handle { outOfOrder = true }
-                let service = db.services.firstIndex { $0.start <= a.handle && a.handle <= $0.end }.map { db.services[$0].start }
+                let service = db.services.service(containing: a.handle)?.start
                 let written = label(uuid)
                 db.characteristics.append(
                     GATTDatabase.Characteristic(

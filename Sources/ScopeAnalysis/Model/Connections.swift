@@ -1,4 +1,5 @@
 import ScopeCore
+import ScopeDecode
 
 package enum Side: String, Sendable, Hashable {
     case local, remote, unknown
@@ -300,9 +301,13 @@ package struct Connection: Sendable {
     package private(set) var attTotals = ATTTotals()
     /// False once the analysis stopped holding this connection's ATT PDUs in `att`.
     var holdsATT = true
-    /// What the decoder's GATT tracker discovered on this connection (the changes its annotations
-    /// report, applied in order; nothing is decoded here).
+    /// What the decoder's GATT tracker discovered of the remote device's GATT server on this
+    /// connection, as the local client discovered it (the changes its annotations report, applied
+    /// in order; nothing is decoded here).
     package var gatt = GATTDatabase()
+    /// The same for the local device's own GATT server, as the remote client discovered it (a
+    /// phone serving the accessory on the same connection: its handles are its own).
+    package var localGATT = GATTDatabase()
     /// CCCD writes (Write Request / Write Command to a Client Characteristic Configuration):
     /// the first `BoundedPrefix.capacity`, the last and how many; `clientConfiguration` folds
     /// every one of them.
@@ -370,7 +375,12 @@ package struct Connection: Sendable {
         cccdWrites = BoundedPrefix()
         clientConfiguration = ClientConfigurationState()
         gatt.dropAttributes()
+        localGATT.dropAttributes()
     }
+
+    /// The database of one GATT server of the connection (`GATTServerSide(opcode:direction:)`
+    /// says which one a PDU is about).
+    package func database(_ server: GATTServerSide) -> GATTDatabase { server == .local ? localGATT : gatt }
 }
 
 /// How a link ended, as its last event says (Core v5.4 Vol 1 Part F for the reasons).

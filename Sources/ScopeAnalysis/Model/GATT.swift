@@ -61,6 +61,8 @@ package struct ATTEvent: Sendable, Hashable {
         get { presence & 16 != 0 }
         set { presence = newValue ? presence | 16 : presence & ~16 }
     }
+    /// The GATT server the PDU is about (the remote device's for what the local client sent).
+    package var server: GATTServerSide { GATTServerSide(opcode: ATTOpcode(opcode), direction: direction) }
     /// ATT_MTU in force when the PDU was sent (ATT_MTU is at most 65535).
     package var mtu: Int {
         get { Int(mtuRaw) }
@@ -111,7 +113,7 @@ package struct GATTDatabase: Sendable {
         discoveryProcedures = DiscoveryProcedures()
     }
 
-    package struct Service: Sendable, Hashable {
+    package struct Service: Sendable, Hashable, GATTServiceRange {
         package var start: UInt16
         package var end: UInt16
         /// "180d" for 16-bit UUIDs, the canonical string otherwise.
@@ -127,6 +129,7 @@ package struct GATTDatabase: Sendable {
             self.isPrimary = isPrimary
             self.learned = learned
         }
+        package var handleRange: ATTHandleRange { ATTHandleRange(start: start, end: end) }
         /// GAP (0x1800) and GATT (0x1801) never count as discovered or used (RULES.md).
         package var isGAPOrGATT: Bool { uuid == "1800" || uuid == "1801" }
     }

@@ -120,6 +120,35 @@ public struct GATTService: Hashable, Sendable {
     }
 }
 
+/// A service as the one answer to "which service holds this handle" reads it: its handle range.
+/// The decoder's ``GATTService`` and the analysis's per-connection service list both conform, so
+/// both ask ``Swift/BidirectionalCollection/service(containing:)``, which states the rule once.
+public protocol GATTServiceRange {
+    var handleRange: ATTHandleRange { get }
+}
+
+extension GATTService: GATTServiceRange {
+    public var handleRange: ATTHandleRange { range }
+}
+
+extension BidirectionalCollection where Element: GATTServiceRange {
+    /// The service, of those learned (in the order they were learned, one per start handle),
+    /// whose range holds `handle`. Ranges of one database do not overlap; when the learned ones
+    /// do (a service learned again with another range after a Service Changed, or a Find By
+    /// Type Value range running to 0xFFFF), the innermost range wins (the highest start), and of
+    /// equal starts the one learned last. For handles inside a learned range this is the
+    /// service tshark names (`btatt.service_uuid16`/`_uuid128`: the nearest service declaration
+    /// at or below the handle); tshark also names a service for a handle past every learned
+    /// range, where this says none (ServiceMembershipTests).
+    public func service(containing handle: UInt16) -> Element? {
+        var best: Element?
+        for s in self.reversed() where s.handleRange.contains(handle) {
+            if best.map({ s.handleRange.start > $0.handleRange.start }) ?? true { best = s }
+        }
+        return best
+    }
+}
+
 /// A characteristic as discovery revealed it (``GATTTracker/characteristics(in:)``): its value
 /// attribute, the handles it spans (its declaration, when known, to its last descriptor) and its
 /// descriptors.

@@ -97,7 +97,7 @@ package struct ATTAcknowledgedBulk: Rule {
                 guard r.count >= minRun, let handle = first.handle else { continue }
                 let payload = first.mtu - 3
                 guard r.total > payload else { continue }
-                let ch = c.characteristic(valueHandle: handle)
+                let ch = c.characteristic(valueHandle: handle, server: first.server)
                 if let ch, ch.properties & 0x04 == 0 { continue }
                 let propsText = ch.map {
                     "the characteristic allows Write Without Response (properties \(Text.hex2($0.properties)), frame \($0.learned.frame))"

@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
 /// `gatt.discover-all-characteristics` — guidance 3: discover only the characteristics you need.
 ///
@@ -27,8 +28,11 @@ package struct GATTDiscoverAllCharacteristics: Rule {
     }
 
     package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        // Each server of a connection whose characteristics were discovered: the remote device's
+        // (by the local client), the local one's (by the peer).
         let conns = analysis.connections.indices.filter { i in
-            analysis.connections[i].gatt.discoveryProcedures.discoversCharacteristics
+            let c = analysis.connections[i]
+            return c.gatt.discoveryProcedures.discoversCharacteristics || c.localGATT.discoveryProcedures.discoversCharacteristics
         }
         guard !conns.isEmpty else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
@@ -50,42 +54,45 @@ package struct GATTDiscoverAllCharacteristics: Rule {
                 cutShort += 1
                 continue
             }
-            for s in c.gatt.services where !s.isGAPOrGATT {
-                // The characteristic and descriptor discovery requests in the service: the first,
-                // and how many of each.
-                guard s.start <= s.end else { continue }
-                let (firstChars, chars) = c.gatt.discoveryProcedures.characteristicRequests(startingIn: s.start...s.end)
-                let (firstDescs, descs) = c.gatt.discoveryProcedures.descriptorRequests(startingIn: s.start...s.end)
-                let firsts = [firstChars, firstDescs].compactMap { $0 }
-                guard let first = firsts.min(by: { $0.request.frame < $1.request.frame }) else { continue }
-                let client = first.client
-                func what() -> String {
-                    "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
-                        + (descs > 0 ? ", \(descs) descriptor discovery request\(descs == 1 ? "" : "s")" : "")
-                        + " from frame \(first.request.frame))"
-                }
-                if let use = usage.firstUse(in: s) {
-                    usedNotes.append("\(what()): \(use.text)")
-                    continue
-                }
-                // Android's discoverServices() discovers every characteristic and descriptor by
-                // itself (ActorSignal.stackDiscovery); elsewhere the app asks per service.
-                let attribution =
-                    client == .remote ? ActorEvidence(.remoteClient, frame: first.request.frame)
-                    : context.platform == .android ? ActorEvidence(.stackDiscovery, frame: first.request.frame) : c.localAttribution
-                findings.append(Self.defaultSeverity, actor: context.actor(attribution)) {
-                    let swept = usage.sweepReads.compactMap(\.handle).filter { s.start <= $0 && $0 <= s.end }
-                    let sweepText =
-                        swept.isEmpty ? "" : " (\(swept.map { Text.hex4($0) }.joined(separator: ", ")) read only in the just-in-case sweep)"
-                    return finding(
-                        subject: c.label + " service \(Text.uuid(s.uuid))" + (client == .remote ? " (remote GATT client)" : ""),
-                        shows: "characteristics/descriptors discovered in \(what()): no characteristic used afterwards\(sweepText)",
-                        cause: client == .remote
-                            ? "The peer (remote GATT client) discovers characteristics it never uses"
-                            : "Usually discoverCharacteristics(nil, for:) / discoverDescriptors(for:) on every discovered service, or reading every value once \"just in case\" (Android: walking getServices() and reading each characteristic)",
-                        evidence: [first.request.frame],
-                        fix: "Discover characteristics only in services you use, passing their UUIDs.", attribution: attribution,
-                        context: context)
+            for server in [GATTServerSide.remote, .local] {
+                let db = c.database(server)
+                for s in db.services where !s.isGAPOrGATT {
+                    // The characteristic and descriptor discovery requests in the service: the first,
+                    // and how many of each.
+                    guard s.start <= s.end else { continue }
+                    let (firstChars, chars) = db.discoveryProcedures.characteristicRequests(startingIn: s.start...s.end)
+                    let (firstDescs, descs) = db.discoveryProcedures.descriptorRequests(startingIn: s.start...s.end)
+                    let firsts = [firstChars, firstDescs].compactMap { $0 }
+                    guard let first = firsts.min(by: { $0.request.frame < $1.request.frame }) else { continue }
+                    let client = first.client
+                    func what() -> String {
+                        "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
+                            + (descs > 0 ? ", \(descs) descriptor discovery request\(descs == 1 ? "" : "s")" : "")
+                            + " from frame \(first.request.frame))"
+                    }
+                    if let use = usage.firstUse(in: s, server: server) {
+                        usedNotes.append("\(what()): \(use.text)")
+                        continue
+                    }
+                    // Android's discoverServices() discovers every characteristic and descriptor by
+                    // itself (ActorSignal.stackDiscovery); elsewhere the app asks per service.
+                    let attribution =
+                        client == .remote ? ActorEvidence(.remoteClient, frame: first.request.frame)
+                        : context.platform == .android ? ActorEvidence(.stackDiscovery, frame: first.request.frame) : c.localAttribution
+                    findings.append(Self.defaultSeverity, actor: context.actor(attribution)) {
+                        let swept = usage.sweepReads.filter { $0.server == server }.compactMap(\.handle).filter { s.start <= $0 && $0 <= s.end }
+                        let sweepText =
+                            swept.isEmpty ? "" : " (\(swept.map { Text.hex4($0) }.joined(separator: ", ")) read only in the just-in-case sweep)"
+                        return finding(
+                            subject: c.label + " service \(Text.uuid(s.uuid))" + (client == .remote ? " (remote GATT client)" : ""),
+                            shows: "characteristics/descriptors discovered in \(what()): no characteristic used afterwards\(sweepText)",
+                            cause: client == .remote
+                                ? "The peer (remote GATT client) discovers characteristics it never uses"
+                                : "Usually discoverCharacteristics(nil, for:) / discoverDescriptors(for:) on every discovered service, or reading every value once \"just in case\" (Android: walking getServices() and reading each characteristic)",
+                            evidence: [first.request.frame],
+                            fix: "Discover characteristics only in services you use, passing their UUIDs.", attribution: attribution,
+                            context: context)
+                    }
                 }
             }
         }

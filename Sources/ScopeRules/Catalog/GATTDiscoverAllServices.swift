@@ -1,5 +1,6 @@
 import ScopeAnalysis
 import ScopeCore
+import ScopeDecode
 
 /// `gatt.discover-all-services` — guidance 3: discover only the services you need (pass UUIDs).
 ///
@@ -29,9 +30,13 @@ package struct GATTDiscoverAllServices: Rule {
     }
 
     package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        let conns = analysis.connections.indices.filter { i in
-            let d = analysis.connections[i].gatt.discoveryProcedures
-            return !d.allPrimaryServices.isEmpty || !d.primaryServicesByUUID.isEmpty
+        // Each server of a connection discovered: the remote device's (by the local client), the
+        // local one's (by the peer).
+        func discovered(_ db: GATTDatabase) -> Bool {
+            !db.discoveryProcedures.allPrimaryServices.isEmpty || !db.discoveryProcedures.primaryServicesByUUID.isEmpty
+        }
+        let conns = analysis.connections.indices.flatMap { i in
+            [GATTServerSide.remote, .local].filter { discovered(analysis.connections[i].database($0)) }.map { (i, $0) }
         }
         guard !conns.isEmpty else {
             if let r = analysis.attIncompleteReason { return notEvaluated(r) }
@@ -44,13 +49,14 @@ package struct GATTDiscoverAllServices: Rule {
         let context = PlatformContext(analysis.capture.platform, config)
         var notes = BoundedItems()
         var cutShort = 0
-        for i in conns {
+        for (i, server) in conns {
             let c = analysis.connections[i]
-            let requests = c.gatt.discoveryProcedures.allPrimaryServices
+            let db = c.database(server)
+            let requests = db.discoveryProcedures.allPrimaryServices
             let all = requests.kept
             let fullRange = all.contains { $0.startHandle == 0x0001 && $0.endHandle == 0xFFFF }
             guard fullRange else {
-                let clients = Set(c.gatt.discoveryProcedures.primaryServicesByUUID.kept.map(\.client))
+                let clients = Set(db.discoveryProcedures.primaryServicesByUUID.kept.map(\.client))
                 let who = clients.map { Text.side($0) }.sorted().joined(separator: "/")
                 notes.append("\(c.label): primary services discovered by UUID only (Find By Type Value) by the \(who) GATT client")
                 continue
@@ -64,8 +70,8 @@ package struct GATTDiscoverAllServices: Rule {
                 continue
             }
             let usage = facts.usage(analysis, i, config: config)
-            let counted = c.gatt.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
-            let used = counted.compactMap { s in usage.firstUse(in: s).map { (service: s, use: $0) } }
+            let counted = db.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
+            let used = counted.compactMap { s in usage.firstUse(in: s, server: server).map { (service: s, use: $0) } }
             // The first requests' frames and the last one's (the list keeps the first ones only).
             let frames = all.map(\.request.frame) + (requests.isComplete ? [] : [requests.last?.request.frame].compactMap { $0 })
             func head() -> String {

@@ -79,7 +79,7 @@ package struct GATTPolling: Rule {
                 guard let med = rs.gaps.median, med <= maxGap else { continue }
                 let enabled = c.clientConfiguration.everEnabled(characteristic: handle)
                 guard !enabled else { continue }
-                let ch = c.characteristic(valueHandle: handle)
+                let ch = c.characteristic(valueHandle: handle, server: first.server)
                 let severity: Severity
                 let propsText: String
                 if let ch {

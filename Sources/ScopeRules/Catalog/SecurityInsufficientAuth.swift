@@ -56,7 +56,7 @@ package struct SecurityInsufficientAuth: Rule {
                 any = true
                 let req = e.requestOpcodeInError.flatMap { Self.requestNames[$0] } ?? "request"
                 let handle = e.handle.map { " of handle \(Text.hex4($0))" } ?? ""
-                let sensitive = e.handle.flatMap { c.characteristic(valueHandle: $0) }.map { config.isSensitive(uuid: $0.uuid) } ?? false
+                let sensitive = e.handle.flatMap { c.characteristic(valueHandle: $0, server: e.server) }.map { config.isSensitive(uuid: $0.uuid) } ?? false
                 let head =
                     "frame \(e.at.frame): \(req)\(handle) answered \(codeName) (\(Text.hex2(code))) on \(c.label)"
                     + (sensitive ? " (a characteristic configured as sensitive)" : "")
