@@ -56,22 +56,13 @@ package struct Activity: Sendable {
             var actor: Actor
             var kind: Kind
         }
-        var index: [LineKey: Int] = [:]
-        var met: [Line] = []
+        var met = KeyedList<LineKey, Line>()
         func add(_ actor: Actor, _ kind: Kind, _ evidence: ActorEvidence, frame: FrameNumber?, count: Int = 1, _ body: (inout Line) -> Void) {
             guard actor == .os || actor == .peer else { return }
-            let key = LineKey(actor: actor, kind: kind)
-            let i: Int
-            if let known = index[key] {
-                i = known
-            } else {
-                i = met.count
-                index[key] = i
-                met.append(Line(actor: actor, kind: kind, count: 0))
-            }
-            met[i].count += count
-            met[i].note(evidence.signal, frame: frame ?? evidence.frame)
-            body(&met[i])
+            let i = met.position(of: LineKey(actor: actor, kind: kind)) { Line(actor: actor, kind: kind, count: 0) }
+            met.elements[i].count += count
+            met.elements[i].note(evidence.signal, frame: frame ?? evidence.frame)
+            body(&met.elements[i])
         }
         for s in a.scans {
             add(a.actor(s.attribution), .scans, s.attribution, frame: s.start.frame) {
@@ -108,7 +99,7 @@ package struct Activity: Sendable {
                 add(.peer, .remoteClient, e, frame: c.firstSeen) { _ in }
             }
         }
-        lines = met.sorted {
+        lines = met.elements.sorted {
             $0.actor != $1.actor ? $0.actor < $1.actor : (Kind.allCases.firstIndex(of: $0.kind) ?? 0) < (Kind.allCases.firstIndex(of: $1.kind) ?? 0)
         }
         for v in verdicts.sorted(by: { $0.rule < $1.rule }) {

@@ -33,10 +33,9 @@ package struct ATTSmallWrites: Rule {
         let minWrites: Int
         var any = false
         var longest = 0
-        /// Per target: the long runs ended, and the run going on (`targets` holds each target's
-        /// place in `runs`: one look-up per write, the runs changed in place).
-        var targets: [ClientHandle: Int] = [:]
-        var runs: [TargetRuns] = []
+        /// Per target: the long runs ended, and the run going on (one look-up per write, the runs
+        /// changed in place).
+        var targets = KeyedList<ClientHandle, TargetRuns>()
 
         struct TargetRuns: Sendable {
             var ended: [WriteRun] = []
@@ -74,19 +73,11 @@ package struct ATTSmallWrites: Rule {
             guard e.opcode == ATTOpcode.writeRequest.rawValue || e.opcode == ATTOpcode.writeCommand.rawValue else { return }
             any = true
             guard let handle = e.handle else { return }
-            let target = ClientHandle(side: e.clientSide, handle: handle)
-            let s: Int
-            if let found = targets[target] {
-                s = found
-            } else {
-                s = runs.count
-                targets[target] = s
-                runs.append(TargetRuns())
-            }
+            let s = targets.position(of: ClientHandle(side: e.clientSide, handle: handle)) { TargetRuns() }
             if e.valueLength > maxBytes {
-                runs[s].end(longest: &longest, minWrites: minWrites)
+                targets.elements[s].end(longest: &longest, minWrites: minWrites)
             } else {
-                runs[s].add(e, maxGap: maxGap, longest: &longest, minWrites: minWrites)
+                targets.elements[s].add(e, maxGap: maxGap, longest: &longest, minWrites: minWrites)
             }
         }
 
@@ -96,7 +87,8 @@ package struct ATTSmallWrites: Rule {
             var done = self
             var long: [WriteRun] = []
             for target in targets.keys.sorted(by: { $0.text < $1.text }) {
-                var t = done.runs[targets[target]!]
+                guard let i = targets.position(of: target) else { continue }
+                var t = done.targets.elements[i]
                 t.end(longest: &done.longest, minWrites: minWrites)
                 long += t.ended
             }
