@@ -24,35 +24,9 @@ extension AnalysisBuilder {
             attempt.peerDiscovery = scans.peerDiscovery(peer, adapter: adapter, for: attempt)
             attempt.peerConnectedBefore = scans.connectedSinceFound(peer, adapter: adapter)
         }
-        // A request cancelled and still unanswered settles when this one replaces it; one neither
-        // cancelled nor answered is displaced, and pending again if the controller refuses this one.
-        links.displacedAttempt[adapter] = nil
-        if let previous = links.pendingAttemptPosition(adapter), links.attempts[previous].complete == nil {
-            if links.attempts[previous].cancel != nil {
-                links.attempts[previous].outcome = .cancelled
-                attemptFailed(previous)
-                links.settledAttempts.append(links.attempts.ids[previous])
-            } else {
-                links.displacedAttempt[adapter] = links.attempts.ids[previous]
-            }
-        }
-        let id = links.attempts.append(attempt)
-        links.pendingAttempt[adapter] = id
+        let id = links.requestSent(attempt, adapter: adapter)
         scans.noteRequest(attempt)
         if !usesList { reconnections.noteRequest(attempt, id: id, key: peerOnAdapter(peer, adapter: adapter)) }
-    }
-
-    /// The pending request on `adapter` accepted (Command Status success): the one it displaced,
-    /// still unanswered, was no longer pending in the controller, and settles.
-    mutating func requestAccepted(adapter: AdapterIndex, at: FrameTime) {
-        guard let id = links.displacedAttempt.removeValue(forKey: adapter), let d = links.attempts.position(of: id),
-            links.attempts[d].complete == nil
-        else { return }
-        links.attempts[d].supersededAt = at
-        links.attempts[d].outcome = .superseded
-        attemptFailed(d)
-        links.settledAttempts.append(id)
-        noteRequestChanged(d)
     }
 
     /// Request `i` changed (cancelled, completed): the reconnections watching it follow.
@@ -60,58 +34,17 @@ extension AnalysisBuilder {
         reconnections.noteRequestChanged(links.attempts[i], id: links.attempts.ids[i])
     }
 
-    /// Request `i` ended without a connection: the next request to its peer (or, from the accept
-    /// list, the next accept-list request) that connects carries it (`earlierFailures`).
-    mutating func attemptFailed(_ i: Int) {
-        guard !links.attempts[i].countedAsFailed else { return }
-        links.attempts[i].countedAsFailed = true
-        let a = links.attempts[i]
-        let key = ConnectionTracker.FailureKey(adapter: a.adapter, peer: a.peer)
-        if links.failures[key] == nil, links.failures.count >= ConnectionTracker.failureKeysLimit { links.failures = [:] }
-        links.failures[key, default: FailedAttempts()].add(a)
-    }
-
-    /// The failures request `i`, which connected to `peer`, leaves behind: its own peer's, and
-    /// for an accept-list request those of direct requests to the peer it connected to.
-    mutating func takeFailures(_ i: Int, peer: BDAddr) -> FailedAttempts? {
-        let a = links.attempts[i]
-        var f = links.failures.removeValue(forKey: .init(adapter: a.adapter, peer: a.peer))
-        if a.peer == nil, let direct = links.failures.removeValue(forKey: .init(adapter: a.adapter, peer: peer)) {
-            if f == nil { f = direct } else { f?.add(direct) }
-        }
-        return f
-    }
-
     // MARK: Connection lifetime
 
     mutating func connectionComplete(
         _ c: ConnectionSetup, adapter: AdapterIndex, at: FrameTime, connection frameConnection: GATTConnectionKey?
     ) {
-        // The LE attempt this event answers (central role, or a failure of our request).
-        var attemptIndex: Int?
-        if c.isLE, let i = links.pendingAttemptPosition(adapter), c.role == 0 || c.status != 0 {
-            attemptIndex = i
-            links.pendingAttempt[adapter] = nil
-            links.attempts[i].complete = at
-            links.attempts[i].status = c.status
-            if c.status == 0 {
-                links.attempts[i].outcome = .connected
-            } else if links.attempts[i].cancel != nil && c.status == 0x02 {
-                links.attempts[i].outcome = .cancelled
-            } else if c.status == 0x3E {
-                links.attempts[i].outcome = .failedToEstablish
-            } else {
-                links.attempts[i].outcome = .failed
-            }
-            if c.status != 0 {
-                attemptFailed(i)
-                links.settledAttempts.append(links.attempts.ids[i])
-                noteRequestChanged(i)
-            } else {
-                links.attempts[i].earlierFailures = takeFailures(i, peer: c.peer)
-            }
+        // The LE request this event answers (central role, or a failure of our request).
+        let attemptIndex = links.requestCompleted(c, adapter: adapter, at: at)
+        guard c.status == 0 else {
+            if let i = attemptIndex { noteRequestChanged(i) }
+            return
         }
-        guard c.status == 0 else { return }
         let key = HandleKey(adapter: adapter, handle: c.handle)
         if links.open[key] != nil { closeConnection(key) }
         let id = ConnectionTracker.connectionID(key, frame: frameConnection)
@@ -133,18 +66,12 @@ extension AnalysisBuilder {
         if let i = attemptIndex {
             connection.request = links.attempts[i].request
             connection.requestUsedAcceptList = links.attempts[i].peer == nil
-            links.attempts[i].connection = id
-            links.attempts[i].connectionPeer = c.peer
             // Filter accept list: the peer is known only now; where it was found before the request.
-            if links.attempts[i].peer == nil {
-                links.attempts[i].peerDiscovery = scans.peerDiscovery(c.peer, adapter: adapter, for: links.attempts[i])
-                links.attempts[i].peerConnectedBefore = scans.connectedSinceFound(c.peer, adapter: adapter)
-            }
-            // Settled when the link closes: a Disconnection Complete with 0x3E (Connection Failed
-            // to be Established) may still say the request did not connect.
-            if !c.isLE {
-                links.keepForDiscovery(links.attempts[i], id: links.attempts.ids[i], kept: handOverPolicy.kept)
-            }
+            let foundBefore =
+                links.attempts[i].peer == nil
+                ? (scans.peerDiscovery(c.peer, adapter: adapter, for: links.attempts[i]), scans.connectedSinceFound(c.peer, adapter: adapter))
+                : nil
+            links.requestConnected(i, connection: id, peer: c.peer, foundBefore: foundBefore, isLE: c.isLE, kept: handOverPolicy.kept)
         }
         _ = links.add(connection, on: key)
         advertising.noteConnectionArrived(connection, at: at)
@@ -173,11 +100,7 @@ extension AnalysisBuilder {
         links.connections[i].disconnect = at
         links.connections[i].disconnectReason = d.reason
         // Connection Failed to be Established: the request that produced it did not connect.
-        if d.reason == 0x3E, let id = links.connections[i].request.flatMap({ r in links.attempts.items.lastIndex { $0.request == r } }) {
-            links.attempts[id].outcome = .failedToEstablish
-            attemptFailed(id)
-            noteRequestChanged(id)
-        }
+        if d.reason == 0x3E, let a = links.requestFailedToEstablish(connection: i) { noteRequestChanged(a) }
         // The reason says who ended it: 0x16 the local host, the remote reasons the peer; a lost
         // link (0x08, 0x3E) neither.
         switch links.connections[i].end {
@@ -193,16 +116,7 @@ extension AnalysisBuilder {
     /// connections end here (the host ended them when it reset or closed the controller), its
     /// scan stops, and its advertising stops.
     mutating func controllerLost(_ loss: ControllerLoss, adapter: AdapterIndex, at: FrameTime) {
-        let unanswered = [links.displacedAttempt.removeValue(forKey: adapter), links.pendingAttempt.removeValue(forKey: adapter)]
-        for id in unanswered.compactMap({ $0 }) {
-            guard let i = links.attempts.position(of: id), links.attempts[i].complete == nil else { continue }
-            links.attempts[i].complete = at
-            links.attempts[i].outcome = .failed
-            links.attempts[i].lostWithController = loss
-            attemptFailed(i)
-            links.settledAttempts.append(id)
-            noteRequestChanged(i)
-        }
+        for i in links.requestsLost(loss, adapter: adapter, at: at) { noteRequestChanged(i) }
         for key in links.open.keys.filter({ $0.adapter == adapter }).sorted(by: { $0.handle < $1.handle }) {
             guard let i = links.openConnection(key) else { continue }
             links.connections[i].disconnect = at
@@ -236,16 +150,7 @@ extension AnalysisBuilder {
         if let i = links.openConnection(key) {
             links.connections[i].settleAttribution()
             // The request that made an LE link settles now that its outcome is final.
-            if links.connections[i].isLE, let r = links.connections[i].request,
-                let a = links.attempts.items.lastIndex(where: { $0.request == r })
-            {
-                // An accept-list request is the system's reconnection only if it brought a bonded
-                // device back: it takes its connection's settled attribution.
-                if links.attempts[a].attribution.signal == .requestAcceptList {
-                    links.attempts[a].attribution = links.connections[i].attribution
-                }
-                links.keepForDiscovery(links.attempts[a], id: links.attempts.ids[a], kept: handOverPolicy.kept)
-            }
+            links.settleRequest(ofConnection: i, kept: handOverPolicy.kept)
         }
         // A pairing still open is left incomplete: the link went away before it finished.
         if let id = links.close(key) { pairing.connectionClosed(id) }

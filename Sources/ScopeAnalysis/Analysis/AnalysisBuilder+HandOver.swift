@@ -136,7 +136,7 @@ extension AnalysisBuilder {
         let kept = handOverPolicy.kept
         let now = lastFrame?.time.microseconds ?? 0
         let connections = Self.positions(of: &links.settledConnections, in: links.connections, from: kept)
-        let attempts = Self.positions(of: &links.settledAttempts, in: links.attempts, from: kept)
+        let attempts = links.takeSettledRequests(from: kept)
         let data = Self.positions(of: &advertising.settledData, in: advertising.dataCommands, from: kept)
         let spans = Self.positions(of: &advertising.settledSpans, in: advertising.spans, from: kept)
         guard !connections.isEmpty || !attempts.isEmpty || !data.isEmpty || !spans.isEmpty || !reconnections.settled.isEmpty else {
@@ -173,7 +173,7 @@ extension AnalysisBuilder {
 
         // Out of the trackers (the state that refers to held items names them by id: `HeldList`).
         links.connections.remove(connections)
-        links.attempts.remove(attempts)
+        links.removeRequests(attempts)
         pairing.pairings.remove(pairings)
         advertising.dataCommands.remove(data)
         advertising.spans.remove(spans)

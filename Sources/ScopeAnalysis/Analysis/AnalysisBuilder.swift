@@ -217,7 +217,7 @@ package struct AnalysisBuilder: Sendable {
             result.capture.health.notes.append(.moreDamage(count: result.capture.health.damage - Self.damageNamed))
         }
         scans.finish(end: end, actors: &actors)
-        links.pendingAttempt = [:]
+        links.finishRequests()
         advertising.finish(end: end, connections: links.connections)
         reconnections.finish()
         result.capture.health.handlesWithoutSetup = links.handlesWithoutSetup.sorted()
@@ -375,10 +375,7 @@ package struct AnalysisBuilder: Sendable {
             lastConnectionEvent[adapter] = at.time
             startAttempt(filterPolicy: c.initiatorFilterPolicy, peerAddressType: c.peerAddressType, peer: c.peer, api: .extended, adapter: adapter, at: at)
         case .leCreateConnectionCancel?:
-            if let i = links.pendingAttemptPosition(adapter), links.attempts[i].cancel == nil {
-                links.attempts[i].cancel = at
-                noteRequestChanged(i)
-            }
+            if let i = links.cancelSent(adapter: adapter, at: at) { noteRequestChanged(i) }
         case .disconnect(let d)?:
             if let i = links.openConnection(HandleKey(adapter: adapter, handle: d.handle)), links.connections[i].disconnectCommand == nil {
                 links.connections[i].disconnectCommand = at
@@ -512,34 +509,15 @@ package struct AnalysisBuilder: Sendable {
                 noteScansReattributed()
             }
         case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2:
-            // A refused request (Command Status with an error) ends the attempt there.
-            if event.code == .commandStatus, status != 0, let i = links.pendingAttemptPosition(adapter),
-                links.attempts[i].request == pending.at
-            {
-                links.attempts[i].complete = at
-                links.attempts[i].status = status
-                links.attempts[i].outcome = .failed
-                attemptFailed(i)
-                // The request it displaced, if still unanswered, is the pending one again.
-                links.pendingAttempt[adapter] = links.displacedAttempt.removeValue(forKey: adapter).flatMap { id in
-                    links.attempts.position(of: id).flatMap { links.attempts[$0].complete == nil ? id : nil }
-                }
-                links.settledAttempts.append(links.attempts.ids[i])
+            // Refused (Command Status with an error) or accepted: the request, or the one it
+            // displaced, changes.
+            if event.code == .commandStatus, let i = links.requestStatus(status, request: pending.at, adapter: adapter, at: at) {
                 noteRequestChanged(i)
-            } else if event.code == .commandStatus, status == 0, let i = links.pendingAttemptPosition(adapter),
-                links.attempts[i].request == pending.at
-            {
-                requestAccepted(adapter: adapter, at: at)
             }
         case .leCreateConnectionCancel:
             // The cancel accepted: the pending request is cancelled (its LE Connection Complete
             // with 0x02 should follow; some controllers never send it).
-            if status == 0, let i = links.pendingAttemptPosition(adapter), links.attempts[i].complete == nil,
-                links.attempts[i].cancel != nil
-            {
-                links.attempts[i].outcome = .cancelled
-                attemptFailed(i)
-            }
+            if status == 0 { links.cancelAccepted(adapter: adapter) }
         case .leSetAdvertisingParameters:
             advertising.seen = true
             if status == 0, case .leSetAdvertisingParameters(let a)? = command.typed {

@@ -6,14 +6,15 @@ import ScopeDecode
 /// their Disconnection Complete) and what their ATT PDUs say. Fed by the connection commands and
 /// events and by ACL frames; owned by `AnalysisBuilder`.
 struct ConnectionTracker: Sendable {
-    var attempts = HeldList<ConnectionAttempt, Int>()
+    /// Changed only by the request lifecycle below (`requestSent` … `settleRequest`).
+    private(set) var attempts = HeldList<ConnectionAttempt, Int>()
     var connections = HeldList<Connection, Int>()
     /// The request waiting for its answer on each adapter (its id).
-    var pendingAttempt: [AdapterIndex: Int] = [:]
+    private var pendingAttempt: [AdapterIndex: Int] = [:]
     /// The request a newer one displaced on each adapter while it was still unanswered and not
     /// cancelled (its id): a controller refuses a second request while one is pending (Command
     /// Disallowed), and the first is pending again when the second is refused.
-    var displacedAttempt: [AdapterIndex: Int] = [:]
+    private var displacedAttempt: [AdapterIndex: Int] = [:]
     /// The open connection on each handle (its id; its identity, with the generation, is the
     /// dissector's: `DecodedFrame.connection`).
     var open: [HandleKey: HeldRef<Int>] = [:] {
@@ -27,7 +28,7 @@ struct ConnectionTracker: Sendable {
     /// Requests that did not connect since the last that did, per peer (nil: the accept list)
     /// on each adapter: what the next one that connects carries (`earlierFailures`). Bounded:
     /// emptied past `failureKeysLimit` peers.
-    var failures: [FailureKey: FailedAttempts] = [:]
+    private var failures: [FailureKey: FailedAttempts] = [:]
     static let failureKeysLimit = 1024
 
     struct FailureKey: Hashable, Sendable {
@@ -52,7 +53,7 @@ struct ConnectionTracker: Sendable {
     /// Requests and connections (ids) settled since the last hand-over: a request answered (or
     /// replaced while cancelled) and not kept for the headline, a connection closed by a
     /// Disconnection Complete whose ATT detail was judged.
-    var settledAttempts: [Int] = []
+    private var settledAttempts: [Int] = []
     var settledConnections: [Int] = []
     /// How each UUID discovery taught is written in the GATT databases (`compactString`, and
     /// `name` from the assigned-number tables, which decodes it on every look-up), worked out
@@ -248,7 +249,7 @@ extension ConnectionTracker {
     /// Keeps request `id` for the headline's discovery-cost list when it is among the first
     /// `kept` requests (in capture order) that connected to a known peer.
     /// Otherwise it settles; so does a request no longer among them.
-    mutating func keepForDiscovery(_ a: ConnectionAttempt, id: Int, kept: Int) {
+    private mutating func keepForDiscovery(_ a: ConnectionAttempt, id: Int, kept: Int) {
         guard a.outcome == .connected, a.peer ?? a.connectionPeer != nil else {
             settledAttempts.append(id)
             return
@@ -387,5 +388,192 @@ struct ConnectionSetup: Sendable, Hashable {
     init(classic c: ClassicConnectionComplete) {
         (status, handle, role, peerAddressType, peer) = (c.status, c.handle, 0xFF, 0, c.peer)
         (intervalMicros, latency, timeoutMicros, isLE) = (0, 0, 0, false)
+    }
+}
+
+
+/// The connection requests' lifecycle: sent, answered (refused, accepted, completed), cancelled,
+/// displaced by a newer one, failed to establish, lost with their controller. Each transition is
+/// here; the builder routes the events to these methods and tells the other trackers (scans,
+/// reconnections) what they return: the position of a request that changed.
+extension ConnectionTracker {
+    /// An LE (Extended) Create Connection sent, as `attempt` (its attribution and the scan facts
+    /// the builder gathered). A request cancelled and still unanswered settles when this one
+    /// replaces it; one neither cancelled nor answered is displaced, and pending again if the
+    /// controller refuses this one. Returns the new request's id.
+    mutating func requestSent(_ attempt: ConnectionAttempt, adapter: AdapterIndex) -> Int {
+        displacedAttempt[adapter] = nil
+        if let previous = pendingAttemptPosition(adapter), attempts[previous].complete == nil {
+            if attempts[previous].cancel != nil {
+                attempts[previous].outcome = .cancelled
+                attemptFailed(previous)
+                settledAttempts.append(attempts.ids[previous])
+            } else {
+                displacedAttempt[adapter] = attempts.ids[previous]
+            }
+        }
+        let id = attempts.append(attempt)
+        pendingAttempt[adapter] = id
+        return id
+    }
+
+    /// The Command Status of the request sent at `request` on `adapter`. Refused (an error): the
+    /// request ends there, and the one it displaced, if still unanswered, is pending again.
+    /// Accepted: the one it displaced, still unanswered, was no longer pending in the controller,
+    /// and settles. Returns the position of the request that changed.
+    mutating func requestStatus(_ status: UInt8, request: FrameTime, adapter: AdapterIndex, at: FrameTime) -> Int? {
+        guard let i = pendingAttemptPosition(adapter), attempts[i].request == request else { return nil }
+        guard status != 0 else { return supersedeDisplaced(adapter: adapter, at: at) }
+        attempts[i].complete = at
+        attempts[i].status = status
+        attempts[i].outcome = .failed
+        attemptFailed(i)
+        pendingAttempt[adapter] = displacedAttempt.removeValue(forKey: adapter).flatMap { id in
+            attempts.position(of: id).flatMap { attempts[$0].complete == nil ? id : nil }
+        }
+        settledAttempts.append(attempts.ids[i])
+        return i
+    }
+
+    /// The request displaced on `adapter`, still unanswered, settles: a newer one was accepted.
+    private mutating func supersedeDisplaced(adapter: AdapterIndex, at: FrameTime) -> Int? {
+        guard let id = displacedAttempt.removeValue(forKey: adapter), let d = attempts.position(of: id), attempts[d].complete == nil
+        else { return nil }
+        attempts[d].supersededAt = at
+        attempts[d].outcome = .superseded
+        attemptFailed(d)
+        settledAttempts.append(id)
+        return d
+    }
+
+    /// LE Create Connection Cancel sent: the pending request, not cancelled before, is. Returns
+    /// its position.
+    mutating func cancelSent(adapter: AdapterIndex, at: FrameTime) -> Int? {
+        guard let i = pendingAttemptPosition(adapter), attempts[i].cancel == nil else { return nil }
+        attempts[i].cancel = at
+        return i
+    }
+
+    /// The cancel accepted: the pending request is cancelled (its LE Connection Complete with 0x02
+    /// should follow; some controllers never send it).
+    mutating func cancelAccepted(adapter: AdapterIndex) {
+        guard let i = pendingAttemptPosition(adapter), attempts[i].complete == nil, attempts[i].cancel != nil else { return }
+        attempts[i].outcome = .cancelled
+        attemptFailed(i)
+    }
+
+    /// An LE Connection Complete (`c`) on `adapter`: the pending request it answers (central role,
+    /// or a failure of the request), completed with its outcome. A failed one settles; one that
+    /// connected takes the failures before it (`earlierFailures`). Returns its position.
+    mutating func requestCompleted(_ c: ConnectionSetup, adapter: AdapterIndex, at: FrameTime) -> Int? {
+        guard c.isLE, let i = pendingAttemptPosition(adapter), c.role == 0 || c.status != 0 else { return nil }
+        pendingAttempt[adapter] = nil
+        attempts[i].complete = at
+        attempts[i].status = c.status
+        if c.status == 0 {
+            attempts[i].outcome = .connected
+        } else if attempts[i].cancel != nil && c.status == 0x02 {
+            attempts[i].outcome = .cancelled
+        } else if c.status == 0x3E {
+            attempts[i].outcome = .failedToEstablish
+        } else {
+            attempts[i].outcome = .failed
+        }
+        if c.status != 0 {
+            attemptFailed(i)
+            settledAttempts.append(attempts.ids[i])
+        } else {
+            attempts[i].earlierFailures = takeFailures(i, peer: c.peer)
+        }
+        return i
+    }
+
+    /// Request `i` connected as `connection` to `peer`. `foundBefore`: for an accept-list
+    /// request, which names its peer only now, where the scans had found it and whether it was
+    /// connected since. A BR/EDR request settles now; an LE one when its link closes (a
+    /// Disconnection Complete with 0x3E may still say it did not connect).
+    mutating func requestConnected(
+        _ i: Int, connection: ConnectionID, peer: BDAddr, foundBefore: (PeerDiscovery?, FrameNumber?)?, isLE: Bool, kept: Int
+    ) {
+        attempts[i].connection = connection
+        attempts[i].connectionPeer = peer
+        if let (discovery, connectedBefore) = foundBefore {
+            attempts[i].peerDiscovery = discovery
+            attempts[i].peerConnectedBefore = connectedBefore
+        }
+        if !isLE { keepForDiscovery(attempts[i], id: attempts.ids[i], kept: kept) }
+    }
+
+    /// Connection `i` ended with Connection Failed to be Established (0x3E): the request that
+    /// produced it did not connect. Returns its position.
+    mutating func requestFailedToEstablish(connection i: Int) -> Int? {
+        guard let r = connections[i].request, let a = attempts.items.lastIndex(where: { $0.request == r }) else { return nil }
+        attempts[a].outcome = .failedToEstablish
+        attemptFailed(a)
+        return a
+    }
+
+    /// The controller on `adapter` dropped everything: its requests still unanswered end here.
+    /// Returns their positions.
+    mutating func requestsLost(_ loss: ControllerLoss, adapter: AdapterIndex, at: FrameTime) -> [Int] {
+        var changed: [Int] = []
+        for id in [displacedAttempt.removeValue(forKey: adapter), pendingAttempt.removeValue(forKey: adapter)].compactMap({ $0 }) {
+            guard let i = attempts.position(of: id), attempts[i].complete == nil else { continue }
+            attempts[i].complete = at
+            attempts[i].outcome = .failed
+            attempts[i].lostWithController = loss
+            attemptFailed(i)
+            settledAttempts.append(id)
+            changed.append(i)
+        }
+        return changed
+    }
+
+    /// The LE connection `i`, closing, settles the request that made it now that its outcome is
+    /// final. An accept-list request is the system's reconnection only if it brought a bonded
+    /// device back: it takes its connection's settled attribution.
+    mutating func settleRequest(ofConnection i: Int, kept: Int) {
+        guard connections[i].isLE, let r = connections[i].request, let a = attempts.items.lastIndex(where: { $0.request == r })
+        else { return }
+        if attempts[a].attribution.signal == .requestAcceptList { attempts[a].attribution = connections[i].attribution }
+        keepForDiscovery(attempts[a], id: attempts.ids[a], kept: kept)
+    }
+
+    /// Request `i` ended without a connection: the next request to its peer (or, from the accept
+    /// list, the next accept-list request) that connects carries it (`earlierFailures`).
+    private mutating func attemptFailed(_ i: Int) {
+        guard !attempts[i].countedAsFailed else { return }
+        attempts[i].countedAsFailed = true
+        let a = attempts[i]
+        let key = FailureKey(adapter: a.adapter, peer: a.peer)
+        if failures[key] == nil, failures.count >= Self.failureKeysLimit { failures = [:] }
+        failures[key, default: FailedAttempts()].add(a)
+    }
+
+    /// The failures request `i`, which connected to `peer`, leaves behind: its own peer's, and
+    /// for an accept-list request those of direct requests to the peer it connected to.
+    private mutating func takeFailures(_ i: Int, peer: BDAddr) -> FailedAttempts? {
+        let a = attempts[i]
+        var f = failures.removeValue(forKey: .init(adapter: a.adapter, peer: a.peer))
+        if a.peer == nil, let direct = failures.removeValue(forKey: .init(adapter: a.adapter, peer: peer)) {
+            if f == nil { f = direct } else { f?.add(direct) }
+        }
+        return f
+    }
+
+    /// The capture ended: no request is pending any more.
+    mutating func finishRequests() {
+        pendingAttempt = [:]
+    }
+
+    /// The positions of the requests settled since the last hand-over, from the `kept`-th on
+    /// (the first `kept` stay for the reports), ascending; forgotten here.
+    mutating func takeSettledRequests(from kept: Int) -> [Int] {
+        AnalysisBuilder.positions(of: &settledAttempts, in: attempts, from: kept)
+    }
+
+    /// Drops the requests at `positions` (handed over).
+    mutating func removeRequests(_ positions: [Int]) {
+        attempts.remove(positions)
     }
 }
