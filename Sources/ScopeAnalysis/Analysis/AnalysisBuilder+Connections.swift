@@ -46,34 +46,16 @@ extension AnalysisBuilder {
             return
         }
         let key = HandleKey(adapter: adapter, handle: c.handle)
-        if links.open[key] != nil { closeConnection(key) }
-        let id = ConnectionTracker.connectionID(key, frame: frameConnection)
-        let role: Connection.Role = c.role == 0 ? .central : c.role == 1 ? .peripheral : .unknown
-        var connection = Connection(id: id, role: role)
-        connection.transport = c.isLE ? .le : .bredr
-        connection.peer = c.peer
-        connection.peerAddressType = c.isLE ? c.peerAddressType : nil
-        connection.complete = at
-        connection.firstSeen = at.frame
-        connection.attribution = !c.isLE ? ActorEvidence(.classicLink, frame: at.frame)
-            : role == .peripheral ? ActorEvidence(.remoteCentral, frame: at.frame)
-            : attemptIndex.map { links.attempts[$0].attribution } ?? ActorEvidence(.setupNotCaptured)
-        if c.isLE {
-            connection.intervalMicros = c.intervalMicros
-            connection.peripheralLatency = Int(c.latency)
-            connection.supervisionTimeoutMicros = c.timeoutMicros
-        }
-        if let i = attemptIndex {
-            connection.request = links.attempts[i].request
-            connection.requestUsedAcceptList = links.attempts[i].peer == nil
-            // Filter accept list: the peer is known only now; where it was found before the request.
-            let foundBefore =
-                links.attempts[i].peer == nil
+        if links.isOpen(key) { closeConnection(key) }
+        // Filter accept list: the peer is known only now; where it was found before the request.
+        let foundBefore = attemptIndex.flatMap { i in
+            links.attempts[i].peer == nil
                 ? (scans.peerDiscovery(c.peer, adapter: adapter, for: links.attempts[i]), scans.connectedSinceFound(c.peer, adapter: adapter))
                 : nil
-            links.requestConnected(i, connection: id, peer: c.peer, foundBefore: foundBefore, isLE: c.isLE, kept: handOverPolicy.kept)
         }
-        _ = links.add(connection, on: key)
+        let connection = links.connectionOpened(
+            c, key: key, at: at, frame: frameConnection, request: attemptIndex, foundBefore: foundBefore, kept: handOverPolicy.kept)
+        let role = connection.role
         advertising.noteConnectionArrived(connection, at: at)
         if c.isLE && role == .central { scans.noteConnected(c.peer, adapter: adapter, at: at) }
         // An accept-list request names its peer only now: a reconnection to it if it was
@@ -97,17 +79,8 @@ extension AnalysisBuilder {
         guard d.status == 0 else { return }
         let key = HandleKey(adapter: adapter, handle: d.handle)
         let i = connectionIndex(key, connection: connection, at: at)
-        links.connections[i].disconnect = at
-        links.connections[i].disconnectReason = d.reason
         // Connection Failed to be Established: the request that produced it did not connect.
-        if d.reason == 0x3E, let a = links.requestFailedToEstablish(connection: i) { noteRequestChanged(a) }
-        // The reason says who ended it: 0x16 the local host, the remote reasons the peer; a lost
-        // link (0x08, 0x3E) neither.
-        switch links.connections[i].end {
-        case .localDisconnect: links.connections[i].disconnectInitiator = .local
-        case .remoteDisconnect: links.connections[i].disconnectInitiator = .remote
-        default: links.connections[i].disconnectInitiator = .unknown
-        }
+        if let a = links.disconnected(i, reason: d.reason, at: at) { noteRequestChanged(a) }
         connectionEnded(i, key: key, at: at)
     }
 
@@ -117,11 +90,8 @@ extension AnalysisBuilder {
     /// scan stops, and its advertising stops.
     mutating func controllerLost(_ loss: ControllerLoss, adapter: AdapterIndex, at: FrameTime) {
         for i in links.requestsLost(loss, adapter: adapter, at: at) { noteRequestChanged(i) }
-        for key in links.open.keys.filter({ $0.adapter == adapter }).sorted(by: { $0.handle < $1.handle }) {
-            guard let i = links.openConnection(key) else { continue }
-            links.connections[i].disconnect = at
-            links.connections[i].lostWithController = loss
-            links.connections[i].disconnectInitiator = loss == .removed ? .unknown : .local
+        for key in links.openKeys(adapter: adapter) {
+            guard let i = links.lostWithController(key, loss: loss, at: at) else { continue }
             connectionEnded(i, key: key, at: at)
         }
         scans.stop(adapter: adapter, command: at, complete: at, keptScans: handOverPolicy.keptScans, actors: &actors)
@@ -139,29 +109,21 @@ extension AnalysisBuilder {
 
     /// Connection `i` on `key` ended at `at` (its end is set): the trackers that follow it learn it.
     private mutating func connectionEnded(_ i: Int, key: HandleKey, at: FrameTime) {
-        links.connections[i].settleAttribution()
-        let c = links.connections[i]
+        let c = links.settleAttribution(i)
         if let peer = c.peer { reconnections.noteConnectionEnded(c, key: peerOnAdapter(peer, adapter: c.id.adapter), at: at) }
         advertising.noteConnectionDown(c, at: at)
         closeConnection(key)
     }
 
     private mutating func closeConnection(_ key: HandleKey) {
-        if let i = links.openConnection(key) {
-            links.connections[i].settleAttribution()
-            // The request that made an LE link settles now that its outcome is final.
-            links.settleRequest(ofConnection: i, kept: handOverPolicy.kept)
-        }
         // A pairing still open is left incomplete: the link went away before it finished.
-        if let id = links.close(key) { pairing.connectionClosed(id) }
+        if let id = links.closeConnection(key, kept: handOverPolicy.kept) { pairing.connectionClosed(id) }
     }
 
     mutating func encryption(handle: UInt16, adapter: AdapterIndex, change: EncryptionChange, connection: GATTConnectionKey?) {
         let key = HandleKey(adapter: adapter, handle: handle)
         let i = connectionIndex(key, connection: connection, at: change.at)
-        let wasEncrypted = links.connections[i].encryption.isEncrypted
-        links.connections[i].record(change)
-        let c = links.connections[i]
+        let (wasEncrypted, c) = links.encryptionChanged(i, change)
         pairing.encryption(connection: c.id, change: change, wasEncrypted: wasEncrypted, peer: c.peerIdentity ?? c.peer)
     }
 
@@ -173,18 +135,15 @@ extension AnalysisBuilder {
         let key = HandleKey(adapter: adapter, handle: header.handle)
         let i = connectionIndex(key, connection: frame.connection, at: at)
         let direction = frame.record.direction
-        if header.dataLength > 0 {
-            links.connections[i].lastPayload = at
-            if direction == .sent { links.connections[i].lastSent = at } else if direction == .received { links.connections[i].lastReceived = at }
-        }
+        links.aclFrame(i, direction: direction, payload: header.dataLength > 0, at: at)
         for p in frame.pdus.indices {
             // LE-only fixed channels (ATT 0x0004, LE signalling 0x0005, SMP 0x0006) or BR/EDR
             // ones (signalling 0x0001, SMP over BR/EDR 0x0007) tell a link set up before the capture.
             switch frame.pdus[p].pdu.cid {
             case ChannelID.att.rawValue, ChannelID.leSignaling.rawValue, ChannelID.smp.rawValue:
-                links.connections[i].learnTransport(.le)
+                links.learnTransport(i, .le)
             case ChannelID.signaling.rawValue, ChannelID.bredrSMP.rawValue:
-                links.connections[i].learnTransport(.bredr)
+                links.learnTransport(i, .bredr)
             default:
                 break
             }
@@ -198,12 +157,12 @@ extension AnalysisBuilder {
                 if frame.pdus[p].pdu.cid == ChannelID.bredrSMP.rawValue,
                     smp.code != .identityInformation, smp.code != .identityAddressInformation
                 { continue }
-                if smp.code == .pairingRequest { links.connections[i].pairedOnLink = true }
+                if smp.code == .pairingRequest { links.pairingRequested(i) }
                 pairing.smp(smp, connection: links.connections[i].id, direction: direction, at: at)
             } else if direction == .received, case .signaling(let s) = frame.pdus[p].upper,
                 s.commands.contains(where: { $0.code == .connectionParameterUpdateRequest })
             {
-                links.connections[i].pendingParameterRequest = .remote
+                links.parameterUpdateAsked(connection: i, by: .remote)
             }
         }
     }

@@ -96,16 +96,9 @@ extension AnalysisBuilder {
         part.capture.platform = platformDetector.platform
         part.capture.platformAtStart = platformAtStart
         if hasConnectionsToHandOver {
-            let positions = links.closedWithDetail.compactMap { links.connections.position(of: $0) }
-            part.connections = positions.map { links.connections[$0] }
+            part.connections = links.handOverClosed()
             let ids = Set(part.connections.map(\.id))
             part.pairings = pairing.pairings.items.filter { ids.contains($0.connection) }
-            for i in positions {
-                links.connections[i].dropJudgedDetail()
-                if links.connections[i].disconnect != nil { links.settledConnections.append(links.connections.ids[i]) }
-            }
-            links.closedWithDetail = []
-            links.closedDetailEvents = 0
         }
         if hasScansToHandOver { part.scans = scans.handOverClosed() }
         var items = SettledItems()
@@ -135,7 +128,7 @@ extension AnalysisBuilder {
     mutating func handOverSettledItems(into part: inout AnalysisResult, items: inout SettledItems) {
         let kept = handOverPolicy.kept
         let now = lastFrame?.time.microseconds ?? 0
-        let connections = Self.positions(of: &links.settledConnections, in: links.connections, from: kept)
+        let connections = links.takeSettledConnections(from: kept)
         let attempts = links.takeSettledRequests(from: kept)
         let data = Self.positions(of: &advertising.settledData, in: advertising.dataCommands, from: kept)
         let spans = Self.positions(of: &advertising.settledSpans, in: advertising.spans, from: kept)
@@ -172,7 +165,7 @@ extension AnalysisBuilder {
         reconnections.settled = []
 
         // Out of the trackers (the state that refers to held items names them by id: `HeldList`).
-        links.connections.remove(connections)
+        links.removeConnections(connections)
         links.removeRequests(attempts)
         pairing.pairings.remove(pairings)
         advertising.dataCommands.remove(data)

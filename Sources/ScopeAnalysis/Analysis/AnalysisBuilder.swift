@@ -377,15 +377,10 @@ package struct AnalysisBuilder: Sendable {
         case .leCreateConnectionCancel?:
             if let i = links.cancelSent(adapter: adapter, at: at) { noteRequestChanged(i) }
         case .disconnect(let d)?:
-            if let i = links.openConnection(HandleKey(adapter: adapter, handle: d.handle)), links.connections[i].disconnectCommand == nil {
-                links.connections[i].disconnectCommand = at
-                links.connections[i].disconnectCommandReason = d.reason
-            }
+            links.disconnectSent(HandleKey(adapter: adapter, handle: d.handle), reason: d.reason, at: at)
         case .leConnectionUpdate(let u)?:
             // The host asks; when it answers the peer's request, the peer asked first.
-            if let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)), links.connections[i].pendingParameterRequest == nil {
-                links.connections[i].pendingParameterRequest = .local
-            }
+            links.parameterUpdateAsked(HandleKey(adapter: adapter, handle: u.handle), by: .local)
         case .leSetAdvertisingData(let d)?:
             advertising.legacyAdvertisingDataCommand(
                 d, name: command.opcode.name ?? command.opcode.description, adapter: adapter, at: at, actors: actors)
@@ -432,36 +427,19 @@ package struct AnalysisBuilder: Sendable {
             lastConnectionEvent[adapter] = at.time
             connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: connection)
         case .leConnectionUpdateComplete(let u)?:
-            if let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
-                links.connections[i].learnTransport(.le)
-                let asked = links.connections[i].pendingParameterRequest
-                links.connections[i].pendingParameterRequest = nil
-                guard u.status == 0 else { break }
-                links.connections[i].parametersSetBy = asked ?? .unknown
-                links.connections[i].parametersSetAt = at
-                let update = ParameterUpdate(
+            links.parametersUpdated(
+                HandleKey(adapter: adapter, handle: u.handle), status: u.status,
+                update: ParameterUpdate(
                     at: at, intervalMicros: u.intervalMicros, peripheralLatency: Int(u.peripheralLatency),
-                    supervisionTimeoutMicros: u.supervisionTimeoutMicros)
-                links.connections[i].parameterUpdates.append(update)
-                links.connections[i].intervalMicros = update.intervalMicros
-                links.connections[i].peripheralLatency = update.peripheralLatency
-                links.connections[i].supervisionTimeoutMicros = update.supervisionTimeoutMicros
-            }
+                    supervisionTimeoutMicros: u.supervisionTimeoutMicros))
         case .leRemoteConnectionParameterRequest(let r)?:
-            if let i = links.openConnection(HandleKey(adapter: adapter, handle: r.handle)) {
-                links.connections[i].pendingParameterRequest = .remote
-            }
+            links.parameterUpdateAsked(HandleKey(adapter: adapter, handle: r.handle), by: .remote)
         case .lePHYUpdateComplete(let u)?:
-            if u.status == 0, let i = links.openConnection(HandleKey(adapter: adapter, handle: u.handle)) {
-                links.connections[i].learnTransport(.le)
-                links.connections[i].phyUpdates.append(PHYUpdate(at: at, tx: u.txPHY, rx: u.rxPHY))
-            }
+            if u.status == 0 { links.phyUpdated(HandleKey(adapter: adapter, handle: u.handle), PHYUpdate(at: at, tx: u.txPHY, rx: u.rxPHY)) }
         case .leDataLengthChange(let d)?:
-            if let i = links.openConnection(HandleKey(adapter: adapter, handle: d.handle)) {
-                links.connections[i].learnTransport(.le)
-                links.connections[i].dataLengthChanges.append(
-                    DataLengthChange(at: at, maxTXOctets: Int(d.maxTXOctets), maxRXOctets: Int(d.maxRXOctets)))
-            }
+            links.dataLengthChanged(
+                HandleKey(adapter: adapter, handle: d.handle),
+                DataLengthChange(at: at, maxTXOctets: Int(d.maxTXOctets), maxRXOctets: Int(d.maxRXOctets)))
         case .leAdvertisingSetTerminated(let t)?:
             advertising.advertisingSetTerminated(t, adapter: adapter, at: at)
         default:

@@ -8,7 +8,8 @@ import ScopeDecode
 struct ConnectionTracker: Sendable {
     /// Changed only by the request lifecycle below (`requestSent` … `settleRequest`).
     private(set) var attempts = HeldList<ConnectionAttempt, Int>()
-    var connections = HeldList<Connection, Int>()
+    /// Changed only by the lifecycle methods below (and ATT PDUs, `apply`).
+    private(set) var connections = HeldList<Connection, Int>()
     /// The request waiting for its answer on each adapter (its id).
     private var pendingAttempt: [AdapterIndex: Int] = [:]
     /// The request a newer one displaced on each adapter while it was still unanswered and not
@@ -17,14 +18,14 @@ struct ConnectionTracker: Sendable {
     private var displacedAttempt: [AdapterIndex: Int] = [:]
     /// The open connection on each handle (its id; its identity, with the generation, is the
     /// dissector's: `DecodedFrame.connection`).
-    var open: [HandleKey: HeldRef<Int>] = [:] {
+    private(set) var open: [HandleKey: HeldRef<Int>] = [:] {
         didSet { lastOpen = nil }
     }
     /// The last open connection looked up and where it was (ACL frames come in runs on one
     /// handle): checked against `connections`, it spares hashing the key. Forgotten whenever
     /// `open` changes.
     private var lastOpen: (key: HandleKey, ref: HeldRef<Int>)?
-    var handlesWithoutSetup: Set<UInt16> = []
+    private(set) var handlesWithoutSetup: Set<UInt16> = []
     /// Requests that did not connect since the last that did, per peer (nil: the accept list)
     /// on each adapter: what the next one that connects carries (`earlierFailures`). Bounded:
     /// emptied past `failureKeysLimit` peers.
@@ -36,8 +37,8 @@ struct ConnectionTracker: Sendable {
         var peer: BDAddr?
     }
     /// Closed connections still holding their ATT detail (ids), and their ATT PDUs.
-    var closedWithDetail: [Int] = []
-    var closedDetailEvents = 0
+    private(set) var closedWithDetail: [Int] = []
+    private(set) var closedDetailEvents = 0
     /// Follows every connection's ATT PDUs as they are applied (the rules' per-connection
     /// state): with one, open connections need not hold every PDU (`heldATTBudget`).
     var follower: (any ATTFollower)?
@@ -46,21 +47,21 @@ struct ConnectionTracker: Sendable {
     /// and hold no more; their counts stay exact.
     var heldATTBudget: Int?
     /// ATT PDUs held by the open connections.
-    var openHeldATT = 0
+    private var openHeldATT = 0
     /// Ids of the connection requests kept for the headline's discovery-cost list: the first
     /// `HandOverPolicy.kept` that connected to a known peer (sorted).
-    var discoveryKept: [Int] = []
+    private var discoveryKept: [Int] = []
     /// Requests and connections (ids) settled since the last hand-over: a request answered (or
     /// replaced while cancelled) and not kept for the headline, a connection closed by a
     /// Disconnection Complete whose ATT detail was judged.
     private var settledAttempts: [Int] = []
-    var settledConnections: [Int] = []
+    private var settledConnections: [Int] = []
     /// How each UUID discovery taught is written in the GATT databases (`compactString`, and
     /// `name` from the assigned-number tables, which decodes it on every look-up), worked out
     /// once per UUID: connections to one kind of device learn the same services and
     /// characteristics again. Emptied when it holds ``uuidLabelLimit`` UUIDs (a capture of
     /// ever new custom UUIDs must not grow it without end; the labels are worked out again).
-    var uuidLabels: [UUIDKey: (uuid: String, name: String?)] = [:]
+    private var uuidLabels: [UUIDKey: (uuid: String, name: String?)] = [:]
     static let uuidLabelLimit = 4096
 
     /// A UUID as a key of `uuidLabels`: looked up for every service and characteristic learned,
@@ -575,5 +576,192 @@ extension ConnectionTracker {
     /// Drops the requests at `positions` (handed over).
     mutating func removeRequests(_ positions: [Int]) {
         attempts.remove(positions)
+    }
+}
+
+/// The connections' lifecycle: opened by a complete, changed by the host's commands and the
+/// controller's events, closed by a Disconnection Complete or the controller's loss, handed over
+/// once judged. The builder routes events here and tells the other trackers what changed.
+extension ConnectionTracker {
+    /// Whether a connection is open on `key`.
+    func isOpen(_ key: HandleKey) -> Bool { open[key] != nil }
+
+    /// The keys of the connections open on `adapter`, in handle order.
+    func openKeys(adapter: AdapterIndex) -> [HandleKey] {
+        open.keys.filter { $0.adapter == adapter }.sorted { $0.handle < $1.handle }
+    }
+
+    /// A connection came up on `key` (`c`, its complete with success; `frameConnection`, the
+    /// frame's identity for it). `request`: the position of the request it answers, with, for an
+    /// accept-list request, where the scans had found the peer (`foundBefore`). Returns the
+    /// connection as opened.
+    mutating func connectionOpened(
+        _ c: ConnectionSetup, key: HandleKey, at: FrameTime, frame frameConnection: GATTConnectionKey?, request: Int?,
+        foundBefore: (PeerDiscovery?, FrameNumber?)?, kept: Int
+    ) -> Connection {
+        let id = Self.connectionID(key, frame: frameConnection)
+        let role: Connection.Role = c.role == 0 ? .central : c.role == 1 ? .peripheral : .unknown
+        var connection = Connection(id: id, role: role)
+        connection.transport = c.isLE ? .le : .bredr
+        connection.peer = c.peer
+        connection.peerAddressType = c.isLE ? c.peerAddressType : nil
+        connection.complete = at
+        connection.firstSeen = at.frame
+        connection.attribution =
+            !c.isLE ? ActorEvidence(.classicLink, frame: at.frame)
+            : role == .peripheral ? ActorEvidence(.remoteCentral, frame: at.frame)
+            : request.map { attempts[$0].attribution } ?? ActorEvidence(.setupNotCaptured)
+        if c.isLE {
+            connection.intervalMicros = c.intervalMicros
+            connection.peripheralLatency = Int(c.latency)
+            connection.supervisionTimeoutMicros = c.timeoutMicros
+        }
+        if let i = request {
+            connection.request = attempts[i].request
+            connection.requestUsedAcceptList = attempts[i].peer == nil
+            requestConnected(i, connection: id, peer: c.peer, foundBefore: foundBefore, isLE: c.isLE, kept: kept)
+        }
+        _ = add(connection, on: key)
+        return connection
+    }
+
+    /// HCI Disconnect sent for the connection on `key` (the first one counts).
+    mutating func disconnectSent(_ key: HandleKey, reason: UInt8, at: FrameTime) {
+        guard let i = openConnection(key), connections[i].disconnectCommand == nil else { return }
+        connections[i].disconnectCommand = at
+        connections[i].disconnectCommandReason = reason
+    }
+
+    /// A Disconnection Complete with success ended connection `i`: its end, and who ended it as its
+    /// reason says (0x16 the local host, the remote reasons the peer; a lost link, 0x08 or 0x3E,
+    /// neither). With Connection Failed to be Established, the request that produced it did not
+    /// connect: returns that request's position.
+    mutating func disconnected(_ i: Int, reason: UInt8, at: FrameTime) -> Int? {
+        connections[i].disconnect = at
+        connections[i].disconnectReason = reason
+        let request = reason == 0x3E ? requestFailedToEstablish(connection: i) : nil
+        switch connections[i].end {
+        case .localDisconnect: connections[i].disconnectInitiator = .local
+        case .remoteDisconnect: connections[i].disconnectInitiator = .remote
+        default: connections[i].disconnectInitiator = .unknown
+        }
+        return request
+    }
+
+    /// The connection on `key` ended with its controller (`loss`): returns its position.
+    mutating func lostWithController(_ key: HandleKey, loss: ControllerLoss, at: FrameTime) -> Int? {
+        guard let i = openConnection(key) else { return nil }
+        connections[i].disconnect = at
+        connections[i].lostWithController = loss
+        connections[i].disconnectInitiator = loss == .removed ? .unknown : .local
+        return i
+    }
+
+    /// Connection `i` ended: who did what on it is settled. Returns it.
+    mutating func settleAttribution(_ i: Int) -> Connection {
+        connections[i].settleAttribution()
+        return connections[i]
+    }
+
+    /// Closes the connection on `key`, if open: its attribution and the request that made it settle.
+    /// Returns its identity (nil when none was open).
+    mutating func closeConnection(_ key: HandleKey, kept: Int) -> ConnectionID? {
+        if let i = openConnection(key) {
+            connections[i].settleAttribution()
+            settleRequest(ofConnection: i, kept: kept)
+        }
+        return close(key)
+    }
+
+    /// The host asked to change the parameters of the connection on `key` (LE Connection Update,
+    /// when nothing is pending: when it answers the peer's request, the peer asked first), or the
+    /// peer did (its request event, or an L2CAP Connection Parameter Update Request).
+    mutating func parameterUpdateAsked(_ key: HandleKey, by side: Side) {
+        guard let i = openConnection(key) else { return }
+        parameterUpdateAsked(connection: i, by: side)
+    }
+
+    mutating func parameterUpdateAsked(connection i: Int, by side: Side) {
+        if side == .local, connections[i].pendingParameterRequest != nil { return }
+        connections[i].pendingParameterRequest = side
+    }
+
+    /// LE Connection Update Complete on `key`: the parameters in force from `at`, and who asked.
+    mutating func parametersUpdated(_ key: HandleKey, status: UInt8, update: ParameterUpdate) {
+        guard let i = openConnection(key) else { return }
+        connections[i].learnTransport(.le)
+        let asked = connections[i].pendingParameterRequest
+        connections[i].pendingParameterRequest = nil
+        guard status == 0 else { return }
+        connections[i].parametersSetBy = asked ?? .unknown
+        connections[i].parametersSetAt = update.at
+        connections[i].parameterUpdates.append(update)
+        connections[i].intervalMicros = update.intervalMicros
+        connections[i].peripheralLatency = update.peripheralLatency
+        connections[i].supervisionTimeoutMicros = update.supervisionTimeoutMicros
+    }
+
+    /// LE PHY Update Complete (success) on `key`.
+    mutating func phyUpdated(_ key: HandleKey, _ update: PHYUpdate) {
+        guard let i = openConnection(key) else { return }
+        connections[i].learnTransport(.le)
+        connections[i].phyUpdates.append(update)
+    }
+
+    /// LE Data Length Change on `key`.
+    mutating func dataLengthChanged(_ key: HandleKey, _ change: DataLengthChange) {
+        guard let i = openConnection(key) else { return }
+        connections[i].learnTransport(.le)
+        connections[i].dataLengthChanges.append(change)
+    }
+
+    /// An encryption change on connection `i`: returns whether it was encrypted before, and the
+    /// connection after.
+    mutating func encryptionChanged(_ i: Int, _ change: EncryptionChange) -> (wasEncrypted: Bool, connection: Connection) {
+        let wasEncrypted = connections[i].encryption.isEncrypted
+        connections[i].record(change)
+        return (wasEncrypted, connections[i])
+    }
+
+    /// An ACL frame on connection `i` (`payload`: it carried data).
+    mutating func aclFrame(_ i: Int, direction: Direction, payload: Bool, at: FrameTime) {
+        guard payload else { return }
+        connections[i].lastPayload = at
+        if direction == .sent { connections[i].lastSent = at } else if direction == .received { connections[i].lastReceived = at }
+    }
+
+    /// A fixed channel only LE (or only BR/EDR) has, seen on connection `i`.
+    mutating func learnTransport(_ i: Int, _ transport: Connection.Transport) {
+        connections[i].learnTransport(transport)
+    }
+
+    /// An SMP Pairing Request on connection `i`.
+    mutating func pairingRequested(_ i: Int) {
+        connections[i].pairedOnLink = true
+    }
+
+    /// The closed connections not judged yet, for the rules that judge part of a capture: they
+    /// then drop their ATT detail, keeping counts, and those a Disconnection Complete closed settle.
+    mutating func handOverClosed() -> [Connection] {
+        let positions = closedWithDetail.compactMap { connections.position(of: $0) }
+        let part = positions.map { connections[$0] }
+        for i in positions {
+            connections[i].dropJudgedDetail()
+            if connections[i].disconnect != nil { settledConnections.append(connections.ids[i]) }
+        }
+        closedWithDetail = []
+        closedDetailEvents = 0
+        return part
+    }
+
+    /// The positions of the connections settled since the last hand-over, from the `kept`-th on,
+    /// ascending; forgotten here.
+    mutating func takeSettledConnections(from kept: Int) -> [Int] {
+        AnalysisBuilder.positions(of: &settledConnections, in: connections, from: kept)
+    }
+
+    /// Drops the connections at `positions` (handed over).
+    mutating func removeConnections(_ positions: [Int]) {
+        connections.remove(positions)
     }
 }
