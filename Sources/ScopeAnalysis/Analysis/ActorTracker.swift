@@ -6,7 +6,7 @@ import ScopeCore
 /// APCF) are in use. Asked by `AnalysisBuilder` when a scan, advertising span or connection
 /// request starts; owned by the builder. Bounded: a few values per adapter.
 struct ActorTracker: Sendable {
-    var policy = AttributionPolicy()
+    private(set) var policy = AttributionPolicy()
     /// The last successful HCI Reset's Command Complete on each adapter.
     private var resets: [AdapterIndex: FrameTime] = [:]
     /// The parameter sets of the scans the stack started after a reset, with the frame of the

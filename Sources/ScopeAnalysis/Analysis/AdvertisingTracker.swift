@@ -6,30 +6,30 @@ import ScopeDecode
 /// peripheral-role one while it was enabled). Fed by the advertising commands' answers and the connection
 /// events; owned by `AnalysisBuilder`.
 struct AdvertisingTracker: Sendable {
-    var dataCommands = HeldList<AdvertisingDataCommand, Int>()
-    var spans = HeldList<AdvertisingSpan, Int>()
+    private(set) var dataCommands = HeldList<AdvertisingDataCommand, Int>()
+    private(set) var spans = HeldList<AdvertisingSpan, Int>()
     /// What the controller said of advertising (supported states, maximum data length); its
     /// record lists stay empty (the records are `dataCommands` and `spans`), so a batch handed
     /// over carries it as it is.
-    var controller = AdvertisingActivity()
+    private(set) var controller = AdvertisingActivity()
     /// The host set advertising data, parameters or enabled advertising.
-    var seen = false
-    var legacyAdvertisingParameters: [AdapterIndex: AdvertisingSetup] = [:]
-    var extendedAdvertisingParameters: [SetKey: AdvertisingSetup] = [:]
+    private(set) var seen = false
+    private(set) var legacyAdvertisingParameters: [AdapterIndex: AdvertisingSetup] = [:]
+    private(set) var extendedAdvertisingParameters: [SetKey: AdvertisingSetup] = [:]
     /// The enabled span of each set (its id).
-    var openSpans: [SetKey: Int] = [:]
+    private(set) var openSpans: [SetKey: Int] = [:]
     /// Enabled spans (ids) no peripheral-role connection reached yet.
-    var spansAwaitingArrival: [Int] = []
+    private(set) var spansAwaitingArrival: [Int] = []
     /// Data commands and spans (ids) settled since the last hand-over: a command when answered
     /// or replaced, a span when it stops.
-    var settledData: [Int] = []
-    var settledSpans: [Int] = []
+    private(set) var settledData: [Int] = []
+    private(set) var settledSpans: [Int] = []
     /// The last connections that went down (for spans whose enable was answered after).
-    var recentCloses: [AdvertisingSpan.SpanConnection] = []
+    private(set) var recentCloses: [AdvertisingSpan.SpanConnection] = []
     /// Extended advertising data assembled so far, per set and kind.
-    var assembling: [DataKey: Int] = [:]
+    private(set) var assembling: [DataKey: Int] = [:]
     /// The last advertising data commands per set.
-    var advertisingData: [UInt8?: [RecentData]] = [:]
+    private(set) var advertisingData: [UInt8?: [RecentData]] = [:]
 
     struct SetKey: Hashable, Sendable {
         var adapter: AdapterIndex
@@ -319,4 +319,63 @@ extension AdvertisingTracker {
 
     /// The connection requests and advertising records created so far.
     var created: Int { dataCommands.created + spans.created }
+}
+
+/// What the controller's answers tell the advertising tracker, and the hand-over of settled items.
+extension AdvertisingTracker {
+    /// An advertising command too short for its view, or one whose answer carries nothing
+    /// else: advertising is in use.
+    mutating func noteAdvertisingCommand() { seen = true }
+
+    /// LE Set Advertising Parameters answered (`setup`: its parameters, when it succeeded).
+    mutating func legacyParametersSet(_ setup: AdvertisingSetup?, adapter: AdapterIndex) {
+        seen = true
+        if let setup { legacyAdvertisingParameters[adapter] = setup }
+    }
+
+    /// LE Set Extended Advertising Parameters answered (`setup`: when it succeeded).
+    mutating func extendedParametersSet(_ setup: AdvertisingSetup?, handle: UInt8, adapter: AdapterIndex) {
+        seen = true
+        if let setup { extendedAdvertisingParameters[SetKey(adapter: adapter, handle: handle)] = setup }
+    }
+
+    /// The advertising data command sent at `command` answered with `status` at `at`.
+    mutating func dataCommandAnswered(command: FrameTime, status: UInt8, at: FrameTime) {
+        guard let i = dataCommands.items.lastIndex(where: { $0.at == command }) else { return }
+        dataCommands[i].complete = at
+        dataCommands[i].status = status
+        dataCommandSettled(i)
+        noteDataCommandAnswered(i)
+    }
+
+    /// LE Read Supported States answered.
+    mutating func supportedStates(_ states: UInt64, at: FrameTime) {
+        controller.supportedStates = states
+        controller.supportedStatesFrame = at.frame
+    }
+
+    /// LE Read Maximum Advertising Data Length answered.
+    mutating func maximumDataLength(_ length: Int, at: FrameTime) {
+        controller.maxAdvertisingDataLength = length
+        controller.maxAdvertisingDataLengthFrame = at.frame
+    }
+
+    /// The handles of the sets enabled on `adapter` (Extended Advertising Enable with no set
+    /// disables them all).
+    func enabledSets(adapter: AdapterIndex) -> [UInt8?] {
+        openSpans.keys.filter { $0.adapter == adapter && $0.handle != nil }.map(\.handle)
+    }
+
+    /// The positions of the data commands and spans settled since the last hand-over, from the
+    /// `kept`-th on; forgotten here.
+    mutating func takeSettled(from kept: Int) -> (data: [Int], spans: [Int]) {
+        (AnalysisBuilder.positions(of: &settledData, in: dataCommands, from: kept),
+         AnalysisBuilder.positions(of: &settledSpans, in: spans, from: kept))
+    }
+
+    /// Drops the data commands and spans at these positions (handed over).
+    mutating func remove(data: [Int], spans positions: [Int]) {
+        dataCommands.remove(data)
+        spans.remove(positions)
+    }
 }

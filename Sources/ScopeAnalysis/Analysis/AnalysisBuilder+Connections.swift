@@ -103,8 +103,7 @@ extension AnalysisBuilder {
     /// the host's search waits for another.
     mutating func noteScansReattributed() {
         guard !scans.reattributed.isEmpty else { return }
-        for r in scans.reattributed { reconnections.noteScanReattributed(r.start, adapter: r.adapter, evidence: r.evidence) }
-        scans.reattributed = []
+        for r in scans.takeReattributed() { reconnections.noteScanReattributed(r.start, adapter: r.adapter, evidence: r.evidence) }
     }
 
     /// Connection `i` on `key` ended at `at` (its end is set): the trackers that follow it learn it.

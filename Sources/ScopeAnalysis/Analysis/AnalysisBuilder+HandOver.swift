@@ -130,8 +130,7 @@ extension AnalysisBuilder {
         let now = lastFrame?.time.microseconds ?? 0
         let connections = links.takeSettledConnections(from: kept)
         let attempts = links.takeSettledRequests(from: kept)
-        let data = Self.positions(of: &advertising.settledData, in: advertising.dataCommands, from: kept)
-        let spans = Self.positions(of: &advertising.settledSpans, in: advertising.spans, from: kept)
+        let (data, spans) = advertising.takeSettled(from: kept)
         guard !connections.isEmpty || !attempts.isEmpty || !data.isEmpty || !spans.isEmpty || !reconnections.settled.isEmpty else {
             return
         }
@@ -161,15 +160,13 @@ extension AnalysisBuilder {
         items.pairings = pairings.map { pairing.pairings[$0] }
         items.advertisingData = data.map { advertising.dataCommands[$0] }
         items.advertisingSpans = spans.map { advertising.spans[$0] }
-        items.reconnections = reconnections.settled
-        reconnections.settled = []
+        items.reconnections = reconnections.takeSettled()
 
         // Out of the trackers (the state that refers to held items names them by id: `HeldList`).
         links.removeConnections(connections)
         links.removeRequests(attempts)
-        pairing.pairings.remove(pairings)
-        advertising.dataCommands.remove(data)
-        advertising.spans.remove(spans)
+        pairing.removePairings(pairings)
+        advertising.remove(data: data, spans: spans)
         part.advertising = advertising.controller
     }
 

@@ -391,7 +391,7 @@ package struct AnalysisBuilder: Sendable {
             // The other data commands too short for their view still say advertising is in use.
             switch command.opcode {
             case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
-                advertising.seen = true
+                advertising.noteAdvertisingCommand()
             default:
                 break
             }
@@ -462,16 +462,16 @@ package struct AnalysisBuilder: Sendable {
             switch command.typed {
             case .leSetScanParameters(let s)?:
                 actors.scanParameters(filterPolicy: s.filterPolicy, adapter: adapter)
-                scans.parameters[adapter] = [
-                    ScanPHY(phy: "1M", active: s.active, intervalMicros: s.intervalMicros, windowMicros: s.windowMicros)
-                ]
+                scans.parametersSet(
+                    [ScanPHY(phy: "1M", active: s.active, intervalMicros: s.intervalMicros, windowMicros: s.windowMicros)], adapter: adapter)
             case .leSetExtendedScanParameters(let s)?:
                 actors.scanParameters(filterPolicy: s.filterPolicy, adapter: adapter)
-                scans.parameters[adapter] = s.phys.compactMap { p in
-                    Self.scanPHYName(bit: p.bit).map {
-                        ScanPHY(phy: $0, active: p.active, intervalMicros: p.intervalMicros, windowMicros: p.windowMicros)
-                    }
-                }
+                scans.parametersSet(
+                    s.phys.compactMap { p in
+                        Self.scanPHYName(bit: p.bit).map {
+                            ScanPHY(phy: $0, active: p.active, intervalMicros: p.intervalMicros, windowMicros: p.windowMicros)
+                        }
+                    }, adapter: adapter)
             default:
                 break
             }
@@ -497,25 +497,24 @@ package struct AnalysisBuilder: Sendable {
             // with 0x02 should follow; some controllers never send it).
             if status == 0 { links.cancelAccepted(adapter: adapter) }
         case .leSetAdvertisingParameters:
-            advertising.seen = true
             if status == 0, case .leSetAdvertisingParameters(let a)? = command.typed {
-                advertising.legacyAdvertisingParameters[adapter] = AdvertisingSetup(
-                    intervalMicros: a.intervalMinMicros, connectable: a.connectable, directed: a.directed, legacyPDUs: true)
+                advertising.legacyParametersSet(
+                    AdvertisingSetup(intervalMicros: a.intervalMinMicros, connectable: a.connectable, directed: a.directed, legacyPDUs: true),
+                    adapter: adapter)
+            } else {
+                advertising.noteAdvertisingCommand()
             }
         case .leSetExtendedAdvertisingParametersV1, .leSetExtendedAdvertisingParametersV2:
-            advertising.seen = true
             if status == 0, case .leSetExtendedAdvertisingParameters(let a)? = command.typed {
-                advertising.extendedAdvertisingParameters[AdvertisingTracker.SetKey(adapter: adapter, handle: a.advertisingHandle)] = AdvertisingSetup(
-                    intervalMicros: a.primaryIntervalMinMicros, connectable: a.connectable, directed: a.directed,
-                    legacyPDUs: a.legacyPDUs)
+                advertising.extendedParametersSet(
+                    AdvertisingSetup(
+                        intervalMicros: a.primaryIntervalMinMicros, connectable: a.connectable, directed: a.directed, legacyPDUs: a.legacyPDUs),
+                    handle: a.advertisingHandle, adapter: adapter)
+            } else {
+                advertising.noteAdvertisingCommand()
             }
         case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
-            if let i = advertising.dataCommands.items.lastIndex(where: { $0.at == pending.at }) {
-                advertising.dataCommands[i].complete = at
-                advertising.dataCommands[i].status = status
-                advertising.dataCommandSettled(i)
-                advertising.noteDataCommandAnswered(i)
-            }
+            advertising.dataCommandAnswered(command: pending.at, status: status, at: at)
         case .leSetAdvertisingEnable:
             if status == 0, case .leSetAdvertisingEnable(let e)? = command.typed {
                 advertisingEnable(e.enable, handles: [nil], adapter: adapter, at: pending.at)
@@ -523,21 +522,18 @@ package struct AnalysisBuilder: Sendable {
         case .leSetExtendedAdvertisingEnable:
             if status == 0, case .leSetExtendedAdvertisingEnable(let e)? = command.typed {
                 if !e.enable && e.sets.isEmpty {
-                    let all = advertising.openSpans.keys.filter { $0.adapter == adapter && $0.handle != nil }.map(\.handle)
-                    advertisingEnable(false, handles: all, adapter: adapter, at: pending.at)
+                    advertisingEnable(false, handles: advertising.enabledSets(adapter: adapter), adapter: adapter, at: pending.at)
                 } else {
                     advertisingEnable(e.enable, handles: e.sets.map { Optional($0.advertisingHandle) }, adapter: adapter, at: pending.at)
                 }
             }
         case .leReadSupportedStates:
             if case .leReadSupportedStates(let s)? = event.typed {
-                advertising.controller.supportedStates = s.states
-                advertising.controller.supportedStatesFrame = at.frame
+                advertising.supportedStates(s.states, at: at)
             }
         case .leReadMaximumAdvertisingDataLength:
             if case .leReadMaximumAdvertisingDataLength(let m)? = event.typed {
-                advertising.controller.maxAdvertisingDataLength = m.maxLength
-                advertising.controller.maxAdvertisingDataLengthFrame = at.frame
+                advertising.maximumDataLength(m.maxLength, at: at)
             }
         default:
             break

@@ -5,21 +5,22 @@ import ScopeDecode
 /// (or failure) that decides them, and the identities (IRK and identity address) they
 /// distribute. Fed by SMP PDUs and encryption events; owned by `AnalysisBuilder`.
 struct PairingTracker: Sendable {
-    var pairings = HeldList<Pairing, Int>()
+    private(set) var pairings = HeldList<Pairing, Int>()
     /// Per connection, the id of its pairing still in progress.
-    var open: [ConnectionID: Int] = [:]
+    private(set) var open: [ConnectionID: Int] = [:]
     /// IRKs waiting for their Identity Address Information, per connection and direction.
-    var pendingIRK: [IdentityKey: ([UInt8], FrameTime)] = [:]
+    private(set) var pendingIRK: [IdentityKey: ([UInt8], FrameTime)] = [:]
     /// A Security Request not yet followed by a Pairing Request, and who sent it.
-    var pendingSecurityRequest: [ConnectionID: (at: FrameTime, sentBy: Side)] = [:]
+    private(set) var pendingSecurityRequest: [ConnectionID: (at: FrameTime, sentBy: Side)] = [:]
     /// Identities learned from SMP key distribution.
-    var identities: [Identity] = []
+    private(set) var identities: [Identity] = []
     /// Resolve resolvable private addresses with the IRKs the capture distributes (on by default).
+    /// A setting (`AnalysisBuilder.resolvePrivateAddressesEnabled`), not state.
     var resolvePrivateAddresses = true
-    var identityCache: [BDAddr: BDAddr?] = [:]
+    private(set) var identityCache: [BDAddr: BDAddr?] = [:]
     /// Peers a pairing with bonding succeeded with, and its Pairing Request (at most
     /// `bondedPeersLimit`).
-    var bondedPeers: [BDAddr: FrameTime] = [:]
+    private(set) var bondedPeers: [BDAddr: FrameTime] = [:]
     static let bondedPeersLimit = 4096
 }
 
@@ -180,5 +181,12 @@ enum PairingMethod {
             [pk, ncOrPk, pk, jw, ncOrPk],  // responder KeyboardDisplay
         ]
         return table[Int(r)][Int(i)]
+    }
+}
+
+extension PairingTracker {
+    /// Drops the pairings at `positions` (handed over with their connections).
+    mutating func removePairings(_ positions: [Int]) {
+        pairings.remove(positions)
     }
 }

@@ -11,13 +11,13 @@ struct PeerOnAdapter: Hashable, Sendable {
 /// connected and whether a scan came in between, recorded as the capture goes (`Reconnection`)
 /// so that neither every request nor every scan start has to be kept. Owned by `AnalysisBuilder`.
 struct ReconnectionTracker: Sendable {
-    var reconnect: [PeerOnAdapter: ReconnectPeer] = [:]
+    private(set) var reconnect: [PeerOnAdapter: ReconnectPeer] = [:]
     /// Requests in some `reconnect` entry's list, by id.
-    var requestsWatched: [Int: PeerOnAdapter] = [:]
+    private(set) var requestsWatched: [Int: PeerOnAdapter] = [:]
     /// Per adapter: peers with a waiting connection that no scan followed yet.
-    var unscannedPeers: [AdapterIndex: Set<PeerOnAdapter>] = [:]
+    private(set) var unscannedPeers: [AdapterIndex: Set<PeerOnAdapter>] = [:]
     /// Reconnections settled and not yet handed over.
-    var settled: [Reconnection] = []
+    private(set) var settled: [Reconnection] = []
 
     /// A connection that ended, waiting for the next connection request to its peer.
     struct ReconnectEntry: Sendable {
@@ -180,4 +180,12 @@ extension ReconnectionTracker {
         settled.sort { $0.connectionFirstSeen < $1.connectionFirstSeen }
     }
 
+}
+
+extension ReconnectionTracker {
+    /// The reconnections settled since the last hand-over; forgotten here.
+    mutating func takeSettled() -> [Reconnection] {
+        defer { settled = [] }
+        return settled
+    }
 }

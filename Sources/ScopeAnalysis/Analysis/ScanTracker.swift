@@ -4,33 +4,36 @@ import ScopeDecode
 /// Scanning: the scan sessions (from a successful LE Set (Extended) Scan Enable to the one that
 /// disables it), the advertisers their reports name (`devices`), and where each advertiser was
 /// last found on each adapter (what connection requests record as `peerDiscovery`). Fed by the
-/// scan commands' answers and the advertising reports; owned by `AnalysisBuilder`.
+/// scan commands' answers and the advertising reports; owned by `AnalysisBuilder`. Its state is
+/// private(set), changed by its methods only; the device table and the running sessions'
+/// tracking stay internal because ScanTracker+Devices.swift, the tracker's other file, writes
+/// them (access is per file).
 struct ScanTracker: Sendable {
     /// The sessions held (the first `HandOverPolicy.keptScans`, the running ones, and closed ones
     /// not yet handed over), by start frame.
-    var sessions = HeldList<ScanSession, FrameNumber>()
+    private(set) var sessions = HeldList<ScanSession, FrameNumber>()
     /// The sums of the sessions handed over (`AnalysisResult.handedOverScans`).
-    var handedOver = HandedOverScans()
+    private(set) var handedOver = HandedOverScans()
     /// Report density of the sessions folded in to bound memory (`AnalysisResult.foldedScanDensity`).
-    var foldedDensity: [AdapterIndex: ReportDensity] = [:]
+    private(set) var foldedDensity: [AdapterIndex: ReportDensity] = [:]
     /// Closed sessions that may be handed over (every session after the first
     /// `HandOverPolicy.keptScans`), by start frame.
-    var closed: [FrameNumber] = []
-    var parameters: [AdapterIndex: [ScanPHY]] = [:]
+    private(set) var closed: [FrameNumber] = []
+    private(set) var parameters: [AdapterIndex: [ScanPHY]] = [:]
     /// The starts of the last scans on each adapter without a system signature, most recent
     /// first (`ScanSession.previousStarts`).
-    var recentStarts: [AdapterIndex: [FrameTime]] = [:]
+    private(set) var recentStarts: [AdapterIndex: [FrameTime]] = [:]
     /// Sessions found to be the system's once they ended (`ActorTracker.scanEnded`), for the
     /// trackers that took their start for a local request; drained by `AnalysisBuilder`.
-    var reattributed: [(adapter: AdapterIndex, start: FrameTime, evidence: ActorEvidence)] = []
+    private(set) var reattributed: [(adapter: AdapterIndex, start: FrameTime, evidence: ActorEvidence)] = []
     /// The running session on each adapter (its start frame).
-    var active: [AdapterIndex: HeldRef<FrameNumber>] = [:]
+    private(set) var active: [AdapterIndex: HeldRef<FrameNumber>] = [:]
     /// The running sessions' tracking (one per adapter in `active`, a short list: no hashing).
     var running: [ScanTracking] = []
     /// The most distinct reports a stopped session had: a new session's duplicate table starts
     /// that large (sessions on one scanner hear about as many; short ones between long ones are
     /// common), not growing from 16 slots.
-    var mostDistinctReports = 0
+    private(set) var mostDistinctReports = 0
     /// Advertisers seen in reports, by slot: a device's slot is its id while it is held (the
     /// values of `deviceIndex` and `firstDeviceOfAddress`, the owners in `devicePayloads` and in
     /// the running sessions' tables). The first `HandOverPolicy.kept` devices fill the first
@@ -50,7 +53,7 @@ struct ScanTracker: Sendable {
     /// Slots whose device left, for the next new devices.
     var freeSlots: [Int] = []
     /// Devices heard, and how many of them left (`HandedOverItems.devices`).
-    var devicesHeard = 0
+    private(set) var devicesHeard = 0
     var devicesLeft = 0
     /// Of those that left, the ones let go before they were quiet: more advertisers within the
     /// quiet time than `HandOverPolicy.heldDevices` (`forgetQuietDevices`).
@@ -66,12 +69,12 @@ struct ScanTracker: Sendable {
     /// there (per-device state; connection requests record it as `peerDiscovery`).
     var lastDiscovery = DiscoveryTable()
     /// The adapters in `lastDiscovery`'s keys.
-    var discoveryAdapters: [AdapterIndex] = []
+    private(set) var discoveryAdapters: [AdapterIndex] = []
     /// Sessions handed over that some `lastDiscovery` still points at, by start frame (at most
     /// one per advertiser; the others are dropped at each hand-over).
-    var handedOverDiscoveryScans: [FrameNumber: ScanSession] = [:]
+    private(set) var handedOverDiscoveryScans: [FrameNumber: ScanSession] = [:]
     /// Extended report fragments waiting for their last part.
-    var fragments: [FragmentKey: [UInt8]] = [:]
+    private(set) var fragments: [FragmentKey: [UInt8]] = [:]
 
     struct AdapterAddress: Hashable, Sendable {
         var adapter: AdapterIndex
@@ -567,5 +570,18 @@ extension ScanTracker {
         for s in handed where pointedAt.contains(s.start.frame) { handedOverDiscoveryScans[s.start.frame] = s }
         sessions.remove(positions)
         return handed
+    }
+}
+
+extension ScanTracker {
+    /// LE Set (Extended) Scan Parameters succeeded on `adapter`: the parameters of its next scans.
+    mutating func parametersSet(_ phys: [ScanPHY], adapter: AdapterIndex) {
+        parameters[adapter] = phys
+    }
+
+    /// The sessions found to be the system's when they ended since last asked; forgotten here.
+    mutating func takeReattributed() -> [(adapter: AdapterIndex, start: FrameTime, evidence: ActorEvidence)] {
+        defer { reattributed = [] }
+        return reattributed
     }
 }
