@@ -1,4 +1,6 @@
 import Foundation
+import ScopeCore
+import ScopeDecode
 
 /// tshark (Debian package `tshark`), the reference decoder tests compare with, when installed:
 /// found on `PATH` once (saying so once when it is not), and run with its output read back.
@@ -9,6 +11,13 @@ package enum Tshark {
         FileHandle.standardError.write(Data("⚠️  tshark not found (apt-get install -y tshark): the comparisons with it are SKIPPED\n".utf8))
         return nil
     }()
+
+    /// A UUID as tshark's fields write it: "0x2a05" for a 16-bit one, 32 lowercase hex digits
+    /// otherwise.
+    package static func uuidString(_ uuid: BluetoothUUID) -> String {
+        if let u = uuid.uuid16 { return Hex.prefixed(u, digits: 4).lowercased() }
+        return uuid.uuidString.lowercased().filter { $0 != "-" }
+    }
 
     package struct Failure: Error, CustomStringConvertible {
         package var message: String

@@ -59,10 +59,7 @@ struct CCCDOwnerTests {
     }
 
     /// tshark's spelling of a UUID.
-    static func tsharkString(_ uuid: BluetoothUUID) -> String {
-        if let u = uuid.uuid16 { return Hex.prefixed(u, digits: 4).lowercased() }
-        return uuid.uuidString.lowercased().filter { $0 != "-" }
-    }
+    static func tsharkString(_ uuid: BluetoothUUID) -> String { Tshark.uuidString(uuid) }
 
     struct Seen {
         var frame: Int

@@ -67,10 +67,7 @@ struct ServiceMembershipTests {
         return out
     }
 
-    static func tsharkString(_ uuid: ATTUUID) -> String {
-        if let u = uuid.uuid16 { return Hex.prefixed(u, digits: 4).lowercased() }
-        return uuid.uuidString.lowercased().filter { $0 != "-" }
-    }
+    static func tsharkString(_ uuid: ATTUUID) -> String { Tshark.uuidString(uuid) }
 
     @Test func servicesAgreeWithTshark() throws {
         var compared = 0

@@ -353,7 +353,7 @@ extension ConnectionTracker {
                 }
                 let count = db.characteristics.count
                 if count > 0, db.characteristics[count - 1].declarationHandle > a.handle { outOfOrder = true }
-                let service = db.services.service(containing: a.handle)?.start
+                let service = db.services.serviceIndex(containing: a.handle).map { db.services[$0].start }
                 let written = label(uuid)
                 db.characteristics.append(
                     GATTDatabase.Characteristic(

@@ -27,30 +27,35 @@ public struct GATTTracker: Sendable {
     public let connection: GATTConnectionKey
     /// Whether annotations get the display-only parts (names, fields, request handle lists).
     public let detail: DecodeDetail
-    /// The remote device's GATT server as the local client discovered it: what requests the
-    /// local host sent, and notifications and indications it received, are about.
-    public private(set) var remote = GATTServerDatabase()
-    /// The local device's GATT server as the remote client discovered it (a phone serving, say,
-    /// ANCS or an LE Audio service to the accessory on the same connection): requests received
-    /// and notifications sent are about it. The two are kept apart: their handles overlap.
-    public private(set) var local = GATTServerDatabase()
-    /// The server the PDU being annotated is about (``GATTServerSide/init(opcode:direction:)``).
+    /// The database of the server the PDU being annotated is about, ``side``'s
+    /// (``GATTServerSide/init(opcode:direction:)``): each side of a connection may run a GATT
+    /// server, with handles that overlap the other's, and each has its own database.
+    var db = GATTServerDatabase()
+    /// The other server's database.
+    var otherDB = GATTServerDatabase()
+    /// Whose database ``db`` is.
     var side = GATTServerSide.remote
     /// ATT_MTU of the fixed ATT bearer (CID 0x0004).
     public private(set) var mtu = GATTMTUState()
 
-    /// The database of ``side``, read and changed in place.
-    var db: GATTServerDatabase {
-        _read {
-            if side == .local { yield local } else { yield remote }
-        }
-        _modify {
-            if side == .local { yield &local } else { yield &remote }
-        }
-    }
+    /// The remote device's GATT server as the local client discovered it: what requests the
+    /// local host sent, and notifications and indications it received, are about.
+    public var remote: GATTServerDatabase { side == .remote ? db : otherDB }
+    /// The local device's GATT server as the remote client discovered it (a phone serving, say,
+    /// ANCS or an LE Audio service to the accessory on the same connection): requests received
+    /// and notifications sent are about it.
+    public var local: GATTServerDatabase { side == .local ? db : otherDB }
 
     /// The database of one server.
     public func server(_ side: GATTServerSide) -> GATTServerDatabase { side == .local ? local : remote }
+
+    /// Makes ``db`` the database of `server` (the two are swapped, not copied: a connection's
+    /// PDUs are mostly about one server, so this seldom does anything).
+    mutating func select(_ server: GATTServerSide) {
+        guard server != side else { return }
+        swap(&db, &otherDB)
+        side = server
+    }
 
     struct BearerKey: Hashable, Sendable {
         /// Direction the request/indication travelled.
@@ -185,7 +190,7 @@ public struct GATTTracker: Sendable {
         _ pdu: ATTPDU, direction: Direction, frame: FrameNumber, cid: UInt16 = ChannelID.att.rawValue
     ) -> GATTAnnotation? {
         guard let kind = pdu.opcode.kind else { return nil }
-        side = GATTServerSide(opcode: pdu.opcode, direction: direction)
+        select(GATTServerSide(opcode: pdu.opcode, direction: direction))
         if !displays {
             // Most PDUs of a connection are notifications and write commands: for analysis they
             // teach nothing and get no annotation, except a command writing a CCCD.
@@ -582,7 +587,7 @@ public enum GATTServerSide: String, Sendable, Hashable {
     /// (request, command, confirmation) goes to the server, a server's (response, notification,
     /// indication) comes from it. A PDU of unknown direction is taken as the remote server's
     /// (the local host as client is the common case).
-    public init(opcode: ATTOpcode, direction: Direction) {
+    @inlinable public init(opcode: ATTOpcode, direction: Direction) {
         let fromClient: Bool
         switch opcode.kind {
         case .request?, .command?, .confirmation?: fromClient = true
