@@ -318,6 +318,25 @@ package enum JSONReporter {
         o.set("att_by_opcode", att.value)
         o.set("gatt_services", c.services)
         o.set("gatt_characteristics", c.characteristics)
+        if let last = c.rssiReadings.last, let weakest = c.rssiReadings.weakest {
+            var r = JSONObject()
+            r.set("reads", .int(Int64(c.rssiReadings.count)))
+            r.set("last_dbm", .int(Int64(last.dBm)))
+            r.set("last_frame", .int(Int64(last.at.frame)))
+            r.set("weakest_dbm", .int(Int64(weakest.dBm)))
+            r.set("weakest_frame", .int(Int64(weakest.at.frame)))
+            o.set("rssi", r.value)
+        } else {
+            o.set("rssi", .null)
+        }
+        if let a = c.peerAdvertisingRSSI {
+            var r = JSONObject()
+            r.set("dbm", .int(Int64(a.dBm)))
+            r.set("frame", .int(Int64(a.at.frame)))
+            o.set("peer_advertising_rssi", r.value)
+        } else {
+            o.set("peer_advertising_rssi", .null)
+        }
         if let e = c.radioEstimate {
             var r = JSONObject()
             r.set("connection_events", .int(e.events))

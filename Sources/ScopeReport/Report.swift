@@ -509,6 +509,9 @@ package struct ConnectionSummary: Sendable {
     package var dataLength: (tx: Int, rx: Int)?
     /// Whose connection it is (docs/ATTRIBUTION.md).
     package var who: Attributed
+    /// Read RSSI answers on the link, and the peer's last advertising report before it came up.
+    package var rssiReadings: RSSIReadings
+    package var peerAdvertisingRSSI: RSSIReading?
 
     /// The contract name of every ATT opcode (``ContractNames/attOpcode(_:)``), and its place in
     /// the names' order (opcodes of one name share it).
@@ -521,6 +524,8 @@ package struct ConnectionSummary: Sendable {
 
     init(_ c: Connection, captureEnd: Timestamp, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
         who = Attributed(c.attribution, actor)
+        rssiReadings = c.rssiReadings
+        peerAdvertisingRSSI = c.peerAdvertisingRSSI
         transport = c.transport
         end = c.end.label
         parametersSetBy = c.parametersSetBy?.rawValue

@@ -83,6 +83,9 @@ import Testing
         ("Riosagala__uploadfile__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
         ("NoahB10__MABIP__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
         ("vpuhoff__bk300-web-bluetooth-monitor__btsnoop_hci.log.last", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("palmarci__OpenGuardian__780g_pairing_with_mobile.pcapng", .android, true, [.androidVendorCommands]),
+        ("joelarula__darkelf__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
+        ("tonton81__test__btsnoop_hci.log", .android, true, [.androidVendorCommands, .btsnoopH4DualModeHost]),
     ]
 
     /// PacketLogger's header notes name the device, the OS version and the Bluetooth host build.

@@ -30,6 +30,8 @@ struct AdvertisingTracker: Sendable {
     private(set) var assembling: [DataKey: Int] = [:]
     /// The last advertising data commands per set.
     private(set) var advertisingData: [UInt8?: [RecentData]] = [:]
+    /// The sets that are Android multi-advertising instances (their handle is the instance).
+    private(set) var multiAdvertisingInstances: Set<SetKey> = []
 
     struct SetKey: Hashable, Sendable {
         var adapter: AdapterIndex
@@ -69,6 +71,32 @@ extension AdvertisingTracker {
             adapter: adapter, actors: actors)
     }
 
+    /// Android's vendor multi-advertising Write Advertising / Scan Response Data sent for
+    /// `instance` (legacy PDUs: the same 31-byte block as LE Set Advertising Data).
+    mutating func multiAdvertisingDataCommand(
+        _ d: LESetAdvertisingData, instance: UInt8, name: String, adapter: AdapterIndex, at: FrameTime, actors: ActorTracker
+    ) {
+        seen = true
+        multiAdvertisingInstances.insert(SetKey(adapter: adapter, handle: instance))
+        dataCommandAdded(
+            AdvertisingDataCommand(
+                at: at, complete: nil, command: name, advertisingHandle: instance,
+                kind: d.scanResponse ? .scanResponse : .advertising, legacyPDUs: true, operation: nil,
+                length: d.length, fragmentLength: d.data.count, data: Array(d.data), status: nil), adapter: adapter, actors: actors)
+    }
+
+    /// Android's vendor multi-advertising Set Parameters answered for `instance` (`setup`: when
+    /// it succeeded).
+    mutating func multiAdvertisingParametersSet(_ setup: AdvertisingSetup?, instance: UInt8, adapter: AdapterIndex) {
+        multiAdvertisingInstances.insert(SetKey(adapter: adapter, handle: instance))
+        extendedParametersSet(setup, handle: instance, adapter: adapter)
+    }
+
+    /// A multi-advertising instance enabled or disabled: it is one from now on (its spans say so).
+    mutating func noteMultiAdvertisingInstance(_ instance: UInt8, adapter: AdapterIndex) {
+        multiAdvertisingInstances.insert(SetKey(adapter: adapter, handle: instance))
+    }
+
     private mutating func dataCommandAdded(_ command: AdvertisingDataCommand, adapter: AdapterIndex, actors: ActorTracker) {
         dataCommands.append(command)
         noteDataCommand(dataCommands.count - 1, adapter: adapter, actors: actors)
@@ -88,7 +116,9 @@ extension AdvertisingTracker {
                 let params = handle == nil ? legacyAdvertisingParameters[adapter] : extendedAdvertisingParameters[key]
                 openSpans[key] = spans.append(
                     AdvertisingSpan(
-                        advertisingHandle: handle, api: handle == nil ? .legacy : .extended, connectable: params?.connectable ?? true,
+                        advertisingHandle: handle,
+                        api: handle == nil ? .legacy : multiAdvertisingInstances.contains(key) ? .androidMultiAdvertising : .extended,
+                        connectable: params?.connectable ?? true,
                         directed: params?.directed, intervalMicros: params?.intervalMicros, start: at, stop: nil, stoppedBy: "",
                         enabledMicros: 0, connectedWhileEnabledMicros: 0))
                 noteSpanStarted(spans.count - 1, up: up, adapter: adapter, actors: actors)
@@ -129,6 +159,19 @@ extension AdvertisingTracker {
     /// Legacy advertising stops when a connection is created in the peripheral role.
     mutating func connectionStopsLegacyAdvertising(adapter: AdapterIndex, at: FrameTime) {
         stopSpan(SetKey(adapter: adapter, handle: nil), at: at, by: "connection (controller stops legacy advertising)")
+    }
+
+    /// A connection in the peripheral role stops the multi-advertising instance it came through
+    /// (the controller stops it; Android's stack re-enables it unless the app stopped it, AOSP
+    /// `btm_ble_multi_adv_reenable`). Which instance is told only by a vendor event, so the span
+    /// stops here only when it is the one connectable instance enabled on the adapter.
+    mutating func connectionStopsMultiAdvertising(adapter: AdapterIndex, at: FrameTime) {
+        let connectable = openSpans.filter { key, id in
+            guard key.adapter == adapter, multiAdvertisingInstances.contains(key), let i = spans.position(of: id) else { return false }
+            return spans[i].connectable
+        }
+        guard connectable.count == 1, let key = connectable.first?.key else { return }
+        stopSpan(key, at: at, by: "connection (the controller stops the multi-advertising instance)")
     }
 
     mutating func advertisingSetTerminated(_ t: LEAdvertisingSetTerminated, adapter: AdapterIndex, at: FrameTime) {

@@ -56,6 +56,7 @@ extension AnalysisBuilder {
         let connection = links.connectionOpened(
             c, key: key, at: at, frame: frameConnection, request: attemptIndex, foundBefore: foundBefore, kept: handOverPolicy.kept)
         let role = connection.role
+        if c.isLE { links.notePeerAdvertisingRSSI(key, scans.lastAdvertisingRSSI(of: c.peer)) }
         advertising.noteConnectionArrived(connection, at: at)
         if c.isLE && role == .central { scans.noteConnected(c.peer, adapter: adapter, at: at) }
         // An accept-list request names its peer only now: a reconnection to it if it was
@@ -64,7 +65,10 @@ extension AnalysisBuilder {
             reconnections.noteRequest(links.attempts[i], id: links.attempts.ids[i], key: peerOnAdapter(c.peer, adapter: adapter))
         }
         if let i = attemptIndex { noteRequestChanged(i) }
-        if c.isLE && role == .peripheral { advertising.connectionStopsLegacyAdvertising(adapter: adapter, at: at) }
+        if c.isLE && role == .peripheral {
+            advertising.connectionStopsLegacyAdvertising(adapter: adapter, at: at)
+            advertising.connectionStopsMultiAdvertising(adapter: adapter, at: at)
+        }
     }
 
     /// The connection on `key`, created when its setup was not captured.

@@ -152,7 +152,7 @@ package struct AnalysisBuilder: Sendable {
         case .command(let command):
             // The Dissector matches commands: an earlier one of this opcode, never answered, is
             // replaced by this one.
-            if let replaced = takeCommand(frame.commandMatch), Self.setsAdvertisingData(replaced.command.opcode) {
+            if let replaced = takeCommand(frame.commandMatch), Self.setsAdvertisingData(replaced.command) {
                 advertising.dataCommandReplaced(sentAt: replaced.at)
             }
             // (The Dissector matches no opcode 0x0000: such a command is never answered.)
@@ -359,7 +359,7 @@ package struct AnalysisBuilder: Sendable {
         switch command.opcode {
         case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .disconnect,
             .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData,
-            .leConnectionUpdate:
+            .leConnectionUpdate, .androidMultiAdvertising:
             break
         case .androidAdvertisingPacketContentFilter:
             actors.controllerFilterCommand(adapter: adapter, at: at.frame)
@@ -387,6 +387,10 @@ package struct AnalysisBuilder: Sendable {
         case .leSetExtendedAdvertisingData(let d)?:
             advertising.extendedAdvertisingDataCommand(
                 d, name: command.opcode.name ?? command.opcode.description, adapter: adapter, at: at, actors: actors)
+        case .androidMultiAdvertising(.data(let instance, let d))?:
+            advertising.multiAdvertisingDataCommand(
+                d, instance: instance, name: d.scanResponse ? "Android Multi-Advertising Write Scan Response Data" : "Android Multi-Advertising Write Advertising Data",
+                adapter: adapter, at: at, actors: actors)
         default:
             // The other data commands too short for their view still say advertising is in use.
             switch command.opcode {
@@ -527,6 +531,27 @@ package struct AnalysisBuilder: Sendable {
                     advertisingEnable(e.enable, handles: e.sets.map { Optional($0.advertisingHandle) }, adapter: adapter, at: pending.at)
                 }
             }
+        case .readRSSI:
+            if case .readRSSI(let r)? = event.typed {
+                links.rssiRead(HandleKey(adapter: adapter, handle: r.handle), RSSIReading(dBm: Int(r.rssi), at: at))
+            }
+        case .androidMultiAdvertising:
+            switch command.typed {
+            case .androidMultiAdvertising(.parameters(let instance, let a))?:
+                advertising.multiAdvertisingParametersSet(
+                    status == 0
+                        ? AdvertisingSetup(intervalMicros: a.intervalMinMicros, connectable: a.connectable, directed: a.directed, legacyPDUs: true)
+                        : nil,
+                    instance: instance, adapter: adapter)
+            case .androidMultiAdvertising(.data)?:
+                advertising.dataCommandAnswered(command: pending.at, status: status, at: at)
+            case .androidMultiAdvertising(.enable(let instance, let enabled))?:
+                advertising.noteMultiAdvertisingInstance(instance, adapter: adapter)
+                if status == 0 { advertisingEnable(enabled, handles: [instance], adapter: adapter, at: pending.at) }
+            default:
+                // Set Random Address (the stack rotates each instance's address): no advertising.
+                break
+            }
         case .leReadSupportedStates:
             if case .leReadSupportedStates(let s)? = event.typed {
                 advertising.supportedStates(s.states, at: at)
@@ -541,9 +566,14 @@ package struct AnalysisBuilder: Sendable {
     }
 
     /// The commands that give a set its advertising or scan response data.
-    static func setsAdvertisingData(_ opcode: HCIOpcode) -> Bool {
-        opcode == .leSetAdvertisingData || opcode == .leSetScanResponseData || opcode == .leSetExtendedAdvertisingData
-            || opcode == .leSetExtendedScanResponseData
+    static func setsAdvertisingData(_ command: HCICommand) -> Bool {
+        switch command.opcode {
+        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData: return true
+        case .androidMultiAdvertising:
+            if case .androidMultiAdvertising(.data)? = command.typed { return true }
+            return false
+        default: return false
+        }
     }
 
     /// The scanning PHYs the analysis reports, by their Scanning_PHYs bit (LE 2M cannot scan).

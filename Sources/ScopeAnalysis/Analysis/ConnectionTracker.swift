@@ -708,6 +708,18 @@ extension ConnectionTracker {
         connections[i].phyUpdates.append(update)
     }
 
+    /// A Read RSSI answer for the link on `key`.
+    mutating func rssiRead(_ key: HandleKey, _ reading: RSSIReading) {
+        guard let i = openConnection(key) else { return }
+        connections[i].rssiReadings.add(reading)
+    }
+
+    /// The last advertising report heard from the peer of the link on `key` before it came up.
+    mutating func notePeerAdvertisingRSSI(_ key: HandleKey, _ reading: RSSIReading?) {
+        guard let reading, let i = openConnection(key) else { return }
+        connections[i].peerAdvertisingRSSI = reading
+    }
+
     /// LE Data Length Change on `key`.
     mutating func dataLengthChanged(_ key: HandleKey, _ change: DataLengthChange) {
         guard let i = openConnection(key) else { return }

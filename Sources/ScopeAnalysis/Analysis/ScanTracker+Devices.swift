@@ -89,6 +89,17 @@ extension ScanTracker {
         return first
     }
 
+    /// The last advertising report heard from `address` (of any address type) before now, as a
+    /// reading when it carried an RSSI: the signal strength a link to it started with.
+    func lastAdvertisingRSSI(of address: BDAddr) -> RSSIReading? {
+        var latest: HeldDevice?
+        deviceIndex.forEachIndex(ofAddress: address.value) { slot in
+            if latest.map({ devices[slot].last.frame > $0.last.frame }) ?? true { latest = devices[slot] }
+        }
+        guard let d = latest, d.lastRSSI != HeldDevice.noRSSI else { return nil }
+        return RSSIReading(dBm: Int(d.lastRSSI), at: d.last)
+    }
+
     /// `traits` is never made smaller than this.
     static let fewTraits = 64
 
@@ -180,6 +191,8 @@ struct HeldDevice: Sendable {
     /// report's 127 means "not available" and is never kept).
     var rssiMin = HeldDevice.noRSSI
     var rssiMax = Int8.min
+    /// The RSSI of the last report (`last`), `noRSSI` when it carried none.
+    var lastRSSI = HeldDevice.noRSSI
     var connectable = false
 
     static let noRSSI: Int8 = 127
@@ -199,6 +212,7 @@ struct HeldDevice: Sendable {
     mutating func update(rssi: Int8, connectable: Bool, newPayload: Bool, at: FrameTime) {
         reports += 1
         last = at
+        lastRSSI = rssi
         if rssi != Self.noRSSI {
             rssiMin = min(rssiMin, rssi)
             rssiMax = max(rssiMax, rssi)

@@ -281,6 +281,11 @@ package struct Connection: Sendable {
     var pendingParameterRequest: Side?
     /// An SMP Pairing Request was seen on the link.
     package var pairedOnLink = false
+    /// Read RSSI answers on the link (the host polled the signal strength).
+    package var rssiReadings = RSSIReadings()
+    /// The last advertising report heard from the peer before the link came up, when it carried
+    /// an RSSI (the signal strength the link started with, where the capture has no better).
+    package var peerAdvertisingRSSI: RSSIReading?
 
     /// Encrypted with keys of an earlier bond: a successful encryption and no pairing on the link.
     package var encryptedWithStoredKeys: Bool { encryption.lastSuccess != nil && !pairedOnLink }
@@ -583,6 +588,32 @@ package struct ClientConfigurationState: Sendable {
     package func everEnabled(characteristic h: UInt16) -> Bool {
         let i = enabledCharacteristics.partitionPoint { $0 >= h }
         return i < enabledCharacteristics.count && enabledCharacteristics[i] == h
+    }
+}
+
+/// A received signal strength the capture holds for a link: a Read RSSI answer on it, or the
+/// last advertising report heard from its peer before it came up.
+package struct RSSIReading: Sendable, Hashable {
+    /// dBm (Read RSSI on a BR/EDR link: relative to the controller's golden receive range).
+    package var dBm: Int
+    package var at: FrameTime
+    package init(dBm: Int, at: FrameTime) {
+        self.dBm = dBm
+        self.at = at
+    }
+}
+
+/// The Read RSSI answers of a link: how many, the latest and the weakest.
+package struct RSSIReadings: Sendable, Hashable {
+    package private(set) var count = 0
+    package private(set) var last: RSSIReading?
+    package private(set) var weakest: RSSIReading?
+    package init() {}
+
+    package mutating func add(_ r: RSSIReading) {
+        count += 1
+        last = r
+        if weakest.map({ r.dBm < $0.dBm }) ?? true { weakest = r }
     }
 }
 

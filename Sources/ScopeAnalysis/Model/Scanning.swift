@@ -2,6 +2,9 @@ import ScopeCore
 
 package enum HCIAPI: String, Sendable, Hashable {
     case legacy, extended
+    /// Android's vendor LE Multi-Advertising command (advertising instances on controllers
+    /// without LE extended advertising).
+    case androidMultiAdvertising = "android_multi_adv"
 }
 
 /// One scan session: from an LE Set (Extended) Scan Enable (enable) whose Command Complete

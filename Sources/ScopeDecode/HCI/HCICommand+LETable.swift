@@ -286,6 +286,32 @@ extension HCICommand {
              .u32("LE Scan Window", .slots), ownAddressType,
              .u8("Scanning Filter Policy", .values(HCIValueTables.scanningFilterPolicy))],
             returns: statusOnly, summary: ["LE Scan Type", "LE Scan Interval", "LE Scan Window"])),
+        // Android's vendor LE Multi-Advertising (AOSP `btm_ble_multi_adv.cc`; the sizes are its
+        // BTM_BLE_MULTI_ADV_*_LEN): one instance's parameters, data, scan response, random address
+        // or enable per command, chosen by the sub-command; answered by Status and the sub-command.
+        (.androidMultiAdvertising, CommandLayout(
+            [.u8("Sub-command", .values(HCIValueTables.androidMultiAdvertisingSubcommand)),
+             .variant("Multi-Advertising", selector: "Sub-command", [
+                ParamVariant(0x01, "Set Parameters", [
+                    .u16("Advertising Interval Min", .slots), .u16("Advertising Interval Max", .slots),
+                    .u8("Advertising Type", .values(HCIValueTables.advertisingType)), ownAddressType,
+                    .address("Own Address", .local), .u8("Peer Address Type", .addressType), .address("Peer Address", .peer),
+                    .u8("Advertising Channel Map", .flags(HCIValueTables.channelMap)),
+                    .u8("Advertising Filter Policy", .values(HCIValueTables.advertisingFilterPolicy)),
+                    .u8("Instance", .decimal), .dBm("TX Power")]),
+                ParamVariant(0x02, "Write Advertising Data", [
+                    .u8("Advertising Data Length", .decimal),
+                    .padded("Advertising Data", lengthFrom: "Advertising Data Length", size: 31, .advertisingData),
+                    .u8("Instance", .decimal)]),
+                ParamVariant(0x03, "Write Scan Response Data", [
+                    .u8("Scan Response Data Length", .decimal),
+                    .padded("Scan Response Data", lengthFrom: "Scan Response Data Length", size: 31, .advertisingData),
+                    .u8("Instance", .decimal)]),
+                ParamVariant(0x04, "Set Random Address", [.address("Random Address", .local), .u8("Instance", .decimal)]),
+                ParamVariant(0x05, "Enable", [.u8("Advertising Enable", .values(HCIValueTables.enable)), .u8("Instance", .decimal)]),
+             ])],
+            returns: [.status, .u8("Sub-command", .values(HCIValueTables.androidMultiAdvertisingSubcommand))],
+            summary: ["Sub-command"])),
         // §7.8.1–§7.8.3
         (le(0x0001), CommandLayout([.u64("LE Event Mask", .flags(HCIValueTables.leEventMask))], returns: statusOnly)),
         (le(0x0002), CommandLayout(

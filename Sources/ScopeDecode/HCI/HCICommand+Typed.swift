@@ -27,6 +27,8 @@ public enum TypedCommand: Sendable, Hashable {
     case leSetExtendedAdvertisingData(LESetExtendedAdvertisingData)
     case leSetAdvertisingEnable(LESetAdvertisingEnable)
     case leSetExtendedAdvertisingEnable(LESetExtendedAdvertisingEnable)
+    /// Android's vendor LE Multi-Advertising (``HCIOpcode/androidMultiAdvertising``).
+    case androidMultiAdvertising(AndroidMultiAdvertising)
 }
 
 extension HCICommand {
@@ -38,6 +40,7 @@ extension HCICommand {
         switch opcode {
         case .leSetScanParameters: return LESetScanParameters(p).map(TypedCommand.leSetScanParameters)
         case .androidExtendedScanParameters: return LESetScanParameters(androidVendor: p).map(TypedCommand.leSetScanParameters)
+        case .androidMultiAdvertising: return AndroidMultiAdvertising(p).map(TypedCommand.androidMultiAdvertising)
         case .leSetExtendedScanParameters: return LESetExtendedScanParameters(p).map(TypedCommand.leSetExtendedScanParameters)
         case .leSetScanEnable: return LESetScanEnable(p, extended: false).map(TypedCommand.leSetScanEnable)
         case .leSetExtendedScanEnable: return LESetScanEnable(p, extended: true).map(TypedCommand.leSetScanEnable)
@@ -395,6 +398,10 @@ public struct LESetAdvertisingParameters: Sendable, Hashable {
         else { return nil }
         (intervalMinMicros, intervalMaxMicros, advertisingType) = (lo, hi, type)
     }
+
+    init(intervalMinMicros: Int64, intervalMaxMicros: Int64, advertisingType: UInt8) {
+        (self.intervalMinMicros, self.intervalMaxMicros, self.advertisingType) = (intervalMinMicros, intervalMaxMicros, advertisingType)
+    }
 }
 
 /// LE Set Extended Advertising Parameters v1/v2 (§7.8.53).
@@ -456,6 +463,83 @@ public struct LESetAdvertisingData: Sendable, Hashable {
         let t = Self.built.table
         guard let (length, data) = (scanResponse ? t.scanResponse : t.advertising).read(p) else { return nil }
         (self.scanResponse, self.length, self.data) = (scanResponse, length, data)
+    }
+
+    init(scanResponse: Bool, length: Int, data: ArraySlice<UInt8>) {
+        (self.scanResponse, self.length, self.data) = (scanResponse, length, data)
+    }
+}
+
+/// Android's vendor LE Multi-Advertising (``HCIOpcode/androidMultiAdvertising``): one
+/// instance's parameters, data or enable, read through the slots of the sub-command's variant
+/// of the layout row. Nil for the random address sub-command (nothing the analysis reads), an
+/// unknown sub-command, or bytes too short.
+public enum AndroidMultiAdvertising: Sendable, Hashable {
+    /// Set Parameters: the instance's interval and advertising type, as LE Set Advertising
+    /// Parameters gives them.
+    case parameters(instance: UInt8, LESetAdvertisingParameters)
+    /// Write Advertising Data or Write Scan Response Data (``LESetAdvertisingData/scanResponse``).
+    case data(instance: UInt8, LESetAdvertisingData)
+    case enable(instance: UInt8, enabled: Bool)
+
+    /// The advertising instance the command is about.
+    public var instance: UInt8 {
+        switch self {
+        case .parameters(let i, _), .data(let i, _), .enable(let i, _): return i
+        }
+    }
+
+    struct Table: Sendable {
+        var subcommand = ParamSlot.unresolved
+        var min = ParamSlot.unresolved, max = ParamSlot.unresolved, type = ParamSlot.unresolved, parametersInstance = ParamSlot.unresolved
+        var advertising = RunSlot.unresolved, advertisingInstance = ParamSlot.unresolved
+        var scanResponse = RunSlot.unresolved, scanResponseInstance = ParamSlot.unresolved
+        var enable = ParamSlot.unresolved, enableInstance = ParamSlot.unresolved
+    }
+    static let built: Built<Table> = {
+        var s = HCICommand.slots(.androidMultiAdvertising)
+        var t = Table()
+        t.subcommand = s.int("Sub-command")
+        var p = s.variant("Multi-Advertising", 0x01)
+        t.min = p.int("Advertising Interval Min")
+        t.max = p.int("Advertising Interval Max")
+        t.type = p.int("Advertising Type")
+        t.parametersInstance = p.int("Instance")
+        var a = s.variant("Multi-Advertising", 0x02)
+        t.advertising = a.run("Advertising Data")
+        t.advertisingInstance = a.int("Instance")
+        var r = s.variant("Multi-Advertising", 0x03)
+        t.scanResponse = r.run("Scan Response Data")
+        t.scanResponseInstance = r.int("Instance")
+        var e = s.variant("Multi-Advertising", 0x05)
+        t.enable = e.int("Advertising Enable")
+        t.enableInstance = e.int("Instance")
+        s.absorb(p, prefix: "Set Parameters")
+        s.absorb(a, prefix: "Write Advertising Data")
+        s.absorb(r, prefix: "Write Scan Response Data")
+        s.absorb(e, prefix: "Enable")
+        return Built(t, s.missing)
+    }()
+
+    init?(_ p: ArraySlice<UInt8>) {
+        let t = Self.built.table
+        switch t.subcommand.u8(p) {
+        case 0x01:
+            guard let lo = t.min.micros(p), let hi = t.max.micros(p), let type = t.type.u8(p), let i = t.parametersInstance.u8(p)
+            else { return nil }
+            self = .parameters(instance: i, LESetAdvertisingParameters(intervalMinMicros: lo, intervalMaxMicros: hi, advertisingType: type))
+        case 0x02, 0x03:
+            let scanResponse = t.subcommand.u8(p) == 0x03
+            guard let (length, data) = (scanResponse ? t.scanResponse : t.advertising).read(p),
+                let i = (scanResponse ? t.scanResponseInstance : t.advertisingInstance).u8(p)
+            else { return nil }
+            self = .data(instance: i, LESetAdvertisingData(scanResponse: scanResponse, length: length, data: data))
+        case 0x05:
+            guard let enable = t.enable.u8(p), let i = t.enableInstance.u8(p) else { return nil }
+            self = .enable(instance: i, enabled: enable != 0)
+        default:
+            return nil
+        }
     }
 }
 

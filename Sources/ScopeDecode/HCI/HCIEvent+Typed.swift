@@ -25,6 +25,8 @@ public enum TypedEvent: Sendable, Hashable {
     case leReadSupportedStates(LEReadSupportedStatesReturn)
     /// Command Complete of LE Read Maximum Advertising Data Length.
     case leReadMaximumAdvertisingDataLength(LEReadMaximumAdvertisingDataLengthReturn)
+    /// Command Complete of Read RSSI.
+    case readRSSI(ReadRSSIReturn)
 }
 
 extension HCIEvent {
@@ -40,6 +42,8 @@ extension HCIEvent {
                 return LEReadSupportedStatesReturn(returnParameters).map(TypedEvent.leReadSupportedStates)
             case .leReadMaximumAdvertisingDataLength:
                 return LEReadMaximumAdvertisingDataLengthReturn(returnParameters).map(TypedEvent.leReadMaximumAdvertisingDataLength)
+            case .readRSSI:
+                return ReadRSSIReturn(returnParameters).map(TypedEvent.readRSSI)
             default: return nil
             }
         case .leMeta:
@@ -419,6 +423,34 @@ public struct LEReadMaximumAdvertisingDataLengthReturn: Sendable, Hashable {
     }
 }
 
+/// Read RSSI return parameters (§7.5.4). Nil when the command failed or the controller had no
+/// value (127: "RSSI is not available", as in advertising reports).
+public struct ReadRSSIReturn: Sendable, Hashable {
+    public var handle: UInt16
+    /// On an LE link the received signal strength in dBm (-127…20); on BR/EDR the difference
+    /// from the controller's golden receive power range.
+    public var rssi: Int8
+
+    struct Table: Sendable {
+        var head = StatusHandleSlots(), rssi = ParamSlot.unresolved
+    }
+    static let built: Built<Table> = {
+        var s = HCICommand.returnSlots(.readRSSI)
+        var t = Table()
+        t.head = StatusHandleSlots(&s)
+        t.rssi = s.int("RSSI")
+        return Built(t, s.missing)
+    }()
+
+    init?(_ r: ArraySlice<UInt8>) {
+        let t = Self.built.table
+        guard t.head.status.u8(r) == 0, let h = t.head.handle.handle(r), let v = t.rssi.u8(r) else { return nil }
+        let value = Int8(bitPattern: v)
+        guard value != 127 else { return nil }
+        (handle, rssi) = (h, value)
+    }
+}
+
 // MARK: - Every table, for the test
 
 /// Each typed view's table and the names it looked for but did not find in its layout row
@@ -443,6 +475,7 @@ enum TypedViewTables {
             ("LESetExtendedAdvertisingData (scan response)", LESetExtendedAdvertisingData.scanResponseTable.missing),
             ("LESetAdvertisingEnable", LESetAdvertisingEnable.built.missing),
             ("LESetExtendedAdvertisingEnable", LESetExtendedAdvertisingEnable.built.missing),
+            ("AndroidMultiAdvertising", AndroidMultiAdvertising.built.missing),
             ("DisconnectionComplete", DisconnectionComplete.built.missing),
             ("EncryptionChange v1", EncryptionChange.v1Table.missing),
             ("EncryptionChange v2", EncryptionChange.v2Table.missing),
@@ -458,6 +491,7 @@ enum TypedViewTables {
             ("LEAdvertisingSetTerminated", LEAdvertisingSetTerminated.built.missing),
             ("LEReadSupportedStatesReturn", LEReadSupportedStatesReturn.built.missing),
             ("LEReadMaximumAdvertisingDataLengthReturn", LEReadMaximumAdvertisingDataLengthReturn.built.missing),
+            ("ReadRSSIReturn", ReadRSSIReturn.built.missing),
         ]
     }
 }

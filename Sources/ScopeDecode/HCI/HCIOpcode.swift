@@ -147,6 +147,11 @@ extension HCIOpcode {
     /// Scan Parameters on controllers that support it (intervals past 10.24 s). Not in the name
     /// table (btmon and tshark print it as a vendor command).
     public static let androidExtendedScanParameters = HCIOpcode(ogf: 0x3F, ocf: 0x015A)
+    /// Android's vendor command LE Multi-Advertising (OGF 0x3F OCF 0x154; AOSP
+    /// `btm_ble_multi_adv`, Broadcom's and Qualcomm's controllers before LE extended advertising):
+    /// advertising instances set up and enabled by sub-command (parameters, data, scan response,
+    /// random address, enable). Not in the name table (btmon and tshark print it as a vendor command).
+    public static let androidMultiAdvertising = HCIOpcode(ogf: 0x3F, ocf: 0x0154)
 }
 
 // MARK: - Name table

@@ -36,6 +36,11 @@ enum HCIValueTables {
     ]
 
     static let enable: [UInt64: String] = [0x00: "Disabled", 0x01: "Enabled"]
+    /// Android's vendor LE Multi-Advertising sub-commands (AOSP BTM_BLE_MULTI_ADV_*).
+    static let androidMultiAdvertisingSubcommand: [UInt64: String] = [
+        0x01: "Set Parameters", 0x02: "Write Advertising Data", 0x03: "Write Scan Response Data",
+        0x04: "Set Random Address", 0x05: "Enable",
+    ]
 
     static let role: [UInt64: String] = [0x00: "Central", 0x01: "Peripheral"]
 

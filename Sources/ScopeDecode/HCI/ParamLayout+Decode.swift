@@ -98,8 +98,9 @@ public enum ParamLayout {
             case .rest:
                 // Takes whatever is left: fine as long as the fields before it are all there.
                 return index == layout.count - 1 && offset <= count
-            case .padded:
-                // Can report a length beyond its size even when the bytes fit: the walker decides.
+            case .padded, .variant:
+                // Can report a length beyond its size even when the bytes fit, or depends on
+                // the variant chosen: the walker decides.
                 return false
             }
             guard offset <= count else { return false }
@@ -282,6 +283,19 @@ extension ParamLayout {
                     if build { items.append(Field("\(n) [\(i)]", "", children: children)) }
                 }
                 if build { out.append(Field(n, "\(count)", children: items)) }
+            case .variant(let n, let selector, let variants):
+                let v = value(selector)
+                guard let chosen = variants.first(where: { $0.value == v }) else {
+                    // Not described: whatever is left may hold anything.
+                    let offset = reader.offset
+                    let b = reader.readRest()
+                    if collectSpans, !b.isEmpty { spans.append(FieldSpan(offset..<(offset + b.count), .opaque)) }
+                    if build { out.append(Field(n, "not described (\(Hex.prefixed(v, digits: 2)))" + (b.isEmpty ? "" : ": " + Hex.string(b, separator: " ")))) }
+                    return
+                }
+                var children: [Field] = []
+                walk(chosen.fields, into: &children)
+                if build { out.append(Field(n, chosen.name, children: children)) }
             }
         }
     }

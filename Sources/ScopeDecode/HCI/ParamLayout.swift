@@ -28,6 +28,10 @@ public indirect enum ParamField: Sendable {
     /// `Param[i]`; on the wire each element's parameters are contiguous (as every stack and
     /// controller sends them, e.g. Number Of Completed Packets' handle/count pairs).
     case array(String, count: ArrayCount, [ParamField])
+    /// The rest of the parameters laid out by the variant an earlier integer selects (a vendor
+    /// command with sub-commands, such as Android's LE Multi-Advertising). A value no variant
+    /// names leaves the rest undescribed (shown as hex, opaque to the redactor).
+    case variant(String, selector: String, [ParamVariant])
 
     /// "Status", rendered as an error code.
     public static let status: ParamField = .u8("Status", .status)
@@ -45,7 +49,7 @@ public indirect enum ParamField: Sendable {
         switch self {
         case .u8(let n, _), .u16(let n, _), .u24(let n, _), .u32(let n, _), .u64(let n, _): return n
         case .address(let n, _), .bytes(let n, _, _), .data(let n, _, _), .padded(let n, _, _, _): return n
-        case .rest(let n, _), .array(let n, _, _): return n
+        case .rest(let n, _), .array(let n, _, _), .variant(let n, _, _): return n
         }
     }
 
@@ -54,6 +58,7 @@ public indirect enum ParamField: Sendable {
         switch self {
         case .data(_, let n, _), .padded(_, let n, _, _): return n == name
         case .array(_, .field(let n), _), .array(_, .bitsIn(let n), _): return n == name
+        case .variant(_, let n, _): return n == name
         default: return false
         }
     }
@@ -69,8 +74,21 @@ public indirect enum ParamField: Sendable {
         case .address: return 6
         case .bytes(_, let n, _): return n
         case .padded(_, _, let n, _): return n
-        case .data, .rest, .array: return nil
+        case .data, .rest, .array, .variant: return nil
         }
+    }
+}
+
+/// One variant of a ``ParamField/variant``: the selector value that picks it, its name, and its
+/// parameters in wire order.
+public struct ParamVariant: Sendable {
+    public let value: UInt64
+    public let name: String
+    public let fields: [ParamField]
+    public init(_ value: UInt64, _ name: String, _ fields: [ParamField]) {
+        self.value = value
+        self.name = name
+        self.fields = fields
     }
 }
 

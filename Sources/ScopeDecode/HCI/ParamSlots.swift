@@ -124,12 +124,14 @@ struct ParamSlots: Sendable {
     /// Names appearing more than once at the top level (a lookup by such a name is ambiguous).
     private(set) var duplicates: Set<String> = []
 
-    init(_ layout: [ParamField]?) {
+    /// `base`: where the first parameter of `layout` sits (a variant's parameters follow the
+    /// ones before it).
+    init(_ layout: [ParamField]?, base: Int = 0) {
         guard let layout else {
             missing = ["(no layout row)"]
             return
         }
-        var offset: Int? = 0
+        var offset: Int? = base
         var seen: Set<String> = []
         for field in layout {
             if !seen.insert(field.name).inserted { duplicates.insert(field.name) }
@@ -209,6 +211,17 @@ struct ParamSlots: Sendable {
         case .bitsIn(let n): (count, bits) = (int(n), true)
         }
         return (ArraySlot(offset: offset, count: count, countsBits: bits, elementSize: size), ParamSlots(element))
+    }
+
+    /// The slots of the variant of `name` that `value` selects, at the offsets it sits at (every
+    /// parameter before the variant of fixed size).
+    mutating func variant(_ name: String, _ value: UInt64) -> ParamSlots {
+        guard let (offset, field) = find(name) else { return ParamSlots([]) }
+        guard case .variant(_, _, let variants) = field, let chosen = variants.first(where: { $0.value == value }) else {
+            missing.append("\(name) (no variant \(value))")
+            return ParamSlots([])
+        }
+        return ParamSlots(chosen.fields, base: offset)
     }
 
     /// Folds an element's (or another row's) failed lookups into this one's.

@@ -36,7 +36,11 @@ package struct AdvWithoutNeed: ItemRule {
             // Whose advertising (iOS Continuity, Google Play services, set up with the stack
             // after a reset: the system's; docs/ATTRIBUTION.md).
             let actor = context.actor(span.attribution)
-            let name = { span.advertisingHandle.map { "connectable advertising set \($0)" } ?? "connectable advertising (\(span.api.rawValue))" }
+            let name = {
+                span.advertisingHandle.map {
+                    span.api == .androidMultiAdvertising ? "connectable multi-advertising instance \($0)" : "connectable advertising set \($0)"
+                } ?? "connectable advertising (\(span.api.rawValue))"
+            }
             let stopAt = span.stop ?? view.lastFrame ?? span.start
             let enabled = stopAt.time.microseconds - span.start.time.microseconds
             // The first peripheral-role connection within the limit, and the first connection up

@@ -8,7 +8,9 @@ import ScopeCore
 /// 0x08 Connection Timeout) or was never established (0x3E Connection Failed to be Established,
 /// as a Disconnection Complete or an LE Connection Complete status). The finding gives the
 /// parameters in force (interval, peripheral latency, supervision timeout), who asked for them and
-/// when, and the last ACL data each way. An Encryption Change with status 0x08 is such a loss too,
+/// when, the last ACL data each way, and the signal strength where the capture has it (the last
+/// Read RSSI on the link, else the peer's last advertising report before it came up). An
+/// Encryption Change with status 0x08 is such a loss too,
 /// never a pairing failure.
 ///
 /// Usual cause: the peer went out of range or was switched off, or interference; a supervision
@@ -46,8 +48,11 @@ package struct ConnLinkLost: ItemRule {
                 finding(
                     subject: c.label,
                     shows: Self.describe(c, end: end, at: d),
-                    cause: Self.cause(end),
-                    evidence: [c.complete?.frame, c.parametersSetAt?.frame, c.lastSent?.frame, c.lastReceived?.frame, lostEncrypting?.frame, d.frame],
+                    cause: Self.cause(end) + Self.signalHint(c),
+                    evidence: [
+                        c.complete?.frame, c.parametersSetAt?.frame, c.lastSent?.frame, c.lastReceived?.frame, lostEncrypting?.frame,
+                        Self.signal(c)?.reading.at.frame, d.frame,
+                    ],
                     fix: "Treat link loss as normal: reconnect when the device is back and resume; if it happens within range, ask (from the peripheral) for a longer supervision timeout and check the peer's power and antenna.",
                     attribution: attribution, context: context)
             }
@@ -107,7 +112,41 @@ package struct ConnLinkLost: ItemRule {
             return "last \(what) frame \(f.frame), \(Text.seconds(d.time.microseconds - f.time.microseconds)) before"
         }
         s += "; " + last(c.lastSent, "ACL data sent") + "; " + last(c.lastReceived, "ACL data received")
+        s += "; " + rssiText(c, before: d)
         return s
+    }
+
+    /// The signal strength the capture holds for the link: its last Read RSSI answer, else the
+    /// peer's last advertising report before the link came up.
+    static func signal(_ c: Connection) -> (reading: RSSIReading, readOnLink: Bool)? {
+        if let r = c.rssiReadings.last { return (r, true) }
+        return c.peerAdvertisingRSSI.map { ($0, false) }
+    }
+
+    /// "RSSI -78 dBm at the last Read RSSI (frame 812, 1.2 s before; weakest -85 dBm of 4)".
+    static func rssiText(_ c: Connection, before d: FrameTime) -> String {
+        guard let (r, onLink) = signal(c) else {
+            return "no RSSI in the capture (no Read RSSI on the link, no advertising report from the peer before it)"
+        }
+        let ago = Text.seconds(d.time.microseconds - r.at.time.microseconds)
+        if onLink {
+            var s = "RSSI \(r.dBm) dBm at the last Read RSSI (frame \(r.at.frame), \(ago) before"
+            let readings = c.rssiReadings
+            if readings.count > 1, let w = readings.weakest { s += "; weakest \(w.dBm) dBm of \(readings.count) reads" }
+            return s + ")"
+        }
+        return "RSSI \(r.dBm) dBm in the peer's last advertising report before the link came up (frame \(r.at.frame), \(ago) before the loss; no Read RSSI on the link)"
+    }
+
+    /// Signal at or below this is weak for an LE link (within 10 dB of a typical receiver's
+    /// sensitivity, -95 to -100 dBm).
+    static let weakSignalDBm = -85
+
+    /// A sentence for the cause when the signal the capture holds was weak.
+    static func signalHint(_ c: Connection) -> String {
+        let weakest = c.rssiReadings.weakest ?? c.peerAdvertisingRSSI
+        guard let w = weakest, c.transport == .le, w.dBm <= weakSignalDBm else { return "" }
+        return "; the signal the capture holds was weak (\(w.dBm) dBm at frame \(w.at.frame)): the devices were likely near the edge of range"
     }
 
     static func cause(_ end: LinkEnd) -> String {

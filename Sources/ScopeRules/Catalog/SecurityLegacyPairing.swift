@@ -35,19 +35,28 @@ package struct SecurityLegacyPairing: ItemRule {
                 let lacking = p.lacking(\.secureConnections)
                 let attribution = p.attribution(lacking: lacking, local: links[p.connection]?.localAttribution ?? .localRequest)
                 let remote = attribution.signal == .remotePairingFeatures
+                // The remote central's Pairing Request lacked it (this host is the peripheral and
+                // offered it): the platform advice, written for a phone that is the central,
+                // would point at this device.
+                let remoteCentral = remote && p.requestSide == .remote && lacking.request && !lacking.response
                 t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                     let who = [lacking.request ? p.pduText(request: true) : nil, lacking.response ? p.pduText(request: false) : nil]
                         .compactMap { $0 }.joined(separator: " and ")
                     return finding(
                         subject: "pairing at frame \(p.request.frame)",
                         shows: "pairing at frames \(frames): \(flags) -> LE legacy pairing; Secure Connections missing from \(who)",
-                        cause: remote
-                            ? "The peer's stack or firmware does not offer LE Secure Connections (iOS and Android request it themselves)"
-                            : "The local host did not offer LE Secure Connections in its pairing PDU",
+                        cause: remoteCentral
+                            ? "The remote central's stack or firmware does not offer LE Secure Connections: its Pairing Request lacks the flag, while this device, the peripheral, offered it in its Pairing Response"
+                            : remote
+                                ? "The peer's stack or firmware does not offer LE Secure Connections (iOS and Android request it themselves)"
+                                : "The local host did not offer LE Secure Connections in its pairing PDU",
                         evidence: [p.request.frame, p.response?.frame],
-                        fix: remote
-                            ? "Enable LE Secure Connections in the peer's firmware (and consider SC-only mode)."
-                            : "Enable LE Secure Connections in the local stack (Zephyr: CONFIG_BT_SMP_SC_ONLY or SC support; BlueZ: Secure Connections in main.conf).",
+                        fix: remoteCentral
+                            ? "Enable LE Secure Connections in the central's firmware (the remote device); nothing on this device can change what the central asks for, short of refusing legacy pairing (Secure Connections only mode) if the central supports Secure Connections at all."
+                            : remote
+                                ? "Enable LE Secure Connections in the peer's firmware (and consider SC-only mode)."
+                                : "Enable LE Secure Connections in the local stack (Zephyr: CONFIG_BT_SMP_SC_ONLY or SC support; BlueZ: Secure Connections in main.conf).",
+                        platform: remoteCentral ? context.platform : nil,
                         attribution: attribution, context: context)
                 }
             }

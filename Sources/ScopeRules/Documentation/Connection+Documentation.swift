@@ -100,6 +100,9 @@ extension ConnLinkLost {
                 + "who asked for them (the host's LE Connection Update, the peer's L2CAP Connection Parameter Update "
                 + "Request or LE Remote Connection Parameter Request)",
             "The last ACL data sent and received before the loss",
+            "The signal strength where the capture has it: the last Read RSSI answer on the link (and the weakest), "
+                + "else the peer's last advertising report before the link came up; at or below -85 dBm the finding "
+                + "says the devices were likely near the edge of range",
         ],
         violated: "A link ends with 0x08 or 0x3E, or a request is answered with 0x3E. An Encryption Change or Key "
             + "Refresh with status 0x08 is such a loss too, never a pairing failure.",
