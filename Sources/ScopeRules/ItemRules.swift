@@ -242,8 +242,9 @@ struct ItemTally: Sendable {
 /// time, so batches of them judged on the way and what the analysis holds at the end give the
 /// verdict of the whole capture (`RuleAccumulator`).
 protocol ItemRule: Rule {
-    /// Judges the items of `view`.
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally
+    /// Judges the items of `view`, adding them to `t`: a fold over the batches handed over and
+    /// the items held at the end (a list already full of findings builds no more of them).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration)
     /// The verdict on every item tallied; `end` is the view of the end (capture-wide facts).
     func verdict(_ tally: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict
 }
@@ -252,15 +253,14 @@ extension ItemRule {
     package static var scope: RuleScope { .items }
 
     package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        let view = ItemView(analysis)
-        return verdict(tally(view, config: config), end: view, config: config)
+        evaluate(analysis, config: config, handedOver: nil)
     }
 
-    /// `evaluate` with the tally of the items handed over on the way.
+    /// `evaluate` after the tally of the items handed over on the way.
     func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, handedOver: ItemTally?) -> RuleVerdict {
         let view = ItemView(analysis)
-        var t = tally(view, config: config)
-        if let handedOver { t.merge(handedOver) }
+        var t = handedOver ?? ItemTally()
+        tally(view, into: &t, config: config)
         return verdict(t, end: view, config: config)
     }
 

@@ -302,8 +302,7 @@ package struct RuleAccumulator: Sendable {
             switch type.scope {
             case .items:
                 guard let items, let itemRule = entry.itemRule else { break }
-                let t = itemRule.init().tally(ItemView(settled: items, of: batch), config: config)
-                tallies[type.id, default: ItemTally()].merge(t)
+                itemRule.init().tally(ItemView(settled: items, of: batch), into: &tallies[type.id, default: ItemTally()], config: config)
             case .connection where !batch.connections.isEmpty, .scan where !batch.scans.isEmpty:
                 // Findings beyond what the merged batches keep already are only counted.
                 if let kept = parts[type.id]?.findings.keptCounts { facts.setAlreadyKept(kept, rule: type.id) }

@@ -108,14 +108,20 @@ extension Connection {
     /// bonded, they are reset at each connection): a successful pairing on the link in which
     /// both sides asked for bonding, or encryption started without pairing (keys from an
     /// earlier bond). `pairings`: the pairings of the capture (those of this link are used).
-    func bond(_ pairings: [Pairing]) -> Bond {
-        let mine = pairings.filter { $0.connection == id }
-        if let p = mine.first(where: { $0.result == .success }) {
+    func bond(_ pairings: [Pairing]) -> Bond { bond(PairingsByLink(pairings)) }
+
+    /// ``bond(_:)`` with the pairings indexed by link (a rule asking for many connections).
+    func bond(_ pairings: PairingsByLink) -> Bond {
+        switch pairings[id] {
+        case .success(let p)?:
             let both = (p.initiator?.bonding ?? false) && (p.responder?.bonding ?? false)
             return both ? .paired(p.request.frame) : .pairedWithoutBonding(p.request.frame)
+        case .noSuccess?:
+            return .none
+        case nil:
+            if let e = encryption.lastSuccess { return .storedKeys(e.frame) }
+            return .none
         }
-        if mine.isEmpty, let e = encryption.lastSuccess { return .storedKeys(e.frame) }
-        return .none
     }
 
     /// Still up when the capture ended less than `window` µs after `event`: what came after the
@@ -406,6 +412,25 @@ extension Array where Element == String {
 }
 
 /// Whether a link is bonded, and the frame that shows it.
+/// Each link's pairings as ``Connection/bond(_:)`` reads them: the first successful one, or
+/// that there were pairings and none succeeded. Built in one pass over the pairings.
+struct PairingsByLink {
+    enum Entry {
+        case success(Pairing)
+        case noSuccess
+    }
+    private var entries: [ConnectionID: Entry] = [:]
+
+    init(_ pairings: [Pairing]) {
+        for p in pairings {
+            if case .success? = entries[p.connection] { continue }
+            entries[p.connection] = p.result == .success ? .success(p) : .noSuccess
+        }
+    }
+
+    subscript(_ id: ConnectionID) -> Entry? { entries[id] }
+}
+
 enum Bond: Sendable, Hashable {
     /// Paired on this link, both sides asking for bonding (the Pairing Request's frame).
     case paired(FrameNumber)

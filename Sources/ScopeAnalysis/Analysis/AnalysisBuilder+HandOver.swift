@@ -67,7 +67,7 @@ extension AnalysisBuilder {
 
     var hasDevicesToLookAt: Bool { scans.hasDevicesToLookAt }
 
-    /// `hasSettledToHandOver`, for the frame loop, which asks after every frame: as a mutating
+    /// `hasSettledToHandOver`, for the frame loop, which asks once a batch of frames: as a mutating
     /// call it reads the builder where it is, where the getter, called on the builder the loop's
     /// closure captures, copied all of it (3.7 KB) every frame (and returning an optional
     /// `SettledBatch` instead copies 2.2 KB).

@@ -40,22 +40,24 @@ package struct AdvPayloadBudget: ItemRule {
         return total
     }
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let legacyMax = Int(number("legacy_max_bytes", config))
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
         let context = PlatformContext(view.platform, config)
-        var t = ItemTally()
         func size(_ label: String, _ k: ItemKey, _ value: Int?) {
             var s = t.sizes[label] ?? ItemTally.PayloadSizes()
-            // The summary names a label at each command until one records a size.
-            if s.firstSized == nil { s.candidates.append(k) }
+            // The summary names a label at each command until one records a size, in capture
+            // order whatever order the items are tallied in (the batches handed over on the way
+            // come before the first items, held to the end): a command before the first sized
+            // one so far is a candidate, and the verdict keeps those before the first of all.
+            if s.firstSized.map({ k < $0 }) ?? true { s.candidates.append(k) }
             if let value {
                 s.count += 1
                 s.min = min(s.min, value)
                 s.max = max(s.max, value)
-                if s.firstSized == nil { s.firstSized = k }
+                if s.firstSized.map({ k < $0 }) ?? true { s.firstSized = k }
             }
             t.sizes[label] = s
         }
@@ -121,7 +123,6 @@ package struct AdvPayloadBudget: ItemRule {
                     attribution: cmd.attribution)
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

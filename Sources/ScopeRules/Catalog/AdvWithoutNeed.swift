@@ -24,10 +24,9 @@ package struct AdvWithoutNeed: ItemRule {
     ]
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let limit = micros("connectable_enabled_without_connection_s", config)
         let context = PlatformContext(view.platform, config)
-        var t = ItemTally()
         for (i, span) in view.spans.enumerated() {
             t.tick(0)
             guard span.connectable else { continue }
@@ -85,7 +84,6 @@ package struct AdvWithoutNeed: ItemRule {
             }
             judge(into: &t.overlapIfSet[bit, default: ItemTally()])
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

@@ -19,10 +19,9 @@ package struct ConnAttemptUnbounded: ItemRule {
     package static let defaultThresholds: [String: ThresholdValue] = ["pending_s": .number(10)]
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let limit = micros("pending_s", config)
         let context = PlatformContext(view.platform, config)
-        var t = ItemTally()
         for (i, a) in view.attempts.enumerated() {
             t.tick(0)
             // The earliest of its ends (no array per attempt).
@@ -94,7 +93,6 @@ package struct ConnAttemptUnbounded: ItemRule {
                 t.note(0, k) { line() }
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

@@ -23,10 +23,9 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
     ]
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let limit = micros("idle_s", config)
         let context = PlatformContext(view.platform, config)
-        var t = ItemTally()
         for (i, c) in view.connections.enumerated() {
             t.tick(0)
             let k = key(0, Int(c.firstSeen), i)
@@ -87,7 +86,6 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
                 t.note(0, k) { "\(who): idle tail \(Text.seconds(idle))" }
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

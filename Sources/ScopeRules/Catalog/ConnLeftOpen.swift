@@ -21,12 +21,11 @@ package struct ConnLeftOpen: ItemRule {
     package static let defaultThresholds: [String: ThresholdValue] = ["idle_at_end_s": .number(30)]
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let limit = micros("idle_at_end_s", config)
         let context = PlatformContext(view.platform, config)
-        var t = ItemTally()
         // Only the end knows which links are still up (a batch holds settled items only).
-        guard let last = view.lastFrame else { return t }
+        guard let last = view.lastFrame else { return }
         for (i, c) in view.connections.enumerated() where c.isLE {
             guard case .stillUp = c.end else { continue }
             t.tick(0)
@@ -63,7 +62,6 @@ package struct ConnLeftOpen: ItemRule {
                     attribution: attribution, context: context)
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

@@ -23,9 +23,8 @@ package struct ConnLinkLost: ItemRule {
     package static let summary = "A link is lost (supervision timeout) or fails to be established"
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
-        var t = ItemTally()
         // Every request counts as judged (its link either came up, failed, or never answered).
         t.tick(0, view.attempts.count)
         for (i, c) in view.connections.enumerated() where c.isLE {
@@ -71,7 +70,6 @@ package struct ConnLinkLost: ItemRule {
                     attribution: a.attribution, context: context)
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

@@ -21,9 +21,8 @@ package struct ConnReconnectByScan: ItemRule {
     package static let summary = "The host scans again to reconnect to a peripheral it already knows"
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
-        var t = ItemTally()
         // The analysis records the reconnections as it goes.
         for (i, r) in view.reconnections.enumerated() {
             let k = key(0, Int(r.connectionFirstSeen), i)
@@ -67,7 +66,6 @@ package struct ConnReconnectByScan: ItemRule {
                 }
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

@@ -26,40 +26,44 @@ package struct ConnSubscriptionsLeftOn: Rule {
         guard !analysis.connections.isEmpty else { return notEvaluated("no connection in this capture") }
         let le = analysis.connections.filter(\.isLE)
         guard !le.isEmpty else { return notEvaluated("no LE connection in this capture (BR/EDR links are not judged by LE rules)") }
-        let judged = le.filter { $0.disconnectCommand != nil && $0.localIsGATTClient && $0.bond(analysis.pairings).isBonded }
+        let bonds = PairingsByLink(analysis.pairings)
+        let judged = le.filter { $0.disconnectCommand != nil && $0.localIsGATTClient && $0.bond(bonds).isBonded }
         guard !judged.isEmpty else {
             // Why each was left out, grouped (a long log has dozens of the same reason), the
-            // first few connections of each named.
-            var groups: [(why: String, connections: [String])] = []
-            func leftOut(_ why: String, _ connection: String) {
+            // first few connections of each named (only those are written out).
+            let named = 3
+            var groups: [(why: String, count: Int, connections: [String])] = []
+            func leftOut(_ why: String, _ connection: () -> String) {
                 if let i = groups.firstIndex(where: { $0.why == why }) {
-                    groups[i].connections.append(connection)
+                    groups[i].count += 1
+                    if groups[i].connections.count < named { groups[i].connections.append(connection()) }
                 } else {
-                    groups.append((why, [connection]))
+                    groups.append((why, 1, [connection()]))
                 }
             }
             for c in le {
                 if c.disconnectCommand != nil, !c.localIsGATTClient {
-                    leftOut("where the local host is not the GATT client", c.label)
+                    leftOut("where the local host is not the GATT client") { c.label }
                 } else if c.disconnectCommand != nil {
-                    leftOut("not bonded (\(c.bond(analysis.pairings).notBondedText)): the server resets its CCCDs at the next connection", c.label)
+                    leftOut("not bonded (\(c.bond(bonds).notBondedText)): the server resets its CCCDs at the next connection") { c.label }
                 } else if let d = c.disconnect {
                     if let loss = c.lostWithController {
-                        leftOut("ended with the controller (\(loss.label))", "\(c.label) (frame \(d.frame))")
+                        leftOut("ended with the controller (\(loss.label))") { "\(c.label) (frame \(d.frame))" }
                     } else if c.disconnectReason == 0x08 {
-                        leftOut("ended by the link (reason 0x08)", "\(c.label) (frame \(d.frame))")
+                        leftOut("ended by the link (reason 0x08)") { "\(c.label) (frame \(d.frame))" }
                     } else {
-                        let r = c.disconnectReason.map { "reason \(Text.hex2($0)), " } ?? ""
-                        leftOut("disconnected by the remote side", "\(c.label) (\(r)frame \(d.frame))")
+                        leftOut("disconnected by the remote side") {
+                            let r = c.disconnectReason.map { "reason \(Text.hex2($0)), " } ?? ""
+                            return "\(c.label) (\(r)frame \(d.frame))"
+                        }
                     }
                 } else {
-                    leftOut("still connected at the end of the capture", c.label)
+                    leftOut("still connected at the end of the capture") { c.label }
                 }
             }
-            let named = 3
             let others = groups.map { g in
-                "\(g.connections.count) \(g.why): " + g.connections.prefix(named).joined(separator: ", ")
-                    + (g.connections.count > named ? ", … \(g.connections.count - named) more" : "")
+                "\(g.count) \(g.why): " + g.connections.joined(separator: ", ")
+                    + (g.count > named ? ", … \(g.count - named) more" : "")
             }
             return notEvaluated(
                 "no bonded connection was disconnected by the local host as GATT client (HCI Disconnect); remote disconnects, link loss and links that are not bonded are not judged: "

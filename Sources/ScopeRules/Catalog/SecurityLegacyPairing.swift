@@ -18,10 +18,9 @@ package struct SecurityLegacyPairing: ItemRule {
     package static let summary = "Pairing uses LE legacy pairing instead of LE Secure Connections"
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         let links = view.pairingLinks
-        var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
             let k = key(0, Int(p.request.frame), i)
@@ -61,7 +60,6 @@ package struct SecurityLegacyPairing: ItemRule {
                 }
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

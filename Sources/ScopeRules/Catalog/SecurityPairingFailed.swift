@@ -18,9 +18,8 @@ package struct SecurityPairingFailed: ItemRule {
     package static let summary = "Pairing or encryption failed"
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
-        var t = ItemTally()
         // The connections of the pairings, for who is behind the local side.
         var links: [ConnectionID: Connection] = [:]
         for c in view.connections { links[c.id] = c }
@@ -77,7 +76,6 @@ package struct SecurityPairingFailed: ItemRule {
                 }
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

@@ -17,10 +17,9 @@ package struct SecurityRepeatedPairing: ItemRule {
     package static let summary = "A peer that already bonded pairs again (the bond is deleted and re-created)"
     package init() {}
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         let links = view.pairingLinks
-        var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.result == .success {
             t.tick(0)
             let k = key(0, Int(p.request.frame), i)
@@ -47,7 +46,6 @@ package struct SecurityRepeatedPairing: ItemRule {
                     attribution: attribution, context: context)
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {

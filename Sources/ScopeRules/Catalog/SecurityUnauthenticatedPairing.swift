@@ -41,10 +41,9 @@ package struct SecurityUnauthenticatedPairing: ItemRule {
         return Int(v) < ioNames.count ? ioNames[Int(v)] : "reserved \(Text.hex2(v))"
     }
 
-    func tally(_ view: ItemView, config: RuleConfiguration) -> ItemTally {
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         let links = view.pairingLinks
-        var t = ItemTally()
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
             let k = key(0, Int(p.request.frame), i)
@@ -77,7 +76,6 @@ package struct SecurityUnauthenticatedPairing: ItemRule {
                 t.note(0, k) { "pairing at frames \(frames): \(p.method.rawValue) (\(caps))" }
             }
         }
-        return t
     }
 
     func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
