@@ -582,8 +582,7 @@ package struct ConnectionSummary: Sendable {
             lastOrder = order
         }
         attByOpcode = byName
-        // Both servers' (the remote device's, and the local one's when the peer discovered it).
-        (services, characteristics) = (c.gatt.counts.services + c.localGATT.counts.services, c.gatt.counts.characteristics + c.localGATT.counts.characteristics)
+        (services, characteristics) = c.gattCounts
         radioEstimate = RadioModel.connection(c, lifetimeMicros: lifetimeMicros)
     }
 

@@ -7,14 +7,12 @@ import ScopeDecode
 // are ScopeDecode's: `ATTOpcode.isClientOriginated`, `isWrite`, `kind`).
 
 extension ATTEvent {
-    /// The side acting as GATT client for this PDU.
+    /// The side acting as GATT client for this PDU: the other side from the server it is about
+    /// (`GATTServerSide`, the one statement of which server a PDU is about); unknown when its
+    /// direction is.
     var clientSide: Side {
-        let fromClient = ATTOpcode(opcode).isClientOriginated
-        switch direction {
-        case .sent: return fromClient ? .local : .remote
-        case .received: return fromClient ? .remote : .local
-        case .unknown: return .unknown
-        }
+        guard direction != .unknown else { return .unknown }
+        return GATTServerSide(opcode: ATTOpcode(opcode), direction: direction) == .remote ? .local : .remote
     }
 }
 

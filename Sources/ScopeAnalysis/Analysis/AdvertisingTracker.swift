@@ -412,8 +412,8 @@ extension AdvertisingTracker {
     /// The positions of the data commands and spans settled since the last hand-over, from the
     /// `kept`-th on; forgotten here.
     mutating func takeSettled(from kept: Int) -> (data: [Int], spans: [Int]) {
-        (AnalysisBuilder.positions(of: &settledData, in: dataCommands, from: kept),
-         AnalysisBuilder.positions(of: &settledSpans, in: spans, from: kept))
+        (dataCommands.positions(of: &settledData, from: kept),
+         spans.positions(of: &settledSpans, from: kept))
     }
 
     /// Drops the data commands and spans at these positions (handed over).

@@ -169,13 +169,4 @@ extension AnalysisBuilder {
         advertising.remove(data: data, spans: spans)
         part.advertising = advertising.controller
     }
-
-    /// The positions in `list` of the settled ids from `kept` on (the first `kept` items stay for
-    /// the reports), ascending; `settled` is emptied.
-    static func positions<Item>(of settled: inout [Int], in list: HeldList<Item, Int>, from kept: Int) -> [Int] {
-        guard !settled.isEmpty else { return [] }
-        let ids = Set(settled.lazy.filter { $0 >= kept })
-        settled = []
-        return ids.compactMap { list.position(of: $0) }.sorted()
-    }
 }

@@ -570,7 +570,7 @@ extension ConnectionTracker {
     /// The positions of the requests settled since the last hand-over, from the `kept`-th on
     /// (the first `kept` stay for the reports), ascending; forgotten here.
     mutating func takeSettledRequests(from kept: Int) -> [Int] {
-        AnalysisBuilder.positions(of: &settledAttempts, in: attempts, from: kept)
+        attempts.positions(of: &settledAttempts, from: kept)
     }
 
     /// Drops the requests at `positions` (handed over).
@@ -769,7 +769,7 @@ extension ConnectionTracker {
     /// The positions of the connections settled since the last hand-over, from the `kept`-th on,
     /// ascending; forgotten here.
     mutating func takeSettledConnections(from kept: Int) -> [Int] {
-        AnalysisBuilder.positions(of: &settledConnections, in: connections, from: kept)
+        connections.positions(of: &settledConnections, from: kept)
     }
 
     /// Drops the connections at `positions` (handed over).

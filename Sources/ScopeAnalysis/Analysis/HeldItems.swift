@@ -85,6 +85,15 @@ struct HeldList<Item: Sendable, ID: Comparable & Sendable>: Sendable {
 }
 
 extension HeldList where ID == Int {
+    /// The positions of the settled ids from `kept` on (the first `kept` items stay for the
+    /// reports), ascending; `settled` is emptied.
+    func positions(of settled: inout [Int], from kept: Int) -> [Int] {
+        guard !settled.isEmpty else { return [] }
+        let ids = Set(settled.lazy.filter { $0 >= kept })
+        settled = []
+        return ids.compactMap { position(of: $0) }.sorted()
+    }
+
     /// Appends `item` with the next creation number as its id, and returns the id.
     @discardableResult
     mutating func append(_ item: Item) -> Int {

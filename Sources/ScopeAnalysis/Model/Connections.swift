@@ -383,6 +383,12 @@ package struct Connection: Sendable {
         localGATT.dropAttributes()
     }
 
+    /// Services and characteristics discovered on the connection, both servers' (the remote
+    /// device's, and the local one's when the peer discovered it).
+    package var gattCounts: (services: Int, characteristics: Int) {
+        (gatt.counts.services + localGATT.counts.services, gatt.counts.characteristics + localGATT.counts.characteristics)
+    }
+
     /// The database of one GATT server of the connection (`GATTServerSide(opcode:direction:)`
     /// says which one a PDU is about).
     package func database(_ server: GATTServerSide) -> GATTDatabase { server == .local ? localGATT : gatt }
