@@ -186,16 +186,6 @@ package struct FindingList: Sendable, Hashable {
     /// Whether the next finding of `severity` by `actor` would be kept (not only counted).
     package func keeps(_ severity: Severity, actor: Actor) -> Bool { keptByBucket[Self.bucket(severity, actor)] < Self.limit }
 
-    /// An empty list that keeps only as many findings per bucket as a list already holding
-    /// `kept` still would (`RuleAccumulator`: a batch's findings beyond those are only counted
-    /// when merged, so the batch need not build them).
-    init(alreadyKept kept: [Int]) {
-        keptByBucket = kept
-    }
-
-    /// Findings kept, per bucket (`bucket(_:_:)`).
-    var keptCounts: [Int] { keptByBucket }
-
     /// Adds the findings and omitted counts of another part of the same rule's evaluation.
     package mutating func merge(findings: [Finding], omitted more: [Severity: Int], omittedJudged judged: [Severity: Int] = [:]) {
         for f in findings { append(f) }

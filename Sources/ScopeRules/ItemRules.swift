@@ -1,15 +1,17 @@
 import ScopeAnalysis
 import ScopeCore
 
-/// The items a rule of `RuleScope.items` judges: what an analysis still holds at the end, or a
-/// batch of items that settled on the way (`SettledBatch.items`). Each item is in exactly one
-/// view, so the tallies of every view merged are the tally of the whole capture.
-struct ItemView {
-    var attempts: [ConnectionAttempt]
-    var connections: [Connection]
-    var pairings: [Pairing]
+/// What a rule's fold reads: what an analysis still holds at the end, or a batch handed over on
+/// the way (`SettledBatch`). Each item is in exactly one view, so the folds over every view are
+/// the tally of the whole capture. A class: every rule of an evaluation reads the same view (a
+/// value holding the batch's `AnalysisResult` was copied for each rule, 2 % of a run's
+/// instructions on the durnerj replay).
+final class ItemView {
+    let attempts: [ConnectionAttempt]
+    let connections: [Connection]
+    let pairings: [Pairing]
     /// The pairings of `connections` (`pairings` with the ones that stay).
-    var connectionPairings: [Pairing]
+    let connectionPairings: [Pairing]
     /// The connections the pairings of the view took place on (as far as the view holds them).
     var connectionsOfPairings: [Connection] { connections }
     /// `connectionsOfPairings` by id: what the pairing rules look a pairing's link up in.
@@ -18,22 +20,33 @@ struct ItemView {
         for c in connectionsOfPairings { links[c.id] = c }
         return links
     }
-    var reconnections: [Reconnection]
-    var dataCommands: [AdvertisingDataCommand]
-    var spans: [AdvertisingSpan]
+    let reconnections: [Reconnection]
+    let dataCommands: [AdvertisingDataCommand]
+    let spans: [AdvertisingSpan]
     /// Supported states and maximum data length (as read by then, for a batch).
-    var advertising: AdvertisingActivity?
+    let advertising: AdvertisingActivity?
     /// The last frame: only the view of the end has one (items still pending there are judged
     /// up to it; a batch holds settled items only).
-    var lastFrame: FrameTime?
+    let lastFrame: FrameTime?
     /// The host stack that recorded the capture (as far as the frames up to the batch tell).
-    var platform: HostPlatform
+    let platform: HostPlatform
     /// The capture holds no ACL data (a btsnooz summary, or no ACL record so far): idle times
     /// cannot be measured.
-    var aclFree: Bool
+    let aclFree: Bool
+    /// What the rules that read connections' ATT detail and scan sessions judge (`RuleScope`
+    /// `.connection` and `.scan`): a batch's closed connections (with their ATT detail and
+    /// pairings) and closed scan sessions, or at the end the connections no batch judged and the
+    /// sessions still held; with the capture as far as it was read (`capture`, health).
+    let detail: AnalysisResult
+    /// What the rules derive from `detail` (the folds of its connections' ATT PDUs, their GATT
+    /// uses), worked out once for every rule of the evaluation.
+    let facts: RuleFacts
 
-    /// What `analysis` holds.
-    init(_ analysis: AnalysisResult) {
+    /// What `analysis` holds; `detail`: the connections and sessions the detail rules judge
+    /// (`analysis` itself unless batches judged some of them).
+    init(_ analysis: AnalysisResult, detail: AnalysisResult? = nil, facts: RuleFacts = RuleFacts()) {
+        self.detail = detail ?? analysis
+        self.facts = facts
         platform = analysis.capture.platform
         aclFree = analysis.capture.origin.summaryOnly || analysis.capture.aclFrames == 0
         attempts = analysis.attempts
@@ -47,8 +60,10 @@ struct ItemView {
         lastFrame = analysis.lastFrame
     }
 
-    /// The items that settled in `batch`.
-    init(settled items: SettledItems, of batch: AnalysisResult) {
+    /// The items that settled in `batch`, and its closed connections and sessions.
+    init(settled items: SettledItems, of batch: AnalysisResult, facts: RuleFacts) {
+        detail = batch
+        self.facts = facts
         platform = batch.capture.platform
         aclFree = batch.capture.origin.summaryOnly || batch.capture.aclFrames == 0
         attempts = items.attempts
@@ -138,6 +153,24 @@ struct ItemTally: Sendable {
     /// end), and the judgement if it is set (or the states were never read).
     var overlapIfClear: [UInt64: FirstByKey<SpanOverlap>] = [:]
     var overlapIfSet: [UInt64: ItemTally] = [:]
+    /// `conn.subscriptions-left-on`: the connections it leaves out, grouped by why (listed in the
+    /// order of each group's first connection), each group's count and first connections named.
+    var groups: [String: Group] = [:]
+
+    struct Group: Sendable {
+        var first: ItemKey
+        var count = 0
+        var named = FirstByKey<String>(capacity: 3)
+    }
+
+    /// Adds the item at `key` to the group `why`, naming it (`name`, built only when named).
+    mutating func group(_ why: String, _ key: ItemKey, _ name: () -> String) {
+        var g = groups[why] ?? Group(first: key)
+        g.first = min(g.first, key)
+        g.count += 1
+        g.named.insert(key, name)
+        groups[why] = g
+    }
 
     struct ExtendedData: Sendable {
         var command: String
@@ -195,6 +228,13 @@ struct ItemTally: Sendable {
         for (k, list) in other.extendedData { extendedData[k, default: FirstByKey(capacity: FindingList.limit)].merge(list) }
         for (k, list) in other.overlapIfClear { overlapIfClear[k, default: FirstByKey(capacity: FindingList.limit)].merge(list) }
         for (k, t) in other.overlapIfSet { overlapIfSet[k, default: ItemTally()].merge(t) }
+        for (why, g) in other.groups {
+            var mine = groups[why] ?? Group(first: g.first)
+            mine.first = min(mine.first, g.first)
+            mine.count += g.count
+            mine.named.merge(g.named)
+            groups[why] = mine
+        }
     }
 
     /// Adds the findings of `list`, rendered now (those beyond it, never rendered, count as
@@ -237,10 +277,12 @@ struct ItemTally: Sendable {
     }
 }
 
-/// A rule of `RuleScope.items`: it judges connection requests, connections (as links: their
-/// lifetime, pairing and encryption), pairings, reconnections and advertising records one at a
-/// time, so batches of them judged on the way and what the analysis holds at the end give the
-/// verdict of the whole capture (`RuleAccumulator`).
+/// A rule, as every rule is: a fold. It judges what it reads (`RuleScope`: settled connection
+/// requests, connections as links, pairings, reconnections and advertising records; or closed
+/// connections' ATT detail; or scan sessions) one item at a time into its `ItemTally`, in
+/// batches as a long capture hands them over and then what the analysis holds at the end, and
+/// gives its verdict once, from the tally: the verdict of the whole capture, whatever the batches
+/// (`RuleAccumulator`). Text is written only for what the verdict lists.
 protocol ItemRule: Rule {
     /// Judges the items of `view`, adding them to `t`: a fold over the batches handed over and
     /// the items held at the end (a list already full of findings builds no more of them).
@@ -256,9 +298,17 @@ extension ItemRule {
         evaluate(analysis, config: config, handedOver: nil)
     }
 
-    /// `evaluate` after the tally of the items handed over on the way.
-    func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, handedOver: ItemTally?) -> RuleVerdict {
-        let view = ItemView(analysis)
+    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+        evaluate(analysis, config: config, handedOver: nil, facts: facts)
+    }
+
+    /// `evaluate` after the tally of what was handed over on the way; `detail`: the connections
+    /// and sessions no batch judged (`ItemView.detail`).
+    func evaluate(
+        _ analysis: AnalysisResult, config: RuleConfiguration, handedOver: ItemTally?, detail: AnalysisResult? = nil,
+        facts: RuleFacts = RuleFacts()
+    ) -> RuleVerdict {
+        let view = ItemView(analysis, detail: detail, facts: facts)
         var t = handedOver ?? ItemTally()
         tally(view, into: &t, config: config)
         return verdict(t, end: view, config: config)

@@ -22,10 +22,8 @@ package protocol Rule: Sendable {
     /// (Documentation/*.swift): the source of `hciscope rules` and docs/RULES.md.
     static var documentation: RuleDocumentation { get }
 
-    /// `.connection`: the rule judges each connection from its ATT detail alone, so it can run on
-    /// batches of closed connections while a long capture is analysed (`RuleAccumulator`);
-    /// `.scan`: likewise each scan session, with the requests made while it ran; `.items`: each
-    /// request, connection, pairing or advertising record (`ItemRule`).
+    /// What the rule's fold reads of each batch a long capture hands over on the way (and of the
+    /// end): its settled items, its closed connections' ATT detail, or its closed scan sessions.
     static var scope: RuleScope { get }
 
     init()
@@ -36,22 +34,19 @@ package protocol Rule: Sendable {
     func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict
 }
 
-/// What a rule needs to see at once.
+/// What a rule's fold (`ItemRule.tally`) reads of a batch handed over (`ItemView`).
 package enum RuleScope: Sendable {
-    /// The whole capture.
-    case capture
-    /// One connection at a time (its ATT detail, encryption changes and pairings).
+    /// Closed connections with their ATT detail, encryption changes and pairings (`ItemView.detail`).
     case connection
-    /// One scan session at a time, with the connection requests made while it ran.
+    /// Closed scan sessions, with the connection requests made while each ran (`ItemView.detail`).
     case scan
-    /// One connection request, connection (as a link), pairing, reconnection or advertising
-    /// record at a time (`ItemRule`): judged in batches as they leave a long capture's analysis.
+    /// Settled connection requests, connections (as links), pairings, reconnections and
+    /// advertising records.
     case items
 }
 
 extension Rule {
     package static var defaultThresholds: [String: ThresholdValue] { [:] }
-    package static var scope: RuleScope { .capture }
 
     package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
         evaluate(analysis, config: config)

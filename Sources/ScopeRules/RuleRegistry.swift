@@ -5,52 +5,35 @@ import ScopeAnalysis
 /// Every rule, in the stable order of RULES.md's table. Explicit on purpose: no registration
 /// side effects, and a new rule is one line here.
 package enum RuleRegistry {
-    package static let all: [any Rule.Type] = entries.map { $0.rule }
+    package static let all: [any Rule.Type] = folds.map { $0 as any Rule.Type }
 
-    /// `all`, each rule of `RuleScope.items` as its `ItemRule` type, which the engine and the
-    /// accumulator call. Typed here rather than found by `as? any ItemRule`: that cast searches
-    /// the binary's conformance records at run time, once per rule and process.
-    static let entries: [Entry] = [
-        .rule(ScanLeftRunning.self),
-        .rule(ScanDuplicatesAllowed.self),
-        .rule(ScanRestartThrottled.self),
-        .rule(GATTDiscoverAllServices.self),
-        .rule(GATTDiscoverAllCharacteristics.self),
-        .rule(GATTPolling.self),
-        .items(ConnIdleBeforeDisconnect.self),
-        .items(ConnLeftOpen.self),
-        .items(ConnLinkLost.self),
-        .rule(ConnSubscriptionsLeftOn.self),
-        .items(ConnReconnectByScan.self),
-        .items(ConnAttemptUnbounded.self),
-        .items(AdvPayloadBudget.self),
-        .items(AdvWithoutNeed.self),
-        .rule(SecurityInsufficientAuth.self),
-        .items(SecurityLegacyPairing.self),
-        .items(SecurityUnauthenticatedPairing.self),
-        .items(SecurityPairingFailed.self),
-        .items(SecurityRepeatedPairing.self),
-        .rule(ATTSmallWrites.self),
-        .rule(ATTAcknowledgedBulk.self),
+    /// `all`, as the folds the engine and the accumulator call: every rule is an `ItemRule`,
+    /// folding what it reads of each batch handed over and of the end into its tally. Typed here
+    /// rather than found by `as? any ItemRule`: that cast searches the binary's conformance
+    /// records at run time, once per rule and process.
+    static let folds: [any ItemRule.Type] = [
+        ScanLeftRunning.self,
+        ScanDuplicatesAllowed.self,
+        ScanRestartThrottled.self,
+        GATTDiscoverAllServices.self,
+        GATTDiscoverAllCharacteristics.self,
+        GATTPolling.self,
+        ConnIdleBeforeDisconnect.self,
+        ConnLeftOpen.self,
+        ConnLinkLost.self,
+        ConnSubscriptionsLeftOn.self,
+        ConnReconnectByScan.self,
+        ConnAttemptUnbounded.self,
+        AdvPayloadBudget.self,
+        AdvWithoutNeed.self,
+        SecurityInsufficientAuth.self,
+        SecurityLegacyPairing.self,
+        SecurityUnauthenticatedPairing.self,
+        SecurityPairingFailed.self,
+        SecurityRepeatedPairing.self,
+        ATTSmallWrites.self,
+        ATTAcknowledgedBulk.self,
     ]
-
-    /// A rule of the registry; `.items` for a rule of `RuleScope.items`.
-    enum Entry: Sendable {
-        case rule(any Rule.Type)
-        case items(any ItemRule.Type)
-
-        var rule: any Rule.Type {
-            switch self {
-            case .rule(let type): return type
-            case .items(let type): return type
-            }
-        }
-
-        var itemRule: (any ItemRule.Type)? {
-            if case .items(let type) = self { return type }
-            return nil
-        }
-    }
 
     package static var ids: [String] { all.map { $0.id } }
 
@@ -94,24 +77,20 @@ package enum RuleEngine {
         let follower = handedOver?.follower
         let facts = RuleFacts(follower: follower), connectionFacts = someHandedOver ? RuleFacts(follower: follower) : facts
         @Sendable func verdict(_ index: Int) -> RuleVerdict {
-            let entry = RuleRegistry.entries[index]
-            let type = entry.rule
+            let type = RuleRegistry.folds[index]
             let id = type.id
             if !config.isEnabled(id) {
                 return RuleVerdict(rule: id, status: .notEvaluated, reason: "disabled in the configuration")
             }
             var verdict: RuleVerdict
-            if type.scope == .connection, let handedOver, someHandedOver {
-                verdict = evaluate(type, connectionRules, config: config, facts: connectionFacts)
+            // The end folded after what the batches folded: the connection rules read the
+            // connections no batch judged.
+            if type.scope == .connection {
                 // ATT analysis found incomplete by the end: nothing judged on the way stands.
-                if analysis.attIncompleteReason == nil { verdict = handedOver.merged(verdict) }
-            } else if type.scope == .scan, let handedOver, someHandedOver {
-                let from = analysis.handedOverScans.firstStart
-                verdict = handedOver.merged(evaluate(type, analysis, config: config, facts: facts), handedOverFrom: from ?? 0)
-            } else if let itemRule = entry.itemRule {
-                verdict = itemRule.init().evaluate(analysis, config: config, handedOver: handedOver?.tallies[id])
+                let handed = analysis.attIncompleteReason == nil ? handedOver?.tallies[id] : nil
+                verdict = type.init().evaluate(analysis, config: config, handedOver: handed, detail: connectionRules, facts: connectionFacts)
             } else {
-                verdict = evaluate(type, analysis, config: config, facts: facts)
+                verdict = type.init().evaluate(analysis, config: config, handedOver: handedOver?.tallies[id], facts: facts)
             }
             verdict = speak(verdict, documentation: type.documentation, context: PlatformContext(analysis.capture.platform, config))
             if let severity = config.severityOverrides[id] {
@@ -211,22 +190,13 @@ private final class TwoThreadWork<T: Sendable>: @unchecked Sendable {
     }
 }
 
-/// The verdicts of the connection and scan rules (`RuleScope.connection`, `.scan`) on the batches
-/// of closed connections and scan sessions the analysis hands over as it goes
-/// (`AnalysisBuilder.handOverSettled()`),
-/// merged in bounded memory: findings as a `FindingList`, at most 20 distinct pass reasons.
+/// Every rule's tally of the batches the analysis hands over as it goes
+/// (`AnalysisBuilder.handOverSettled()`): bounded, since a tally keeps the first findings and
+/// reason items of each list and counts the rest; the end folds what the analysis still holds
+/// and gives each verdict once (`RuleEngine.evaluate`).
 package struct RuleAccumulator: Sendable {
-    struct Part: Sendable {
-        var findings = FindingList()
-        var passed: [String] = []
-        var morePassed = 0
-        var notEvaluated: String?
-        var share: PlatformShare?
-    }
-
     var config: RuleConfiguration
-    var parts: [String: Part] = [:]
-    /// The rules of `RuleScope.items`: their tallies of the items handed over so far.
+    /// Every rule's tally of what was handed over so far.
     var tallies: [String: ItemTally] = [:]
     /// The connections a batch handed to the connection rules that have not left the analysis
     /// yet (the first ones stay to the end, for the reports): the end judges the others. Bounded
@@ -277,8 +247,8 @@ package struct RuleAccumulator: Sendable {
         for batch in held { absorb(batch) }
     }
 
-    /// Judges a batch of handed over connections with every enabled connection rule, and a batch of
-    /// handed over scan sessions with every enabled scan rule.
+    /// Folds a batch into every enabled rule's tally: its settled items, closed connections and
+    /// closed scan sessions.
     package mutating func absorb(_ settled: SettledBatch) {
         let batch = settled.partial
         let items = settled.items.isEmpty ? nil : settled.items
@@ -297,86 +267,20 @@ package struct RuleAccumulator: Sendable {
         for c in items?.connections ?? [] { judgedConnections.remove(JudgedConnection(c)) }
         let facts = RuleFacts(follower: follower)
         defer { follower.forget(batch.connections) }
-        for entry in RuleRegistry.entries where config.isEnabled(entry.rule.id) {
-            let type = entry.rule
+        // Every rule folds what it reads of the batch into its tally: the item rules the items
+        // that settled, the connection rules the closed connections' ATT detail, the scan rules
+        // the closed sessions.
+        let view = ItemView(settled: settled.items, of: batch, facts: facts)
+        for type in RuleRegistry.folds where config.isEnabled(type.id) {
             switch type.scope {
-            case .items:
-                guard let items, let itemRule = entry.itemRule else { break }
-                itemRule.init().tally(ItemView(settled: items, of: batch), into: &tallies[type.id, default: ItemTally()], config: config)
-            case .connection where !batch.connections.isEmpty, .scan where !batch.scans.isEmpty:
-                // Findings beyond what the merged batches keep already are only counted.
-                if let kept = parts[type.id]?.findings.keptCounts { facts.setAlreadyKept(kept, rule: type.id) }
-                add(RuleEngine.evaluate(type, batch, config: config, facts: facts))
-            default: break
+            case .items: guard items != nil else { continue }
+            case .connection: guard !batch.connections.isEmpty else { continue }
+            case .scan: guard !batch.scans.isEmpty else { continue }
             }
+            type.init().tally(view, into: &tallies[type.id, default: ItemTally()], config: config)
         }
     }
 
-    mutating func add(_ v: RuleVerdict) {
-        var part = parts[v.rule] ?? Part()
-        if let s = v.platformShare {
-            if part.share == nil { part.share = s } else { part.share?.count += s.count }
-        }
-        switch v.status {
-        case .violated: part.findings.merge(findings: v.findings, omitted: v.omitted, omittedJudged: v.omittedJudged)
-        case .passed:
-            if !part.passed.contains(v.reason) {
-                if part.passed.count < [String].reasonItems { part.passed.append(v.reason) } else { part.morePassed += 1 }
-            }
-        case .notEvaluated: part.notEvaluated = v.reason
-        }
-        parts[v.rule] = part
-    }
-
-    /// `last` (the verdict on the connections or sessions still held at the end) merged with the
-    /// batches: violated when any part found something, else passed when any part passed, else
-    /// not evaluated. `handedOverFrom` (scan rules): the first frame of the handed over items — `last`
-    /// judged the items before it and those after the handed over ones, so its findings before that
-    /// frame come first, then the batches', then its others (capture order, which decides which
-    /// findings are listed beyond `FindingList.limit`); a passing `last`, whose reason counts
-    /// every session, stands when no batch found anything.
-    func merged(_ last: RuleVerdict, handedOverFrom: FrameNumber? = nil) -> RuleVerdict {
-        var acc = self
-        // What the batches and `last` attributed to the platform.
-        var share = parts[last.rule]?.share
-        if let s = last.platformShare {
-            if share == nil { share = s } else { share?.count += s.count }
-        }
-        if let handedOverFrom {
-            let batches = parts[last.rule] ?? Part()
-            if last.status == .passed, batches.findings.isEmpty {
-                var l = last
-                l.platformShare = share
-                return l
-            }
-            if last.status != .violated { acc.add(last) }
-            var list = FindingList()
-            list.merge(findings: last.findings.filter { ($0.evidence.first ?? 0) < handedOverFrom }, omitted: [:])
-            list.merge(findings: batches.findings.kept, omitted: batches.findings.omitted, omittedJudged: batches.findings.omittedJudged)
-            list.merge(
-                findings: last.findings.filter { ($0.evidence.first ?? 0) >= handedOverFrom }, omitted: last.omitted,
-                omittedJudged: last.omittedJudged)
-            acc.parts[last.rule, default: Part()].findings = list
-        } else {
-            acc.add(last)
-        }
-        guard let part = acc.parts[last.rule] else { return last }
-        var v: RuleVerdict
-        if !part.findings.isEmpty {
-            v = RuleVerdict(
-                rule: last.rule, status: .violated,
-                reason: RuleVerdict.violationReason(part.findings.kept, omitted: part.findings.omitted),
-                findings: part.findings.kept, omitted: part.findings.omitted)
-            v.omittedJudged = part.findings.omittedJudged
-        } else if !part.passed.isEmpty {
-            let reason = part.passed.joined(separator: "; ") + (part.morePassed > 0 ? "; … and \(part.morePassed) more" : "")
-            v = RuleVerdict(rule: last.rule, status: .passed, reason: reason)
-        } else {
-            v = RuleVerdict(rule: last.rule, status: .notEvaluated, reason: part.notEvaluated ?? last.reason)
-        }
-        v.platformShare = share
-        return v
-    }
 }
 
 extension RuleEngine {

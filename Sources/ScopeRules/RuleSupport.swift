@@ -329,25 +329,7 @@ package final class RuleFacts: @unchecked Sendable {
     /// The folds the analysis made as it went, when it was followed.
     let follower: ConnectionFollower?
 
-    /// Per rule id: the findings per severity (rank) that the batches merged so far keep
-    /// (`RuleAccumulator.absorb`), so a batch builds only those that will still be listed.
-    private var alreadyKept: [String: [Int]] = [:]
-
     package init(follower: ConnectionFollower? = nil) { self.follower = follower }
-
-    /// A rule's empty finding list for this evaluation: one that keeps only what merging it
-    /// into the batches judged before will keep (`FindingList(alreadyKept:)`).
-    func findingList(_ rule: String) -> FindingList {
-        lock.lock()
-        defer { lock.unlock() }
-        return alreadyKept[rule].map { FindingList(alreadyKept: $0) } ?? FindingList()
-    }
-
-    func setAlreadyKept(_ kept: [Int], rule: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        alreadyKept[rule] = kept
-    }
 
     /// The folds of `analysis.connections[index]`'s ATT PDUs: the follower's, when it followed
     /// them as the analysis went, else folded now over the PDUs the connection holds.
@@ -409,7 +391,6 @@ extension Array where Element == String {
     }
 }
 
-/// Whether a link is bonded, and the frame that shows it.
 /// Each link's pairings as ``Connection/bond(_:)`` reads them: the first successful one, or
 /// that there were pairings and none succeeded. Built in one pass over the pairings.
 struct PairingsByLink {
@@ -429,6 +410,7 @@ struct PairingsByLink {
     subscript(_ id: ConnectionID) -> Entry? { entries[id] }
 }
 
+/// Whether a link is bonded, and the frame that shows it.
 enum Bond: Sendable, Hashable {
     /// Paired on this link, both sides asking for bonding (the Pairing Request's frame).
     case paired(FrameNumber)

@@ -16,15 +16,10 @@ import Testing
         #expect(Set(RuleRegistry.ids).count == 21)
     }
 
-    /// The registry lists as `.items` exactly the rules that are `ItemRule`s (the engine calls
-    /// them through that entry, not through a cast).
-    @Test func registryEntriesNameTheItemRules() {
-        for entry in RuleRegistry.entries {
-            let type = entry.rule
-            #expect((entry.itemRule != nil) == (type.init() is any ItemRule), "\(type.id)")
-            #expect((entry.itemRule != nil) == (type.scope == .items), "\(type.id)")
-        }
-        #expect(RuleRegistry.entries.filter { $0.itemRule != nil }.count == 11)
+    /// Every rule of the registry is a fold (`ItemRule`), listed once, in `all`'s order.
+    @Test func everyRuleIsAFold() {
+        #expect(RuleRegistry.folds.map { $0.id } == RuleRegistry.ids)
+        #expect(RuleRegistry.folds.count == 21)
     }
 
     @Test func loadsGoodFile() throws {

@@ -5,8 +5,8 @@ import ScopeTestSupport
 import Testing
 
 /// Rules that may judge every session build a finding only when `FindingList` keeps it (the first
-/// `FindingList.limit` per severity), and a batch absorbed by `RuleAccumulator` builds only those
-/// the merged list will still keep. The verdicts, kept findings, counts and reasons must be those
+/// `FindingList.limit` per severity), and a rule's fold builds only those its tally will still
+/// keep. The verdicts, kept findings, counts and reasons must be those
 /// of building every finding.
 @Suite("Lazily built findings")
 struct LazyFindingsTests {
@@ -30,14 +30,22 @@ struct LazyFindingsTests {
         #expect(built < severities.count)
     }
 
-    @Test func preFilledListKeepsOnlyTheRoomLeft() {
-        // Buckets: info (judged, not), warning (judged, not), error (judged, not).
-        var list = FindingList(alreadyKept: [FindingList.limit - 3, 0, FindingList.limit, 0, 0, 0])
-        for i in 0..<10 { list.append(Self.finding(i, .info)) }
-        for i in 0..<10 { list.append(.warning, actor: .unknown) { Self.finding(i, .warning) } }
-        #expect(list.kept.map(\.subject) == ["s0", "s1", "s2"])
-        #expect(list.omitted == [.info: 7, .warning: 10])
-        #expect(list.omittedJudged == [.info: 7, .warning: 10])
+    /// A rule's fold, once a finding list holds `FindingList.limit` findings of earlier items,
+    /// builds no more of them: a later batch's findings are only counted.
+    @Test func fullTallyBuildsNoMore() {
+        var t = ItemTally()
+        var built = 0
+        for i in 0..<(FindingList.limit + 10) {
+            t.finding(ItemKey(phase: 0, frame: i, index: i), .warning, actor: .unknown) {
+                built += 1
+                return Self.finding(i, .warning)
+            }
+        }
+        #expect(built == FindingList.limit)
+        let list = t.findingList
+        #expect(list.kept.count == FindingList.limit)
+        #expect(list.omitted == [.warning: 10])
+        #expect(list.omittedJudged == [.warning: 10])
     }
 
     /// The system's findings have room of their own: a rule whose first findings are all the

@@ -13,7 +13,7 @@ import ScopeDecode
 /// `.withoutResponse` paced by `canSendWriteWithoutResponse` /
 /// `peripheralIsReady(toSendWriteWithoutResponse:)`); Android: `WRITE_TYPE_DEFAULT` instead of
 /// `WRITE_TYPE_NO_RESPONSE`; BlueZ: `WriteValue` with type "request" instead of "command".
-package struct ATTAcknowledgedBulk: Rule {
+package struct ATTAcknowledgedBulk: ItemRule {
     package static let id = "att.acknowledged-bulk"
     package static let guidance = 10
     package static let defaultSeverity = Severity.info
@@ -74,37 +74,31 @@ package struct ATTAcknowledgedBulk: Rule {
         }
     }
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
-    }
-
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).bulk }
-        guard folds.contains(where: \.any) else {
-            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
-            return notEvaluated("no ATT Write Request in this capture")
-        }
+    /// Connections with a Write Request (count 1), the longest run (count 2, a maximum).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        let analysis = view.detail, facts = view.facts
         let minRun = Int(number("min_run_write_requests", config))
         let maxGap = micros("max_gap_s", config)
-        var findings = FindingList()
-        let context = PlatformContext(analysis.capture.platform, config)
-        var longest = 0
-        for (c, fold) in zip(analysis.connections, folds) {
+        let context = PlatformContext(view.platform, config)
+        for (i, c) in analysis.connections.enumerated() {
+            let fold = facts.folds(analysis, i, config: config).bulk
+            if fold.any { t.tick(1) }
             let (runs, longestHere) = fold.finished()
-            longest = max(longest, longestHere)
-            for r in runs {
+            t.counts[2] = max(t.count(2), longestHere)
+            for (j, r) in runs.enumerated() {
                 let first = r.first, last = r.last
                 guard r.count >= minRun, let handle = first.handle else { continue }
                 let payload = first.mtu - 3
                 guard r.total > payload else { continue }
                 let ch = c.characteristic(valueHandle: handle, server: first.server)
                 if let ch, ch.properties & 0x04 == 0 { continue }
-                let propsText = ch.map {
-                    "the characteristic allows Write Without Response (properties \(Text.hex2($0.properties)), frame \($0.learned.frame))"
-                } ?? "the characteristic's properties are unknown (not discovered in this capture)"
                 let side = first.clientSide
-                findings.append(
-                    finding(
+                let attribution = c.attribution(client: side)
+                t.finding(key(0, Int(c.firstSeen), i, j), Self.defaultSeverity, actor: context.actor(attribution)) {
+                    let propsText = ch.map {
+                        "the characteristic allows Write Without Response (properties \(Text.hex2($0.properties)), frame \($0.learned.frame))"
+                    } ?? "the characteristic's properties are unknown (not discovered in this capture)"
+                    return finding(
                         subject: "\(c.label) handle \(Text.hex4(handle))",
                         shows:
                             "\(r.count) consecutive Write Requests to handle \(Text.hex4(handle)) by the \(Text.side(side)) client (frames \(first.at.frame)-\(last.frame)), each within \(Text.seconds(maxGap)) of the previous one, \(r.total) bytes in total, \(r.smallest)-\(r.largest) bytes each, more than one ATT payload (\(payload) bytes at ATT_MTU \(first.mtu)); \(propsText)",
@@ -112,13 +106,21 @@ package struct ATTAcknowledgedBulk: Rule {
                             "Usually writeValue(_:for:type: .withResponse) in a loop for a bulk transfer instead of .withoutResponse paced by canSendWriteWithoutResponse (Android: WRITE_TYPE_DEFAULT instead of WRITE_TYPE_NO_RESPONSE; BlueZ: WriteValue type \"request\")",
                         evidence: [ch?.learned.frame, first.at.frame, last.frame],
                         fix: "Send bulk data with Write Without Response, with an application-level acknowledgement if needed.",
-                        attribution: c.attribution(client: side), context: context))
+                        attribution: attribution, context: context)
+                }
             }
         }
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(1) > 0 else {
+            if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
+            return notEvaluated("no ATT Write Request in this capture")
+        }
         return verdict(
-            findings,
+            t.findingList,
             passReason:
-                "no run of \(minRun) or more consecutive Write Requests to one handle, each within \(Text.seconds(maxGap)) of the previous one, carrying more than one ATT payload (longest run: \(longest))"
+                "no run of \(Int(number("min_run_write_requests", config))) or more consecutive Write Requests to one handle, each within \(Text.seconds(micros("max_gap_s", config))) of the previous one, carrying more than one ATT payload (longest run: \(t.count(2)))"
         )
     }
 }

@@ -13,7 +13,7 @@ import ScopeDecode
 /// Usual cause: chunking a firmware image into 20-byte pieces, the ATT_MTU 23 default, instead of
 /// using `maximumWriteValueLength(for:)` (iOS negotiates the MTU itself); Android:
 /// `requestMtu(517)` then chunks of `mtu - 3`; BlueZ: `AcquireWrite` gives the MTU.
-package struct ATTSmallWrites: Rule {
+package struct ATTSmallWrites: ItemRule {
     package static let id = "att.small-writes"
     package static let guidance = 10
     package static let defaultSeverity = Severity.warning
@@ -96,26 +96,18 @@ package struct ATTSmallWrites: Rule {
         }
     }
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
-    }
-
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).smallWrites }
-        guard folds.contains(where: \.any) else {
-            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
-            return notEvaluated("no ATT Write Request / Write Command in this capture")
-        }
+    /// Connections with a write (count 1), the longest run (count 2, a maximum).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        let analysis = view.detail, facts = view.facts
         let minWrites = Int(number("min_writes", config))
         let maxBytes = Int(number("max_write_bytes", config))
-        let maxGap = micros("max_gap_s", config)
-        var findings = FindingList()
-        let context = PlatformContext(analysis.capture.platform, config)
-        var longest = 0
-        for (c, fold) in zip(analysis.connections, folds) {
+        let context = PlatformContext(view.platform, config)
+        for (i, c) in analysis.connections.enumerated() {
+            let fold = facts.folds(analysis, i, config: config).smallWrites
+            if fold.any { t.tick(1) }
             let (runs, longestHere) = fold.finished()
-            longest = max(longest, longestHere)
-            for r in runs {
+            t.counts[2] = max(t.count(2), longestHere)
+            for (j, r) in runs.enumerated() {
                 let first = r.first, last = r.last
                 guard r.count >= minWrites, let handle = first.handle else { continue }
                 let exchanged = c.mtuExchanges.first.map { $0.frame < first.at.frame } ?? false
@@ -123,14 +115,15 @@ package struct ATTSmallWrites: Rule {
                 // After an exchange raised the ATT_MTU, only writes still cut at the old payload
                 // size are chunks; shorter ones are whole commands (soaresden's 9-byte writes).
                 if exchanged, r.largest < maxBytes { continue }
-                let requests = r.count - r.commands
-                let kindsText = [r.commands > 0 ? "\(r.commands) Write Command" : nil, requests > 0 ? "\(requests) Write Request" : nil]
-                    .compactMap { $0 }.joined(separator: ", ")
-                let mtuText = exchanged
-                    ? "although an MTU exchange had raised the ATT_MTU to \(first.mtu) (payload up to \(first.mtu - 3) bytes)"
-                    : "while no MTU exchange had happened (ATT_MTU \(first.mtu))"
-                findings.append(
-                    finding(
+                let attribution = c.attribution(client: first.clientSide)
+                t.finding(key(0, Int(c.firstSeen), i, j), Self.defaultSeverity, actor: context.actor(attribution)) {
+                    let requests = r.count - r.commands
+                    let kindsText = [r.commands > 0 ? "\(r.commands) Write Command" : nil, requests > 0 ? "\(requests) Write Request" : nil]
+                        .compactMap { $0 }.joined(separator: ", ")
+                    let mtuText = exchanged
+                        ? "although an MTU exchange had raised the ATT_MTU to \(first.mtu) (payload up to \(first.mtu - 3) bytes)"
+                        : "while no MTU exchange had happened (ATT_MTU \(first.mtu))"
+                    return finding(
                         subject: "\(c.label) handle \(Text.hex4(handle))",
                         shows:
                             "\(r.count) writes of at most \(maxBytes) bytes to handle \(Text.hex4(handle)) by the \(Text.side(first.clientSide)) client (frames \(first.at.frame)-\(last.frame), \(kindsText), largest \(r.largest) bytes, longest gap \(Text.millis(r.longestGap))) \(mtuText)",
@@ -138,13 +131,21 @@ package struct ATTSmallWrites: Rule {
                             "Usually data chunked into 20-byte pieces (the default ATT_MTU 23) instead of maximumWriteValueLength(for:) (Android: requestMtu(517) and chunks of mtu - 3; BlueZ: AcquireWrite's MTU)",
                         evidence: [first.at.frame, last.frame],
                         fix: "Negotiate a larger ATT_MTU (and data length) and write chunks of ATT_MTU - 3 bytes.",
-                        attribution: c.attribution(client: first.clientSide), context: context))
+                        attribution: attribution, context: context)
+                }
             }
         }
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(1) > 0 else {
+            if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
+            return notEvaluated("no ATT Write Request / Write Command in this capture")
+        }
         return verdict(
-            findings,
+            t.findingList,
             passReason:
-                "no handle received \(minWrites) or more writes of at most \(maxBytes) bytes each within \(Text.seconds(maxGap)) of the previous one (longest such run: \(longest))"
+                "no handle received \(Int(number("min_writes", config))) or more writes of at most \(Int(number("max_write_bytes", config))) bytes each within \(Text.seconds(micros("max_gap_s", config))) of the previous one (longest such run: \(t.count(2)))"
         )
     }
 }

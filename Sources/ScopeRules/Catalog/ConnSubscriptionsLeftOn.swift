@@ -14,7 +14,7 @@ import ScopeCore
 /// (Android: `disconnect()` without `setCharacteristicNotification(false)` and the CCCD write of
 /// 0x0000; BlueZ: `StopNotify`). A bonded peripheral keeps the CCCD and may keep notifying on the
 /// next connection.
-package struct ConnSubscriptionsLeftOn: Rule {
+package struct ConnSubscriptionsLeftOn: ItemRule {
     package static let id = "conn.subscriptions-left-on"
     package static let guidance = 5
     package static let defaultSeverity = Severity.info
@@ -22,86 +22,82 @@ package struct ConnSubscriptionsLeftOn: Rule {
     package static let scope = RuleScope.connection
     package init() {}
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        guard !analysis.connections.isEmpty else { return notEvaluated("no connection in this capture") }
-        let le = analysis.connections.filter(\.isLE)
-        guard !le.isEmpty else { return notEvaluated("no LE connection in this capture (BR/EDR links are not judged by LE rules)") }
+    /// Connections (count 2), LE connections (count 3), those judged (count 0); notes of the
+    /// judged connections that pass (list 0); the others grouped by why they were left out.
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        let analysis = view.detail
         let bonds = PairingsByLink(analysis.pairings)
-        let judged = le.filter { $0.disconnectCommand != nil && $0.localIsGATTClient && $0.bond(bonds).isBonded }
-        guard !judged.isEmpty else {
-            // Why each was left out, grouped (a long log has dozens of the same reason), the
-            // first few connections of each named (only those are written out).
-            let named = 3
-            var groups: [(why: String, count: Int, connections: [String])] = []
-            func leftOut(_ why: String, _ connection: () -> String) {
-                if let i = groups.firstIndex(where: { $0.why == why }) {
-                    groups[i].count += 1
-                    if groups[i].connections.count < named { groups[i].connections.append(connection()) }
-                } else {
-                    groups.append((why, 1, [connection()]))
-                }
-            }
-            for c in le {
+        let context = PlatformContext(view.platform, config)
+        t.tick(2, analysis.connections.count)
+        for (i, c) in analysis.connections.enumerated() where c.isLE {
+            t.tick(3)
+            let k = key(0, Int(c.firstSeen), i)
+            guard let disc = c.disconnectCommand, c.localIsGATTClient, c.bond(bonds).isBonded else {
+                // Why it was left out (a long log has dozens of the same reason).
                 if c.disconnectCommand != nil, !c.localIsGATTClient {
-                    leftOut("where the local host is not the GATT client") { c.label }
+                    t.group("where the local host is not the GATT client", k) { c.label }
                 } else if c.disconnectCommand != nil {
-                    leftOut("not bonded (\(c.bond(bonds).notBondedText)): the server resets its CCCDs at the next connection") { c.label }
+                    t.group("not bonded (\(c.bond(bonds).notBondedText)): the server resets its CCCDs at the next connection", k) { c.label }
                 } else if let d = c.disconnect {
                     if let loss = c.lostWithController {
-                        leftOut("ended with the controller (\(loss.label))") { "\(c.label) (frame \(d.frame))" }
+                        t.group("ended with the controller (\(loss.label))", k) { "\(c.label) (frame \(d.frame))" }
                     } else if c.disconnectReason == 0x08 {
-                        leftOut("ended by the link (reason 0x08)") { "\(c.label) (frame \(d.frame))" }
+                        t.group("ended by the link (reason 0x08)", k) { "\(c.label) (frame \(d.frame))" }
                     } else {
-                        leftOut("disconnected by the remote side") {
+                        t.group("disconnected by the remote side", k) {
                             let r = c.disconnectReason.map { "reason \(Text.hex2($0)), " } ?? ""
                             return "\(c.label) (\(r)frame \(d.frame))"
                         }
                     }
                 } else {
-                    leftOut("still connected at the end of the capture") { c.label }
+                    t.group("still connected at the end of the capture", k) { c.label }
                 }
+                continue
             }
-            let others = groups.map { g in
-                "\(g.count) \(g.why): " + g.connections.joined(separator: ", ")
-                    + (g.count > named ? ", … \(g.count - named) more" : "")
+            t.tick(0)
+            // The host's writes before its Disconnect: the latest per CCCD, in handle order.
+            let writes = c.clientConfiguration.hostWrites
+            let on = writes.map(\.latest).filter { $0.value & 0x0003 != 0 }.sorted { $0.at.frame < $1.at.frame }
+            let head = { "\(c.label) (\(c.peerText)): Disconnect sent at frame \(disc.frame)" }
+            if on.isEmpty {
+                t.note(0, k) {
+                    let offs = writes.filter(\.everEnabled).map { "\(Text.hex4($0.latest.handle)) in frame \($0.latest.at.frame)" }
+                    if offs.isEmpty { return head() + ", no CCCD enabled by the host" }
+                    return head() + ", every CCCD the host enabled written back to 0x0000 first (\(offs.joined(separator: ", ")))"
+                }
+                continue
+            }
+            t.finding(k, Self.defaultSeverity, actor: context.actor(c.localAttribution)) {
+                let list = on.map { "\(Text.hex4($0.handle))=\(Hex.prefixed($0.value, digits: 4)) (written in frame \($0.at.frame))" }
+                return finding(
+                    subject: c.label,
+                    shows: head() + " while CCCD(s) \(list.joined(separator: ", ")) that the host enabled were still on",
+                    cause:
+                        "Usually cancelPeripheralConnection(_:) without setNotifyValue(false, for:) first (Android: disconnect() without setCharacteristicNotification(false) and writing 0x0000 to the CCCD; BlueZ: StopNotify)",
+                    evidence: on.map(\.at.frame) + [disc.frame, c.disconnect?.frame],
+                    fix: "Turn notifications off before disconnecting.", attribution: c.localAttribution, context: context)
+            }
+        }
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(2) > 0 else { return notEvaluated("no connection in this capture") }
+        guard t.count(3) > 0 else { return notEvaluated("no LE connection in this capture (BR/EDR links are not judged by LE rules)") }
+        guard t.count(0) > 0 else {
+            // Why each was left out, grouped, the first few connections of each named.
+            let named = 3
+            let others = t.groups.sorted { $0.value.first < $1.value.first }.map { why, g in
+                "\(g.count) \(why): " + g.named.values.joined(separator: ", ") + (g.count > named ? ", … \(g.count - named) more" : "")
             }
             return notEvaluated(
                 "no bonded connection was disconnected by the local host as GATT client (HCI Disconnect); remote disconnects, link loss and links that are not bonded are not judged: "
                     + others.joinedBounded(separator: "; "))
         }
-        if let r = analysis.attIncompleteReason { return notEvaluated(r) }
-        var findings = FindingList()
-        let context = PlatformContext(analysis.capture.platform, config)
-        var notes: [String] = []
-        for c in judged {
-            guard let disc = c.disconnectCommand else { continue }
-            // The host's writes before its Disconnect: the latest per CCCD, in handle order.
-            let writes = c.clientConfiguration.hostWrites
-            let on = writes.map(\.latest).filter { $0.value & 0x0003 != 0 }.sorted { $0.at.frame < $1.at.frame }
-            let head = "\(c.label) (\(c.peerText)): Disconnect sent at frame \(disc.frame)"
-            if on.isEmpty {
-                let offs = writes.filter(\.everEnabled).map { "\(Text.hex4($0.latest.handle)) in frame \($0.latest.at.frame)" }
-                if offs.isEmpty {
-                    notes.append(head + ", no CCCD enabled by the host")
-                } else {
-                    notes.append(head + ", every CCCD the host enabled written back to 0x0000 first (\(offs.joined(separator: ", ")))")
-                }
-                continue
-            }
-            let list = on.map { "\(Text.hex4($0.handle))=\(Hex.prefixed($0.value, digits: 4)) (written in frame \($0.at.frame))" }
-            findings.append(
-                finding(
-                    subject: c.label,
-                    shows: head + " while CCCD(s) \(list.joined(separator: ", ")) that the host enabled were still on",
-                    cause:
-                        "Usually cancelPeripheralConnection(_:) without setNotifyValue(false, for:) first (Android: disconnect() without setCharacteristicNotification(false) and writing 0x0000 to the CCCD; BlueZ: StopNotify)",
-                    evidence: on.map(\.at.frame) + [disc.frame, c.disconnect?.frame],
-                    fix: "Turn notifications off before disconnecting.", attribution: c.localAttribution, context: context))
-        }
-        let notJudged = analysis.connections.count - judged.count
+        if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
+        let notJudged = t.count(2) - t.count(0)
         return verdict(
-            findings,
-            passReason: notes.joinedBounded(separator: "; ")
+            t.findingList,
+            passReason: t.joined(separator: "; ")
                 + (notJudged > 0 ? " (not judged: \(notJudged) connection(s) not bonded or not disconnected by the local host)" : ""))
     }
 }

@@ -12,7 +12,7 @@ import ScopeDecode
 /// Usual cause: `discoverCharacteristics(nil, for:)` and `discoverDescriptors(for:)` on every
 /// service, often followed by reading every value (Android: iterating `getServices()` and
 /// `readCharacteristic` on each). Fix: pass the characteristic UUIDs you use, only for services you use.
-package struct GATTDiscoverAllCharacteristics: Rule {
+package struct GATTDiscoverAllCharacteristics: ItemRule {
     package static let id = "gatt.discover-all-characteristics"
     package static let guidance = 3
     package static let defaultSeverity = Severity.info
@@ -23,35 +23,29 @@ package struct GATTDiscoverAllCharacteristics: Rule {
     ]
     package init() {}
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
-    }
-
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        // Each server of a connection whose characteristics were discovered: the remote device's
-        // (by the local client), the local one's (by the peer).
-        let conns = analysis.connections.indices.filter { i in
-            let c = analysis.connections[i]
-            return c.gatt.discoveryProcedures.discoversCharacteristics || c.localGATT.discoveryProcedures.discoversCharacteristics
-        }
-        guard !conns.isEmpty else {
-            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
-            return notEvaluated("no characteristic or descriptor discovery in this capture")
-        }
-        // Only the findings and notes that will be listed are written (a batch of a long capture
-        // judges thousands of connections; the rest are counted).
-        var findings = facts.findingList(Self.id)
-        let context = PlatformContext(analysis.capture.platform, config)
-        var usedNotes = BoundedItems()
-        var cutShort = 0
-        for i in conns {
-            let c = analysis.connections[i]
+    /// Connections with characteristic or descriptor discovery (count 0), those not judged because
+    /// the capture ends right after (count 1); notes of the services used (list 0).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        let analysis = view.detail, facts = view.facts
+        let context = PlatformContext(view.platform, config)
+        for (i, c) in analysis.connections.enumerated() {
+            // Each server of a connection whose characteristics were discovered: the remote
+            // device's (by the local client), the local one's (by the peer).
+            guard c.gatt.discoveryProcedures.discoversCharacteristics || c.localGATT.discoveryProcedures.discoversCharacteristics else { continue }
+            t.tick(0)
+            var sub = 0
+            func nextKey() -> ItemKey {
+                defer { sub += 1 }
+                return key(0, Int(c.firstSeen), i, sub)
+            }
             let usage = facts.usage(analysis, i, config: config)
             // The capture stopped right after the discovery, with the link up: the use that may
             // follow is not in it.
             if c.cutShort(after: c.discoveryEnd, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
-                usedNotes.append("\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up")
-                cutShort += 1
+                t.note(0, nextKey()) {
+                    "\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up"
+                }
+                t.tick(1)
                 continue
             }
             for server in [GATTServerSide.remote, .local] {
@@ -71,7 +65,7 @@ package struct GATTDiscoverAllCharacteristics: Rule {
                             + " from frame \(first.request.frame))"
                     }
                     if let use = usage.firstUse(in: s, server: server) {
-                        usedNotes.append("\(what()): \(use.text)")
+                        t.note(0, nextKey()) { "\(what()): \(use.text)" }
                         continue
                     }
                     // Android's discoverServices() discovers every characteristic and descriptor by
@@ -79,7 +73,7 @@ package struct GATTDiscoverAllCharacteristics: Rule {
                     let attribution =
                         client == .remote ? ActorEvidence(.remoteClient, frame: first.request.frame)
                         : context.platform == .android ? ActorEvidence(.stackDiscovery, frame: first.request.frame) : c.localAttribution
-                    findings.append(Self.defaultSeverity, actor: context.actor(attribution)) {
+                    t.finding(nextKey(), Self.defaultSeverity, actor: context.actor(attribution)) {
                         let swept = usage.sweepReads.filter { $0.server == server }.compactMap(\.handle).filter { s.start <= $0 && $0 <= s.end }
                         let sweepText =
                             swept.isEmpty ? "" : " (\(swept.map { Text.hex4($0) }.joined(separator: ", ")) read only in the just-in-case sweep)"
@@ -96,10 +90,18 @@ package struct GATTDiscoverAllCharacteristics: Rule {
                 }
             }
         }
-        if findings.isEmpty, cutShort == conns.count { return notEvaluated(usedNotes.joined(separator: "; ")) }
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else {
+            if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
+            return notEvaluated("no characteristic or descriptor discovery in this capture")
+        }
+        let findings = t.findingList
+        if findings.isEmpty, t.count(1) == t.count(0) { return notEvaluated(t.joined(separator: "; ")) }
         return verdict(
             findings,
             passReason: "characteristic/descriptor discovery only in services with a characteristic used afterwards: "
-                + (usedNotes.isEmpty ? "none attributed to a discovered service" : usedNotes.joined(separator: "; ")))
+                + (t.isEmpty(list: 0) ? "none attributed to a discovered service" : t.joined(separator: "; ")))
     }
 }

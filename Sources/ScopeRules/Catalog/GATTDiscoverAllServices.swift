@@ -13,7 +13,7 @@ import ScopeDecode
 /// Usual cause: `discoverServices(nil)` (Android: `BluetoothGatt.discoverServices()`, which always
 /// discovers everything — prefer caching; BlueZ discovers the whole database itself). Fix: pass the
 /// service UUIDs you use to `discoverServices(_:)`.
-package struct GATTDiscoverAllServices: Rule {
+package struct GATTDiscoverAllServices: ItemRule {
     package static let id = "gatt.discover-all-services"
     package static let guidance = 3
     package static let defaultSeverity = Severity.warning
@@ -25,79 +25,82 @@ package struct GATTDiscoverAllServices: Rule {
     ]
     package init() {}
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
-    }
-
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
+    /// Servers whose primary services were discovered (count 0), those not judged because the
+    /// capture ends right after (count 1); notes (list 0).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        let analysis = view.detail, facts = view.facts
         // Each server of a connection discovered: the remote device's (by the local client), the
         // local one's (by the peer).
         func discovered(_ db: GATTDatabase) -> Bool {
             !db.discoveryProcedures.allPrimaryServices.isEmpty || !db.discoveryProcedures.primaryServicesByUUID.isEmpty
         }
-        let conns = analysis.connections.indices.flatMap { i in
-            [GATTServerSide.remote, .local].filter { discovered(analysis.connections[i].database($0)) }.map { (i, $0) }
+        let fraction = number("used_fraction", config)
+        let context = PlatformContext(view.platform, config)
+        for (i, c) in analysis.connections.enumerated() {
+            for (sub, server) in [GATTServerSide.remote, .local].enumerated() {
+                let db = c.database(server)
+                guard discovered(db) else { continue }
+                t.tick(0)
+                let k = key(0, Int(c.firstSeen), i, sub)
+                let requests = db.discoveryProcedures.allPrimaryServices
+                let all = requests.kept
+                let fullRange = all.contains { $0.startHandle == 0x0001 && $0.endHandle == 0xFFFF }
+                guard fullRange else {
+                    t.note(0, k) {
+                        let clients = Set(db.discoveryProcedures.primaryServicesByUUID.kept.map(\.client))
+                        let who = clients.map { Text.side($0) }.sorted().joined(separator: "/")
+                        return "\(c.label): primary services discovered by UUID only (Find By Type Value) by the \(who) GATT client"
+                    }
+                    continue
+                }
+                let client = all.first?.client ?? .unknown
+                // The capture stopped right after the discovery, with the link up: the use that may
+                // follow is not in it.
+                if c.cutShort(after: c.discoveryEnd ?? all.last?.request, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
+                    t.note(0, k) {
+                        "\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up"
+                    }
+                    t.tick(1)
+                    continue
+                }
+                let usage = facts.usage(analysis, i, config: config)
+                let counted = db.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
+                let used = counted.compactMap { s in usage.firstUse(in: s, server: server).map { (service: s, use: $0) } }
+                // The first requests' frames and the last one's (the list keeps the first ones only).
+                let frames = all.map(\.request.frame) + (requests.isComplete ? [] : [requests.last?.request.frame].compactMap { $0 })
+                func head() -> String {
+                    let usedText = used.map { "\(Text.uuid($0.service.uuid)): \($0.use.text)" }.joined(separator: ", ")
+                    return "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
+                        + (used.isEmpty ? "" : " (\(usedText))")
+                }
+                // The full range is the host stack's own procedure on iOS, Android and BlueZ
+                // (ActorSignal.stackDiscovery); the remote client's is the peer's.
+                let attribution = client == .remote ? ActorEvidence(.remoteClient, frame: frames.min()) : ActorEvidence(.stackDiscovery, frame: frames.min())
+                if !counted.isEmpty, Double(used.count) < fraction * Double(counted.count) {
+                    t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
+                        finding(
+                            subject: c.label + (client == .remote ? " (remote GATT client)" : ""),
+                            shows: head() + " -> fewer than half of the discovered services used",
+                            cause: client == .remote
+                                ? "The peer (remote GATT client) discovers the whole database; on iOS this is discoverServices(nil), on Android BluetoothGatt.discoverServices()"
+                                : "Usually discoverServices(nil) instead of discoverServices([CBUUID]) with the services the app uses (Android's discoverServices() always discovers everything: cache the result)",
+                            evidence: frames,
+                            fix: "Pass the service UUIDs you need to discoverServices(_:).", attribution: attribution, context: context)
+                    }
+                } else {
+                    t.note(0, k) { head() + " -> at least half of the discovered services used" }
+                }
+            }
         }
-        guard !conns.isEmpty else {
-            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else {
+            if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no primary service discovery (Read By Group Type or Find By Type Value for 0x2800) in this capture")
         }
-        let fraction = number("used_fraction", config)
-        // Only the findings and notes that will be listed are written (a batch of a long capture
-        // judges thousands of connections; the rest are counted).
-        var findings = facts.findingList(Self.id)
-        let context = PlatformContext(analysis.capture.platform, config)
-        var notes = BoundedItems()
-        var cutShort = 0
-        for (i, server) in conns {
-            let c = analysis.connections[i]
-            let db = c.database(server)
-            let requests = db.discoveryProcedures.allPrimaryServices
-            let all = requests.kept
-            let fullRange = all.contains { $0.startHandle == 0x0001 && $0.endHandle == 0xFFFF }
-            guard fullRange else {
-                let clients = Set(db.discoveryProcedures.primaryServicesByUUID.kept.map(\.client))
-                let who = clients.map { Text.side($0) }.sorted().joined(separator: "/")
-                notes.append("\(c.label): primary services discovered by UUID only (Find By Type Value) by the \(who) GATT client")
-                continue
-            }
-            let client = all.first?.client ?? .unknown
-            // The capture stopped right after the discovery, with the link up: the use that may
-            // follow is not in it.
-            if c.cutShort(after: c.discoveryEnd ?? all.last?.request, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
-                notes.append("\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up")
-                cutShort += 1
-                continue
-            }
-            let usage = facts.usage(analysis, i, config: config)
-            let counted = db.services.filter { $0.isPrimary && !$0.isGAPOrGATT }
-            let used = counted.compactMap { s in usage.firstUse(in: s, server: server).map { (service: s, use: $0) } }
-            // The first requests' frames and the last one's (the list keeps the first ones only).
-            let frames = all.map(\.request.frame) + (requests.isComplete ? [] : [requests.last?.request.frame].compactMap { $0 })
-            func head() -> String {
-                let usedText = used.map { "\(Text.uuid($0.service.uuid)): \($0.use.text)" }.joined(separator: ", ")
-                return "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
-                    + (used.isEmpty ? "" : " (\(usedText))")
-            }
-            // The full range is the host stack's own procedure on iOS, Android and BlueZ
-            // (ActorSignal.stackDiscovery); the remote client's is the peer's.
-            let attribution = client == .remote ? ActorEvidence(.remoteClient, frame: frames.min()) : ActorEvidence(.stackDiscovery, frame: frames.min())
-            if !counted.isEmpty, Double(used.count) < fraction * Double(counted.count) {
-                findings.append(Self.defaultSeverity, actor: context.actor(attribution)) {
-                    finding(
-                        subject: c.label + (client == .remote ? " (remote GATT client)" : ""),
-                        shows: head() + " -> fewer than half of the discovered services used",
-                        cause: client == .remote
-                            ? "The peer (remote GATT client) discovers the whole database; on iOS this is discoverServices(nil), on Android BluetoothGatt.discoverServices()"
-                            : "Usually discoverServices(nil) instead of discoverServices([CBUUID]) with the services the app uses (Android's discoverServices() always discovers everything: cache the result)",
-                        evidence: frames,
-                        fix: "Pass the service UUIDs you need to discoverServices(_:).", attribution: attribution, context: context)
-                }
-            } else {
-                notes.append(head() + " -> at least half of the discovered services used")
-            }
-        }
-        if findings.isEmpty, cutShort == conns.count { return notEvaluated(notes.joined(separator: "; ")) }
-        return verdict(findings, passReason: notes.joined(separator: "; "))
+        let findings = t.findingList
+        if findings.isEmpty, t.count(1) == t.count(0) { return notEvaluated(t.joined(separator: "; ")) }
+        return verdict(findings, passReason: t.joined(separator: "; "))
     }
 }

@@ -12,7 +12,7 @@ import ScopeDecode
 /// Usual cause: a timer calling `readValue(for:)` instead of `setNotifyValue(true, for:)`
 /// (Android: `readCharacteristic` in a loop instead of `setCharacteristicNotification` plus the
 /// CCCD write; BlueZ: `ReadValue` instead of `StartNotify`).
-package struct GATTPolling: Rule {
+package struct GATTPolling: ItemRule {
     package static let id = "gatt.polling"
     package static let guidance = 4
     package static let defaultSeverity = Severity.warning
@@ -58,22 +58,16 @@ package struct GATTPolling: Rule {
         }
     }
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
-    }
-
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        let folds = analysis.connections.indices.map { facts.folds(analysis, $0, config: config).polling }
-        guard folds.contains(where: \.any) else {
-            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
-            return notEvaluated("no ATT Read Request in this capture")
-        }
+    /// Connections with a Read Request (count 1).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        let analysis = view.detail, facts = view.facts
         let minReads = Int(number("min_reads", config))
         let maxGap = micros("max_median_gap_s", config)
-        var findings = FindingList()
-        let context = PlatformContext(analysis.capture.platform, config)
-        for (c, fold) in zip(analysis.connections, folds) {
-            for key in fold.reads.keys.sorted(by: { $0.text < $1.text }) {
+        let context = PlatformContext(view.platform, config)
+        for (i, c) in analysis.connections.enumerated() {
+            let fold = facts.folds(analysis, i, config: config).polling
+            if fold.any { t.tick(1) }
+            for (j, key) in fold.reads.keys.sorted(by: { $0.text < $1.text }).enumerated() {
                 guard let rs = fold.reads[key], rs.count >= minReads else { continue }
                 let first = rs.first, last = rs.last, handle = key.handle
                 guard let med = rs.gaps.median, med <= maxGap else { continue }
@@ -81,18 +75,19 @@ package struct GATTPolling: Rule {
                 guard !enabled else { continue }
                 let ch = c.characteristic(valueHandle: handle, server: first.server)
                 let severity: Severity
-                let propsText: String
                 if let ch {
                     guard ch.properties & 0x30 != 0 else { continue }
                     severity = .warning
-                    propsText = "properties \(Text.hex2(ch.properties)) allow notify/indicate (declared in frame \(ch.learned.frame)) -> warning"
                 } else {
                     severity = .info
-                    propsText = "properties unknown (characteristic not discovered in this capture) -> info"
                 }
                 let client = first.clientSide
-                findings.append(
-                    finding(
+                let attribution = c.attribution(client: client)
+                t.finding(self.key(0, Int(c.firstSeen), i, j), severity, actor: context.actor(attribution)) {
+                    let propsText = ch.map {
+                        "properties \(Text.hex2($0.properties)) allow notify/indicate (declared in frame \($0.learned.frame)) -> warning"
+                    } ?? "properties unknown (characteristic not discovered in this capture) -> info"
+                    return finding(
                         severity, subject: "\(c.label) handle \(Text.hex4(handle))",
                         shows:
                             "handle \(Text.hex4(handle)) read \(rs.count) times by the \(Text.side(client)) client (frames \(first.at.frame)-\(last.frame)), median gap \(rs.gaps.isExact ? "" : "about ")\(Text.millis(med)), notifications/indications never enabled on it; \(propsText)",
@@ -100,13 +95,21 @@ package struct GATTPolling: Rule {
                             "Usually a timer calling readValue(for:) instead of setNotifyValue(true, for:) (Android: readCharacteristic in a loop instead of setCharacteristicNotification and the CCCD write; BlueZ: ReadValue instead of StartNotify)",
                         evidence: [ch?.learned.frame, first.at.frame, last.frame],
                         fix: "Subscribe to the characteristic and react to peripheral(_:didUpdateValueFor:error:).",
-                        attribution: c.attribution(client: client), context: context))
+                        attribution: attribution, context: context)
+                }
             }
         }
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(1) > 0 else {
+            if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
+            return notEvaluated("no ATT Read Request in this capture")
+        }
         return verdict(
-            findings,
+            t.findingList,
             passReason:
-                "no handle read \(minReads) or more times with a median gap of \(Text.seconds(maxGap)) or less without notifications/indications enabled"
+                "no handle read \(Int(number("min_reads", config))) or more times with a median gap of \(Text.seconds(micros("max_median_gap_s", config))) or less without notifications/indications enabled"
         )
     }
 }

@@ -13,7 +13,7 @@ import ScopeCore
 /// controller's duplicate filter off for its own batching: the measured duplicates are still the
 /// cost, but the setting is the stack's (use `ScanSettings.CALLBACK_TYPE_FIRST_MATCH` or report
 /// batching; BlueZ: `SetDiscoveryFilter` with `DuplicateData: false`).
-package struct ScanDuplicatesAllowed: Rule {
+package struct ScanDuplicatesAllowed: ItemRule {
     package static let id = "scan.duplicates-allowed"
     package static let guidance = 2
     package static let defaultSeverity = Severity.warning
@@ -22,54 +22,61 @@ package struct ScanDuplicatesAllowed: Rule {
     package static let scope = RuleScope.scan
     package init() {}
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
-    }
-
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
+    /// Sessions judged (count 0) and those whose filter setting is the Android stack's (count 1).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let limit = number("duplicate_ratio", config)
-        let context = PlatformContext(analysis.capture.platform, config)
+        let context = PlatformContext(view.platform, config)
         // On Android the filter setting is the stack's: the app controls how long it scans. A
         // platform named only on suggestive evidence sets nothing aside (docs/ATTRIBUTION.md).
         let android = context.platform == .android && context.certain
-        let appScan = Int64(
-            ((config.threshold(rule: ScanLeftRunning.id, key: "without_connection_request_s")?.number ?? 30) * 1_000_000).rounded())
-        var findings = facts.findingList(Self.id)
-        var stacks = 0
-        for s in analysis.scans where s.filterDuplicates == 0 {
+        let appScan = Self.appScanMicros(config)
+        for (i, s) in view.detail.scans.enumerated() {
+            t.tick(0)
+            guard s.filterDuplicates == 0 else { continue }
+            let k = key(0, Int(s.start.frame), i)
             let high = s.duplicateRatio > limit
+            let severity: Severity = high ? .warning : .info
             let endFrame = (s.stop ?? s.lastReport ?? s.end).frame
             if android {
                 guard s.durationMicros > appScan, s.duplicates > 0 else {
-                    stacks += 1
+                    t.tick(1)
                     continue
                 }
-                append(
-                    to: &findings, high ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
-                    shows:
-                        "scan at frame \(s.start.frame) ran \(Text.seconds(s.durationMicros)) with the controller's duplicate filter off (Filter_Duplicates=0, "
-                        + "the Android stack's setting): \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
-                    cause:
-                        "Usual cause on Android: the app kept BluetoothLeScanner.startScan(...) running longer than \(Text.seconds(appScan)); the filter is the stack's, how long and how often the app scans is not",
-                    evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
-                    fix: "Stop the scan once the device is found (stopScan(callback)) and bound every scan with a timer; use ScanFilters (offloaded to the controller), setCallbackType(CALLBACK_TYPE_FIRST_MATCH) or setReportDelay(ms) so fewer reports reach the app.",
-                    platform: .android, attribution: s.attribution, context: context)
+                t.finding(k, severity, actor: context.actor(s.attribution)) {
+                    finding(
+                        severity, subject: "scan session at frame \(s.start.frame)",
+                        shows:
+                            "scan at frame \(s.start.frame) ran \(Text.seconds(s.durationMicros)) with the controller's duplicate filter off (Filter_Duplicates=0, "
+                            + "the Android stack's setting): \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
+                        cause:
+                            "Usual cause on Android: the app kept BluetoothLeScanner.startScan(...) running longer than \(Text.seconds(appScan)); the filter is the stack's, how long and how often the app scans is not",
+                        evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
+                        fix: "Stop the scan once the device is found (stopScan(callback)) and bound every scan with a timer; use ScanFilters (offloaded to the controller), setCallbackType(CALLBACK_TYPE_FIRST_MATCH) or setReportDelay(ms) so fewer reports reach the app.",
+                        platform: .android, attribution: s.attribution, context: context)
+                }
                 continue
             }
-            append(
-                to: &findings, high ? .warning : .info, subject: "scan session at frame \(s.start.frame)",
-                shows:
-                    "scan at frame \(s.start.frame) with Filter_Duplicates=0: \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
-                cause:
-                    "Usually scanForPeripherals(withServices:options:) with CBCentralManagerScanOptionAllowDuplicatesKey set to true; on Android the stack turns the controller filter off for its own batching, so the setting is the stack's while the duplicates are still real",
-                evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
-                fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads.", attribution: s.attribution,
-                context: context)
+            t.finding(k, severity, actor: context.actor(s.attribution)) {
+                finding(
+                    severity, subject: "scan session at frame \(s.start.frame)",
+                    shows:
+                        "scan at frame \(s.start.frame) with Filter_Duplicates=0: \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
+                    cause:
+                        "Usually scanForPeripherals(withServices:options:) with CBCentralManagerScanOptionAllowDuplicatesKey set to true; on Android the stack turns the controller filter off for its own batching, so the setting is the stack's while the duplicates are still real",
+                    evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],
+                    fix: "Allow duplicates only while a feature needs continuous RSSI or changing payloads.", attribution: s.attribution,
+                    context: context)
+            }
         }
-        let n = analysis.scanTotals.sessions
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else { return notEvaluated("no scan session in this capture") }
+        let appScan = Self.appScanMicros(config)
+        let stacks = t.count(1)
+        let n = end.detail.scanTotals.sessions
         var v = verdict(
-            findings,
+            t.findingList,
             passReason: stacks > 0
                 ? "no scan with the duplicate filter off ran longer than \(Text.seconds(appScan)) (the filter setting is the Android stack's)"
                 : "all \(n) scan session(s) enabled with Filter_Duplicates on")
@@ -79,5 +86,10 @@ package struct ScanDuplicatesAllowed: Rule {
                 what: "scan sessions with the controller's duplicate filter turned off by the Android stack (its setting, not the app's; each ran \(Text.seconds(appScan)) or less, or received no duplicate)")
         }
         return v
+    }
+
+    /// How long an app's scan may run (scan.left-running's threshold).
+    static func appScanMicros(_ config: RuleConfiguration) -> Int64 {
+        Int64(((config.threshold(rule: ScanLeftRunning.id, key: "without_connection_request_s")?.number ?? 30) * 1_000_000).rounded())
     }
 }

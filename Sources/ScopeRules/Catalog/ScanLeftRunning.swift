@@ -13,7 +13,7 @@ import ScopeCore
 /// BlueZ: `StartDiscovery` without `StopDiscovery`). Fix: call `stopScan()` in
 /// `centralManager(_:didDiscover:advertisementData:rssi:)` before `connect`, and bound every scan
 /// with a timer.
-package struct ScanLeftRunning: Rule {
+package struct ScanLeftRunning: ItemRule {
     package static let id = "scan.left-running"
     package static let guidance = 1
     package static let defaultSeverity = Severity.warning
@@ -24,55 +24,58 @@ package struct ScanLeftRunning: Rule {
     package static let scope = RuleScope.scan
     package init() {}
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        let idle = micros("without_connection_request_s", config)
+        let after = micros("after_connection_request_s", config)
+        let context = PlatformContext(view.platform, config)
+        for (i, s) in view.detail.scans.enumerated() {
+            t.tick(0)
+            let k = key(0, Int(s.start.frame), i)
+            let endAt = s.stop ?? s.end
+            let stopped = s.stop != nil
+            func endText() -> String {
+                stopped ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
+            }
+            t.note(0, k) { "frame \(s.start.frame): \(Text.seconds(s.durationMicros))" }
+            // The analysis notes the requests made while the session ran.
+            if s.durationMicros > idle, !(s.firstRequest.map { $0.time <= endAt.time && $0.time.microseconds - s.start.time.microseconds <= idle } ?? false) {
+                t.finding(k, Self.defaultSeverity, actor: context.actor(s.attribution)) {
+                    ranWithoutRequest(s, idle: idle, end: endText(), endAt: endAt, context: context)
+                }
+                continue
+            }
+            if let r = s.requestToFoundPeer, r.request.time <= endAt.time {
+                let lingering = endAt.time.microseconds - r.request.time.microseconds
+                if lingering > after {
+                    t.finding(k, Self.defaultSeverity, actor: context.actor(s.attribution)) {
+                        stayedAfterRequest(
+                            s, peer: r.peer, reported: r.reported, request: r.request, lingering: lingering, end: endText(), endAt: endAt,
+                            context: context)
+                    }
+                }
+            }
+        }
     }
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        guard !analysis.scans.isEmpty else {
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else {
             return notEvaluated(
                 "no scan session (LE Set Scan Enable / LE Set Extended Scan Enable = 1 with a successful Command Complete) in this capture"
             )
         }
         let idle = micros("without_connection_request_s", config)
         let after = micros("after_connection_request_s", config)
-        var findings = facts.findingList(Self.id)
-        let context = PlatformContext(analysis.capture.platform, config)
-        var summaries = BoundedItems()
-        for s in analysis.scans {
-            let endAt = s.stop ?? s.end
-            let stopped = s.stop != nil
-            func endText() -> String {
-                stopped ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
-            }
-            summaries.append("frame \(s.start.frame): \(Text.seconds(s.durationMicros))")
-            // The analysis notes the requests made while the session ran.
-            if s.durationMicros > idle, !(s.firstRequest.map { $0.time <= endAt.time && $0.time.microseconds - s.start.time.microseconds <= idle } ?? false) {
-                ranWithoutRequest(s, idle: idle, end: endText(), endAt: endAt, context: context, into: &findings)
-                continue
-            }
-            if let r = s.requestToFoundPeer, r.request.time <= endAt.time {
-                let lingering = endAt.time.microseconds - r.request.time.microseconds
-                if lingering > after {
-                    stayedAfterRequest(
-                        s, peer: r.peer, reported: r.reported, request: r.request, lingering: lingering, end: endText(),
-                        endAt: endAt, context: context, into: &findings)
-                }
-            }
-        }
         return verdict(
-            findings,
+            t.findingList,
             passReason:
-                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(summaries.joined(separator: ", ")))"
+                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(t.joined(separator: ", ")))"
         )
     }
 
     /// The session ran longer than `idle` with no connection request in its first `idle`.
-    private func ranWithoutRequest(
-        _ s: ScanSession, idle: Int64, end: String, endAt: FrameTime, context: PlatformContext, into findings: inout FindingList
-    ) {
-        append(
-            to: &findings, subject: "scan session at frame \(s.start.frame)",
+    private func ranWithoutRequest(_ s: ScanSession, idle: Int64, end: String, endAt: FrameTime, context: PlatformContext) -> Finding {
+        finding(
+            subject: "scan session at frame \(s.start.frame)",
             shows:
                 "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(end), \(Text.seconds(s.durationMicros)) after it started)",
             cause:
@@ -84,10 +87,10 @@ package struct ScanLeftRunning: Rule {
     /// The session stayed enabled `lingering` µs after a connection request to a peer it reported.
     private func stayedAfterRequest(
         _ s: ScanSession, peer: BDAddr, reported: FrameTime, request: FrameTime, lingering: Int64, end: String, endAt: FrameTime,
-        context: PlatformContext, into findings: inout FindingList
-    ) {
-        append(
-            to: &findings, subject: "scan session at frame \(s.start.frame)",
+        context: PlatformContext
+    ) -> Finding {
+        finding(
+            subject: "scan session at frame \(s.start.frame)",
             shows:
                 "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(peer) (reported in frame \(reported.frame)) at frame \(request.frame), and \(end), \(Text.seconds(lingering)) after it",
             cause:

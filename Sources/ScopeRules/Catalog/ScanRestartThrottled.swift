@@ -12,7 +12,7 @@ import ScopeCore
 ///
 /// Usual cause: `startScan`/`stopScan` in a loop (a scan restarted on every result, or a timer
 /// cycling short scans).
-package struct ScanRestartThrottled: Rule {
+package struct ScanRestartThrottled: ItemRule {
     package static let id = "scan.restart-throttled"
     package static let guidance = 1
     package static let defaultSeverity = Severity.warning
@@ -21,43 +21,51 @@ package struct ScanRestartThrottled: Rule {
     package static let scope = RuleScope.scan
     package init() {}
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
+    /// Sessions (count 0), those judged as started by the app (count 1), the most starts in one
+    /// window (count 2, a maximum).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        t.tick(0, view.detail.scans.count)
+        let context = PlatformContext(view.platform, config)
+        guard context.platform == .android else { return }
+        let maxStarts = Self.maxStarts(config)
+        let window = micros("window_s", config)
+        // The stack's own resumption around a connection is no app's start.
+        for (i, s) in view.detail.scans.enumerated() where !s.attribution.signal.isSystemSignature && !s.resumesAroundConnection {
+            t.tick(1)
+            let start = s.start.time.microseconds
+            let within = s.previousStarts.prefix { start &- $0.time.microseconds <= window }
+            t.counts[2] = max(t.count(2), within.count + 1)
+            guard within.count >= maxStarts else { continue }
+            let earliest = within[within.index(within.startIndex, offsetBy: maxStarts - 1)]
+            t.finding(key(0, Int(s.start.frame), i), Self.defaultSeverity, actor: context.actor(s.attribution)) {
+                finding(
+                    subject: "scan session at frame \(s.start.frame)",
+                    shows:
+                        "scan started at frame \(s.start.frame) is start \(within.count + 1) within \(Text.seconds(window)) (the \(maxStarts) before it from frame \(earliest.frame), \(Text.seconds(start &- earliest.time.microseconds)) earlier): Android 7 and later throttle it and deliver no results",
+                    cause:
+                        "Usually BluetoothLeScanner.startScan and stopScan called in a loop: a scan restarted on every result or by a short timer",
+                    evidence: [earliest.frame, s.start.frame],
+                    fix: "Start one scan and keep it running while it is needed, with ScanFilters and a report delay; never restart more than 5 times in 30 s.",
+                    platform: .android, attribution: s.attribution, context: context)
+            }
+        }
     }
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        guard !analysis.scans.isEmpty else { return notEvaluated("no scan session in this capture") }
-        let context = PlatformContext(analysis.capture.platform, config)
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(0) > 0 else { return notEvaluated("no scan session in this capture") }
+        let context = PlatformContext(end.platform, config)
         guard context.platform == .android else {
             return notEvaluated(
                 "Android's scan throttle (5 starts per 30 s): the capture's platform is \(context.platform?.kind.name ?? "unknown"), not Android")
         }
-        let maxStarts = max(1, min(Int(number("max_starts", config)), ScanSession.startsKept))
-        let window = micros("window_s", config)
-        var findings = facts.findingList(Self.id)
-        var judged = 0
-        var busiest = 0
-        // The stack's own resumption around a connection is no app's start.
-        for s in analysis.scans where !s.attribution.signal.isSystemSignature && !s.resumesAroundConnection {
-            judged += 1
-            let start = s.start.time.microseconds
-            let within = s.previousStarts.prefix { start &- $0.time.microseconds <= window }
-            busiest = max(busiest, within.count + 1)
-            guard within.count >= maxStarts else { continue }
-            let earliest = within[within.index(within.startIndex, offsetBy: maxStarts - 1)]
-            append(
-                to: &findings, subject: "scan session at frame \(s.start.frame)",
-                shows:
-                    "scan started at frame \(s.start.frame) is start \(within.count + 1) within \(Text.seconds(window)) (the \(maxStarts) before it from frame \(earliest.frame), \(Text.seconds(start &- earliest.time.microseconds)) earlier): Android 7 and later throttle it and deliver no results",
-                cause:
-                    "Usually BluetoothLeScanner.startScan and stopScan called in a loop: a scan restarted on every result or by a short timer",
-                evidence: [earliest.frame, s.start.frame],
-                fix: "Start one scan and keep it running while it is needed, with ScanFilters and a report delay; never restart more than 5 times in 30 s.",
-                platform: .android, attribution: s.attribution, context: context)
-        }
-        guard judged > 0 else { return notEvaluated("only the system's own scans in this capture") }
+        guard t.count(1) > 0 else { return notEvaluated("only the system's own scans in this capture") }
         return verdict(
-            findings,
-            passReason: "no scan was started with \(maxStarts) others within the \(Text.seconds(window)) before it (at most \(busiest) in a window)")
+            t.findingList,
+            passReason:
+                "no scan was started with \(Self.maxStarts(config)) others within the \(Text.seconds(micros("window_s", config))) before it (at most \(t.count(2)) in a window)")
+    }
+
+    static func maxStarts(_ config: RuleConfiguration) -> Int {
+        max(1, min(Int(ScanRestartThrottled().number("max_starts", config)), ScanSession.startsKept))
     }
 }

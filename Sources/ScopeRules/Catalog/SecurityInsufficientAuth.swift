@@ -15,7 +15,7 @@ import ScopeDecode
 /// iOS pairing starts automatically on this error, so a failure usually means the user declined,
 /// or the peripheral doesn't support pairing; on Android `createBond()` is needed for some
 /// stacks; BlueZ needs an agent (`RegisterAgent`) to answer.
-package struct SecurityInsufficientAuth: Rule {
+package struct SecurityInsufficientAuth: ItemRule {
     package static let id = "security.insufficient-auth"
     package static let guidance = 9
     package static let defaultSeverity = Severity.warning
@@ -41,19 +41,15 @@ package struct SecurityInsufficientAuth: Rule {
         }
     }
 
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration) -> RuleVerdict {
-        evaluate(analysis, config: config, facts: RuleFacts())
-    }
-
-    package func evaluate(_ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        var findings = FindingList()
-        let context = PlatformContext(analysis.capture.platform, config)
-        var notes: [String] = []
-        var any = false
+    /// Errors judged (count 1); notes of the errors fixed by encryption (list 0).
+    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+        let analysis = view.detail, facts = view.facts
+        let context = PlatformContext(view.platform, config)
         for (i, c) in analysis.connections.enumerated() {
-            for e in facts.folds(analysis, i, config: config).insufficient.errors {
+            for (j, e) in facts.folds(analysis, i, config: config).insufficient.errors.enumerated() {
                 guard let code = e.errorCode, let codeName = Self.codes[code] else { continue }
-                any = true
+                t.tick(1)
+                let k = key(0, Int(c.firstSeen), i, j)
                 let req = e.requestOpcodeInError.flatMap { Self.requestNames[$0] } ?? "request"
                 let handle = e.handle.map { " of handle \(Text.hex4($0))" } ?? ""
                 let sensitive = e.handle.flatMap { c.characteristic(valueHandle: $0, server: e.server) }.map { config.isSensitive(uuid: $0.uuid) } ?? false
@@ -73,7 +69,7 @@ package struct SecurityInsufficientAuth: Rule {
                     ?? pairedOK?.encryption
                 if let encryptedAt {
                     let pText = pairing.map { "Pairing Request frame \($0.request.frame), then " } ?? ""
-                    notes.append("\(head); \(pText)Encryption Change 0x00 (frame \(encryptedAt.frame))")
+                    t.note(0, k) { "\(head); \(pText)Encryption Change 0x00 (frame \(encryptedAt.frame))" }
                     continue
                 }
                 var tail = "no pairing attempted"
@@ -85,7 +81,8 @@ package struct SecurityInsufficientAuth: Rule {
                         evidence.append(f.frame)
                     }
                 }
-                findings.append(
+                let attribution = c.attribution(client: e.clientSide)
+                t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                     finding(
                         subject: "\(c.label) frame \(e.at.frame)",
                         shows: "\(head); \(tail); no successful pairing or encryption followed on that connection",
@@ -93,15 +90,18 @@ package struct SecurityInsufficientAuth: Rule {
                             "The characteristic requires a secure link and the client never completed pairing: the user declined the pairing prompt, the peripheral does not support pairing, or the app retried without bonding (Android: createBond() first; BlueZ: no pairing agent registered)",
                         evidence: evidence,
                         fix: "Pair (bond) before using protected characteristics and handle a declined pairing in the app.",
-                        attribution: c.attribution(client: e.clientSide), context: context))
+                        attribution: attribution, context: context)
+                }
             }
         }
-        guard any else {
-            if let r = analysis.attIncompleteReason { return notEvaluated(r) }
+    }
+
+    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.count(1) > 0 else {
+            if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated(
                 "no ATT Error Response with Insufficient Authentication / Encryption / Encryption Key Size in this capture")
         }
-        return verdict(
-            findings, passReason: "every such error was followed by successful encryption on its connection: " + notes.joinedBounded(separator: "; "))
+        return verdict(t.findingList, passReason: "every such error was followed by successful encryption on its connection: " + t.joined(separator: "; "))
     }
 }
