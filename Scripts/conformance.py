@@ -12,6 +12,9 @@ Fields compared (tshark field ↔ hciscope JSON key):
   ATT handle       btatt.handle                   ↔ att.handle
   SMP code         btsmp.opcode                   ↔ smp.code
   advertisers      bthci_evt.bd_addr              ↔ reports[].address (advertising report events)
+  each report      bthci_evt.le_advts_event_type /
+                   bthci_evt.le_ext_advts_event_type, bthci_evt.le_peer_address_type,
+                   bthci_evt.rssi                 ↔ reports[].event_type, address_type, rssi, in order
 
 Every disagreement is classified. Known, explained classes (see docs/CONFORMANCE.md) are counted;
 anything else is printed with its frames and makes the exit status 1.
@@ -32,6 +35,8 @@ FIELDS = [
     "frame.number", "hci_h4.type", "hci_mon.opcode", "bthci_cmd.opcode", "bthci_evt.code",
     "bthci_evt.le_meta_subevent", "bthci_evt.opcode", "bthci_acl.chandle", "btatt.opcode",
     "btatt.handle", "btsmp.opcode", "bthci_evt.bd_addr", "_ws.malformed", "btl2cap.cid",
+    "bthci_evt.le_advts_event_type", "bthci_evt.le_ext_advts_event_type", "bthci_evt.le_peer_address_type",
+    "bthci_evt.rssi",
 ]
 H4 = {"command": 1, "acl": 2, "sco": 3, "event": 4, "iso": 5}
 MONITOR = {("new_index", None): 0, ("del_index", None): 1, ("command", "sent"): 2, ("event", "received"): 3,
@@ -88,10 +93,16 @@ def classify(key, ours, theirs, t, requests):
     if key == "att_handle" and att.get("handle_inferred"):
         # The request a response answers travelled on the same connection the other way.
         own = (ours.get("handle"), "sent" if ours.get("dir") == "received" else "received")
-        other = [h for k, h in requests.items() if k != own and k != "latest"]
+        other = [h for k, h in requests.items() if k != own and k != "latest" and isinstance(k[0], (int, type(None)))]
         latest_key, latest_handle = requests.get("latest", (None, None))
         if (theirs and theirs[0] in other) or (not theirs and latest_key != own and latest_handle is None):
             return "att-response-matched-to-another-request"
+        # The request it answers was malformed in tshark's decode (tshark names handles by one
+        # GATT database per adapter, so a request to the peer's server can read as malformed
+        # when the peer is a GATT server and client too): tshark pairs the response with the
+        # latest request tshark read well on the connection, or with none.
+        if requests.get(("malformed",) + own) and (not theirs or requests.get(("good",) + own) == theirs[0]):
+            return "att-response-matched-past-a-malformed-request"
     if ours.get("vendor_debug") and key in ("att_opcode", "att_handle", "smp_code"):
         return "vendor-debug-0x0edc"
     if key == "smp_code" and ours.get("l2cap_cid") == 0x0007:
@@ -104,6 +115,10 @@ KNOWN = {
     "bredr-smp-cid-0x0007": "tshark 4.0 does not decode the BR/EDR Security Manager channel (CID 0x0007) as SMP",
     "att-response-matched-to-another-request":
         "tshark pairs an ATT response with the latest request on any connection handle, in either direction",
+    "att-response-matched-past-a-malformed-request":
+        "tshark decoded the request against the other GATT server's handles as malformed and pairs its response with the last request it read well, or with none",
+    "tshark-cannot-read":
+        "tshark cannot open the file (an on-device btsnooz dump: a btsnoop header followed by btsnooz v2 records); hciscope reads it",
 }
 # ATT opcodes that open a transaction whose answer names no handle of its own.
 TRANSACTION_OPENERS = {0x0A, 0x0C, 0x12, 0x16, 0x1D}
@@ -142,6 +157,17 @@ def compare(ours, t):
             theirs = sorted({a for a in t["bthci_evt.bd_addr"].split(",") if a})
             if mine != theirs:
                 yield "advertiser_address", mine, theirs
+            # Field for field, report by report (directed reports: tshark names the Direct Address
+            # type too, so only the legacy and extended subevents are compared this way).
+            if ours.get("subevent") in (0x02, 0x0D) and not t["_ws.malformed"]:
+                reports = ours.get("reports", [])
+                kind = "bthci_evt.le_advts_event_type" if ours.get("subevent") == 0x02 else "bthci_evt.le_ext_advts_event_type"
+                for field, key, theirs in (("report_event_type", "event_type", ints(t[kind])),
+                                           ("report_address_type", "address_type", ints(t["bthci_evt.le_peer_address_type"])),
+                                           ("report_rssi", "rssi", ints(t["bthci_evt.rssi"]))):
+                    mine = [r.get(key) for r in reports]
+                    if mine != theirs:
+                        yield field, mine, theirs
     if kind == "acl":
         theirs = ints(t["bthci_acl.chandle"])
         if (ours.get("handle") is not None or theirs) and [ours.get("handle")] != theirs[:1]:
@@ -214,6 +240,12 @@ def main():
             continue
         theirs = tshark_frames(path)
         file_diffs = defaultdict(int)
+        if not theirs and ours:
+            # tshark read no frame of a file hciscope reads (an on-device btsnooz dump).
+            totals["tshark-cannot-read"] += 1
+            examples["tshark-cannot-read"].append((name, 0, len(ours), 0))
+            print(f"{name}: tshark reads no frame, hciscope {len(ours)}: not compared")
+            continue
         requests = {}
         for n, t in sorted(theirs.items()):
             o = ours.get(n)
@@ -229,7 +261,11 @@ def main():
                     examples[cls].append((name, n, mine, th))
             att = o.get("att")
             if att and att["opcode"] in TRANSACTION_OPENERS and att.get("handle") is not None:
-                requests[(o.get("handle"), o.get("dir"))] = att["handle"]
+                key = (o.get("handle"), o.get("dir"))
+                requests[key] = att["handle"]
+                requests[("malformed",) + key] = bool(t["_ws.malformed"])
+                if not t["_ws.malformed"]:
+                    requests[("good",) + key] = att["handle"]
             if att and att["opcode"] in REQUESTS:
                 requests["latest"] = ((o.get("handle"), o.get("dir")), att.get("handle") if att["opcode"] in TRANSACTION_OPENERS else None)
         extra = set(ours) - set(theirs)

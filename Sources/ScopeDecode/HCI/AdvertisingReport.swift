@@ -277,30 +277,24 @@ extension AdvertisingReports {
     }
 
     /// The essentials of the one report filling `b`, the subevent parameters after the subevent
-    /// code (``AdvertisingReport/isSingle(subevent:_:)`` held when the event was decoded; checked
-    /// again, three compares, so that a mismatch can never read out of bounds).
+    /// code (``AdvertisingReport/isSingle(subevent:_:)`` held when the event was decoded; the
+    /// reading checks the bounds again, so that a mismatch can never read out of them).
     @inlinable @inline(__always)
     static func forEachEssentials(
         single subevent: LESubevent, _ b: UnsafeRawBufferPointer, _ body: (AdvertisingReportEssentials) -> Void
     ) {
         guard AdvertisingReport.fillsExactly(subevent: subevent, b) else { return }
+        let parsed: AdvertisingReport.Fields?
         switch subevent {
-        case .extendedAdvertisingReport:
-            let f = AdvertisingReport.extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24]))
-            body(
-                AdvertisingReportEssentials(
-                    eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
-                    rssi: f.rssi, sid: f.sid, data: UnsafeRawBufferPointer(rebasing: b[25...])))
-        case .advertisingReport:
-            let length = Int(b[9])
-            body(
-                AdvertisingReportEssentials(
-                    eventType: UInt16(b[1]), isLegacyEvent: true, addressType: b[2], address: b.address(at: 3),
-                    rssi: Int8(bitPattern: b[10 + length]), sid: 0xFF,
-                    data: UnsafeRawBufferPointer(rebasing: b[10..<(10 + length)])))
-        default:
-            return
+        case .extendedAdvertisingReport: parsed = AdvertisingReport.parseExtended(b, at: 1, essentials: true)
+        case .advertisingReport: parsed = AdvertisingReport.parseLegacy(b, at: 1)
+        default: return
         }
+        guard let f = parsed else { return }
+        body(
+            AdvertisingReportEssentials(
+                eventType: f.eventType, isLegacyEvent: subevent != .extendedAdvertisingReport, addressType: f.addressType,
+                address: f.address, rssi: f.rssi, sid: f.sid, data: UnsafeRawBufferPointer(rebasing: b[f.data])))
     }
 }
 
@@ -327,38 +321,36 @@ extension AdvertisingReport {
         return (AdvertisingReports(reports), malformed)
     }
 
-    /// ``decode(subevent:_:baseOffset:)`` one field at a time, for any event.
+    /// ``decode(subevent:_:baseOffset:)`` report by report, for any event: each report read by
+    /// ``parse(_:_:at:)``.
     static func fieldByField(
         subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int
     ) -> (reports: [AdvertisingReport], malformed: [Malformation]) {
-        var reader = ByteReader(bytes, layer: .hci, baseOffset: baseOffset)
-        var reports: [AdvertisingReport] = []
-        var malformed: [Malformation] = []
-        let count: Int
-        do {
-            count = Int(try reader.readU8())
-        } catch {
-            return ([], [Malformation(layer: .hci, offset: error.offset, message: "Num Reports: \(error.message)")])
-        }
-        reports.reserveCapacity(count)
-        for index in 0..<count {
-            do {
-                switch subevent {
-                case .extendedAdvertisingReport: reports.append(try extended(&reader))
-                case .directedAdvertisingReport: reports.append(try directed(&reader))
-                default: reports.append(try legacy(&reader))
-                }
-            } catch {
-                let message = "report \(index + 1) of \(count): \(error.message)"
-                malformed.append(Malformation(layer: .hci, offset: error.offset, message: message))
-                return (reports, malformed)
+        guard let kind = Kind(subevent) else { return ([], []) }
+        return bytes.withUnsafeBytes { b in
+            guard b.count >= 1 else {
+                let e = DecodeError(.truncated(needed: 1, available: 0), offset: baseOffset, layer: .hci)
+                return ([], [Malformation(layer: .hci, offset: e.offset, message: "Num Reports: \(e.message)")])
             }
+            let count = Int(b[0])
+            var reports: [AdvertisingReport] = []
+            reports.reserveCapacity(count)
+            var o = 1
+            for index in 0..<count {
+                guard let f = parse(kind, b, at: o) else {
+                    let (at, needed, available) = shortfall(kind, b, at: o)
+                    let e = DecodeError(.truncated(needed: needed, available: available), offset: baseOffset + at, layer: .hci)
+                    return (reports, [Malformation(layer: .hci, offset: e.offset, message: "report \(index + 1) of \(count): \(e.message)")])
+                }
+                reports.append(AdvertisingReport(kind, f, bytes: bytes, baseOffset: baseOffset))
+                o = f.end
+            }
+            if o < b.count {
+                let n = b.count - o
+                return (reports, [Malformation(layer: .hci, offset: baseOffset + o, message: "\(n) trailing byte\(n == 1 ? "" : "s")")])
+            }
+            return (reports, [])
         }
-        if reader.remaining > 0 {
-            let n = reader.remaining
-            malformed.append(Malformation(layer: .hci, offset: reader.offset, message: "\(n) trailing byte\(n == 1 ? "" : "s")"))
-        }
-        return (reports, malformed)
     }
 
     /// True for the usual event: one legacy or extended report that fills the parameters
@@ -388,108 +380,180 @@ extension AdvertisingReport {
     /// for any other.
     @usableFromInline
     static func single(subevent: LESubevent, _ bytes: ArraySlice<UInt8>, baseOffset: Int) -> AdvertisingReport? {
-        guard isSingle(subevent: subevent, bytes) else { return nil }
+        guard isSingle(subevent: subevent, bytes), let kind = Kind(subevent) else { return nil }
+        guard let f = bytes.withUnsafeBytes({ parse(kind, $0, at: 1) }) else { return nil }
+        return AdvertisingReport(kind, f, bytes: bytes, baseOffset: baseOffset)
+    }
+
+    /// The report `f` read from `bytes` (the subevent parameters at `baseOffset`).
+    init(_ kind: Kind, _ f: Fields, bytes: ArraySlice<UInt8>, baseOffset: Int) {
         let start = bytes.startIndex
-        switch subevent {
-        case .extendedAdvertisingReport:
-            let f = bytes.withUnsafeBytes { b in extendedFields(UnsafeRawBufferPointer(rebasing: b[1..<24])) }
-            return AdvertisingReport(
-                eventType: f.eventType, isLegacyEvent: false, addressType: f.addressType, address: f.address,
-                rssi: f.rssi, txPower: f.txPower, primaryPHY: f.primary, secondaryPHY: f.secondary, sid: f.sid,
-                periodicInterval: f.interval, directAddressType: f.directType, directAddress: f.direct,
-                data: bytes[(start + 25)...], dataOffset: baseOffset + 25)
-        case .advertisingReport:
-            let length = Int(bytes[start + 9])
-            let address = bytes.withUnsafeBytes { b in b.address(at: 3) }
-            return AdvertisingReport(
-                eventType: UInt16(bytes[start + 1]), isLegacyEvent: true, addressType: bytes[start + 2], address: address,
-                rssi: Int8(bitPattern: bytes[start + 10 + length]), data: bytes[(start + 10)..<(start + 10 + length)],
-                dataOffset: baseOffset + 10)
-        default:
-            return nil
+        self.init(
+            eventType: f.eventType, isLegacyEvent: kind != .extended, addressType: f.addressType, address: f.address, rssi: f.rssi,
+            txPower: kind == .extended ? f.txPower : nil, primaryPHY: kind == .extended ? f.primaryPHY : nil,
+            secondaryPHY: kind == .extended ? f.secondaryPHY : nil, sid: kind == .extended ? f.sid : nil,
+            periodicInterval: kind == .extended ? f.periodicInterval : nil,
+            directAddressType: kind == .legacy ? nil : f.directAddressType, directAddress: kind == .legacy ? nil : f.directAddress,
+            data: bytes[(start + f.data.lowerBound)..<(start + f.data.upperBound)], dataOffset: baseOffset + f.data.lowerBound)
+    }
+}
+
+// MARK: - The one reading of a report
+
+extension AdvertisingReport {
+    /// The three report layouts (the elements of the `Report` arrays of the LE subevents 0x02,
+    /// 0x0B and 0x0D in HCIEvent+Table.swift, which `show` prints from).
+    @usableFromInline enum Kind: Sendable, Hashable {
+        /// §7.7.65.2: Event_Type u8, Address_Type u8, Address 6, Data_Length u8, Data, RSSI i8.
+        case legacy
+        /// §7.7.65.11: Event_Type u8, Address_Type u8, Address 6, Direct_Address_Type u8,
+        /// Direct_Address 6, RSSI i8.
+        case directed
+        /// §7.7.65.13: Event_Type u16, Address_Type u8, Address 6, Primary_PHY u8, Secondary_PHY
+        /// u8, Advertising_SID u8, TX_Power i8, RSSI i8, Periodic_Advertising_Interval u16,
+        /// Direct_Address_Type u8, Direct_Address 6, Data_Length u8, Data.
+        case extended
+
+        @inlinable init?(_ subevent: LESubevent) {
+            switch subevent {
+            case .advertisingReport: self = .legacy
+            case .directedAdvertisingReport: self = .directed
+            case .extendedAdvertisingReport: self = .extended
+            default: return nil
+            }
+        }
+
+        /// The fixed fields before Data (the whole report for directed reports), in wire order:
+        /// their names in the layout row and sizes. Where a report is cut short, the first that
+        /// does not fit is the one named.
+        static func fixedFields(_ kind: Kind) -> [(name: String, size: Int)] {
+            switch kind {
+            case .legacy:
+                return [("Event Type", 1), ("Address Type", 1), ("Address", 6), ("Data Length", 1)]
+            case .directed:
+                return [("Event Type", 1), ("Address Type", 1), ("Address", 6), ("Direct Address Type", 1), ("Direct Address", 6), ("RSSI", 1)]
+            case .extended:
+                return [
+                    ("Event Type", 2), ("Address Type", 1), ("Address", 6), ("Primary PHY", 1), ("Secondary PHY", 1),
+                    ("Advertising SID", 1), ("TX Power", 1), ("RSSI", 1), ("Periodic Advertising Interval", 2),
+                    ("Direct Address Type", 1), ("Direct Address", 6), ("Data Length", 1),
+                ]
+            }
+        }
+
+        /// Bytes of the fixed fields (`fixedFields`' sizes summed; a test checks them against the
+        /// layout rows).
+        @inlinable var fixedSize: Int {
+            switch self {
+            case .legacy: return 9
+            case .directed: return 16
+            case .extended: return 24
+            }
         }
     }
 
-    /// Event_Type u8, Address_Type u8, Address 6, Data_Length u8, Data, RSSI i8 (§7.7.65.2).
-    static func legacy(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let eventType: UInt8, addressType: UInt8, address: BDAddr, length: Int
-        if r.remaining >= 9 {
-            // The fixed part is there: one check for its 9 bytes.
-            eventType = r.uncheckedU8()
-            addressType = r.uncheckedU8()
-            address = r.uncheckedAddress()
-            length = Int(r.uncheckedU8())
-        } else {
-            eventType = try r.readU8()
-            addressType = try r.readU8()
-            address = try r.readAddress()
-            length = Int(try r.readU8())
+    /// One report's fields, read at the offsets ``Kind/fixedFields(_:)`` gives; `data` and `end`
+    /// are offsets in the bytes read.
+    @usableFromInline struct Fields: Sendable {
+        @usableFromInline var eventType: UInt16
+        @usableFromInline var addressType: UInt8
+        @usableFromInline var address: BDAddr
+        @usableFromInline var rssi: Int8
+        @usableFromInline var txPower: Int8 = 127
+        @usableFromInline var primaryPHY: UInt8 = 0
+        @usableFromInline var secondaryPHY: UInt8 = 0
+        @usableFromInline var sid: UInt8 = 0xFF
+        @usableFromInline var periodicInterval: UInt16 = 0
+        @usableFromInline var directAddressType: UInt8 = 0
+        @usableFromInline var directAddress = BDAddr(value: 0)
+        @usableFromInline var data: Range<Int>
+        @usableFromInline var end: Int
+
+        @inlinable init(eventType: UInt16, addressType: UInt8, address: BDAddr, rssi: Int8, data: Range<Int>, end: Int) {
+            self.eventType = eventType
+            self.addressType = addressType
+            self.address = address
+            self.rssi = rssi
+            self.data = data
+            self.end = end
         }
-        let dataOffset = r.offset
-        let data = r.unreadBytes.prefix(length)
-        try r.skip(length)
-        let rssi = try r.readI8()
-        return AdvertisingReport(
-            eventType: UInt16(eventType), isLegacyEvent: true, addressType: addressType, address: address,
-            rssi: rssi, data: data, dataOffset: dataOffset)
     }
 
-    /// Event_Type u8, Address_Type u8, Address 6, Direct_Address_Type u8, Direct_Address 6,
-    /// RSSI i8 (§7.7.65.11).
-    static func directed(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let eventType = try r.readU8()
-        let addressType = try r.readU8()
-        let address = try r.readAddress()
-        let directType = try r.readU8()
-        let direct = try r.readAddress()
-        let rssi = try r.readI8()
-        return AdvertisingReport(
-            eventType: UInt16(eventType), isLegacyEvent: true, addressType: addressType, address: address,
-            rssi: rssi, directAddressType: directType, directAddress: direct, dataOffset: r.offset)
-    }
-
-    /// Event_Type u16, Address_Type u8, Address 6, Primary_PHY u8, Secondary_PHY u8,
-    /// Advertising_SID u8, TX_Power i8, RSSI i8, Periodic_Advertising_Interval u16,
-    /// Direct_Address_Type u8, Direct_Address 6, Data_Length u8, Data (§7.7.65.13).
-    static func extended(_ r: inout ByteReader) throws(DecodeError) -> AdvertisingReport {
-        let fixed: ExtendedFields
-        let length: Int
-        if r.remaining >= 24 {
-            // The fixed part before Data is 24 bytes (23 of fields, then Data_Length): read from
-            // memory after one check when it is all there.
-            fixed = r.withUncheckedBytes(23) { b in extendedFields(b) }
-            length = Int(r.uncheckedU8())
-        } else {
-            // Field by field: a short report's error names the field and offset where it ends.
-            fixed = (
-                try r.readLE16(), try r.readU8(), try r.readAddress(), try r.readU8(), try r.readU8(), try r.readU8(),
-                try r.readI8(), try r.readI8(), try r.readLE16(), try r.readU8(), try r.readAddress()
-            )
-            length = Int(try r.readU8())
-        }
-        let dataOffset = r.offset
-        let data = r.unreadBytes.prefix(length)
-        try r.skip(length)
-        return AdvertisingReport(
-            eventType: fixed.eventType, isLegacyEvent: false, addressType: fixed.addressType, address: fixed.address,
-            rssi: fixed.rssi, txPower: fixed.txPower, primaryPHY: fixed.primary, secondaryPHY: fixed.secondary, sid: fixed.sid,
-            periodicInterval: fixed.interval, directAddressType: fixed.directType, directAddress: fixed.direct, data: data,
-            dataOffset: dataOffset)
-    }
-
-    /// The 23 bytes of an extended report before Data_Length.
-    @usableFromInline typealias ExtendedFields = (
-        eventType: UInt16, addressType: UInt8, address: BDAddr, primary: UInt8, secondary: UInt8, sid: UInt8,
-        txPower: Int8, rssi: Int8, interval: UInt16, directType: UInt8, direct: BDAddr
-    )
-
-    /// Reads ``ExtendedFields`` from 23 bytes in memory.
+    /// Reads the report of `kind` at `o` in `b`: the one reading of a report, behind every path
+    /// (an event's one report read in place, an event's reports decoded one by one). Bounds are
+    /// checked once for the fixed fields and once for the data; nothing traps.
+    /// `essentials`: read only what ``AdvertisingReportEssentials`` holds (the scan analysis's
+    /// path; the other fields keep their defaults).
     @inlinable @inline(__always)
-    static func extendedFields(_ b: UnsafeRawBufferPointer) -> ExtendedFields {
-        (
-            b.le16(at: 0), b[2], b.address(at: 3), b[9], b[10], b[11], Int8(bitPattern: b[12]),
-            Int8(bitPattern: b[13]), b.le16(at: 14), b[16], b.address(at: 17)
-        )
+    static func parse(_ kind: Kind, _ b: UnsafeRawBufferPointer, at o: Int, essentials: Bool = false) -> Fields? {
+        switch kind {
+        case .legacy: return parseLegacy(b, at: o)
+        case .directed: return parseDirected(b, at: o)
+        case .extended: return parseExtended(b, at: o, essentials: essentials)
+        }
+    }
+
+    /// A legacy report at `o` (``Kind/legacy``).
+    @inlinable @inline(__always)
+    static func parseLegacy(_ b: UnsafeRawBufferPointer, at o: Int) -> Fields? {
+        guard o >= 0, b.count - o >= 9 else { return nil }
+        let length = Int(b[o + 8])
+        let data = o + 9
+        guard b.count - data >= length, b.count - (data + length) >= 1 else { return nil }
+        return Fields(
+            eventType: UInt16(b[o]), addressType: b[o + 1], address: b.address(at: o + 2), rssi: Int8(bitPattern: b[data + length]),
+            data: data..<(data + length), end: data + length + 1)
+    }
+
+    /// A directed report at `o` (``Kind/directed``).
+    @inlinable @inline(__always)
+    static func parseDirected(_ b: UnsafeRawBufferPointer, at o: Int) -> Fields? {
+        guard o >= 0, b.count - o >= 16 else { return nil }
+        var f = Fields(
+            eventType: UInt16(b[o]), addressType: b[o + 1], address: b.address(at: o + 2), rssi: Int8(bitPattern: b[o + 15]),
+            data: (o + 16)..<(o + 16), end: o + 16)
+        f.directAddressType = b[o + 8]
+        f.directAddress = b.address(at: o + 9)
+        return f
+    }
+
+    /// An extended report at `o` (``Kind/extended``).
+    @inlinable @inline(__always)
+    static func parseExtended(_ b: UnsafeRawBufferPointer, at o: Int, essentials: Bool) -> Fields? {
+        guard o >= 0, b.count - o >= 24 else { return nil }
+        let length = Int(b[o + 23])
+        let data = o + 24
+        guard b.count - data >= length else { return nil }
+        var f = Fields(
+            eventType: b.le16(at: o), addressType: b[o + 2], address: b.address(at: o + 3), rssi: Int8(bitPattern: b[o + 13]),
+            data: data..<(data + length), end: data + length)
+        f.sid = b[o + 11]
+        if !essentials {
+            f.primaryPHY = b[o + 9]
+            f.secondaryPHY = b[o + 10]
+            f.txPower = Int8(bitPattern: b[o + 12])
+            f.periodicInterval = b.le16(at: o + 14)
+            f.directAddressType = b[o + 16]
+            f.directAddress = b.address(at: o + 17)
+        }
+        return f
+    }
+
+    /// Where the report of `kind` at `o` in `b`, which ``parse(_:_:at:essentials:)`` could not
+    /// read, is cut: the first field (of the fixed ones, then Data, then a legacy report's RSSI)
+    /// that does not fit, its size and the bytes left there.
+    static func shortfall(_ kind: Kind, _ b: UnsafeRawBufferPointer, at o: Int) -> (at: Int, needed: Int, available: Int) {
+        let left = max(0, b.count - o)
+        var at = 0
+        for field in Kind.fixedFields(kind) {
+            if left - at < field.size { return (o + at, field.size, left - at) }
+            at += field.size
+        }
+        // The fixed fields are there: the data, or a legacy report's RSSI after it.
+        let length = kind == .directed ? 0 : Int(b[o + kind.fixedSize - 1])
+        let data = o + kind.fixedSize
+        if b.count - data < length { return (data, length, b.count - data) }
+        return (data + length, 1, max(0, b.count - (data + length)))
     }
 }
 
