@@ -92,9 +92,7 @@ extension AnalysisBuilder {
     /// first `kept` stay for the reports; `RuleAccumulator` knows them as judged); the sessions
     /// leave the scan tracker and only their sums stay (`AnalysisResult.handedOverScans`).
     package mutating func handOverSettled() -> SettledBatch {
-        var part = AnalysisResult(capture: result.capture)
-        part.capture.platform = platformDetector.platform
-        part.capture.platformAtStart = platformAtStart
+        var part = AnalysisResult(capture: capture.infoNow)
         if hasConnectionsToHandOver {
             part.connections = links.handOverClosed()
             let ids = Set(part.connections.map(\.id))
@@ -149,13 +147,13 @@ extension AnalysisBuilder {
         for p in connections {
             let c = links.connections[p]
             items.connections.append(c)
-            result.handedOver.timing.add(c, captureEnd: c.disconnect?.time ?? Timestamp(microseconds: now))
+            handedOver.timing.add(c, captureEnd: c.disconnect?.time ?? Timestamp(microseconds: now))
             advertising.addConnectedTime(of: c, excluding: goneSpans)
         }
         for p in attempts {
             let a = links.attempts[p]
             items.attempts.append(a)
-            if let d = a.discovery(deviceFirst: scans.deviceFirst(a.connectedPeer)) { result.handedOver.discovery.add(d, of: a) }
+            if let d = a.discovery(deviceFirst: scans.deviceFirst(a.connectedPeer)) { handedOver.discovery.add(d, of: a) }
         }
         items.pairings = pairings.map { pairing.pairings[$0] }
         items.advertisingData = data.map { advertising.dataCommands[$0] }

@@ -4,7 +4,7 @@ import ScopeDecode
 extension AnalysisBuilder {
     /// Resolves every resolvable private address in devices, attempts and connections against
     /// the IRKs learned (at the end, so addresses seen before the pairing resolve too).
-    mutating func resolvePrivateAddresses() {
+    func resolvePrivateAddresses(in result: inout AnalysisResult) {
         guard pairing.resolvePrivateAddresses, !result.identities.isEmpty else { return }
         var cache: [BDAddr: Int?] = [:]
         func identity(of address: BDAddr?) -> BDAddr? {

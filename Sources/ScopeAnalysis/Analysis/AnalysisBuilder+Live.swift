@@ -16,7 +16,7 @@ extension AnalysisBuilder {
 
     package var liveView: LiveView {
         LiveView(
-            frames: result.capture.frames, scanningAdapters: scans.active.keys.sorted(),
+            frames: capture.info.frames, scanningAdapters: scans.active.keys.sorted(),
             reports: scans.totals.reports, devices: scans.devicesHeard,
             openConnections: links.open.count, connections: links.connections.created, pairings: pairing.pairings.created,
             advertising: !advertising.openSpans.isEmpty)

@@ -17,7 +17,7 @@ import ScopeDecode
 /// `ReconnectionTracker`), and carries what one tracker learns to another (a connection request
 /// records where its peer was found; a connection that comes up or goes down is what advertising
 /// spans and reconnections wait for). The capture's own facts (frames, health, platform,
-/// markers) are kept here.
+/// markers) are `CaptureTracker`'s.
 package struct AnalysisBuilder: Sendable {
     struct PendingCommand: Sendable {
         var at: FrameTime
@@ -36,9 +36,11 @@ package struct AnalysisBuilder: Sendable {
         return sentCommands.remove(at: i)
     }
 
-    /// The capture's facts and markers (the trackers' items join it in `finish()`).
-    var result: AnalysisResult
-    var lastFrame: FrameTime?
+    /// The capture's own facts: frames, health, markers, platform.
+    var capture: CaptureTracker
+    /// What the trackers handed over, summed (the rest of `AnalysisResult` is made in `finish()`).
+    var handedOver = HandedOverItems()
+    var lastFrame: FrameTime? { capture.lastFrame }
 
     var scans = ScanTracker()
     var links = ConnectionTracker()
@@ -79,46 +81,22 @@ package struct AnalysisBuilder: Sendable {
         set { pairing.resolvePrivateAddresses = newValue }
     }
 
-    // Which stack recorded the capture.
-    var platformDetector: PlatformDetector
-    /// What the detector said after the first `platformWindow` records (`CaptureInfo.platformAtStart`).
-    var platformAtStart: HostPlatform?
-    var platformAtStartTaken = false
-
-    /// Notes and user-logging records not kept as markers, and those kept cut short.
-    var markersNotKept = 0
-    var markersCut = 0
-    /// Reader diagnostics of damage named one by one in the health notes (then counted).
-    static let damageNamed = 10
-
-    // Health.
-    var previousTimestamp: [AdapterIndex: Timestamp] = [:]
-    /// The last record's adapter and timestamp (not yet in `previousTimestamp`).
-    var healthAdapter: AdapterIndex?
-    var healthTimestamp = Timestamp(microseconds: 0)
-
     /// `format`: the file's; nil for records that come from no file (`capture --live`, named
     /// "live" in the report).
     package init(file: String, format: CaptureFormat?) {
-        result = AnalysisResult(capture: CaptureInfo(file: file, format: format?.rawValue ?? "live"))
-        platformDetector = PlatformDetector(format: format)
+        capture = CaptureTracker(file: file, format: format)
         scans.scheduleDeviceLook(kept: handOverPolicy.kept, every: handOverPolicy.devices, cap: handOverPolicy.heldDevices)
-        if format?.container == .packetLogger {
-            result.capture.health.notes.append(.localClock)
-        }
     }
 
     /// Records where the capture came from (containers, merged files); a btsnooz summary is
     /// named in the health notes, since its packets are cut short.
     package mutating func noteOrigin(_ origin: CaptureOrigin) {
-        result.capture.origin = origin
-        platformDetector.noteOrigin(origin)
-        if origin.summaryOnly {
-            result.capture.health.notes.append(.btsnoozSummary)
-        }
-        if origin.layers.contains(.btsnoozRecords) {
-            result.capture.health.notes.append(.clockFromFileTime)
-        }
+        capture.noteOrigin(origin)
+    }
+
+    /// Records what the capture reader reported (read errors, warnings).
+    package mutating func noteReaderDiagnostics(_ diagnostics: [Diagnostic]) {
+        capture.noteReaderDiagnostics(diagnostics)
     }
 
     package mutating func consume(_ frame: consuming DecodedFrame) {
@@ -139,15 +117,7 @@ package struct AnalysisBuilder: Sendable {
     private mutating func analyse(_ frame: inout DecodedFrame) {
         let record = frame.record
         let at = FrameTime(frame: record.frame, time: record.timestamp)
-        noteHealth(frame, at: at)
-        platformDetector.consume(frame)
-        // Frames first, then a flag: comparing the optional HostPlatform with nil copied it
-        // (and destroyed the copy) on every frame.
-        if !platformAtStartTaken, result.capture.frames >= Self.platformWindow {
-            platformAtStart = platformDetector.platform
-            platformAtStartTaken = true
-        }
-        lastFrame = at
+        capture.consume(&frame, at: at)
         switch frame.packet {
         case .command(let command):
             // The Dissector matches commands: an earlier one of this opcode, never answered, is
@@ -172,9 +142,9 @@ package struct AnalysisBuilder: Sendable {
         case .monitor(let payload):
             switch payload {
             case .userLogging(_, let ident, let message):
-                noteMarker(at: at, ident.isEmpty ? message : "\(ident): \(message)")
+                capture.noteMarker(at: at, ident.isEmpty ? message : "\(ident): \(message)", limit: handOverPolicy.markers, textBytes: handOverPolicy.markerBytes)
             case .note(let text):
-                noteMarker(at: at, text)
+                capture.noteMarker(at: at, text, limit: handOverPolicy.markers, textBytes: handOverPolicy.markerBytes)
             default:
                 if record.kind == .closeIndex {
                     controllerLost(.closed, adapter: record.adapter, at: at)
@@ -187,46 +157,19 @@ package struct AnalysisBuilder: Sendable {
         }
     }
 
-    /// A note or user-logging record as a marker: the first `handOverPolicy.markers` are kept,
-    /// each text cut to `markerBytes` bytes; the others are counted.
-    private mutating func noteMarker(at: FrameTime, _ text: String) {
-        guard result.markers.count < handOverPolicy.markers else {
-            markersNotKept += 1
-            return
-        }
-        var text = text
-        if text.utf8.count > handOverPolicy.markerBytes {
-            var cut = text.utf8.index(text.utf8.startIndex, offsetBy: handOverPolicy.markerBytes)
-            while cut > text.startIndex, !text.unicodeScalars.indices.contains(cut) { cut = text.utf8.index(before: cut) }
-            text = String(text[..<cut]) + "…"
-            markersCut += 1
-        }
-        result.markers.append(Marker(at: at, text: text))
-    }
-
     package mutating func finish() -> AnalysisResult {
         let end = lastFrame
-        if markersNotKept > 0 || markersCut > 0 {
-            result.capture.health.notes.append(
-                .markersNotKept(kept: result.markers.count, notKept: markersNotKept, cut: markersCut, textLimit: handOverPolicy.markerBytes))
-        }
-        if scans.devicesNotHeld > 0 {
-            result.capture.health.notes.append(.advertisersNotHeld(count: scans.devicesNotHeld, limit: handOverPolicy.heldDevices))
-        }
-        if result.capture.health.damage > Self.damageNamed {
-            result.capture.health.notes.append(.moreDamage(count: result.capture.health.damage - Self.damageNamed))
-        }
+        let devicesNotHeld = scans.devicesNotHeld
         scans.finish(end: end, actors: &actors)
         links.finishRequests()
         advertising.finish(end: end, connections: links.connections)
         reconnections.finish()
-        result.capture.health.handlesWithoutSetup = links.handlesWithoutSetup.sorted()
-        if result.capture.health.truncatedACL > 0 {
-            result.capture.health.notes.append(.truncatedACL(count: result.capture.health.truncatedACL))
-        }
-        if !links.handlesWithoutSetup.isEmpty {
-            result.capture.health.notes.append(.setupNotCaptured(handles: links.handlesWithoutSetup.sorted()))
-        }
+        var result = AnalysisResult(
+            capture: capture.finish(
+                markerBytes: handOverPolicy.markerBytes, devicesNotHeld: devicesNotHeld, heldDevices: handOverPolicy.heldDevices,
+                handlesWithoutSetup: links.handlesWithoutSetup.sorted()))
+        result.markers = capture.markers
+        result.handedOver = handedOver
         result.scans = scans.sessions.items
         result.handedOverScans = scans.handedOver
         result.foldedScanDensity = scans.foldedDensity
@@ -247,107 +190,8 @@ package struct AnalysisBuilder: Sendable {
         result.identities = pairing.identities
         result.reconnections = reconnections.settled
         if advertising.seen { result.advertising = advertising.activity }
-        result.capture.platform = platformDetector.platform
-        result.capture.platformAtStart = platformAtStart ?? platformDetector.platform
-        resolvePrivateAddresses()
+        resolvePrivateAddresses(in: &result)
         return result
-    }
-
-    // MARK: Health
-
-    // Updates `result.capture` in place (a copy of CaptureInfo per frame would copy its arrays
-    // and strings). Inlined into `analyse`: the frame's record is read once for both.
-    @inline(__always)
-    private mutating func noteHealth(_ frame: DecodedFrame, at: FrameTime) {
-        let record = frame.record
-        let timestamp = record.timestamp
-        result.capture.frames += 1
-        switch record.kind {
-        case .acl:
-            result.capture.aclFrames += 1
-            noteTraffic(at)
-        case .command, .event, .sco, .iso:
-            noteTraffic(at)
-        default: break
-        }
-        if result.capture.firstTimestamp == nil { result.capture.firstTimestamp = timestamp }
-        result.capture.lastTimestamp = timestamp
-        // (`record.isTruncated`, inlined: a call into ScopeCore per frame.)
-        let truncated = record.payload.count < record.originalLength
-        if truncated {
-            result.capture.health.truncatedRecords += 1
-            if record.kind == .acl { result.capture.health.truncatedACL += 1 }
-        }
-        if record.drops > result.capture.health.drops { result.capture.health.drops = record.drops }
-        // A record cut short by its writer (filtered and btsnooz logs) is counted as truncated,
-        // not also as malformed: what is missing from its PDUs is the cut, not a fault.
-        if !truncated, !frame.malformed.isEmpty || Self.anyMalformedPDU(frame.pdus) { result.capture.health.malformedFrames += 1 }
-        switch record.kind {
-        case .unknownH4, .unknownMonitor, .unknownPacketLogger: result.capture.health.unknownRecords += 1
-        default: break
-        }
-        // The previous timestamp of this adapter: the last record's when it is the same adapter.
-        let previous: Timestamp?
-        if healthAdapter == record.adapter {
-            previous = healthTimestamp
-        } else {
-            if let adapter = healthAdapter { previousTimestamp[adapter] = healthTimestamp }
-            previous = previousTimestamp[record.adapter]
-            healthAdapter = record.adapter
-        }
-        healthTimestamp = timestamp
-        if let previous {
-            let delta = timestamp.microseconds.subtractingReportingOverflow(previous.microseconds)
-            let day: Int64 = 86_400_000_000
-            let skew: Int64 = 378 * day
-            if !delta.overflow, delta.partialValue >= 0, delta.partialValue < day {
-                // The usual step forward; an hour or more of silence is named (`gaps`).
-                if delta.partialValue >= CaptureInfo.gapMicros { noteGap(record.frame, delta.partialValue) }
-            } else if !delta.overflow, delta.partialValue.magnitude >= UInt64(skew - day), delta.partialValue.magnitude <= UInt64(skew + day) {
-                result.capture.health.epochSkewSuspected = true
-            } else if timestamp < previous {
-                result.capture.health.backwardTimestamps += 1
-            } else if !delta.overflow, delta.partialValue >= day, result.capture.health.forwardJumps.count < 10 {
-                // A gap of a day or more between consecutive records: PacketLogger writes its
-                // preamble notes with the time they were created, often days before the session.
-                result.capture.health.forwardJumps.append(FrameTime(frame: record.frame, time: timestamp))
-                result.capture.health.notes.append(.forwardJump(frame: record.frame, gapMicros: delta.partialValue))
-                noteGap(record.frame, delta.partialValue)
-            }
-        }
-        if !timestamp.isPlausible { result.capture.health.implausibleTimestamps += 1 }
-    }
-
-    private mutating func noteGap(_ frame: FrameNumber, _ micros: Int64) {
-        if result.capture.gaps.count < CaptureInfo.maxGaps { result.capture.gaps.append(CaptureInfo.Gap(frame: frame, micros: micros)) }
-    }
-
-    /// An HCI packet at `at`: the capture's traffic runs from the first to the last.
-    @inline(__always)
-    private mutating func noteTraffic(_ at: FrameTime) {
-        if result.capture.firstTraffic == nil { result.capture.firstTraffic = at }
-        result.capture.lastTraffic = at
-    }
-
-    /// Whether a PDU has malformations, reading the flag in place (`contains(where:)` copies every
-    /// PDU, with its arrays and strings, to hand it to the closure).
-    @inline(__always)
-    private static func anyMalformedPDU(_ pdus: [DecodedPDU]) -> Bool {
-        for p in pdus.indices where pdus[p].hasMalformations { return true }
-        return false
-    }
-
-    /// Records what the capture reader reported (read errors, warnings).
-    package mutating func noteReaderDiagnostics(_ diagnostics: [Diagnostic]) {
-        for d in diagnostics {
-            if d.severity == .error { result.capture.health.readErrors += 1 } else { result.capture.health.readWarnings += 1 }
-            if d.code == .epochSkew { result.capture.health.epochSkewSuspected = true }
-            // Data damaged or not read to its end (not merely a file cut short at its end).
-            if d.severity == .error, d.code == .dataDamaged || d.code == .readingStopped || d.code == .limitReached {
-                result.capture.health.damage += 1
-                if result.capture.health.damage <= Self.damageNamed { result.capture.health.notes.append(.dataDamaged(d.description)) }
-            }
-        }
     }
 
     // MARK: Commands
