@@ -122,9 +122,7 @@ package struct AnalysisBuilder: Sendable {
         case .command(let command):
             // The Dissector matches commands: an earlier one of this opcode, never answered, is
             // replaced by this one.
-            if let replaced = takeCommand(frame.commandMatch), Self.setsAdvertisingData(replaced.command) {
-                advertising.dataCommandReplaced(sentAt: replaced.at)
-            }
+            if let replaced = takeCommand(frame.commandMatch) { advertising.commandReplaced(replaced.command, sentAt: replaced.at) }
             // (The Dissector matches no opcode 0x0000: such a command is never answered.)
             if command.opcode.rawValue != 0 { sentCommands.append(PendingCommand(at: at, command: command)) }
             commandSent(command, adapter: record.adapter, at: at)
@@ -200,10 +198,13 @@ package struct AnalysisBuilder: Sendable {
         // Only these commands count when sent (the others when answered: `commandAnswered`):
         // the typed view is built for them alone (scans and advertising enable and disable
         // often, and each view decodes its parameters).
+        if AdvertisingTracker.takesWhenSent(command.opcode) {
+            advertising.commandSent(command, adapter: adapter, at: at, actors: actors)
+            return
+        }
         switch command.opcode {
         case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .disconnect,
-            .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData,
-            .leConnectionUpdate, .androidMultiAdvertising:
+            .leConnectionUpdate:
             break
         case .androidAdvertisingPacketContentFilter:
             actors.controllerFilterCommand(adapter: adapter, at: at.frame)
@@ -225,24 +226,8 @@ package struct AnalysisBuilder: Sendable {
         case .leConnectionUpdate(let u)?:
             // The host asks; when it answers the peer's request, the peer asked first.
             links.parameterUpdateAsked(HandleKey(adapter: adapter, handle: u.handle), by: .local)
-        case .leSetAdvertisingData(let d)?:
-            advertising.legacyAdvertisingDataCommand(
-                d, name: command.opcode.name ?? command.opcode.description, adapter: adapter, at: at, actors: actors)
-        case .leSetExtendedAdvertisingData(let d)?:
-            advertising.extendedAdvertisingDataCommand(
-                d, name: command.opcode.name ?? command.opcode.description, adapter: adapter, at: at, actors: actors)
-        case .androidMultiAdvertising(.data(let instance, let d))?:
-            advertising.multiAdvertisingDataCommand(
-                d, instance: instance, name: d.scanResponse ? "Android Multi-Advertising Write Scan Response Data" : "Android Multi-Advertising Write Advertising Data",
-                adapter: adapter, at: at, actors: actors)
         default:
-            // The other data commands too short for their view still say advertising is in use.
-            switch command.opcode {
-            case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
-                advertising.noteAdvertisingCommand()
-            default:
-                break
-            }
+            break
         }
     }
 
@@ -344,79 +329,14 @@ package struct AnalysisBuilder: Sendable {
             // The cancel accepted: the pending request is cancelled (its LE Connection Complete
             // with 0x02 should follow; some controllers never send it).
             if status == 0 { links.cancelAccepted(adapter: adapter) }
-        case .leSetAdvertisingParameters:
-            if status == 0, case .leSetAdvertisingParameters(let a)? = command.typed {
-                advertising.legacyParametersSet(
-                    AdvertisingSetup(intervalMicros: a.intervalMinMicros, connectable: a.connectable, directed: a.directed, legacyPDUs: true),
-                    adapter: adapter)
-            } else {
-                advertising.noteAdvertisingCommand()
-            }
-        case .leSetExtendedAdvertisingParametersV1, .leSetExtendedAdvertisingParametersV2:
-            if status == 0, case .leSetExtendedAdvertisingParameters(let a)? = command.typed {
-                advertising.extendedParametersSet(
-                    AdvertisingSetup(
-                        intervalMicros: a.primaryIntervalMinMicros, connectable: a.connectable, directed: a.directed, legacyPDUs: a.legacyPDUs),
-                    handle: a.advertisingHandle, adapter: adapter)
-            } else {
-                advertising.noteAdvertisingCommand()
-            }
-        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
-            advertising.dataCommandAnswered(command: pending.at, status: status, at: at)
-        case .leSetAdvertisingEnable:
-            if status == 0, case .leSetAdvertisingEnable(let e)? = command.typed {
-                advertisingEnable(e.enable, handles: [nil], adapter: adapter, at: pending.at)
-            }
-        case .leSetExtendedAdvertisingEnable:
-            if status == 0, case .leSetExtendedAdvertisingEnable(let e)? = command.typed {
-                if !e.enable && e.sets.isEmpty {
-                    advertisingEnable(false, handles: advertising.enabledSets(adapter: adapter), adapter: adapter, at: pending.at)
-                } else {
-                    advertisingEnable(e.enable, handles: e.sets.map { Optional($0.advertisingHandle) }, adapter: adapter, at: pending.at)
-                }
-            }
         case .readRSSI:
             if case .readRSSI(let r)? = event.typed {
                 links.rssiRead(HandleKey(adapter: adapter, handle: r.handle), RSSIReading(dBm: Int(r.rssi), at: at))
             }
-        case .androidMultiAdvertising:
-            switch command.typed {
-            case .androidMultiAdvertising(.parameters(let instance, let a))?:
-                advertising.multiAdvertisingParametersSet(
-                    status == 0
-                        ? AdvertisingSetup(intervalMicros: a.intervalMinMicros, connectable: a.connectable, directed: a.directed, legacyPDUs: true)
-                        : nil,
-                    instance: instance, adapter: adapter)
-            case .androidMultiAdvertising(.data)?:
-                advertising.dataCommandAnswered(command: pending.at, status: status, at: at)
-            case .androidMultiAdvertising(.enable(let instance, let enabled))?:
-                advertising.noteMultiAdvertisingInstance(instance, adapter: adapter)
-                if status == 0 { advertisingEnable(enabled, handles: [instance], adapter: adapter, at: pending.at) }
-            default:
-                // Set Random Address (the stack rotates each instance's address): no advertising.
-                break
-            }
-        case .leReadSupportedStates:
-            if case .leReadSupportedStates(let s)? = event.typed {
-                advertising.supportedStates(s.states, at: at)
-            }
-        case .leReadMaximumAdvertisingDataLength:
-            if case .leReadMaximumAdvertisingDataLength(let m)? = event.typed {
-                advertising.maximumDataLength(m.maxLength, at: at)
-            }
         default:
-            break
-        }
-    }
-
-    /// The commands that give a set its advertising or scan response data.
-    static func setsAdvertisingData(_ command: HCICommand) -> Bool {
-        switch command.opcode {
-        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData: return true
-        case .androidMultiAdvertising:
-            if case .androidMultiAdvertising(.data)? = command.typed { return true }
-            return false
-        default: return false
+            if let accepted = advertising.commandAnswered(command, sentAt: pending.at, event: event, status: status, adapter: adapter, at: at) {
+                advertisingEnable(accepted.enable, handles: accepted.handles, adapter: adapter, at: pending.at)
+            }
         }
     }
 
