@@ -36,7 +36,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from conformance import corpus_files, hciscope_frames, print_totals  # noqa: E402
+from conformance import corpus_files, hciscope_frames, print_totals, read_as_btsnooz_records  # noqa: E402
 
 # A record's first line: direction mark, then the text (frame number, index and time at the end;
 # btmon leaves the number out on some records of monitor files).
@@ -189,8 +189,8 @@ def main():
             continue
         rc, theirs = btmon_packets(args.btmon, path)
         mine = [o for _, o in sorted(ours.items()) if o.get("kind") in KINDS]
-        if not theirs and mine:
-            # btmon printed no packet of a file hciscope reads (an on-device btsnooz dump).
+        if rc == 0 and not theirs and mine and read_as_btsnooz_records(args.hciscope, path):
+            # btmon printed no packet of a file hciscope reads as an on-device btsnooz dump.
             totals["btmon-cannot-read"] += 1
             examples["btmon-cannot-read"].append((name, None, len(mine), 0))
             print(f"{name}: btmon prints no packet, hciscope {len(mine)}: not compared")

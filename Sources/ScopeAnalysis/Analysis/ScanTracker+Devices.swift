@@ -89,15 +89,16 @@ extension ScanTracker {
         return first
     }
 
-    /// The last advertising report heard from `address` (of any address type) before now, as a
-    /// reading when it carried an RSSI: the signal strength a link to it started with.
+    /// The RSSI of the last advertising report heard from `address` (of any address type, on
+    /// any adapter) before now that carried one: the signal strength a link to it started with.
     func lastAdvertisingRSSI(of address: BDAddr) -> RSSIReading? {
         var latest: HeldDevice?
         deviceIndex.forEachIndex(ofAddress: address.value) { slot in
-            if latest.map({ devices[slot].last.frame > $0.last.frame }) ?? true { latest = devices[slot] }
+            guard let at = devices[slot].lastRSSIAt else { return }
+            if latest.map({ at.frame > $0.lastRSSIAt?.frame ?? 0 }) ?? true { latest = devices[slot] }
         }
-        guard let d = latest, d.lastRSSI != HeldDevice.noRSSI else { return nil }
-        return RSSIReading(dBm: Int(d.lastRSSI), at: d.last)
+        guard let d = latest, let at = d.lastRSSIAt else { return nil }
+        return RSSIReading(dBm: Int(d.lastRSSI), at: at)
     }
 
     /// `traits` is never made smaller than this.
@@ -191,8 +192,9 @@ struct HeldDevice: Sendable {
     /// report's 127 means "not available" and is never kept).
     var rssiMin = HeldDevice.noRSSI
     var rssiMax = Int8.min
-    /// The RSSI of the last report (`last`), `noRSSI` when it carried none.
+    /// The RSSI of the last report that carried one, and that report's frame (nil: none did).
     var lastRSSI = HeldDevice.noRSSI
+    var lastRSSIAt: FrameTime?
     var connectable = false
 
     static let noRSSI: Int8 = 127
@@ -212,8 +214,9 @@ struct HeldDevice: Sendable {
     mutating func update(rssi: Int8, connectable: Bool, newPayload: Bool, at: FrameTime) {
         reports += 1
         last = at
-        lastRSSI = rssi
         if rssi != Self.noRSSI {
+            lastRSSI = rssi
+            lastRSSIAt = at
             rssiMin = min(rssiMin, rssi)
             rssiMax = max(rssiMax, rssi)
         }

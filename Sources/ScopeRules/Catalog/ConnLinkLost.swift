@@ -47,10 +47,10 @@ package struct ConnLinkLost: ItemRule {
                 finding(
                     subject: c.label,
                     shows: Self.describe(c, end: end, at: d),
-                    cause: Self.cause(end) + Self.signalHint(c),
+                    cause: Self.cause(end),
                     evidence: [
                         c.complete?.frame, c.parametersSetAt?.frame, c.lastSent?.frame, c.lastReceived?.frame, lostEncrypting?.frame,
-                        Self.signal(c)?.reading.at.frame, d.frame,
+                        Self.signal(c)?.reading.at.frame, Self.weakSignal(c)?.at.frame, d.frame,
                     ],
                     fix: "Treat link loss as normal: reconnect when the device is back and resume; if it happens within range, ask (from the peripheral) for a longer supervision timeout and check the peer's power and antenna.",
                     attribution: attribution, context: context)
@@ -111,6 +111,9 @@ package struct ConnLinkLost: ItemRule {
         }
         s += "; " + last(c.lastSent, "ACL data sent") + "; " + last(c.lastReceived, "ACL data received")
         s += "; " + rssiText(c, before: d)
+        if let w = weakSignal(c) {
+            s += "; the signal the capture holds was weak (\(w.dBm) dBm at frame \(w.at.frame)): the devices were likely near the edge of range"
+        }
         return s
     }
 
@@ -140,11 +143,11 @@ package struct ConnLinkLost: ItemRule {
     /// sensitivity, -95 to -100 dBm).
     static let weakSignalDBm = -85
 
-    /// A sentence for the cause when the signal the capture holds was weak.
-    static func signalHint(_ c: Connection) -> String {
-        let weakest = c.rssiReadings.weakest ?? c.peerAdvertisingRSSI
-        guard let w = weakest, c.transport == .le, w.dBm <= weakSignalDBm else { return "" }
-        return "; the signal the capture holds was weak (\(w.dBm) dBm at frame \(w.at.frame)): the devices were likely near the edge of range"
+    /// The weakest signal the capture holds for an LE link, when it was weak (said in what the
+    /// finding shows: the platform's usual cause replaces the rule's own).
+    static func weakSignal(_ c: Connection) -> RSSIReading? {
+        guard c.transport == .le, let w = c.rssiReadings.weakest ?? c.peerAdvertisingRSSI, w.dBm <= weakSignalDBm else { return nil }
+        return w
     }
 
     static func cause(_ end: LinkEnd) -> String {
