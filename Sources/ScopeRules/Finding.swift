@@ -183,9 +183,6 @@ package struct FindingList: Sendable, Hashable {
         }
     }
 
-    /// Whether the next finding of `severity` by `actor` would be kept (not only counted).
-    package func keeps(_ severity: Severity, actor: Actor) -> Bool { keptByBucket[Self.bucket(severity, actor)] < Self.limit }
-
     /// Adds the findings and omitted counts of another part of the same rule's evaluation.
     package mutating func merge(findings: [Finding], omitted more: [Severity: Int], omittedJudged judged: [Severity: Int] = [:]) {
         for f in findings { append(f) }

@@ -89,20 +89,6 @@ extension Rule {
         return f
     }
 
-    /// `list.append(finding(...))`, building the finding only when `list` keeps it (rules that
-    /// may report every session or connection: the rest are only counted).
-    func append(
-        to list: inout FindingList, _ severity: Severity? = nil, subject: @autoclosure () -> String,
-        shows: @autoclosure () -> String, cause: String, evidence: @autoclosure () -> [FrameNumber?], fix: String? = nil,
-        platform: Platform? = nil, attribution: ActorEvidence, context: PlatformContext
-    ) {
-        list.append(severity ?? Self.defaultSeverity, actor: context.actor(attribution)) {
-            finding(
-                severity, subject: subject(), shows: shows(), cause: cause, evidence: evidence(), fix: fix, platform: platform,
-                attribution: attribution, context: context)
-        }
-    }
-
     /// A numeric threshold (config value, else the rule's default).
     func number(_ key: String, _ config: RuleConfiguration) -> Double {
         config.threshold(rule: Self.id, key: key)?.number ?? Self.defaultThresholds[key]?.number ?? 0

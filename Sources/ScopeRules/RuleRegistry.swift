@@ -139,10 +139,6 @@ package enum RuleEngine {
         return v
     }
 
-    static func evaluate(_ type: any Rule.Type, _ analysis: AnalysisResult, config: RuleConfiguration, facts: RuleFacts) -> RuleVerdict {
-        type.init().evaluate(analysis, config: config, facts: facts)
-    }
-
     /// `(0..<count).map(body)` on the calling thread and one more: each takes the next index not
     /// yet taken.
     static func twoThreadMap<T: Sendable>(count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {

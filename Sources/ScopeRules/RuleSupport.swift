@@ -105,10 +105,8 @@ extension Connection {
     /// for the next connection (Core v5.4 Vol 3 Part G §3.3.3.3: for a client that has not
     /// bonded, they are reset at each connection): a successful pairing on the link in which
     /// both sides asked for bonding, or encryption started without pairing (keys from an
-    /// earlier bond). `pairings`: the pairings of the capture (those of this link are used).
-    func bond(_ pairings: [Pairing]) -> Bond { bond(PairingsByLink(pairings)) }
-
-    /// ``bond(_:)`` with the pairings indexed by link (a rule asking for many connections).
+    /// earlier bond). `pairings`: the capture's pairings indexed by link (those of this link are
+    /// used).
     func bond(_ pairings: PairingsByLink) -> Bond {
         switch pairings[id] {
         case .success(let p)?:
@@ -357,25 +355,6 @@ package final class RuleFacts: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return usage[index]
-    }
-}
-
-/// The items of a verdict's reason as `[String].joinedBounded` shows them, holding only the
-/// first `reasonItems` (the rest are counted, not written).
-struct BoundedItems {
-    private(set) var items: [String] = []
-    private(set) var more = 0
-
-    mutating func append(_ item: @autoclosure () -> String) {
-        if items.count < [String].reasonItems { items.append(item()) } else { more += 1 }
-    }
-
-    var isEmpty: Bool { items.isEmpty && more == 0 }
-
-    /// `allItems.joinedBounded(separator:)`.
-    func joined(separator: String) -> String {
-        guard more > 0 else { return items.joined(separator: separator) }
-        return items.joined(separator: separator) + separator + "… and \(items.count + more - [String].reasonItems) more"
     }
 }
 

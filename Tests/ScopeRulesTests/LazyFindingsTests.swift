@@ -68,15 +68,6 @@ struct LazyFindingsTests {
         #expect(list.omittedJudged.isEmpty)
     }
 
-    @Test(arguments: [0, 5, 20, 21, 45])
-    func boundedItemsJoinAsJoinedBounded(count: Int) {
-        let all = (0..<count).map { "item \($0)" }
-        var bounded = BoundedItems()
-        for item in all { bounded.append(item) }
-        #expect(bounded.joined(separator: ", ") == all.joinedBounded(separator: ", "))
-        #expect(bounded.items.count <= [String].reasonItems)
-    }
-
     /// Many sessions, every one a finding of one severity or the other, judged whole and in
     /// batches handed over as the analysis goes (`RuleAccumulator`): the same merged verdict.
     @Test(arguments: [1, 7, 64, 300])
