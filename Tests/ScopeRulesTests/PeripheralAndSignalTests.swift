@@ -65,6 +65,33 @@ import Testing
         #expect(budget.reason.contains("29 bytes"))
     }
 
+    /// Android's multi-advertising instances are not extended advertising sets: an LE Set
+    /// Extended Advertising Enable that disables every set leaves them on, and after an HCI Reset
+    /// the controller has forgotten them, so a set of the same handle is an extended one. (The
+    /// enable command is OpenGuardian's frame 15 with the instance changed.)
+    @Test func multiAdvertisingInstancesAreNotExtendedSets() throws {
+        var s = SessionScript()
+        s.at(0)
+        let first = s.completed(0xFD54, [0x05, 0x01, 0x01], returning: [0x00, 0x05])
+        s.at(1_000)
+        let reset = s.completed(0x0C03)
+        s.at(2_000)
+        let second = s.completed(0xFD54, [0x05, 0x01, 0x02], returning: [0x00, 0x05])
+        s.at(3_000)
+        // LE Set Extended Advertising Enable: enable, one set, handle 1, no duration or event limit.
+        let extended = s.completed(0x2039, [0x01, 0x01, 0x01, 0x00, 0x00, 0x00])
+        s.at(4_000)
+        // Enable 0 with no set: every extended advertising set stops.
+        let disableAll = s.completed(0x2039, [0x00, 0x00])
+        s.at(5_000)
+        s.command(0x0C03)
+        let spans = try #require(s.analysis().advertising?.spans)
+        #expect(spans.map(\.start.frame) == [first.command, second.command, extended.command])
+        #expect(spans.map(\.api) == [.androidMultiAdvertising, .androidMultiAdvertising, .extended])
+        #expect(spans.map(\.advertisingHandle) == [1, 2, 1])
+        #expect(spans.map { $0.stop?.frame } == [reset.answer, nil, disableAll.command])
+    }
+
     /// The instance left enabled over a minute with nobody connecting: the app's advertising,
     /// judged as any other.
     @Test func multiAdvertisingWithoutConnection() {

@@ -137,11 +137,14 @@ extension AdvertisingTracker {
         settledSpans.append(spans.ids[i])
     }
 
-    /// Every span enabled on `adapter` stops at `at` (its controller was reset, closed or removed).
-    mutating func stopSpans(adapter: AdapterIndex, at: FrameTime, by reason: String) {
+    /// The controller of `adapter` was reset, closed or removed at `at`: every span enabled on it
+    /// stops, and its multi-advertising instances are forgotten (a handle used later may be an
+    /// extended advertising set).
+    mutating func controllerLost(adapter: AdapterIndex, at: FrameTime, by reason: String) {
         // Legacy advertising first, then the sets by handle.
         let keys = openSpans.keys.filter { $0.adapter == adapter }.sorted { ($0.handle.map(Int.init) ?? -1) < ($1.handle.map(Int.init) ?? -1) }
         for key in keys { stopSpan(key, at: at, by: reason) }
+        multiAdvertisingInstances = multiAdvertisingInstances.filter { $0.adapter != adapter }
     }
 
     /// Data command `i` was answered, or the command it waits on was replaced: it settles.
@@ -406,7 +409,8 @@ extension AdvertisingTracker {
     /// The handles of the sets enabled on `adapter` (Extended Advertising Enable with no set
     /// disables them all).
     func enabledSets(adapter: AdapterIndex) -> [UInt8?] {
-        openSpans.keys.filter { $0.adapter == adapter && $0.handle != nil }.map(\.handle)
+        // (Android's multi-advertising instances are not extended advertising sets.)
+        openSpans.keys.filter { $0.adapter == adapter && $0.handle != nil && !multiAdvertisingInstances.contains($0) }.map(\.handle)
     }
 
     /// The positions of the data commands and spans settled since the last hand-over, from the

@@ -100,7 +100,7 @@ extension AnalysisBuilder {
         }
         scans.stop(adapter: adapter, command: at, complete: at, keptScans: handOverPolicy.keptScans, actors: &actors)
         noteScansReattributed()
-        advertising.stopSpans(adapter: adapter, at: at, by: loss.label)
+        advertising.controllerLost(adapter: adapter, at: at, by: loss.label)
     }
 
     /// Scan sessions found to be the system's when they ended: a reconnection that took one for
