@@ -131,7 +131,7 @@ import Testing
     /// Read RSSI on the link (and the weakest), else the peer's last advertising report before
     /// it came up, else says there is none.
     @Test func linkLostNamesTheSignal() throws {
-        func script(readRSSI: [Int8], advertisingRSSI: Int8?) -> (SessionScript, reads: [FrameNumber], report: FrameNumber?) {
+        func script(readRSSI: [Int8], advertisingRSSI: Int8?, thenNoRSSI: Bool = false) -> (SessionScript, reads: [FrameNumber], report: FrameNumber?) {
             var s = SessionScript()
             var report: FrameNumber?
             if let rssi = advertisingRSSI {
@@ -139,6 +139,11 @@ import Testing
                 s.scanEnable(true)
                 s.at(200)
                 report = s.advertisingReport(peerA, rssi: rssi)
+                if thenNoRSSI {
+                    // A later report that carries no RSSI (127: not available).
+                    s.at(250)
+                    s.advertisingReport(peerA, rssi: 127)
+                }
                 s.at(300)
                 s.scanEnable(false)
             }
@@ -164,6 +169,14 @@ import Testing
         #expect(finding.message.contains("weakest -88 dBm of 3 reads"))
         #expect(finding.message.contains("weak (-88 dBm at frame \(polled.reads[1]))"))
         #expect(finding.evidence.contains(polled.reads[2]))
+        #expect(finding.evidence.contains(polled.reads[1]))
+        // With a platform named, its usual cause replaces the rule's own: the weak signal is still said.
+        var android = RuleConfiguration()
+        android.platform = .android
+        let spoken = RuleEngine.evaluate(polled.0.analysis(), config: android).first { $0.rule == "conn.link-lost" }
+        finding = try #require(spoken?.findings.first)
+        #expect(finding.message.contains("Usual cause on Android"))
+        #expect(finding.message.contains("weak (-88 dBm at frame \(polled.reads[1]))"))
 
         let scanned = script(readRSSI: [], advertisingRSSI: -91)
         v = verdict(ConnLinkLost.self, scanned.0.analysis())
@@ -171,6 +184,10 @@ import Testing
         #expect(finding.message.contains("RSSI -91 dBm in the peer's last advertising report before the link came up (frame \(scanned.report ?? 0)"))
         #expect(finding.message.contains("near the edge of range"))
         #expect(finding.evidence.contains(scanned.report ?? 0))
+
+        let lastWithout = script(readRSSI: [], advertisingRSSI: -91, thenNoRSSI: true)
+        finding = try #require(verdict(ConnLinkLost.self, lastWithout.0.analysis()).findings.first)
+        #expect(finding.message.contains("RSSI -91 dBm in the peer's last advertising report before the link came up (frame \(lastWithout.report ?? 0)"))
 
         let strong = script(readRSSI: [], advertisingRSSI: -50)
         finding = try #require(verdict(ConnLinkLost.self, strong.0.analysis()).findings.first)
