@@ -184,6 +184,12 @@ import Testing
         #expect(finding.message.contains("RSSI -91 dBm in the peer's last advertising report before the link came up (frame \(scanned.report ?? 0)"))
         #expect(finding.message.contains("near the edge of range"))
         #expect(finding.evidence.contains(scanned.report ?? 0))
+        // `weak_rssi_dbm` lowered below the reading: not called weak.
+        var lower = RuleConfiguration()
+        lower.thresholdOverrides["conn.link-lost"] = ["weak_rssi_dbm": .number(-95)]
+        finding = try #require(verdict(ConnLinkLost.self, scanned.0.analysis(), config: lower).findings.first)
+        #expect(finding.message.contains("RSSI -91 dBm"))
+        #expect(!finding.message.contains("edge of range"))
 
         let lastWithout = script(readRSSI: [], advertisingRSSI: -91, thenNoRSSI: true)
         finding = try #require(verdict(ConnLinkLost.self, lastWithout.0.analysis()).findings.first)

@@ -21,10 +21,14 @@ package struct ConnLinkLost: ItemRule {
     package static let guidance = 5
     package static let defaultSeverity = Severity.warning
     package static let summary = "A link is lost (supervision timeout) or fails to be established"
+    /// `weak_rssi_dbm`: a signal at or below this is called weak (within 10 dB of a typical
+    /// receiver's sensitivity, -95 to -100 dBm).
+    package static let defaultThresholds: [String: ThresholdValue] = ["weak_rssi_dbm": .number(-85)]
     package init() {}
 
     func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
+        let weakDBm = Int(number("weak_rssi_dbm", config))
         // Every request counts as judged (its link either came up, failed, or never answered).
         t.tick(0, view.attempts.count)
         for (i, c) in view.connections.enumerated() where c.isLE {
@@ -46,11 +50,11 @@ package struct ConnLinkLost: ItemRule {
             t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                 finding(
                     subject: c.label,
-                    shows: Self.describe(c, end: end, at: d),
+                    shows: Self.describe(c, end: end, at: d, weakDBm: weakDBm),
                     cause: Self.cause(end),
                     evidence: [
                         c.complete?.frame, c.parametersSetAt?.frame, c.lastSent?.frame, c.lastReceived?.frame, lostEncrypting?.frame,
-                        Self.signal(c)?.reading.at.frame, Self.weakSignal(c)?.at.frame, d.frame,
+                        Self.signal(c)?.reading.at.frame, Self.weakSignal(c, atOrBelow: weakDBm)?.at.frame, d.frame,
                     ],
                     fix: "Treat link loss as normal: reconnect when the device is back and resume; if it happens within range, ask (from the peripheral) for a longer supervision timeout and check the peer's power and antenna.",
                     attribution: attribution, context: context)
@@ -78,7 +82,7 @@ package struct ConnLinkLost: ItemRule {
     }
 
     /// "connection 0x0040 (central, peer …) lost by supervision timeout (reason 0x08, frame 420): interval 30 ms, …".
-    static func describe(_ c: Connection, end: LinkEnd, at d: FrameTime) -> String {
+    static func describe(_ c: Connection, end: LinkEnd, at d: FrameTime, weakDBm: Int) -> String {
         var s = "\(c.label) (\(c.role.rawValue), \(c.peerText)) "
         switch end {
         case .failedToEstablish: s += "failed to be established (reason 0x3E, frame \(d.frame))"
@@ -111,7 +115,7 @@ package struct ConnLinkLost: ItemRule {
         }
         s += "; " + last(c.lastSent, "ACL data sent") + "; " + last(c.lastReceived, "ACL data received")
         s += "; " + rssiText(c, before: d)
-        if let w = weakSignal(c) {
+        if let w = weakSignal(c, atOrBelow: weakDBm) {
             s += "; the signal the capture holds was weak (\(w.dBm) dBm at frame \(w.at.frame)): the devices were likely near the edge of range"
         }
         return s
@@ -139,14 +143,10 @@ package struct ConnLinkLost: ItemRule {
         return "RSSI \(r.dBm) dBm in the peer's last advertising report before the link came up (frame \(r.at.frame), \(ago) before the loss; no Read RSSI on the link)"
     }
 
-    /// Signal at or below this is weak for an LE link (within 10 dB of a typical receiver's
-    /// sensitivity, -95 to -100 dBm).
-    static let weakSignalDBm = -85
-
-    /// The weakest signal the capture holds for an LE link, when it was weak (said in what the
-    /// finding shows: the platform's usual cause replaces the rule's own).
-    static func weakSignal(_ c: Connection) -> RSSIReading? {
-        guard c.transport == .le, let w = c.rssiReadings.weakest ?? c.peerAdvertisingRSSI, w.dBm <= weakSignalDBm else { return nil }
+    /// The weakest signal the capture holds for an LE link, when it was at or below `weakDBm`
+    /// (said in what the finding shows: a platform's usual cause replaces the rule's own).
+    static func weakSignal(_ c: Connection, atOrBelow weakDBm: Int) -> RSSIReading? {
+        guard c.transport == .le, let w = c.rssiReadings.weakest ?? c.peerAdvertisingRSSI, w.dBm <= weakDBm else { return nil }
         return w
     }
 
