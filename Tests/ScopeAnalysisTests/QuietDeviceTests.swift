@@ -129,8 +129,8 @@ struct QuietDeviceTests {
             s.advertisingReport(other, data: [0x02, 0x01, 0x06, 0x03, 0x03, 0x0F, 0x18])
         }
         var mostTraits = 0
-        let a = s.analysis(handOverPolicy: AnalysisBuilder.HandOverPolicy()) { mostTraits = max(mostTraits, $0.scans.traits.count) }
-        #expect(mostTraits <= ScanTracker.fewTraits, "traits held at most \(mostTraits)")
+        let a = s.analysis(handOverPolicy: AnalysisBuilder.HandOverPolicy()) { mostTraits = max(mostTraits, $0.scans.advertisers.traitsKept) }
+        #expect(mostTraits <= AdvertiserTable.fewTraits, "traits held at most \(mostTraits)")
         #expect(a.devices.map(\.name) == ["T1999", nil])
         #expect(a.devices.map(\.serviceUUIDs) == [["180f"], ["180f"]])
         #expect(a.devices.map(\.distinctPayloads) == [2_000, 1])

@@ -56,7 +56,7 @@ extension AnalysisBuilder {
         let connection = links.connectionOpened(
             c, key: key, at: at, frame: frameConnection, request: attemptIndex, foundBefore: foundBefore, kept: handOverPolicy.kept)
         let role = connection.role
-        if c.isLE { links.notePeerAdvertisingRSSI(key, scans.lastAdvertisingRSSI(of: c.peer)) }
+        if c.isLE { links.notePeerAdvertisingRSSI(key, scans.advertisers.lastAdvertisingRSSI(of: c.peer)) }
         advertising.noteConnectionArrived(connection, at: at)
         if c.isLE && role == .central { scans.noteConnected(c.peer, adapter: adapter, at: at) }
         // An accept-list request names its peer only now: a reconnection to it if it was

@@ -17,7 +17,7 @@ extension AnalysisBuilder {
     package var liveView: LiveView {
         LiveView(
             frames: capture.info.frames, scanningAdapters: scans.active.keys.sorted(),
-            reports: scans.totals.reports, devices: scans.devicesHeard,
+            reports: scans.totals.reports, devices: scans.advertisers.heard,
             openConnections: links.open.count, connections: links.connections.created, pairings: pairing.pairings.created,
             advertising: !advertising.openSpans.isEmpty)
     }
@@ -26,6 +26,6 @@ extension AnalysisBuilder {
     /// now (the rest were handed over or left): what grows with a recording's length when nothing
     /// hands over.
     package var held: (connections: Int, scans: Int, attempts: Int, devices: Int) {
-        (links.connections.count, scans.sessions.count, links.attempts.count, scans.heldDevices)
+        (links.connections.count, scans.sessions.count, links.attempts.count, scans.advertisers.held)
     }
 }

@@ -157,7 +157,7 @@ package struct AnalysisBuilder: Sendable {
 
     package mutating func finish() -> AnalysisResult {
         let end = lastFrame
-        let devicesNotHeld = scans.devicesNotHeld
+        let devicesNotHeld = scans.advertisers.notHeld
         scans.finish(end: end, actors: &actors)
         links.finishRequests()
         advertising.finish(end: end, connections: links.connections)
@@ -171,8 +171,8 @@ package struct AnalysisBuilder: Sendable {
         result.scans = scans.sessions.items
         result.handedOverScans = scans.handedOver
         result.foldedScanDensity = scans.foldedDensity
-        (result.devices, result.firstDeviceOfAddress) = scans.devicesInOrder()
-        result.handedOver.devices = scans.devicesLeft
+        (result.devices, result.firstDeviceOfAddress) = scans.advertisers.inOrder()
+        result.handedOver.devices = scans.advertisers.left
         result.attempts = links.attempts.items
         result.connections = links.connections.items.map {
             var c = $0
@@ -188,7 +188,7 @@ package struct AnalysisBuilder: Sendable {
         result.identities = pairing.identities
         result.reconnections = reconnections.settled
         if advertising.seen { result.advertising = advertising.activity }
-        resolvePrivateAddresses(in: &result)
+        pairing.resolveAddresses(in: &result)
         return result
     }
 
@@ -202,9 +202,12 @@ package struct AnalysisBuilder: Sendable {
             advertising.commandSent(command, adapter: adapter, at: at, actors: actors)
             return
         }
+        if ConnectionTracker.takesWhenSent(command.opcode) {
+            if let i = links.commandSent(command, adapter: adapter, at: at) { noteRequestChanged(i) }
+            return
+        }
         switch command.opcode {
-        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .disconnect,
-            .leConnectionUpdate:
+        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2:
             break
         case .androidAdvertisingPacketContentFilter:
             actors.controllerFilterCommand(adapter: adapter, at: at.frame)
@@ -219,13 +222,6 @@ package struct AnalysisBuilder: Sendable {
         case .leExtendedCreateConnection(let c)?:
             lastConnectionEvent[adapter] = at.time
             startAttempt(filterPolicy: c.initiatorFilterPolicy, peerAddressType: c.peerAddressType, peer: c.peer, api: .extended, adapter: adapter, at: at)
-        case .leCreateConnectionCancel?:
-            if let i = links.cancelSent(adapter: adapter, at: at) { noteRequestChanged(i) }
-        case .disconnect(let d)?:
-            links.disconnectSent(HandleKey(adapter: adapter, handle: d.handle), reason: d.reason, at: at)
-        case .leConnectionUpdate(let u)?:
-            // The host asks; when it answers the peer's request, the peer asked first.
-            links.parameterUpdateAsked(HandleKey(adapter: adapter, handle: u.handle), by: .local)
         default:
             break
         }
@@ -259,23 +255,11 @@ package struct AnalysisBuilder: Sendable {
         case .leConnectionComplete(let c)?:
             lastConnectionEvent[adapter] = at.time
             connectionComplete(ConnectionSetup(c), adapter: adapter, at: at, connection: connection)
-        case .leConnectionUpdateComplete(let u)?:
-            links.parametersUpdated(
-                HandleKey(adapter: adapter, handle: u.handle), status: u.status,
-                update: ParameterUpdate(
-                    at: at, intervalMicros: u.intervalMicros, peripheralLatency: Int(u.peripheralLatency),
-                    supervisionTimeoutMicros: u.supervisionTimeoutMicros))
-        case .leRemoteConnectionParameterRequest(let r)?:
-            links.parameterUpdateAsked(HandleKey(adapter: adapter, handle: r.handle), by: .remote)
-        case .lePHYUpdateComplete(let u)?:
-            if u.status == 0 { links.phyUpdated(HandleKey(adapter: adapter, handle: u.handle), PHYUpdate(at: at, tx: u.txPHY, rx: u.rxPHY)) }
-        case .leDataLengthChange(let d)?:
-            links.dataLengthChanged(
-                HandleKey(adapter: adapter, handle: d.handle),
-                DataLengthChange(at: at, maxTXOctets: Int(d.maxTXOctets), maxRXOctets: Int(d.maxRXOctets)))
         case .leAdvertisingSetTerminated(let t)?:
             advertising.advertisingSetTerminated(t, adapter: adapter, at: at)
-        default:
+        case let typed?:
+            links.linkEvent(typed, adapter: adapter, at: at)
+        case nil:
             break
         }
     }
@@ -283,6 +267,20 @@ package struct AnalysisBuilder: Sendable {
     private mutating func commandAnswered(_ pending: PendingCommand, event: HCIEvent, adapter: AdapterIndex, at: FrameTime) {
         let command = pending.command
         let status = event.status ?? 0xFF
+        if ScanTracker.takesWhenAnswered(command.opcode) {
+            let started = scans.commandAnswered(
+                command, sentAt: pending.at, status: status, adapter: adapter, at: at, keptScans: handOverPolicy.keptScans,
+                lastConnectionEvent: lastConnectionEvent[adapter], actors: &actors)
+            if let started { reconnections.noteScanStarted(pending.at, adapter: adapter, evidence: started.attribution) }
+            noteScansReattributed()
+            return
+        }
+        if ConnectionTracker.takesWhenAnswered(command.opcode) {
+            if let i = links.commandAnswered(command, event: event, sentAt: pending.at, status: status, adapter: adapter, at: at) {
+                noteRequestChanged(i)
+            }
+            return
+        }
         switch command.opcode {
         case .reset:
             // The controller drops its links, scan and advertising without an event for them.
@@ -290,72 +288,10 @@ package struct AnalysisBuilder: Sendable {
                 controllerLost(.reset, adapter: adapter, at: at)
                 actors.reset(adapter: adapter, at: at)
             }
-        case .leSetScanParameters, .leSetExtendedScanParameters, .androidExtendedScanParameters:
-            guard status == 0 else { break }
-            switch command.typed {
-            case .leSetScanParameters(let s)?:
-                actors.scanParameters(filterPolicy: s.filterPolicy, adapter: adapter)
-                scans.parametersSet(
-                    [ScanPHY(phy: "1M", active: s.active, intervalMicros: s.intervalMicros, windowMicros: s.windowMicros)], adapter: adapter)
-            case .leSetExtendedScanParameters(let s)?:
-                actors.scanParameters(filterPolicy: s.filterPolicy, adapter: adapter)
-                scans.parametersSet(
-                    s.phys.compactMap { p in
-                        Self.scanPHYName(bit: p.bit).map {
-                            ScanPHY(phy: $0, active: p.active, intervalMicros: p.intervalMicros, windowMicros: p.windowMicros)
-                        }
-                    }, adapter: adapter)
-            default:
-                break
-            }
-        case .leSetScanEnable, .leSetExtendedScanEnable:
-            if case .leSetScanEnable(let e)? = command.typed {
-                let started = scans.scanEnable(
-                    e, api: e.extended ? .extended : .legacy, status: status, command: pending.at, complete: at, adapter: adapter,
-                    keptScans: handOverPolicy.keptScans, actors: &actors,
-                    resumesAroundConnection: lastConnectionEvent[adapter].map { pending.at.time.microseconds &- $0.microseconds <= 2_000_000 } ?? false)
-                if started, let last = scans.sessions.items.last {
-                    reconnections.noteScanStarted(pending.at, adapter: adapter, evidence: last.attribution)
-                }
-                noteScansReattributed()
-            }
-        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2:
-            // Refused (Command Status with an error) or accepted: the request, or the one it
-            // displaced, changes.
-            if event.code == .commandStatus, let i = links.requestStatus(status, request: pending.at, adapter: adapter, at: at) {
-                noteRequestChanged(i)
-            }
-        case .leCreateConnectionCancel:
-            // The cancel accepted: the pending request is cancelled (its LE Connection Complete
-            // with 0x02 should follow; some controllers never send it).
-            if status == 0 { links.cancelAccepted(adapter: adapter) }
-        case .readRSSI:
-            if case .readRSSI(let r)? = event.typed {
-                links.rssiRead(HandleKey(adapter: adapter, handle: r.handle), RSSIReading(dBm: Int(r.rssi), at: at))
-            }
         default:
             if let accepted = advertising.commandAnswered(command, sentAt: pending.at, event: event, status: status, adapter: adapter, at: at) {
                 advertisingEnable(accepted.enable, handles: accepted.handles, adapter: adapter, at: pending.at)
             }
         }
     }
-
-    /// The scanning PHYs the analysis reports, by their Scanning_PHYs bit (LE 2M cannot scan).
-    static func scanPHYName(bit: Int) -> String? {
-        switch bit {
-        case 0: return "1M"
-        case 2: return "Coded"
-        default: return nil
-        }
-    }
-}
-
-/// A connection handle on an adapter (the keys looked up per frame hash one word with
-/// `fastHash` rather than SipHash).
-struct HandleKey: Hashable, Sendable {
-    var adapter: AdapterIndex
-    var handle: UInt16
-
-    func hash(into hasher: inout Hasher) { hasher.combine(UInt32(adapter) << 16 | UInt32(handle)) }
-    func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(adapter) << 16 | UInt64(handle), seed: seed) }
 }

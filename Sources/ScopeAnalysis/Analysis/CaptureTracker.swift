@@ -215,3 +215,9 @@ struct CaptureTracker: Sendable {
         return false
     }
 }
+
+extension AnalysisBuilder {
+    /// How many records at the start of a capture name the host stack the rules go by
+    /// (`CaptureInfo.platformAtStart`).
+    package static let platformWindow = 20_000
+}

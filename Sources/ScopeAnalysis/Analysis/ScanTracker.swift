@@ -5,9 +5,8 @@ import ScopeDecode
 /// disables it), the advertisers their reports name (`devices`), and where each advertiser was
 /// last found on each adapter (what connection requests record as `peerDiscovery`). Fed by the
 /// scan commands' answers and the advertising reports; owned by `AnalysisBuilder`. Its state is
-/// private(set), changed by its methods only; the device table and the running sessions'
-/// tracking stay internal because ScanTracker+Devices.swift, the tracker's other file, writes
-/// them (access is per file).
+/// private or private(set), changed by its methods only; the advertisers are an
+/// `AdvertiserTable`, whose own state is private.
 struct ScanTracker: Sendable {
     /// The sessions held (the first `HandOverPolicy.keptScans`, the running ones, and closed ones
     /// not yet handed over), by start frame.
@@ -29,45 +28,16 @@ struct ScanTracker: Sendable {
     /// The running session on each adapter (its start frame).
     private(set) var active: [AdapterIndex: HeldRef<FrameNumber>] = [:]
     /// The running sessions' tracking (one per adapter in `active`, a short list: no hashing).
-    var running: [ScanTracking] = []
+    private var running: [ScanTracking] = []
     /// The most distinct reports a stopped session had: a new session's duplicate table starts
     /// that large (sessions on one scanner hear about as many; short ones between long ones are
     /// common), not growing from 16 slots.
     private(set) var mostDistinctReports = 0
-    /// Advertisers seen in reports, by slot: a device's slot is its id while it is held (the
-    /// values of `deviceIndex` and `firstDeviceOfAddress`, the owners in `devicePayloads` and in
-    /// the running sessions' tables). The first `HandOverPolicy.kept` devices fill the first
-    /// slots in the order heard and stay; a later one can leave once quiet
-    /// (`forgetQuietDevices`), and its slot goes to the next new device.
-    var devices: [HeldDevice] = []
-    /// The names, service UUIDs and companies of the devices held, each combination once
-    /// (`HeldDevice.traits`; entry 0: none), and each one's entry.
-    var traits: [DeviceTraits] = [DeviceTraits()]
-    var traitsIndex: [DeviceTraits: UInt32] = [DeviceTraits(): 0]
-    /// Traits not held by any device are looked for once `traits` holds this many
-    /// (`forgetUnusedTraits`): a device whose name changes keeps one name, not all it sent.
-    var traitsLimit = ScanTracker.fewTraits
-    /// Per slot: its device's place in the order devices were first heard (what the reports list
-    /// by), or `ScanTracker.freeSlot`.
-    var deviceOrder: [Int] = []
-    /// Slots whose device left, for the next new devices.
-    var freeSlots: [Int] = []
-    /// Devices heard, and how many of them left (`HandedOverItems.devices`).
-    private(set) var devicesHeard = 0
-    var devicesLeft = 0
-    /// Of those that left, the ones let go before they were quiet: more advertisers within the
-    /// quiet time than `HandOverPolicy.heldDevices` (`forgetQuietDevices`).
-    var devicesNotHeld = 0
-    /// Quiet devices are looked for once this many are held (`scheduleDeviceLook`).
-    var lookAtDevicesWhenHeld = Int.max
-    /// Advertiser → its slot in `devices` (the devices of one address found together:
-    /// `firstHeldDevice(of:)`).
-    var deviceIndex = DeviceTable()
-    /// The devices' distinct payloads (owner: the device's slot).
-    var devicePayloads = PayloadTable()
+    /// The advertisers the reports name (`AnalysisResult.devices`).
+    private(set) var advertisers = AdvertiserTable()
     /// Per advertiser and adapter: the last scan session that reported it and its first report
     /// there (per-device state; connection requests record it as `peerDiscovery`).
-    var lastDiscovery = DiscoveryTable()
+    private var lastDiscovery = DiscoveryTable()
     /// The adapters in `lastDiscovery`'s keys.
     private(set) var discoveryAdapters: [AdapterIndex] = []
     /// Sessions handed over that some `lastDiscovery` still points at, by start frame (at most
@@ -348,18 +318,17 @@ extension ScanTracker {
                 isDuplicate = true
                 duplicates += 1
             } else {
-                device = indexOfDevice(advertiser, address: address, addressType: addressType, at: at)
+                device = advertisers.slot(of: advertiser, address: address, addressType: addressType, at: at)
                 running[slot].seen.insert(advertiser: advertiser, eventType: reportType, payload: payload, device: device, at: free)
                 // Only a device's first report in the session can change where its address was found.
                 if running[slot].noteDevice(device) { noteDiscovery(address, adapter: adapter, session: s, at: at) }
             }
             Self.noteReport(at: at, isDuplicate: isDuplicate, devicesSeen: running[slot].devices, in: &sessions[s])
         } else {
-            device = indexOfDevice(advertiser, address: address, addressType: addressType, at: at)
+            device = advertisers.slot(of: advertiser, address: address, addressType: addressType, at: at)
         }
-        let newPayload = !isDuplicate && devicePayloads.insert(UInt64(device), payload)
-        devices[device].update(rssi: report.rssi, connectable: report.isConnectable, newPayload: newPayload, at: at)
-        if newPayload { noteTraits(ADParser.parse([UInt8](data), baseOffset: 0), device: device) }
+        advertisers.report(
+            device, payload: payload, data: data, rssi: report.rssi, connectable: report.isConnectable, isDuplicate: isDuplicate, at: at)
     }
 
     /// `address` reported on `adapter` for the first time in the session at `session`: where it
@@ -408,64 +377,6 @@ extension ScanTracker {
         }
     }
 
-    /// The device's slot in `devices` (`key`: `DeviceTable.key` of address and type), added on
-    /// its first report (inlined: a known device is one probe).
-    @inline(__always)
-    private mutating func indexOfDevice(_ key: UInt64, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
-        let (found, slot) = deviceIndex.find(key)
-        if let found { return found }
-        return addDevice(key, slot: slot, address: address, addressType: addressType, at: at)
-    }
-
-    private mutating func addDevice(_ key: UInt64, slot tableSlot: Int, address: BDAddr, addressType: UInt8, at: FrameTime) -> Int {
-        let device = HeldDevice(advertiser: key, first: at)
-        let index: Int
-        if let free = freeSlots.popLast() {
-            index = free
-            devices[index] = device
-            deviceOrder[index] = devicesHeard
-        } else {
-            index = devices.count
-            devices.append(device)
-            deviceOrder.append(devicesHeard)
-        }
-        devicesHeard += 1
-        deviceIndex.insert(key, index: index, at: tableSlot)
-        return index
-    }
-
-    /// A new payload of the device at `slot`: its name (the last one sent), service UUIDs and
-    /// companies (each once, in the order first sent), kept with `traits`.
-    private mutating func noteTraits(_ ad: ADParseResult, device slot: Int) {
-        var t = traits[Int(devices[slot].traits)]
-        var changed = false
-        if let name = ad.localName, name != t.name {
-            t.name = name
-            changed = true
-        }
-        for uuid in ad.serviceUUIDs {
-            let s = uuid.compactString
-            if !t.serviceUUIDs.contains(s) {
-                t.serviceUUIDs.append(s)
-                changed = true
-            }
-        }
-        for m in ad.manufacturerData where !t.manufacturers.contains(m.companyID) {
-            t.manufacturers.append(m.companyID)
-            changed = true
-        }
-        guard changed else { return }
-        if let known = traitsIndex[t] {
-            devices[slot].traits = known
-        } else {
-            let entry = UInt32(traits.count)
-            traits.append(t)
-            traitsIndex[t] = entry
-            devices[slot].traits = entry
-            if traits.count >= traitsLimit { forgetUnusedTraits() }
-        }
-    }
-
     /// Long captures: a closed session's density joins its adapter's capture-wide density once
     /// there are more than `AnalysisResult.foldDensityAfterSessions` sessions (memory stays flat).
     mutating func foldDensity(_ index: Int) {
@@ -482,8 +393,7 @@ extension ScanTracker {
     /// where each address was found, fragments) go before the result is built from the rest
     /// (`devicesInOrder`): `deviceFirst` and `peerDiscovery` answer nothing after this.
     mutating func finish(end: FrameTime?, actors: inout ActorTracker) {
-        deviceIndex = DeviceTable()
-        devicePayloads = PayloadTable()
+        advertisers.dropLookups()
         lastDiscovery = DiscoveryTable()
         handedOverDiscoveryScans = [:]
         fragments = [:]
@@ -547,9 +457,7 @@ extension ScanTracker {
     var totals: ScanTotals { sessions.items.reduce(into: handedOver.totals) { $0.add($1) } }
 
     /// The first report of the device `address` (the first device of that address held).
-    func deviceFirst(_ address: BDAddr?) -> FrameTime? {
-        address.flatMap { firstHeldDevice(of: $0) }.map { devices[$0].first }
-    }
+    func deviceFirst(_ address: BDAddr?) -> FrameTime? { advertisers.firstReport(of: address) }
 
     /// Hands over the closed sessions (`closed`): they leave `sessions` and their sums stay in
     /// `handedOver`.
@@ -583,5 +491,36 @@ extension ScanTracker {
     mutating func takeReattributed() -> [(adapter: AdapterIndex, start: FrameTime, evidence: ActorEvidence)] {
         defer { reattributed = [] }
         return reattributed
+    }
+}
+
+// MARK: Devices that leave
+
+extension ScanTracker {
+    /// Whether enough devices came since the last look for quiet ones. Asked after every frame.
+    @inline(__always)
+    var hasDevicesToLookAt: Bool { advertisers.isDueForLook }
+
+    /// When the devices are looked at next (`AdvertiserTable.scheduleLook`).
+    mutating func scheduleDeviceLook(kept: Int, every: Int, cap: Int = .max) {
+        advertisers.scheduleLook(kept: kept, every: every, cap: cap)
+    }
+
+    /// The devices after the first `kept` not heard since `quietSince` leave
+    /// (`AdvertiserTable.forgetQuiet`), with their slots in the running sessions' duplicate
+    /// tables and, for an address no device held has any more, where it was last found.
+    mutating func forgetQuietDevices(quietSince cutoff: Timestamp, kept: Int, every: Int, cap: Int = .max) {
+        let departure = advertisers.forgetQuiet(quietSince: cutoff, kept: kept, every: every, cap: cap)
+        guard !departure.slots.isEmpty else { return }
+        let table = advertisers
+        for r in running.indices {
+            running[r].seen.removeAll { !table.holds($0) }
+            for slot in departure.slots where slot >> 6 < running[r].deviceBits.count {
+                running[r].deviceBits[slot >> 6] &= ~(UInt64(1) << UInt64(slot & 63))
+            }
+        }
+        for address in departure.addresses {
+            for adapter in discoveryAdapters { lastDiscovery.removeValue(forKey: AdapterAddress(adapter: adapter, address: address)) }
+        }
     }
 }

@@ -1,11 +1,11 @@
 import ScopeCore
 import ScopeDecode
 
-extension AnalysisBuilder {
+extension PairingTracker {
     /// Resolves every resolvable private address in devices, attempts and connections against
     /// the IRKs learned (at the end, so addresses seen before the pairing resolve too).
-    func resolvePrivateAddresses(in result: inout AnalysisResult) {
-        guard pairing.resolvePrivateAddresses, !result.identities.isEmpty else { return }
+    func resolveAddresses(in result: inout AnalysisResult) {
+        guard resolvePrivateAddresses, !result.identities.isEmpty else { return }
         var cache: [BDAddr: Int?] = [:]
         func identity(of address: BDAddr?) -> BDAddr? {
             guard let address, address.value >> 46 == 0b01 else { return nil }

@@ -2,7 +2,7 @@ import ScopeCapture
 import ScopeCore
 import ScopeDecode
 
-/// Collects `HostPlatform` evidence frame by frame (owned by `AnalysisBuilder`).
+/// Collects `HostPlatform` evidence frame by frame (owned by `CaptureTracker`).
 struct PlatformDetector: Sendable {
     var fileFacts: [HostPlatform.Evidence] = []
     var androidVendor = Counted()
@@ -156,12 +156,6 @@ struct PlatformDetector: Sendable {
         p.details = details
         return p
     }
-}
-
-extension AnalysisBuilder {
-    /// How many records at the start of a capture name the host stack the rules go by
-    /// (`CaptureInfo.platformAtStart`).
-    package static let platformWindow = 20_000
 }
 
 extension PlatformDetector {
