@@ -14,11 +14,19 @@ final class ItemView {
     let connectionPairings: [Pairing]
     /// The connections the pairings of the view took place on (as far as the view holds them).
     var connectionsOfPairings: [Connection] { connections }
-    /// `connectionsOfPairings` by id: what the pairing rules look a pairing's link up in.
-    var pairingLinks: [ConnectionID: Connection] {
-        var links: [ConnectionID: Connection] = [:]
-        for c in connectionsOfPairings { links[c.id] = c }
-        return links
+    /// Whose doing the local side of each of `connectionsOfPairings` is
+    /// (`Connection.localAttribution`), by id, made once per view (read in place: a connection
+    /// copied is a retain of each of its lists).
+    private lazy var pairingLinkAttributions: [ConnectionID: ActorEvidence] = {
+        let links = connectionsOfPairings
+        var byID: [ConnectionID: ActorEvidence] = [:]
+        for i in links.indices { byID[links[i].id] = links[i].localAttribution }
+        return byID
+    }()
+    /// Whose doing the local side of the link of a pairing (`Pairing.connection`) is: the
+    /// link's `localAttribution`, or a local request when the view does not hold the link.
+    func localAttribution(ofPairingLink id: ConnectionID) -> ActorEvidence {
+        pairingLinkAttributions[id] ?? .localRequest
     }
     let reconnections: [Reconnection]
     let dataCommands: [AdvertisingDataCommand]

@@ -267,21 +267,17 @@ package struct AnalysisBuilder: Sendable {
     private mutating func commandAnswered(_ pending: PendingCommand, event: HCIEvent, adapter: AdapterIndex, at: FrameTime) {
         let command = pending.command
         let status = event.status ?? 0xFF
-        if ScanTracker.takesWhenAnswered(command.opcode) {
+        switch command.opcode {
+        case .leSetScanParameters, .leSetExtendedScanParameters, .androidExtendedScanParameters, .leSetScanEnable, .leSetExtendedScanEnable:
             let started = scans.commandAnswered(
                 command, sentAt: pending.at, status: status, adapter: adapter, at: at, keptScans: handOverPolicy.keptScans,
                 lastConnectionEvent: lastConnectionEvent[adapter], actors: &actors)
-            if let started { reconnections.noteScanStarted(pending.at, adapter: adapter, evidence: started.attribution) }
+            if let started { reconnections.noteScanStarted(pending.at, adapter: adapter, evidence: started) }
             noteScansReattributed()
-            return
-        }
-        if ConnectionTracker.takesWhenAnswered(command.opcode) {
+        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .readRSSI:
             if let i = links.commandAnswered(command, event: event, sentAt: pending.at, status: status, adapter: adapter, at: at) {
                 noteRequestChanged(i)
             }
-            return
-        }
-        switch command.opcode {
         case .reset:
             // The controller drops its links, scan and advertising without an event for them.
             if status == 0 {

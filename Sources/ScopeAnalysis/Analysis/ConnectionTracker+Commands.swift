@@ -30,17 +30,8 @@ extension ConnectionTracker {
         return nil
     }
 
-    /// The opcodes `commandAnswered` takes.
-    static func takesWhenAnswered(_ opcode: HCIOpcode) -> Bool {
-        switch opcode {
-        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .readRSSI:
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// A command of `takesWhenAnswered`, sent at `sentAt`, answered by `event` at `at`. Returns
+    /// LE (Extended) Create Connection, LE Create Connection Cancel or Read RSSI (the builder's
+    /// `commandAnswered` names them), sent at `sentAt`, answered by `event` at `at`. Returns
     /// the position of the connection request that changed, if any.
     mutating func commandAnswered(
         _ command: HCICommand, event: HCIEvent, sentAt: FrameTime, status: UInt8, adapter: AdapterIndex, at: FrameTime

@@ -1,28 +1,20 @@
 import ScopeCore
 import ScopeDecode
 
-/// The scan commands, as the builder routes them here when they are answered: LE Set (Extended)
+/// The scan commands, as the builder routes them here when they are answered (the builder's
+/// `commandAnswered` names their opcodes): LE Set (Extended)
 /// Scan Parameters (and Android's vendor form) set the parameters of the next scans; LE Set
 /// (Extended) Scan Enable starts and stops sessions.
 extension ScanTracker {
-    /// The opcodes `commandAnswered` takes.
-    static func takesWhenAnswered(_ opcode: HCIOpcode) -> Bool {
-        switch opcode {
-        case .leSetScanParameters, .leSetExtendedScanParameters, .androidExtendedScanParameters, .leSetScanEnable, .leSetExtendedScanEnable:
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// A command of `takesWhenAnswered`, sent at `sentAt` and answered at `at` with `status`.
+    /// A scan command (LE Set (Extended) Scan Parameters, Android's vendor form, LE Set
+    /// (Extended) Scan Enable), sent at `sentAt` and answered at `at` with `status`.
     /// `lastConnectionEvent`: the last connection request, connection or disconnection on the
-    /// adapter (a scan enabled within 2 s of one resumes around a connection). Returns the session
-    /// it started, if any.
+    /// adapter (a scan enabled within 2 s of one resumes around a connection). Returns who
+    /// started the session it started, if any.
     mutating func commandAnswered(
         _ command: HCICommand, sentAt: FrameTime, status: UInt8, adapter: AdapterIndex, at: FrameTime, keptScans: Int,
         lastConnectionEvent: Timestamp?, actors: inout ActorTracker
-    ) -> ScanSession? {
+    ) -> ActorEvidence? {
         switch command.opcode {
         case .leSetScanParameters, .leSetExtendedScanParameters, .androidExtendedScanParameters:
             guard status == 0 else { return nil }
@@ -49,7 +41,7 @@ extension ScanTracker {
                 e, api: e.extended ? .extended : .legacy, status: status, command: sentAt, complete: at, adapter: adapter,
                 keptScans: keptScans, actors: &actors,
                 resumesAroundConnection: lastConnectionEvent.map { sentAt.time.microseconds &- $0.microseconds <= 2_000_000 } ?? false)
-            return started ? sessions.items.last : nil
+            return started ? sessions.items.last?.attribution : nil
         default:
             return nil
         }

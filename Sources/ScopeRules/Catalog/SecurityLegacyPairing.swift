@@ -20,7 +20,6 @@ package struct SecurityLegacyPairing: ItemRule {
 
     func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
-        let links = view.pairingLinks
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
             let k = key(0, Int(p.request.frame), i)
@@ -32,7 +31,7 @@ package struct SecurityLegacyPairing: ItemRule {
                 t.note(0, k) { "pairing at frames \(frames): \(flags) -> LE Secure Connections" }
             } else {
                 let lacking = p.lacking(\.secureConnections)
-                let attribution = p.attribution(lacking: lacking, local: links[p.connection]?.localAttribution ?? .localRequest)
+                let attribution = p.attribution(lacking: lacking, local: view.localAttribution(ofPairingLink: p.connection))
                 let remote = attribution.signal == .remotePairingFeatures
                 // The remote central's Pairing Request lacked it (this host is the peripheral and
                 // offered it): the platform advice, written for a phone that is the central,

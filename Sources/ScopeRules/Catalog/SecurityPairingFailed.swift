@@ -20,9 +20,6 @@ package struct SecurityPairingFailed: ItemRule {
 
     func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
-        // The connections of the pairings, for who is behind the local side.
-        var links: [ConnectionID: Connection] = [:]
-        for c in view.connections { links[c.id] = c }
         for (i, p) in view.pairings.enumerated() {
             t.tick(0)
             if let lost = p.linkLost {
@@ -34,7 +31,7 @@ package struct SecurityPairingFailed: ItemRule {
             // (or a failed encryption) is whoever drives the local side of the link.
             let attribution =
                 p.failedSentBy == .remote ? ActorEvidence(.remoteEnded, frame: f.frame)
-                : links[p.connection]?.localAttribution ?? .localRequest
+                : view.localAttribution(ofPairingLink: p.connection)
             t.finding(key(0, Int(p.request.frame), i), Self.defaultSeverity, actor: context.actor(attribution)) {
                 finding(
                     subject: "pairing at frame \(p.request.frame)",

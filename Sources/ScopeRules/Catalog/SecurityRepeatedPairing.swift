@@ -19,7 +19,6 @@ package struct SecurityRepeatedPairing: ItemRule {
 
     func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
-        let links = view.pairingLinks
         for (i, p) in view.pairings.enumerated() where p.result == .success {
             t.tick(0)
             let k = key(0, Int(p.request.frame), i)
@@ -31,7 +30,7 @@ package struct SecurityRepeatedPairing: ItemRule {
             // Request or the Pairing Request, else the local side.
             let byPeer = p.initiatedBy == .remote || p.securityRequest != nil
             let attribution = byPeer ? ActorEvidence(.remotePairingFeatures, frame: p.securityRequest?.frame ?? p.request.frame)
-                : links[p.connection]?.localAttribution ?? .localRequest
+                : view.localAttribution(ofPairingLink: p.connection)
             t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                 finding(
                     subject: "pairing at frame \(p.request.frame)",

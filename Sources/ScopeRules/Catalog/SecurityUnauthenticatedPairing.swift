@@ -43,7 +43,6 @@ package struct SecurityUnauthenticatedPairing: ItemRule {
 
     func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
-        let links = view.pairingLinks
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.tick(0)
             let k = key(0, Int(p.request.frame), i)
@@ -58,7 +57,7 @@ package struct SecurityUnauthenticatedPairing: ItemRule {
             let best = Self.bestMethod(initiator: ini.ioCapability, responder: rsp.ioCapability, secureConnections: p.secureConnections)
             if p.method == .justWorks && best != .justWorks {
                 let lacking = p.lacking(\.mitm)
-                let attribution = p.attribution(lacking: lacking, local: links[p.connection]?.localAttribution ?? .localRequest)
+                let attribution = p.attribution(lacking: lacking, local: view.localAttribution(ofPairingLink: p.connection))
                 t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                     let who = [lacking.request ? p.pduText(request: true) : nil, lacking.response ? p.pduText(request: false) : nil]
                         .compactMap { $0 }.joined(separator: " and ")
