@@ -131,7 +131,9 @@ import Testing
     /// Read RSSI on the link (and the weakest), else the peer's last advertising report before
     /// it came up, else says there is none.
     @Test func linkLostNamesTheSignal() throws {
-        func script(readRSSI: [Int8], advertisingRSSI: Int8?, thenNoRSSI: Bool = false) -> (SessionScript, reads: [FrameNumber], report: FrameNumber?) {
+        func script(
+            readRSSI: [Int8], advertisingRSSI: Int8?, thenNoRSSI: Bool = false, lossAt: Double = 20_000
+        ) -> (SessionScript, reads: [FrameNumber], report: FrameNumber?) {
             var s = SessionScript()
             var report: FrameNumber?
             if let rssi = advertisingRSSI {
@@ -158,7 +160,7 @@ import Testing
             }
             s.at(9000)
             s.read(1, attribute: 0x0010)
-            s.at(20_000)
+            s.at(lossAt)
             s.disconnectionComplete(1, reason: 0x08)
             return (s, reads, report)
         }
@@ -190,6 +192,20 @@ import Testing
         finding = try #require(verdict(ConnLinkLost.self, scanned.0.analysis(), config: lower).findings.first)
         #expect(finding.message.contains("RSSI -91 dBm"))
         #expect(!finding.message.contains("edge of range"))
+
+        // The report read more than `weak_rssi_within_s` (60 s) before the loss: given, not called weak
+        // (the link held long after it; whoisbe/pongbot's 0x0044 held 75 minutes after a -100 dBm report).
+        let longAfter = script(readRSSI: [], advertisingRSSI: -91, lossAt: 61_000)
+        finding = try #require(verdict(ConnLinkLost.self, longAfter.0.analysis()).findings.first)
+        #expect(finding.message.contains("RSSI -91 dBm in the peer's last advertising report"))
+        #expect(!finding.message.contains("edge of range"))
+        let justWithin = script(readRSSI: [], advertisingRSSI: -91, lossAt: 60_000)
+        finding = try #require(verdict(ConnLinkLost.self, justWithin.0.analysis()).findings.first)
+        #expect(finding.message.contains("edge of range"))
+        // Read RSSI on the link: the weakest read too long before the loss is not said, the last one is.
+        let polledLong = script(readRSSI: [-70, -92, -88], advertisingRSSI: nil, lossAt: 64_000)
+        finding = try #require(verdict(ConnLinkLost.self, polledLong.0.analysis()).findings.first)
+        #expect(finding.message.contains("weak (-88 dBm at frame \(polledLong.reads[2]))"))
 
         let lastWithout = script(readRSSI: [], advertisingRSSI: -91, thenNoRSSI: true)
         finding = try #require(verdict(ConnLinkLost.self, lastWithout.0.analysis()).findings.first)

@@ -22,13 +22,14 @@ package struct ConnLinkLost: ItemRule {
     package static let defaultSeverity = Severity.warning
     package static let summary = "A link is lost (supervision timeout) or fails to be established"
     /// `weak_rssi_dbm`: a signal at or below this is called weak (within 10 dB of a typical
-    /// receiver's sensitivity, -95 to -100 dBm).
-    package static let defaultThresholds: [String: ThresholdValue] = ["weak_rssi_dbm": .number(-85)]
+    /// receiver's sensitivity, -95 to -100 dBm); `weak_rssi_within_s`: only a reading taken this
+    /// long before the loss or less says how far apart the devices were when it happened.
+    package static let defaultThresholds: [String: ThresholdValue] = ["weak_rssi_dbm": .number(-85), "weak_rssi_within_s": .number(60)]
     package init() {}
 
     func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
-        let weakDBm = Int(number("weak_rssi_dbm", config))
+        let weak = WeakSignal(dBm: Int(number("weak_rssi_dbm", config)), withinMicros: micros("weak_rssi_within_s", config))
         // Every request counts as judged (its link either came up, failed, or never answered).
         t.tick(0, view.attempts.count)
         for (i, c) in view.connections.enumerated() where c.isLE {
@@ -50,11 +51,11 @@ package struct ConnLinkLost: ItemRule {
             t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                 finding(
                     subject: c.label,
-                    shows: Self.describe(c, end: end, at: d, weakDBm: weakDBm),
+                    shows: Self.describe(c, end: end, at: d, weak: weak),
                     cause: Self.cause(end),
                     evidence: [
                         c.complete?.frame, c.parametersSetAt?.frame, c.lastSent?.frame, c.lastReceived?.frame, lostEncrypting?.frame,
-                        Self.signal(c)?.reading.at.frame, Self.weakSignal(c, atOrBelow: weakDBm)?.at.frame, d.frame,
+                        Self.signal(c)?.reading.at.frame, Self.weakSignal(c, before: d, weak)?.at.frame, d.frame,
                     ],
                     fix: "Treat link loss as normal: reconnect when the device is back and resume; if it happens within range, ask (from the peripheral) for a longer supervision timeout and check the peer's power and antenna.",
                     attribution: attribution, context: context)
@@ -82,7 +83,7 @@ package struct ConnLinkLost: ItemRule {
     }
 
     /// "connection 0x0040 (central, peer …) lost by supervision timeout (reason 0x08, frame 420): interval 30 ms, …".
-    static func describe(_ c: Connection, end: LinkEnd, at d: FrameTime, weakDBm: Int) -> String {
+    static func describe(_ c: Connection, end: LinkEnd, at d: FrameTime, weak: WeakSignal) -> String {
         var s = "\(c.label) (\(c.role.rawValue), \(c.peerText)) "
         switch end {
         case .failedToEstablish: s += "failed to be established (reason 0x3E, frame \(d.frame))"
@@ -115,7 +116,7 @@ package struct ConnLinkLost: ItemRule {
         }
         s += "; " + last(c.lastSent, "ACL data sent") + "; " + last(c.lastReceived, "ACL data received")
         s += "; " + rssiText(c, before: d)
-        if let w = weakSignal(c, atOrBelow: weakDBm) {
+        if let w = weakSignal(c, before: d, weak) {
             s += "; the signal the capture holds was weak (\(w.dBm) dBm at frame \(w.at.frame)): the devices were likely near the edge of range"
         }
         return s
@@ -143,10 +144,25 @@ package struct ConnLinkLost: ItemRule {
         return "RSSI \(r.dBm) dBm in the peer's last advertising report before the link came up (frame \(r.at.frame), \(ago) before the loss; no Read RSSI on the link)"
     }
 
-    /// The weakest signal the capture holds for an LE link, when it was at or below `weakDBm`
-    /// (said in what the finding shows: a platform's usual cause replaces the rule's own).
-    static func weakSignal(_ c: Connection, atOrBelow weakDBm: Int) -> RSSIReading? {
-        guard c.transport == .le, let w = c.rssiReadings.weakest ?? c.peerAdvertisingRSSI, w.dBm <= weakDBm else { return nil }
+    /// What a weak signal is: at or below `dBm`, read at most `withinMicros` before the loss.
+    struct WeakSignal {
+        var dBm: Int
+        var withinMicros: Int64
+    }
+
+    /// The weakest signal the capture holds for an LE link shortly before its loss at `d`, when it
+    /// was weak (said in what the finding shows: a platform's usual cause replaces the rule's
+    /// own). The readings are the link's weakest and last Read RSSI answers, else the peer's last
+    /// advertising report before the link came up; one read longer than `weak.withinMicros`
+    /// before the loss says nothing of where the devices were when it happened.
+    static func weakSignal(_ c: Connection, before d: FrameTime, _ weak: WeakSignal) -> RSSIReading? {
+        guard c.transport == .le else { return nil }
+        let readings = c.rssiReadings.count > 0 ? [c.rssiReadings.weakest, c.rssiReadings.last] : [c.peerAdvertisingRSSI]
+        let recent = readings.compactMap { $0 }.filter { r in
+            let age = d.time.microseconds &- r.at.time.microseconds
+            return age >= 0 && age <= weak.withinMicros
+        }
+        guard let w = recent.min(by: { $0.dBm < $1.dBm }), w.dBm <= weak.dBm else { return nil }
         return w
     }
 

@@ -102,14 +102,18 @@ extension ConnLinkLost {
             "The last ACL data sent and received before the loss",
             "The signal strength where the capture has it: the last Read RSSI answer on the link (and the weakest), "
                 + "else the peer's last advertising report before the link came up; at or below `weak_rssi_dbm` "
-                + "(-85 dBm) the finding says the devices were likely near the edge of range",
+                + "(-85 dBm), read at most `weak_rssi_within_s` (60 s) before the loss, the finding says the devices "
+                + "were likely near the edge of range (an older reading says nothing of where they were then)",
         ],
         violated: "A link ends with 0x08 or 0x3E, or a request is answered with 0x3E. An Encryption Change or Key "
             + "Refresh with status 0x08 is such a loss too, never a pairing failure.",
         passed: "No LE link was lost.",
         notEvaluated: "No LE connection or connection request in the capture.",
         severity: "warning",
-        thresholds: [("weak_rssi_dbm", "a signal at or below this (dBm) is called weak, the devices likely near the edge of range")],
+        thresholds: [
+            ("weak_rssi_dbm", "a signal at or below this (dBm) is called weak, the devices likely near the edge of range"),
+            ("weak_rssi_within_s", "only a reading taken this long before the loss or less (seconds) is called weak"),
+        ],
         why: "A lost link keeps both radios listening for a whole supervision timeout before anyone learns it is "
             + "gone, drops what was in flight, and leaves the app to notice and reconnect. Losses at close range point "
             + "at parameters (a supervision timeout too short for the peer's latency), power or antenna problems.",
