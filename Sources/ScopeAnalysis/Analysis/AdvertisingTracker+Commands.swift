@@ -12,15 +12,18 @@ extension AdvertisingTracker {
         var handles: [UInt8?]
     }
 
+    /// The commands that give a set its advertising or scan response data (Android's
+    /// multi-advertising command does too, with one of its sub-opcodes).
+    static func isDataOpcode(_ opcode: HCIOpcode) -> Bool {
+        switch opcode {
+        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData: return true
+        default: return false
+        }
+    }
+
     /// The opcodes `commandSent` takes.
     static func takesWhenSent(_ opcode: HCIOpcode) -> Bool {
-        switch opcode {
-        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData,
-            .androidMultiAdvertising:
-            return true
-        default:
-            return false
-        }
+        isDataOpcode(opcode) || opcode == .androidMultiAdvertising
     }
 
     /// A command sent at `sentAt`, never answered, replaced by a later one of its opcode: a data
@@ -29,15 +32,11 @@ extension AdvertisingTracker {
         if Self.setsAdvertisingData(command) { dataCommandReplaced(sentAt: sentAt) }
     }
 
-    /// The commands that give a set its advertising or scan response data.
+    /// Whether `command` gives a set its advertising or scan response data.
     private static func setsAdvertisingData(_ command: HCICommand) -> Bool {
-        switch command.opcode {
-        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData: return true
-        case .androidMultiAdvertising:
-            if case .androidMultiAdvertising(.data)? = command.typed { return true }
-            return false
-        default: return false
-        }
+        if isDataOpcode(command.opcode) { return true }
+        guard command.opcode == .androidMultiAdvertising, case .androidMultiAdvertising(.data)? = command.typed else { return false }
+        return true
     }
 
     /// A command of `takesWhenSent`, sent at `at`.
@@ -64,6 +63,10 @@ extension AdvertisingTracker {
     mutating func commandAnswered(
         _ command: HCICommand, sentAt: FrameTime, event: HCIEvent, status: UInt8, adapter: AdapterIndex, at: FrameTime
     ) -> EnableAccepted? {
+        if Self.isDataOpcode(command.opcode) {
+            dataCommandAnswered(command: sentAt, status: status, at: at)
+            return nil
+        }
         switch command.opcode {
         case .leSetAdvertisingParameters:
             if status == 0, case .leSetAdvertisingParameters(let a)? = command.typed {
@@ -82,8 +85,6 @@ extension AdvertisingTracker {
             } else {
                 noteAdvertisingCommand()
             }
-        case .leSetAdvertisingData, .leSetScanResponseData, .leSetExtendedAdvertisingData, .leSetExtendedScanResponseData:
-            dataCommandAnswered(command: sentAt, status: status, at: at)
         case .leSetAdvertisingEnable:
             if status == 0, case .leSetAdvertisingEnable(let e)? = command.typed {
                 return EnableAccepted(enable: e.enable, handles: [nil])
