@@ -94,26 +94,52 @@ def read_as_btsnooz_records(binary, path):
     return "btsnooz v2 records" in source.get("layers", [])
 
 
+class RequestLog:
+    """The ATT requests (and indications) seen so far in one file, per (connection handle,
+    direction): what a response's handle is checked against, since tshark matches ATT responses
+    across connection handles and past requests it decoded as malformed."""
+
+    def __init__(self):
+        self.handle = {}  # (connection, direction) -> handle of the latest transaction opener there
+        self.malformed = {}  # (connection, direction) -> whether tshark decoded that opener as malformed
+        self.good = {}  # (connection, direction) -> handle of the latest opener tshark decoded well
+        self.latest = (None, None)  # ((connection, direction), handle or None) of the latest request anywhere
+
+    def note(self, ours, t):
+        """Frame `ours` (hciscope's) / `t` (tshark's), when it carries an ATT request."""
+        att = ours.get("att")
+        if not att:
+            return
+        key = (ours.get("handle"), ours.get("dir"))
+        if att["opcode"] in TRANSACTION_OPENERS and att.get("handle") is not None:
+            self.handle[key] = att["handle"]
+            self.malformed[key] = bool(t["_ws.malformed"])
+            if not t["_ws.malformed"]:
+                self.good[key] = att["handle"]
+        if att["opcode"] in REQUESTS:
+            self.latest = (key, att.get("handle") if att["opcode"] in TRANSACTION_OPENERS else None)
+
+
 def classify(key, ours, theirs, t, requests):
     """Name the kind of a disagreement; names in KNOWN are explained in docs/CONFORMANCE.md.
 
-    `requests` maps (connection handle, direction) to the handle of the latest ATT request or
-    indication seen there, so a response whose tshark handle belongs to a request on *another*
-    connection can be recognised (tshark matches ATT responses across connection handles).
+    `requests` (a RequestLog) holds the latest ATT request or indication seen on each connection
+    and direction, so a response whose tshark handle belongs to a request on *another* connection
+    can be recognised (tshark matches ATT responses across connection handles).
     """
     att = ours.get("att") or {}
     if key == "att_handle" and att.get("handle_inferred"):
         # The request a response answers travelled on the same connection the other way.
         own = (ours.get("handle"), "sent" if ours.get("dir") == "received" else "received")
-        other = [h for k, h in requests.items() if k != own and k != "latest" and isinstance(k[0], (int, type(None)))]
-        latest_key, latest_handle = requests.get("latest", (None, None))
+        other = [h for k, h in requests.handle.items() if k != own]
+        latest_key, latest_handle = requests.latest
         if (theirs and theirs[0] in other) or (not theirs and latest_key != own and latest_handle is None):
             return "att-response-matched-to-another-request"
         # The request it answers was malformed in tshark's decode (tshark names handles by one
         # GATT database per adapter, so a request to the peer's server can read as malformed
         # when the peer is a GATT server and client too): tshark pairs the response with the
         # latest request tshark read well on the connection, or with none.
-        if requests.get(("malformed",) + own) and (not theirs or requests.get(("good",) + own) == theirs[0]):
+        if requests.malformed.get(own) and (not theirs or requests.good.get(own) == theirs[0]):
             return "att-response-matched-past-a-malformed-request"
     if ours.get("vendor_debug") and key in ("att_opcode", "att_handle", "smp_code"):
         return "vendor-debug-0x0edc"
@@ -258,7 +284,7 @@ def main():
             examples["tshark-cannot-read"].append((name, 0, len(ours), 0))
             print(f"{name}: tshark reads no frame, hciscope {len(ours)}: not compared")
             continue
-        requests = {}
+        requests = RequestLog()
         for n, t in sorted(theirs.items()):
             o = ours.get(n)
             if o is None:
@@ -271,15 +297,7 @@ def main():
                 file_diffs[cls] += 1
                 if len(examples[cls]) < 200:
                     examples[cls].append((name, n, mine, th))
-            att = o.get("att")
-            if att and att["opcode"] in TRANSACTION_OPENERS and att.get("handle") is not None:
-                key = (o.get("handle"), o.get("dir"))
-                requests[key] = att["handle"]
-                requests[("malformed",) + key] = bool(t["_ws.malformed"])
-                if not t["_ws.malformed"]:
-                    requests[("good",) + key] = att["handle"]
-            if att and att["opcode"] in REQUESTS:
-                requests["latest"] = ((o.get("handle"), o.get("dir")), att.get("handle") if att["opcode"] in TRANSACTION_OPENERS else None)
+            requests.note(o, t)
         extra = set(ours) - set(theirs)
         if extra:
             file_diffs["extra_frame"] += len(extra)
