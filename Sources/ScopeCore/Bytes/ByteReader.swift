@@ -209,7 +209,7 @@ public struct ByteReader: Sendable {
 
     /// The next `n` bytes as raw memory, for a fixed run of fields read at known offsets (the
     /// caller has checked `remaining >= n`); the reader moves past them.
-    @inlinable @inline(__always)
+    @inlinable
     public mutating func withUncheckedBytes<R>(_ n: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         assert(n >= 0 && n <= end - position)
         let start = position - storage.startIndex
@@ -217,23 +217,23 @@ public struct ByteReader: Sendable {
         return storage.withUnsafeBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[start..<(start + n)])) }
     }
 
-    @inlinable @inline(__always) public mutating func uncheckedU8() -> UInt8 {
+    @inlinable public mutating func uncheckedU8() -> UInt8 {
         assert(position < end)
         defer { position += 1 }
         return storage[position]
     }
 
-    @inlinable @inline(__always) public mutating func uncheckedI8() -> Int8 {
+    @inlinable public mutating func uncheckedI8() -> Int8 {
         Int8(bitPattern: uncheckedU8())
     }
 
-    @inlinable @inline(__always) public mutating func uncheckedLE16() -> UInt16 {
+    @inlinable public mutating func uncheckedLE16() -> UInt16 {
         assert(2 <= end - position)
         defer { position += 2 }
         return UInt16(storage[position]) | UInt16(storage[position + 1]) << 8
     }
 
-    @inlinable @inline(__always) public mutating func uncheckedAddress() -> BDAddr {
+    @inlinable public mutating func uncheckedAddress() -> BDAddr {
         assert(6 <= end - position)
         defer { position += 6 }
         let p = position

@@ -18,7 +18,6 @@ public struct ParamSlot: Sendable, Hashable {
 
     /// The little-endian integer at the slot (of the element starting `base` bytes into
     /// `bytes`), nil when `bytes` are too short (or the slot is unresolved).
-    @inline(__always)
     func uint(_ bytes: ArraySlice<UInt8>, at base: Int = 0) -> UInt64? {
         guard offset >= 0, width > 0, base >= 0, base <= bytes.count else { return nil }
         let at = base + offset
@@ -29,16 +28,13 @@ public struct ParamSlot: Sendable, Hashable {
         return v
     }
 
-    @inline(__always)
     func u8(_ bytes: ArraySlice<UInt8>, at base: Int = 0) -> UInt8? {
         uint(bytes, at: base).map { UInt8(truncatingIfNeeded: $0) }
     }
-    @inline(__always)
     func u16(_ bytes: ArraySlice<UInt8>, at base: Int = 0) -> UInt16? {
         uint(bytes, at: base).map { UInt16(truncatingIfNeeded: $0) }
     }
     /// A connection handle: its 12 significant bits.
-    @inline(__always)
     func handle(_ bytes: ArraySlice<UInt8>) -> UInt16? { u16(bytes).map { $0 & 0x0FFF } }
 
     func address(_ bytes: ArraySlice<UInt8>) -> BDAddr? {
@@ -47,7 +43,6 @@ public struct ParamSlot: Sendable, Hashable {
     }
 
     /// The time at the slot in microseconds, by the row's unit.
-    @inline(__always)
     func micros(_ bytes: ArraySlice<UInt8>, at base: Int = 0) -> Int64? {
         uint(bytes, at: base).flatMap(micros)
     }
@@ -102,7 +97,6 @@ struct ArraySlot: Sendable {
     }
 
     /// Where element `i` starts (for `i` below a `count` that succeeded: no overflow).
-    @inline(__always)
     func start(_ i: Int) -> Int { offset + i * elementSize }
 }
 
