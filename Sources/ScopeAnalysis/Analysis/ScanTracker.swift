@@ -51,7 +51,6 @@ struct ScanTracker: Sendable {
         var address: BDAddr
 
         func hash(into hasher: inout Hasher) { hasher.combine(address.value | UInt64(adapter) << 48) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(address.value | UInt64(adapter) << 48, seed: seed) }
     }
 
     struct Discovery: Sendable {
@@ -141,7 +140,6 @@ struct ScanTracker: Sendable {
         }
 
         func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(fingerprint, seed: seed) }
     }
 
     struct ScanTracking: Sendable {
