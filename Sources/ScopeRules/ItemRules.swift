@@ -142,129 +142,40 @@ struct FirstByKey<Value: Sendable>: Sendable {
     var values: [Value] { items.map(\.value) }
 }
 
-/// A rule's judgement of some of a capture's items, mergeable: findings (the first
-/// `FindingList.limit` per severity, in capture order, the rest counted), reason items (the first
-/// `reasonItems` per list) and counts.
-struct ItemTally: Sendable {
-    /// Per `FindingList.bucket(_:_:)`: severity and side of the attribution.
-    private var findings: [FirstByKey<Finding>] = (0..<6).map { _ in FirstByKey(capacity: FindingList.limit) }
-    private var lists: [Int: FirstByKey<String>] = [:]
-    var counts: [Int: Int] = [:]
-    /// `adv.payload-budget`: payload sizes per command label.
-    var sizes: [String: PayloadSizes] = [:]
-    /// `adv.payload-budget`: extended data judged against the controller's maximum length as read
-    /// by the end of the capture: per assembled length (-1: refused by the controller, a finding
-    /// whatever the maximum), the commands, rendered at the end.
-    var extendedData: [Int: FirstByKey<ExtendedData>] = [:]
-    /// `adv.without-need`: spans enabled while a connection was up, judged by the supported
-    /// states as read by the end: per state bit, the findings if it is clear (rendered at the
-    /// end), and the judgement if it is set (or the states were never read).
-    var overlapIfClear: [UInt64: FirstByKey<SpanOverlap>] = [:]
-    var overlapIfSet: [UInt64: ItemTally] = [:]
-    /// `conn.subscriptions-left-on`: the connections it leaves out, grouped by why (listed in the
-    /// order of each group's first connection), each group's count and first connections named.
-    var groups: [String: Group] = [:]
+/// The findings of a rule's fold: the first `FindingList.limit` per severity and side of the
+/// attribution (`FindingList.bucket(_:_:)`), in capture order, the rest counted; exact under
+/// merging. A finding's text is built only when it is kept.
+struct FindingTally: Sendable {
+    private var buckets: [FirstByKey<Finding>] = (0..<6).map { _ in FirstByKey(capacity: FindingList.limit) }
 
-    struct Group: Sendable {
-        var first: ItemKey
-        var count = 0
-        var named = FirstByKey<String>(capacity: 3)
-    }
-
-    /// Adds the item at `key` to the group `why`, naming it (`name`, built only when named).
-    mutating func group(_ why: String, _ key: ItemKey, _ name: () -> String) {
-        var g = groups[why] ?? Group(first: key)
-        g.first = min(g.first, key)
-        g.count += 1
-        g.named.insert(key, name)
-        groups[why] = g
-    }
-
-    struct ExtendedData: Sendable {
-        var command: String
-        var at: FrameNumber
-        var complete: FrameNumber?
-        var length: Int
-        var kindText: String
-        var statusText: String
-        var attribution: ActorEvidence
-    }
-
-    struct SpanOverlap: Sendable {
-        var attribution: ActorEvidence
-        var name: String
-        var start: FrameNumber
-        var enabledWhileConnected: Int64
-        var role: Connection.Role
-        var complete: FrameNumber
-    }
-
-    /// Sizes of one label's payloads, and where the label appears in the summary: the commands
-    /// up to the first whose size was recorded (`candidates`, each key a place in the summary).
-    struct PayloadSizes: Sendable {
-        var count = 0
-        var min = Int.max
-        var max = Int.min
-        var firstSized: ItemKey?
-        var candidates: [ItemKey] = []
-    }
-
-    mutating func finding(_ key: ItemKey, _ severity: Severity, actor: Actor, _ make: () -> Finding) {
-        findings[FindingList.bucket(severity, actor)].insert(key, make)
-    }
-
-    mutating func note(_ list: Int = 0, _ key: ItemKey, _ text: () -> String) {
-        lists[list, default: FirstByKey(capacity: [String].reasonItems)].insert(key, text)
-    }
-
-    mutating func tick(_ counter: Int, _ n: Int = 1) { counts[counter, default: 0] += n }
-    func count(_ counter: Int) -> Int { counts[counter] ?? 0 }
-
-    mutating func merge(_ other: ItemTally) {
-        for rank in findings.indices { findings[rank].merge(other.findings[rank]) }
-        for (k, list) in other.lists { lists[k, default: FirstByKey(capacity: [String].reasonItems)].merge(list) }
-        for (k, n) in other.counts { counts[k, default: 0] += n }
-        for (label, s) in other.sizes {
-            var mine = sizes[label] ?? PayloadSizes()
-            mine.count += s.count
-            mine.min = Swift.min(mine.min, s.min)
-            mine.max = Swift.max(mine.max, s.max)
-            if let f = s.firstSized, mine.firstSized.map({ f < $0 }) ?? true { mine.firstSized = f }
-            mine.candidates += s.candidates
-            sizes[label] = mine
-        }
-        for (k, list) in other.extendedData { extendedData[k, default: FirstByKey(capacity: FindingList.limit)].merge(list) }
-        for (k, list) in other.overlapIfClear { overlapIfClear[k, default: FirstByKey(capacity: FindingList.limit)].merge(list) }
-        for (k, t) in other.overlapIfSet { overlapIfSet[k, default: ItemTally()].merge(t) }
-        for (why, g) in other.groups {
-            var mine = groups[why] ?? Group(first: g.first)
-            mine.first = min(mine.first, g.first)
-            mine.count += g.count
-            mine.named.merge(g.named)
-            groups[why] = mine
-        }
+    mutating func add(_ key: ItemKey, _ severity: Severity, actor: Actor, _ make: () -> Finding) {
+        buckets[FindingList.bucket(severity, actor)].insert(key, make)
     }
 
     /// Adds the findings of `list`, rendered now (those beyond it, never rendered, count as
     /// judged as the app's).
-    mutating func findings<V>(_ list: FirstByKey<V>, _ severity: Severity, _ render: (V) -> Finding) {
+    mutating func add<V>(_ list: FirstByKey<V>, _ severity: Severity, _ render: (V) -> Finding) {
         for item in list.items {
             let f = render(item.value)
-            findings[FindingList.bucket(severity, f.actor)].insert(item.key) { f }
+            buckets[FindingList.bucket(severity, f.actor)].insert(item.key) { f }
         }
-        findings[FindingList.bucket(severity, .unknown)].addOmitted(list.more)
+        buckets[FindingList.bucket(severity, .unknown)].addOmitted(list.more)
+    }
+
+    mutating func merge(_ other: FindingTally) {
+        for rank in buckets.indices { buckets[rank].merge(other.buckets[rank]) }
     }
 
     /// The findings as one rule run would have listed them.
-    var findingList: FindingList {
+    var list: FindingList {
         var list = FindingList()
-        let kept = findings.flatMap(\.items).sorted { $0.key < $1.key }
+        let kept = buckets.flatMap(\.items).sorted { $0.key < $1.key }
         for f in kept { list.append(f.value) }
         var omitted: [Severity: Int] = [:]
         var judged: [Severity: Int] = [:]
         for severity in Severity.allCases {
             for actor in [Actor.unknown, .os] {
-                let more = findings[FindingList.bucket(severity, actor)].more
+                let more = buckets[FindingList.bucket(severity, actor)].more
                 guard more > 0 else { continue }
                 omitted[severity, default: 0] += more
                 if actor.judgedAsApp { judged[severity, default: 0] += more }
@@ -273,30 +184,69 @@ struct ItemTally: Sendable {
         list.merge(findings: [], omitted: omitted, omittedJudged: judged)
         return list
     }
+}
 
-    func isEmpty(list: Int = 0) -> Bool { lists[list]?.isEmpty ?? true }
+/// One list of a verdict's reason (the items judged and found fine, or left out and why): the
+/// first `[String].reasonItems` texts by key, the rest counted; a text is built only when kept.
+struct ReasonList: Sendable {
+    private var texts = FirstByKey<String>(capacity: [String].reasonItems)
 
-    /// `allItems.joinedBounded(separator:)` of a reason list.
-    func joined(_ list: Int = 0, separator: String) -> String {
-        guard let l = lists[list] else { return "" }
-        let items = l.values
-        guard l.more > 0 else { return items.joined(separator: separator) }
-        return items.joined(separator: separator) + separator + "… and \(l.count - [String].reasonItems) more"
+    mutating func note(_ key: ItemKey, _ text: () -> String) { texts.insert(key, text) }
+
+    mutating func merge(_ other: ReasonList) { texts.merge(other.texts) }
+
+    var isEmpty: Bool { texts.isEmpty }
+
+    /// `allItems.joinedBounded(separator:)` of the list.
+    func joined(separator: String) -> String {
+        let items = texts.values
+        guard texts.more > 0 else { return items.joined(separator: separator) }
+        return items.joined(separator: separator) + separator + "… and \(texts.count - [String].reasonItems) more"
+    }
+}
+
+/// What a rule's fold carries from item to item and from batch to batch: its findings, and what
+/// else its verdict needs, in fields of its own (`ItemRule.State`).
+protocol RuleState: Sendable {
+    init()
+    var findings: FindingTally { get set }
+}
+
+extension RuleState {
+    /// Adds a finding on the item at `key` (built only when it is kept).
+    mutating func finding(_ key: ItemKey, _ severity: Severity, actor: Actor, _ make: () -> Finding) {
+        findings.add(key, severity, actor: actor, make)
+    }
+
+    /// The findings as one rule run would have listed them.
+    var findingList: FindingList { findings.list }
+}
+
+/// The state of the rules whose verdict needs only their findings and one reason list.
+struct FindingsAndReasons: RuleState {
+    var findings = FindingTally()
+    var reasons = ReasonList()
+
+    mutating func merge(_ other: FindingsAndReasons) {
+        findings.merge(other.findings)
+        reasons.merge(other.reasons)
     }
 }
 
 /// A rule, as every rule is: a fold. It judges what it reads (`RuleScope`: settled connection
 /// requests, connections as links, pairings, reconnections and advertising records; or closed
-/// connections' ATT detail; or scan sessions) one item at a time into its `ItemTally`, in
-/// batches as a long capture hands them over and then what the analysis holds at the end, and
-/// gives its verdict once, from the tally: the verdict of the whole capture, whatever the batches
+/// connections' ATT detail; or scan sessions) one item at a time into its `State`, in batches as
+/// a long capture hands them over and then what the analysis holds at the end, and gives its
+/// verdict once, from the state: the verdict of the whole capture, whatever the batches
 /// (`RuleAccumulator`). Text is written only for what the verdict lists.
 protocol ItemRule: Rule {
+    /// What the fold carries: the rule's findings and its own counts and lists.
+    associatedtype State: RuleState
     /// Judges the items of `view`, adding them to `t`: a fold over the batches handed over and
     /// the items held at the end (a list already full of findings builds no more of them).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration)
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration)
     /// The verdict on every item tallied; `end` is the view of the end (capture-wide facts).
-    func verdict(_ tally: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict
 }
 
 extension ItemRule {
@@ -313,13 +263,22 @@ extension ItemRule {
     /// `evaluate` after the tally of what was handed over on the way; `detail`: the connections
     /// and sessions no batch judged (`ItemView.detail`).
     func evaluate(
-        _ analysis: AnalysisResult, config: RuleConfiguration, handedOver: ItemTally?, detail: AnalysisResult? = nil,
+        _ analysis: AnalysisResult, config: RuleConfiguration, handedOver: (any RuleState)?, detail: AnalysisResult? = nil,
         facts: RuleFacts = RuleFacts()
     ) -> RuleVerdict {
         let view = ItemView(analysis, detail: detail, facts: facts)
-        var t = handedOver ?? ItemTally()
+        var t = (handedOver as? State) ?? State()
         tally(view, into: &t, config: config)
         return verdict(t, end: view, config: config)
+    }
+
+    /// Folds `view` into `state` (this rule's `State`, or nothing yet).
+    static func fold(_ view: ItemView, into state: inout (any RuleState)?, config: RuleConfiguration) {
+        var t = (state as? State) ?? State()
+        // Out of the box, so that the fold changes the only copy.
+        state = nil
+        Self().tally(view, into: &t, config: config)
+        state = t
     }
 
     /// `key` of item `index` of a list judged, which began at `frame`.

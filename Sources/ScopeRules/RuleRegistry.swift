@@ -193,7 +193,7 @@ private final class TwoThreadWork<T: Sendable>: @unchecked Sendable {
 package struct RuleAccumulator: Sendable {
     var config: RuleConfiguration
     /// Every rule's tally of what was handed over so far.
-    var tallies: [String: ItemTally] = [:]
+    var tallies: [String: any RuleState] = [:]
     /// The connections a batch handed to the connection rules that have not left the analysis
     /// yet (the first ones stay to the end, for the reports): the end judges the others. Bounded
     /// by the items the analysis keeps.
@@ -273,7 +273,7 @@ package struct RuleAccumulator: Sendable {
             case .connection: guard !batch.connections.isEmpty else { continue }
             case .scan: guard !batch.scans.isEmpty else { continue }
             }
-            type.init().tally(view, into: &tallies[type.id, default: ItemTally()], config: config)
+            type.fold(view, into: &tallies[type.id], config: config)
         }
     }
 

@@ -33,7 +33,7 @@ struct LazyFindingsTests {
     /// A rule's fold, once a finding list holds `FindingList.limit` findings of earlier items,
     /// builds no more of them: a later batch's findings are only counted.
     @Test func fullTallyBuildsNoMore() {
-        var t = ItemTally()
+        var t = FindingsAndReasons()
         var built = 0
         for i in 0..<(FindingList.limit + 10) {
             t.finding(ItemKey(phase: 0, frame: i, index: i), .warning, actor: .unknown) {

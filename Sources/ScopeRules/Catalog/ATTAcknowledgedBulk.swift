@@ -74,17 +74,24 @@ package struct ATTAcknowledgedBulk: ItemRule {
         }
     }
 
-    /// Connections with a Write Request (count 1), the longest run (count 2, a maximum).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Connections with a Write Request.
+        var connectionsWithWriteRequests = 0
+        /// The longest run of Write Requests to one handle.
+        var longestRun = 0
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let analysis = view.detail, facts = view.facts
         let minRun = Int(number("min_run_write_requests", config))
         let maxGap = micros("max_gap_s", config)
         let context = PlatformContext(view.platform, config)
         for (i, c) in analysis.connections.enumerated() {
             let fold = facts.folds(analysis, i, config: config).bulk
-            if fold.any { t.tick(1) }
+            if fold.any { t.connectionsWithWriteRequests += 1 }
             let (runs, longestHere) = fold.finished()
-            t.counts[2] = max(t.count(2), longestHere)
+            t.longestRun = max(t.longestRun, longestHere)
             for (j, r) in runs.enumerated() {
                 let first = r.first, last = r.last
                 guard r.count >= minRun, let handle = first.handle else { continue }
@@ -112,15 +119,15 @@ package struct ATTAcknowledgedBulk: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(1) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.connectionsWithWriteRequests > 0 else {
             if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no ATT Write Request in this capture")
         }
         return verdict(
             t.findingList,
             passReason:
-                "no run of \(Int(number("min_run_write_requests", config))) or more consecutive Write Requests to one handle, each within \(Text.seconds(micros("max_gap_s", config))) of the previous one, carrying more than one ATT payload (longest run: \(t.count(2)))"
+                "no run of \(Int(number("min_run_write_requests", config))) or more consecutive Write Requests to one handle, each within \(Text.seconds(micros("max_gap_s", config))) of the previous one, carrying more than one ATT payload (longest run: \(t.longestRun))"
         )
     }
 }

@@ -96,17 +96,24 @@ package struct ATTSmallWrites: ItemRule {
         }
     }
 
-    /// Connections with a write (count 1), the longest run (count 2, a maximum).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Connections with a write.
+        var connectionsWithWrites = 0
+        /// The longest run of small writes to one handle.
+        var longestRun = 0
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let analysis = view.detail, facts = view.facts
         let minWrites = Int(number("min_writes", config))
         let maxBytes = Int(number("max_write_bytes", config))
         let context = PlatformContext(view.platform, config)
         for (i, c) in analysis.connections.enumerated() {
             let fold = facts.folds(analysis, i, config: config).smallWrites
-            if fold.any { t.tick(1) }
+            if fold.any { t.connectionsWithWrites += 1 }
             let (runs, longestHere) = fold.finished()
-            t.counts[2] = max(t.count(2), longestHere)
+            t.longestRun = max(t.longestRun, longestHere)
             for (j, r) in runs.enumerated() {
                 let first = r.first, last = r.last
                 guard r.count >= minWrites, let handle = first.handle else { continue }
@@ -137,15 +144,15 @@ package struct ATTSmallWrites: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(1) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.connectionsWithWrites > 0 else {
             if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no ATT Write Request / Write Command in this capture")
         }
         return verdict(
             t.findingList,
             passReason:
-                "no handle received \(Int(number("min_writes", config))) or more writes of at most \(Int(number("max_write_bytes", config))) bytes each within \(Text.seconds(micros("max_gap_s", config))) of the previous one (longest such run: \(t.count(2)))"
+                "no handle received \(Int(number("min_writes", config))) or more writes of at most \(Int(number("max_write_bytes", config))) bytes each within \(Text.seconds(micros("max_gap_s", config))) of the previous one (longest such run: \(t.longestRun))"
         )
     }
 }

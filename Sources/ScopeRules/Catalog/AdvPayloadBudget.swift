@@ -40,14 +40,47 @@ package struct AdvPayloadBudget: ItemRule {
         return total
     }
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Advertising and scan response data commands judged.
+        var commands = 0
+        /// Payload sizes per command label.
+        var sizes: [String: PayloadSizes] = [:]
+        /// Extended data, judged against the controller's maximum length as read by the end of
+        /// the capture: per assembled length (-1: refused by the controller, a finding whatever
+        /// the maximum), the commands, rendered at the end.
+        var extendedData: [Int: FirstByKey<ExtendedData>] = [:]
+
+        /// Sizes of one label's payloads, and where the label appears in the summary: the
+        /// commands up to the first whose size was recorded (`candidates`, each key a place in
+        /// the summary).
+        struct PayloadSizes: Sendable {
+            var count = 0
+            var min = Int.max
+            var max = Int.min
+            var firstSized: ItemKey?
+            var candidates: [ItemKey] = []
+        }
+
+        struct ExtendedData: Sendable {
+            var command: String
+            var at: FrameNumber
+            var complete: FrameNumber?
+            var length: Int
+            var kindText: String
+            var statusText: String
+            var attribution: ActorEvidence
+        }
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let legacyMax = Int(number("legacy_max_bytes", config))
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
         let iosRsp = Int(number("ios_scan_rsp_bytes", config))
         let ios = config.profile == .ios
         let context = PlatformContext(view.platform, config)
         func size(_ label: String, _ k: ItemKey, _ value: Int?) {
-            var s = t.sizes[label] ?? ItemTally.PayloadSizes()
+            var s = t.sizes[label] ?? State.PayloadSizes()
             // The summary names a label at each command until one records a size, in capture
             // order whatever order the items are tallied in (the batches handed over on the way
             // come before the first items, held to the end): a command before the first sized
@@ -63,7 +96,7 @@ package struct AdvPayloadBudget: ItemRule {
         }
 
         for (i, cmd) in view.dataCommands.enumerated() {
-            t.tick(0)
+            t.commands += 1
             let k = key(0, Int(cmd.at.frame), i)
             let kindText = cmd.kind == .advertising ? "advertising data" : "scan response data"
             let label = cmd.command + (cmd.advertisingHandle.map { " (set \($0)\(cmd.legacyPDUs ? ", legacy PDUs" : ""))" } ?? "")
@@ -118,15 +151,15 @@ package struct AdvPayloadBudget: ItemRule {
             // Judged against the controller's maximum as read by the end (`verdict`).
             let refused = cmd.status == 0x45 || cmd.status == 0x07
             t.extendedData[refused ? -1 : soFar, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
-                ItemTally.ExtendedData(
+                State.ExtendedData(
                     command: cmd.command, at: cmd.at.frame, complete: cmd.complete?.frame, length: soFar, kindText: kindText, statusText: statusText,
                     attribution: cmd.attribution)
             }
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.commands > 0 else {
             return notEvaluated("no advertising or scan response data set by this host (not an advertiser capture)")
         }
         let iosAdv = Int(number("ios_adv_bytes_excluding_flags", config))
@@ -138,7 +171,7 @@ package struct AdvPayloadBudget: ItemRule {
         let maxLength = end.advertising?.maxAdvertisingDataLength
         let maxFrame = end.advertising?.maxAdvertisingDataLengthFrame
         for (length, list) in t.extendedData where length == -1 || maxLength.map({ length > $0 }) ?? false {
-            all.findings(list, .error) { d in
+            all.findings.add(list, .error) { d in
                 let limitText = maxLength.map { ", controller maximum \($0) bytes (frame \(maxFrame ?? 0))" } ?? ""
                 return finding(
                     .error, subject: "\(d.command) at frame \(d.at)",
@@ -156,7 +189,7 @@ package struct AdvPayloadBudget: ItemRule {
         }
         order.sort { $0.key < $1.key }
         let summary = order.map { item -> String in
-            let s = t.sizes[item.label] ?? ItemTally.PayloadSizes()
+            let s = t.sizes[item.label] ?? State.PayloadSizes()
             let lo = s.count == 0 ? 0 : s.min
             let hi = s.count == 0 ? 0 : s.max
             return "\(s.count) x \(item.label): " + (lo == hi ? "\(lo) bytes" : "\(lo)-\(hi) bytes")

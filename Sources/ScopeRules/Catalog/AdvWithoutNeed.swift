@@ -24,13 +24,41 @@ package struct AdvWithoutNeed: ItemRule {
     ]
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        /// The connectable spans judged on their own (no connection up at their start): their
+        /// findings, and those that pass.
+        var judged = FindingsAndReasons()
+        var findings: FindingTally {
+            get { judged.findings }
+            set { judged.findings = newValue }
+        }
+        /// Advertising spans enabled by this host.
+        var spans = 0
+        /// Those connectable.
+        var connectable = 0
+        /// Spans enabled while a connection was up, judged by the supported states as read by
+        /// the end: per state bit, the findings if it is clear (rendered at the end), and the
+        /// judgement on their own if it is set (or the states were never read).
+        var overlapIfClear: [UInt64: FirstByKey<SpanOverlap>] = [:]
+        var overlapIfSet: [UInt64: FindingsAndReasons] = [:]
+
+        struct SpanOverlap: Sendable {
+            var attribution: ActorEvidence
+            var name: String
+            var start: FrameNumber
+            var enabledWhileConnected: Int64
+            var role: Connection.Role
+            var complete: FrameNumber
+        }
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let limit = micros("connectable_enabled_without_connection_s", config)
         let context = PlatformContext(view.platform, config)
         for (i, span) in view.spans.enumerated() {
-            t.tick(0)
+            t.spans += 1
             guard span.connectable else { continue }
-            t.tick(1)
+            t.connectable += 1
             let k = key(0, Int(span.start.frame), tie: Int(span.advertisingHandle ?? 0), i)
             // Whose advertising (iOS Continuity, Google Play services, set up with the stack
             // after a reset: the system's; docs/ATTRIBUTION.md).
@@ -47,7 +75,7 @@ package struct AdvWithoutNeed: ItemRule {
             let arrived = span.firstArrival.flatMap { $0.time.microseconds - span.start.time.microseconds <= limit ? $0 : nil }
             // 2. (and 1. below) Left on with no connection arriving within the limit. The texts
             // are made only for the items a tally keeps.
-            func judge(into tally: inout ItemTally) {
+            func judge(into tally: inout FindingsAndReasons) {
                 if enabled > limit, arrived == nil {
                     tally.finding(k, Self.defaultSeverity, actor: actor) {
                         let endText = span.stop == nil ? "still enabled at the last frame" : "stopped at frame \(stopAt.frame)"
@@ -62,7 +90,7 @@ package struct AdvWithoutNeed: ItemRule {
                             context: context)
                     }
                 } else {
-                    tally.note(0, k) {
+                    tally.reasons.note(k) {
                         "\(name()) enabled at frame \(span.start.frame): enabled \(Text.seconds(enabled))"
                             + (arrived.map { ", connection at frame \($0.frame)" } ?? "")
                     }
@@ -72,34 +100,34 @@ package struct AdvWithoutNeed: ItemRule {
             // decided by the supported states read by the end (the batches of a long capture are
             // judged before).
             guard let c = span.connectionAtStart else {
-                judge(into: &t)
+                judge(into: &t.judged)
                 continue
             }
             let bit: UInt64 = c.role == .central ? 35 : 38
             let stillUntil = min((c.disconnect ?? stopAt).time.microseconds, stopAt.time.microseconds)
             t.overlapIfClear[bit, default: FirstByKey(capacity: FindingList.limit)].insert(k) {
-                ItemTally.SpanOverlap(
+                State.SpanOverlap(
                     attribution: span.attribution, name: name(), start: span.start.frame, enabledWhileConnected: stillUntil - span.start.time.microseconds, role: c.role,
                     complete: c.complete.frame)
             }
-            judge(into: &t.overlapIfSet[bit, default: ItemTally()])
+            judge(into: &t.overlapIfSet[bit, default: FindingsAndReasons()])
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.spans > 0 else {
             return notEvaluated("no advertising enabled by this host (not an advertiser capture)")
         }
-        guard t.count(1) > 0 else {
+        guard t.connectable > 0 else {
             return notEvaluated("only non-connectable advertising (beacons) by this host, which is out of scope")
         }
-        var all = t
+        var all = t.judged
         let states = end.advertising?.supportedStates
         let statesFrame = end.advertising?.supportedStatesFrame
         for bit: UInt64 in [35, 38] {
             if let states, states & (1 << bit) == 0 {
                 guard let list = t.overlapIfClear[bit] else { continue }
-                all.findings(list, Self.defaultSeverity) { o in
+                all.findings.add(list, Self.defaultSeverity) { o in
                     finding(
                         subject: "advertising enabled at frame \(o.start)",
                         shows:
@@ -114,7 +142,7 @@ package struct AdvWithoutNeed: ItemRule {
                 all.merge(rest)
             }
         }
-        return verdict(all.findingList, passReason: all.joined(separator: "; "))
+        return verdict(all.findingList, passReason: all.reasons.joined(separator: "; "))
     }
 
 }

@@ -19,11 +19,19 @@ package struct ConnAttemptUnbounded: ItemRule {
     package static let defaultThresholds: [String: ThresholdValue] = ["pending_s": .number(10)]
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Connection requests judged.
+        var requests = 0
+        /// The requests that pass.
+        var answered = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let limit = micros("pending_s", config)
         let context = PlatformContext(view.platform, config)
         for (i, a) in view.attempts.enumerated() {
-            t.tick(0)
+            t.requests += 1
             // The earliest of its ends (no array per attempt).
             var end: FrameTime?
             for e in [a.cancel, a.complete, a.supersededAt] {
@@ -90,13 +98,13 @@ package struct ConnAttemptUnbounded: ItemRule {
                         context: context)
                 }
             } else {
-                t.note(0, k) { line() }
+                t.answered.note(k) { line() }
             }
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.requests > 0 else {
             return notEvaluated("no LE Create Connection / LE Extended Create Connection by this host")
         }
         let limit = micros("pending_s", config)
@@ -104,7 +112,7 @@ package struct ConnAttemptUnbounded: ItemRule {
             t.findingList,
             passReason:
                 "no connection request by the app went \(Text.seconds(limit)) without being completed or cancelled (a request still pending at the end counts up to the last frame): "
-                + t.joined(separator: "; "))
+                + t.answered.joined(separator: "; "))
         return v
     }
 

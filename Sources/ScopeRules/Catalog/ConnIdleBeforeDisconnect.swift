@@ -23,14 +23,24 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
     ]
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Connections.
+        var connections = 0
+        /// The idle tail of each connection judged.
+        var idleTails = ReasonList()
+        /// The connections not judged, and why.
+        var notJudged = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let limit = micros("idle_s", config)
         let context = PlatformContext(view.platform, config)
         for (i, c) in view.connections.enumerated() {
-            t.tick(0)
+            t.connections += 1
             let k = key(0, Int(c.firstSeen), i)
             guard c.isLE else {
-                t.note(1, k) {
+                t.notJudged.note(k) {
                     c.transport == .bredr ? "\(c.label): BR/EDR link (not judged by LE rules)"
                         : "\(c.label): setup not captured, and nothing on the link shows whether it is LE or BR/EDR"
                 }
@@ -38,15 +48,15 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
             }
             let end = c.end
             guard end.isChosen, let d = end.at else {
-                t.note(1, k) { "\(c.label): \(end.label)" + (end.at.map { " (frame \($0.frame))" } ?? "") }
+                t.notJudged.note(k) { "\(c.label): \(end.label)" + (end.at.map { " (frame \($0.frame))" } ?? "") }
                 continue
             }
             guard !(view.aclFree && c.lastPayload == nil) else {
-                t.note(1, k) { "\(c.label): the capture holds no ACL data (idle time cannot be seen)" }
+                t.notJudged.note(k) { "\(c.label): the capture holds no ACL data (idle time cannot be seen)" }
                 continue
             }
             guard let from = c.lastPayload ?? c.complete else {
-                t.note(1, k) { "\(c.label): setup not captured and no ACL data" }
+                t.notJudged.note(k) { "\(c.label): setup not captured and no ACL data" }
                 continue
             }
             let idle = d.time.microseconds - from.time.microseconds
@@ -83,21 +93,21 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
                         attribution: attribution, context: context)
                 }
             } else {
-                t.note(0, k) { "\(who): idle tail \(Text.seconds(idle))" }
+                t.idleTails.note(k) { "\(who): idle tail \(Text.seconds(idle))" }
             }
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else { return notEvaluated("no connection in this capture") }
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.connections > 0 else { return notEvaluated("no connection in this capture") }
         let findings = t.findingList
-        if findings.isEmpty && t.isEmpty(list: 0) {
-            return notEvaluated("no connection that one side chose to disconnect could be judged: " + t.joined(1, separator: "; "))
+        if findings.isEmpty && t.idleTails.isEmpty {
+            return notEvaluated("no connection that one side chose to disconnect could be judged: " + t.notJudged.joined(separator: "; "))
         }
         return verdict(
             findings,
-            passReason: t.joined(0, separator: "; ")
+            passReason: t.idleTails.joined(separator: "; ")
                 + " (idle tail = last ACL data frame, either direction -> Disconnection Complete)"
-                + (t.isEmpty(list: 1) ? "" : "; not judged: " + t.joined(1, separator: "; ")))
+                + (t.notJudged.isEmpty ? "" : "; not judged: " + t.notJudged.joined(separator: "; ")))
     }
 }

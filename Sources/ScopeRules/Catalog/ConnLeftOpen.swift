@@ -21,17 +21,29 @@ package struct ConnLeftOpen: ItemRule {
     package static let defaultThresholds: [String: ThresholdValue] = ["idle_at_end_s": .number(30)]
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// LE connections still up at the end.
+        var connections = 0
+        /// Those judged.
+        var judged = 0
+        /// When each judged connection last carried data.
+        var lastData = ReasonList()
+        /// The connections not judged, and why.
+        var notJudged = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let limit = micros("idle_at_end_s", config)
         let context = PlatformContext(view.platform, config)
         // Only the end knows which links are still up (a batch holds settled items only).
         guard let last = view.lastFrame else { return }
         for (i, c) in view.connections.enumerated() where c.isLE {
             guard case .stillUp = c.end else { continue }
-            t.tick(0)
+            t.connections += 1
             let k = key(0, Int(c.firstSeen), i)
             guard !(view.aclFree && c.lastPayload == nil) else {
-                t.note(1, k) { "\(c.label): the capture holds no ACL data (idle time cannot be seen)" }
+                t.notJudged.note(k) { "\(c.label): the capture holds no ACL data (idle time cannot be seen)" }
                 continue
             }
             // A link up before the capture began is judged from its last data, its actor
@@ -39,13 +51,13 @@ package struct ConnLeftOpen: ItemRule {
             // a system link to a watch or a keyboard); with no data at all its idle time is not
             // in the capture either.
             guard let from = c.lastPayload ?? c.complete else {
-                t.note(1, k) { "\(c.label): up before the capture began and carried no data in it: its idle time cannot be seen" }
+                t.notJudged.note(k) { "\(c.label): up before the capture began and carried no data in it: its idle time cannot be seen" }
                 continue
             }
             let idle = last.time.microseconds - from.time.microseconds
-            t.tick(1)
+            t.judged += 1
             guard idle > limit else {
-                t.note(0, k) { "\(c.label): last data \(Text.seconds(idle)) before the end of the capture" }
+                t.lastData.note(k) { "\(c.label): last data \(Text.seconds(idle)) before the end of the capture" }
                 continue
             }
             let attribution = c.localAttribution
@@ -64,14 +76,14 @@ package struct ConnLeftOpen: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else { return notEvaluated("no LE connection still up at the end of the capture") }
-        guard t.count(1) > 0 else {
-            return notEvaluated("no connection still up at the end could be judged: " + t.joined(1, separator: "; "))
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.connections > 0 else { return notEvaluated("no LE connection still up at the end of the capture") }
+        guard t.judged > 0 else {
+            return notEvaluated("no connection still up at the end could be judged: " + t.notJudged.joined(separator: "; "))
         }
         return verdict(
             t.findingList,
             passReason: "every connection still up at the end carried data within its last \(Text.seconds(micros("idle_at_end_s", config))): "
-                + t.joined(0, separator: "; ") + (t.isEmpty(list: 1) ? "" : "; not judged: " + t.joined(1, separator: "; ")))
+                + t.lastData.joined(separator: "; ") + (t.notJudged.isEmpty ? "" : "; not judged: " + t.notJudged.joined(separator: "; ")))
     }
 }

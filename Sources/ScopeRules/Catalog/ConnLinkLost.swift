@@ -27,13 +27,21 @@ package struct ConnLinkLost: ItemRule {
     package static let defaultThresholds: [String: ThresholdValue] = ["weak_rssi_dbm": .number(-85), "weak_rssi_within_s": .number(60)]
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// LE connections and connection requests judged.
+        var judged = 0
+        /// How each LE connection ended.
+        var ends = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         let weak = WeakSignal(dBm: Int(number("weak_rssi_dbm", config)), withinMicros: micros("weak_rssi_within_s", config))
         // Every request counts as judged (its link either came up, failed, or never answered).
-        t.tick(0, view.attempts.count)
+        t.judged += view.attempts.count
         for (i, c) in view.connections.enumerated() where c.isLE {
-            t.tick(0)
+            t.judged += 1
             let k = key(0, Int(c.firstSeen), i)
             let end = c.end
             let lost: Bool
@@ -42,7 +50,7 @@ package struct ConnLinkLost: ItemRule {
             default: lost = false
             }
             guard lost, let d = end.at else {
-                t.note(0, k) { "\(c.label): \(end.label)" }
+                t.ends.note(k) { "\(c.label): \(end.label)" }
                 continue
             }
             let attribution = c.role == .peripheral ? ActorEvidence(.remoteCentral, frame: c.complete?.frame) : c.localAttribution
@@ -77,9 +85,9 @@ package struct ConnLinkLost: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else { return notEvaluated("no LE connection or connection request in this capture") }
-        return verdict(t.findingList, passReason: "no LE link was lost: " + t.joined(separator: "; "))
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.judged > 0 else { return notEvaluated("no LE connection or connection request in this capture") }
+        return verdict(t.findingList, passReason: "no LE link was lost: " + t.ends.joined(separator: "; "))
     }
 
     /// "connection 0x0040 (central, peer …) lost by supervision timeout (reason 0x08, frame 420): interval 30 ms, …".

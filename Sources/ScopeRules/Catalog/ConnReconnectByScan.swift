@@ -21,7 +21,13 @@ package struct ConnReconnectByScan: ItemRule {
     package static let summary = "The host scans again to reconnect to a peripheral it already knows"
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// The reconnections that pass.
+        var passed = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         // The analysis records the reconnections as it goes.
         for (i, r) in view.reconnections.enumerated() {
@@ -61,18 +67,18 @@ package struct ConnReconnectByScan: ItemRule {
                         attribution: attribution, context: context)
                 }
             } else {
-                t.note(0, k) {
+                t.passed.note(k) {
                     "reconnection to \(peer): no scan started between the disconnection at frame \(ended.frame) and the next connection request to it; request(s) \(requestsText())"
                 }
             }
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
         let findings = t.findingList
-        if findings.isEmpty && t.isEmpty(list: 0) {
+        if findings.isEmpty && t.passed.isEmpty {
             return notEvaluated("no connection request to an address already connected earlier in this capture")
         }
-        return verdict(findings, passReason: t.joined(separator: "; "))
+        return verdict(findings, passReason: t.passed.joined(separator: "; "))
     }
 }

@@ -22,45 +22,74 @@ package struct ConnSubscriptionsLeftOn: ItemRule {
     package static let scope = RuleScope.connection
     package init() {}
 
-    /// Connections (count 2), LE connections (count 3), those judged (count 0); notes of the
-    /// judged connections that pass (list 0); the others grouped by why they were left out.
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Connections.
+        var connections = 0
+        /// LE connections.
+        var leConnections = 0
+        /// Those judged.
+        var judged = 0
+        /// The judged connections that pass.
+        var passed = ReasonList()
+        /// The others, grouped by why they were left out (listed in the order of each group's
+        /// first connection): each group's count and first connections named.
+        var leftOut: [String: Group] = [:]
+
+        struct Group: Sendable {
+            var first: ItemKey
+            var count = 0
+            var named = FirstByKey<String>(capacity: 3)
+        }
+
+        /// Adds the connection at `key` to the group `why`, naming it (`name`, built only when
+        /// named).
+        mutating func leaveOut(_ why: String, _ key: ItemKey, _ name: () -> String) {
+            var g = leftOut[why] ?? Group(first: key)
+            g.first = min(g.first, key)
+            g.count += 1
+            g.named.insert(key, name)
+            leftOut[why] = g
+        }
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let analysis = view.detail
         let bonds = PairingsByLink(analysis.pairings)
         let context = PlatformContext(view.platform, config)
-        t.tick(2, analysis.connections.count)
+        t.connections += analysis.connections.count
         for (i, c) in analysis.connections.enumerated() where c.isLE {
-            t.tick(3)
+            t.leConnections += 1
             let k = key(0, Int(c.firstSeen), i)
             guard let disc = c.disconnectCommand, c.localIsGATTClient, c.bond(bonds).isBonded else {
                 // Why it was left out (a long log has dozens of the same reason).
                 if c.disconnectCommand != nil, !c.localIsGATTClient {
-                    t.group("where the local host is not the GATT client", k) { c.label }
+                    t.leaveOut("where the local host is not the GATT client", k) { c.label }
                 } else if c.disconnectCommand != nil {
-                    t.group("not bonded (\(c.bond(bonds).notBondedText)): the server resets its CCCDs at the next connection", k) { c.label }
+                    t.leaveOut("not bonded (\(c.bond(bonds).notBondedText)): the server resets its CCCDs at the next connection", k) { c.label }
                 } else if let d = c.disconnect {
                     if let loss = c.lostWithController {
-                        t.group("ended with the controller (\(loss.label))", k) { "\(c.label) (frame \(d.frame))" }
+                        t.leaveOut("ended with the controller (\(loss.label))", k) { "\(c.label) (frame \(d.frame))" }
                     } else if c.disconnectReason == 0x08 {
-                        t.group("ended by the link (reason 0x08)", k) { "\(c.label) (frame \(d.frame))" }
+                        t.leaveOut("ended by the link (reason 0x08)", k) { "\(c.label) (frame \(d.frame))" }
                     } else {
-                        t.group("disconnected by the remote side", k) {
+                        t.leaveOut("disconnected by the remote side", k) {
                             let r = c.disconnectReason.map { "reason \(Text.hex2($0)), " } ?? ""
                             return "\(c.label) (\(r)frame \(d.frame))"
                         }
                     }
                 } else {
-                    t.group("still connected at the end of the capture", k) { c.label }
+                    t.leaveOut("still connected at the end of the capture", k) { c.label }
                 }
                 continue
             }
-            t.tick(0)
+            t.judged += 1
             // The host's writes before its Disconnect: the latest per CCCD, in handle order.
             let writes = c.clientConfiguration.hostWrites
             let on = writes.map(\.latest).filter { $0.value & 0x0003 != 0 }.sorted { $0.at.frame < $1.at.frame }
             let head = { "\(c.label) (\(c.peerText)): Disconnect sent at frame \(disc.frame)" }
             if on.isEmpty {
-                t.note(0, k) {
+                t.passed.note(k) {
                     let offs = writes.filter(\.everEnabled).map { "\(Text.hex4($0.latest.handle)) in frame \($0.latest.at.frame)" }
                     if offs.isEmpty { return head() + ", no CCCD enabled by the host" }
                     return head() + ", every CCCD the host enabled written back to 0x0000 first (\(offs.joined(separator: ", ")))"
@@ -80,13 +109,13 @@ package struct ConnSubscriptionsLeftOn: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(2) > 0 else { return notEvaluated("no connection in this capture") }
-        guard t.count(3) > 0 else { return notEvaluated("no LE connection in this capture (BR/EDR links are not judged by LE rules)") }
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.connections > 0 else { return notEvaluated("no connection in this capture") }
+        guard t.leConnections > 0 else { return notEvaluated("no LE connection in this capture (BR/EDR links are not judged by LE rules)") }
+        guard t.judged > 0 else {
             // Why each was left out, grouped, the first few connections of each named.
             let named = 3
-            let others = t.groups.sorted { $0.value.first < $1.value.first }.map { why, g in
+            let others = t.leftOut.sorted { $0.value.first < $1.value.first }.map { why, g in
                 "\(g.count) \(why): " + g.named.values.joined(separator: ", ") + (g.count > named ? ", … \(g.count - named) more" : "")
             }
             return notEvaluated(
@@ -94,10 +123,10 @@ package struct ConnSubscriptionsLeftOn: ItemRule {
                     + others.joinedBounded(separator: "; "))
         }
         if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
-        let notJudged = t.count(2) - t.count(0)
+        let notJudged = t.connections - t.judged
         return verdict(
             t.findingList,
-            passReason: t.joined(separator: "; ")
+            passReason: t.passed.joined(separator: "; ")
                 + (notJudged > 0 ? " (not judged: \(notJudged) connection(s) not bonded or not disconnected by the local host)" : ""))
     }
 }

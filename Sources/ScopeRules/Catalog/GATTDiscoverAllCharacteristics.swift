@@ -23,16 +23,24 @@ package struct GATTDiscoverAllCharacteristics: ItemRule {
     ]
     package init() {}
 
-    /// Connections with characteristic or descriptor discovery (count 0), those not judged because
-    /// the capture ends right after (count 1); notes of the services used (list 0).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Connections with characteristic or descriptor discovery.
+        var connections = 0
+        /// Those not judged because the capture ends right after.
+        var cutShort = 0
+        /// The services used, and the connections not judged.
+        var notes = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let analysis = view.detail, facts = view.facts
         let context = PlatformContext(view.platform, config)
         for (i, c) in analysis.connections.enumerated() {
             // Each server of a connection whose characteristics were discovered: the remote
             // device's (by the local client), the local one's (by the peer).
             guard c.gatt.discoveryProcedures.discoversCharacteristics || c.localGATT.discoveryProcedures.discoversCharacteristics else { continue }
-            t.tick(0)
+            t.connections += 1
             var sub = 0
             func nextKey() -> ItemKey {
                 defer { sub += 1 }
@@ -42,10 +50,10 @@ package struct GATTDiscoverAllCharacteristics: ItemRule {
             // The capture stopped right after the discovery, with the link up: the use that may
             // follow is not in it.
             if c.cutShort(after: c.discoveryEnd, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
-                t.note(0, nextKey()) {
+                t.notes.note(nextKey()) {
                     "\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up"
                 }
-                t.tick(1)
+                t.cutShort += 1
                 continue
             }
             for server in [GATTServerSide.remote, .local] {
@@ -65,7 +73,7 @@ package struct GATTDiscoverAllCharacteristics: ItemRule {
                             + " from frame \(first.request.frame))"
                     }
                     if let use = usage.firstUse(in: s, server: server) {
-                        t.note(0, nextKey()) { "\(what()): \(use.text)" }
+                        t.notes.note(nextKey()) { "\(what()): \(use.text)" }
                         continue
                     }
                     // Android's discoverServices() discovers every characteristic and descriptor by
@@ -92,16 +100,16 @@ package struct GATTDiscoverAllCharacteristics: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.connections > 0 else {
             if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no characteristic or descriptor discovery in this capture")
         }
         let findings = t.findingList
-        if findings.isEmpty, t.count(1) == t.count(0) { return notEvaluated(t.joined(separator: "; ")) }
+        if findings.isEmpty, t.cutShort == t.connections { return notEvaluated(t.notes.joined(separator: "; ")) }
         return verdict(
             findings,
             passReason: "characteristic/descriptor discovery only in services with a characteristic used afterwards: "
-                + (t.isEmpty(list: 0) ? "none attributed to a discovered service" : t.joined(separator: "; ")))
+                + (t.notes.isEmpty ? "none attributed to a discovered service" : t.notes.joined(separator: "; ")))
     }
 }

@@ -25,9 +25,17 @@ package struct GATTDiscoverAllServices: ItemRule {
     ]
     package init() {}
 
-    /// Servers whose primary services were discovered (count 0), those not judged because the
-    /// capture ends right after (count 1); notes (list 0).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Servers whose primary services were discovered.
+        var servers = 0
+        /// Those not judged because the capture ends right after.
+        var cutShort = 0
+        /// What was found of each.
+        var notes = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let analysis = view.detail, facts = view.facts
         // Each server of a connection discovered: the remote device's (by the local client), the
         // local one's (by the peer).
@@ -40,13 +48,13 @@ package struct GATTDiscoverAllServices: ItemRule {
             for (sub, server) in [GATTServerSide.remote, .local].enumerated() {
                 let db = c.database(server)
                 guard discovered(db) else { continue }
-                t.tick(0)
+                t.servers += 1
                 let k = key(0, Int(c.firstSeen), i, sub)
                 let requests = db.discoveryProcedures.allPrimaryServices
                 let all = requests.kept
                 let fullRange = all.contains { $0.startHandle == 0x0001 && $0.endHandle == 0xFFFF }
                 guard fullRange else {
-                    t.note(0, k) {
+                    t.notes.note(k) {
                         let clients = Set(db.discoveryProcedures.primaryServicesByUUID.kept.map(\.client))
                         let who = clients.map { Text.side($0) }.sorted().joined(separator: "/")
                         return "\(c.label): primary services discovered by UUID only (Find By Type Value) by the \(who) GATT client"
@@ -57,10 +65,10 @@ package struct GATTDiscoverAllServices: ItemRule {
                 // The capture stopped right after the discovery, with the link up: the use that may
                 // follow is not in it.
                 if c.cutShort(after: c.discoveryEnd ?? all.last?.request, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
-                    t.note(0, k) {
+                    t.notes.note(k) {
                         "\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up"
                     }
-                    t.tick(1)
+                    t.cutShort += 1
                     continue
                 }
                 let usage = facts.usage(analysis, i, config: config)
@@ -88,19 +96,19 @@ package struct GATTDiscoverAllServices: ItemRule {
                             fix: "Pass the service UUIDs you need to discoverServices(_:).", attribution: attribution, context: context)
                     }
                 } else {
-                    t.note(0, k) { head() + " -> at least half of the discovered services used" }
+                    t.notes.note(k) { head() + " -> at least half of the discovered services used" }
                 }
             }
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.servers > 0 else {
             if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no primary service discovery (Read By Group Type or Find By Type Value for 0x2800) in this capture")
         }
         let findings = t.findingList
-        if findings.isEmpty, t.count(1) == t.count(0) { return notEvaluated(t.joined(separator: "; ")) }
-        return verdict(findings, passReason: t.joined(separator: "; "))
+        if findings.isEmpty, t.cutShort == t.servers { return notEvaluated(t.notes.joined(separator: "; ")) }
+        return verdict(findings, passReason: t.notes.joined(separator: "; "))
     }
 }

@@ -58,15 +58,20 @@ package struct GATTPolling: ItemRule {
         }
     }
 
-    /// Connections with a Read Request (count 1).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Connections with a Read Request.
+        var connectionsWithReads = 0
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let analysis = view.detail, facts = view.facts
         let minReads = Int(number("min_reads", config))
         let maxGap = micros("max_median_gap_s", config)
         let context = PlatformContext(view.platform, config)
         for (i, c) in analysis.connections.enumerated() {
             let fold = facts.folds(analysis, i, config: config).polling
-            if fold.any { t.tick(1) }
+            if fold.any { t.connectionsWithReads += 1 }
             for (j, key) in fold.reads.keys.sorted(by: { $0.text < $1.text }).enumerated() {
                 guard let rs = fold.reads[key], rs.count >= minReads else { continue }
                 let first = rs.first, last = rs.last, handle = key.handle
@@ -101,8 +106,8 @@ package struct GATTPolling: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(1) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.connectionsWithReads > 0 else {
             if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated("no ATT Read Request in this capture")
         }

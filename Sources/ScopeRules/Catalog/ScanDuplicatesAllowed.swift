@@ -22,8 +22,15 @@ package struct ScanDuplicatesAllowed: ItemRule {
     package static let scope = RuleScope.scan
     package init() {}
 
-    /// Sessions judged (count 0) and those whose filter setting is the Android stack's (count 1).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Scan sessions judged.
+        var sessions = 0
+        /// Those whose filter setting is the Android stack's.
+        var stackSettings = 0
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let limit = number("duplicate_ratio", config)
         let context = PlatformContext(view.platform, config)
         // On Android the filter setting is the stack's: the app controls how long it scans. A
@@ -31,7 +38,7 @@ package struct ScanDuplicatesAllowed: ItemRule {
         let android = context.platform == .android && context.certain
         let appScan = Self.appScanMicros(config)
         for (i, s) in view.detail.scans.enumerated() {
-            t.tick(0)
+            t.sessions += 1
             guard s.filterDuplicates == 0 else { continue }
             let k = key(0, Int(s.start.frame), i)
             let high = s.duplicateRatio > limit
@@ -39,7 +46,7 @@ package struct ScanDuplicatesAllowed: ItemRule {
             let endFrame = (s.stop ?? s.lastReport ?? s.end).frame
             if android {
                 guard s.durationMicros > appScan, s.duplicates > 0 else {
-                    t.tick(1)
+                    t.stackSettings += 1
                     continue
                 }
                 t.finding(k, severity, actor: context.actor(s.attribution)) {
@@ -70,10 +77,10 @@ package struct ScanDuplicatesAllowed: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else { return notEvaluated("no scan session in this capture") }
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.sessions > 0 else { return notEvaluated("no scan session in this capture") }
         let appScan = Self.appScanMicros(config)
-        let stacks = t.count(1)
+        let stacks = t.stackSettings
         let n = end.detail.scanTotals.sessions
         var v = verdict(
             t.findingList,

@@ -24,19 +24,27 @@ package struct ScanLeftRunning: ItemRule {
     package static let scope = RuleScope.scan
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Scan sessions judged.
+        var sessions = 0
+        /// Each session's duration.
+        var durations = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let idle = micros("without_connection_request_s", config)
         let after = micros("after_connection_request_s", config)
         let context = PlatformContext(view.platform, config)
         for (i, s) in view.detail.scans.enumerated() {
-            t.tick(0)
+            t.sessions += 1
             let k = key(0, Int(s.start.frame), i)
             let endAt = s.stop ?? s.end
             let stopped = s.stop != nil
             func endText() -> String {
                 stopped ? "stopped at frame \(endAt.frame)" : "still enabled at the last frame (\(endAt.frame))"
             }
-            t.note(0, k) { "frame \(s.start.frame): \(Text.seconds(s.durationMicros))" }
+            t.durations.note(k) { "frame \(s.start.frame): \(Text.seconds(s.durationMicros))" }
             // The analysis notes the requests made while the session ran.
             if s.durationMicros > idle, !(s.firstRequest.map { $0.time <= endAt.time && $0.time.microseconds - s.start.time.microseconds <= idle } ?? false) {
                 t.finding(k, Self.defaultSeverity, actor: context.actor(s.attribution)) {
@@ -57,8 +65,8 @@ package struct ScanLeftRunning: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.sessions > 0 else {
             return notEvaluated(
                 "no scan session (LE Set Scan Enable / LE Set Extended Scan Enable = 1 with a successful Command Complete) in this capture"
             )
@@ -68,7 +76,7 @@ package struct ScanLeftRunning: ItemRule {
         return verdict(
             t.findingList,
             passReason:
-                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(t.joined(separator: ", ")))"
+                "no scan session ran more than \(Text.seconds(idle)) without a connection request, and none stayed enabled more than \(Text.seconds(after)) after a connection request for a device it reported (sessions \(t.durations.joined(separator: ", ")))"
         )
     }
 

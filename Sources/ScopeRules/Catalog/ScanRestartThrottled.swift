@@ -21,20 +21,28 @@ package struct ScanRestartThrottled: ItemRule {
     package static let scope = RuleScope.scan
     package init() {}
 
-    /// Sessions (count 0), those judged as started by the app (count 1), the most starts in one
-    /// window (count 2, a maximum).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
-        t.tick(0, view.detail.scans.count)
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Scan sessions.
+        var sessions = 0
+        /// Those judged as started by the app.
+        var appSessions = 0
+        /// The most starts in one window.
+        var mostStartsInWindow = 0
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
+        t.sessions += view.detail.scans.count
         let context = PlatformContext(view.platform, config)
         guard context.platform == .android else { return }
         let maxStarts = Self.maxStarts(config)
         let window = micros("window_s", config)
         // The stack's own resumption around a connection is no app's start.
         for (i, s) in view.detail.scans.enumerated() where !s.attribution.signal.isSystemSignature && !s.resumesAroundConnection {
-            t.tick(1)
+            t.appSessions += 1
             let start = s.start.time.microseconds
             let within = s.previousStarts.prefix { start &- $0.time.microseconds <= window }
-            t.counts[2] = max(t.count(2), within.count + 1)
+            t.mostStartsInWindow = max(t.mostStartsInWindow, within.count + 1)
             guard within.count >= maxStarts else { continue }
             let earliest = within[within.index(within.startIndex, offsetBy: maxStarts - 1)]
             t.finding(key(0, Int(s.start.frame), i), Self.defaultSeverity, actor: context.actor(s.attribution)) {
@@ -51,18 +59,18 @@ package struct ScanRestartThrottled: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else { return notEvaluated("no scan session in this capture") }
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.sessions > 0 else { return notEvaluated("no scan session in this capture") }
         let context = PlatformContext(end.platform, config)
         guard context.platform == .android else {
             return notEvaluated(
                 "Android's scan throttle (5 starts per 30 s): the capture's platform is \(context.platform?.kind.name ?? "unknown"), not Android")
         }
-        guard t.count(1) > 0 else { return notEvaluated("only the system's own scans in this capture") }
+        guard t.appSessions > 0 else { return notEvaluated("only the system's own scans in this capture") }
         return verdict(
             t.findingList,
             passReason:
-                "no scan was started with \(Self.maxStarts(config)) others within the \(Text.seconds(micros("window_s", config))) before it (at most \(t.count(2)) in a window)")
+                "no scan was started with \(Self.maxStarts(config)) others within the \(Text.seconds(micros("window_s", config))) before it (at most \(t.mostStartsInWindow) in a window)")
     }
 
     static func maxStarts(_ config: RuleConfiguration) -> Int {

@@ -41,14 +41,21 @@ package struct SecurityInsufficientAuth: ItemRule {
         }
     }
 
-    /// Errors judged (count 1); notes of the errors fixed by encryption (list 0).
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Insufficient authentication or encryption errors judged.
+        var errors = 0
+        /// The errors followed by successful encryption.
+        var fixedByEncryption = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let analysis = view.detail, facts = view.facts
         let context = PlatformContext(view.platform, config)
         for (i, c) in analysis.connections.enumerated() {
             for (j, e) in facts.folds(analysis, i, config: config).insufficient.errors.enumerated() {
                 guard let code = e.errorCode, let codeName = Self.codes[code] else { continue }
-                t.tick(1)
+                t.errors += 1
                 let k = key(0, Int(c.firstSeen), i, j)
                 let req = e.requestOpcodeInError.flatMap { Self.requestNames[$0] } ?? "request"
                 let handle = e.handle.map { " of handle \(Text.hex4($0))" } ?? ""
@@ -69,7 +76,7 @@ package struct SecurityInsufficientAuth: ItemRule {
                     ?? pairedOK?.encryption
                 if let encryptedAt {
                     let pText = pairing.map { "Pairing Request frame \($0.request.frame), then " } ?? ""
-                    t.note(0, k) { "\(head); \(pText)Encryption Change 0x00 (frame \(encryptedAt.frame))" }
+                    t.fixedByEncryption.note(k) { "\(head); \(pText)Encryption Change 0x00 (frame \(encryptedAt.frame))" }
                     continue
                 }
                 var tail = "no pairing attempted"
@@ -96,12 +103,12 @@ package struct SecurityInsufficientAuth: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(1) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.errors > 0 else {
             if let r = end.detail.attIncompleteReason { return notEvaluated(r) }
             return notEvaluated(
                 "no ATT Error Response with Insufficient Authentication / Encryption / Encryption Key Size in this capture")
         }
-        return verdict(t.findingList, passReason: "every such error was followed by successful encryption on its connection: " + t.joined(separator: "; "))
+        return verdict(t.findingList, passReason: "every such error was followed by successful encryption on its connection: " + t.fixedByEncryption.joined(separator: "; "))
     }
 }

@@ -18,17 +18,25 @@ package struct SecurityLegacyPairing: ItemRule {
     package static let summary = "Pairing uses LE legacy pairing instead of LE Secure Connections"
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Pairings judged.
+        var pairings = 0
+        /// The pairings that used LE Secure Connections.
+        var secureConnections = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         for (i, p) in view.pairings.enumerated() where p.response != nil {
-            t.tick(0)
+            t.pairings += 1
             let k = key(0, Int(p.request.frame), i)
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
             let req = p.initiator?.secureConnections ?? false
             let rsp = p.responder?.secureConnections ?? false
             let flags = "Secure Connections flag: \(req ? "set" : "not set") in the Pairing Request, \(rsp ? "set" : "not set") in the Pairing Response"
             if p.secureConnections || (req && rsp) {
-                t.note(0, k) { "pairing at frames \(frames): \(flags) -> LE Secure Connections" }
+                t.secureConnections.note(k) { "pairing at frames \(frames): \(flags) -> LE Secure Connections" }
             } else {
                 let lacking = p.lacking(\.secureConnections)
                 let attribution = p.attribution(lacking: lacking, local: view.localAttribution(ofPairingLink: p.connection))
@@ -61,10 +69,10 @@ package struct SecurityLegacyPairing: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.pairings > 0 else {
             return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
         }
-        return verdict(t.findingList, passReason: t.joined(separator: "; "))
+        return verdict(t.findingList, passReason: t.secureConnections.joined(separator: "; "))
     }
 }

@@ -18,12 +18,24 @@ package struct SecurityPairingFailed: ItemRule {
     package static let summary = "Pairing or encryption failed"
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Pairings judged.
+        var pairings = 0
+        /// Encryption changes.
+        var encryptionChanges = 0
+        /// Encryption changes that succeeded.
+        var encryptionsSucceeded = 0
+        /// Failures that a lost link caused (not failures of pairing).
+        var cutByLinkLoss = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         for (i, p) in view.pairings.enumerated() {
-            t.tick(0)
+            t.pairings += 1
             if let lost = p.linkLost {
-                t.note(1, key(0, Int(p.request.frame), i)) { "pairing at frame \(p.request.frame): cut off by a lost link (Encryption Change status 0x08 at frame \(lost.frame); conn.link-lost)" }
+                t.cutByLinkLoss.note(key(0, Int(p.request.frame), i)) { "pairing at frame \(p.request.frame): cut off by a lost link (Encryption Change status 0x08 at frame \(lost.frame); conn.link-lost)" }
             }
             guard let f = p.failed else { continue }
             let by = p.failedSentBy.map { $0 == .local ? "sent" : ($0 == .remote ? "received" : "") } ?? ""
@@ -49,13 +61,13 @@ package struct SecurityPairingFailed: ItemRule {
         let reported = Set(view.connectionPairings.compactMap { $0.failed?.frame })
         for (i, c) in view.connections.enumerated() {
             // Every change counts; the failures are listed among the first changes kept.
-            if !c.encryptionChanges.isEmpty { t.tick(1, c.encryptionChanges.count) }
-            if c.encryption.succeeded > 0 { t.tick(2, c.encryption.succeeded) }
+            if !c.encryptionChanges.isEmpty { t.encryptionChanges += c.encryptionChanges.count }
+            if c.encryption.succeeded > 0 { t.encryptionsSucceeded += c.encryption.succeeded }
             for (j, e) in c.encryptionChanges.kept.enumerated() {
                 guard e.status != 0, !reported.contains(e.at.frame) else { continue }
                 // Connection Timeout: the link was lost, not the keys (conn.link-lost).
                 guard !LinkEnd.isLinkLoss(e.status) else {
-                    t.note(1, key(1, Int(c.firstSeen), i, j)) { "\(c.label): encryption cut off by a lost link (status 0x08 at frame \(e.at.frame); conn.link-lost)" }
+                    t.cutByLinkLoss.note(key(1, Int(c.firstSeen), i, j)) { "\(c.label): encryption cut off by a lost link (status 0x08 at frame \(e.at.frame); conn.link-lost)" }
                     continue
                 }
                 // A missing key (0x06): as central the peer answered without it; as peripheral
@@ -75,13 +87,13 @@ package struct SecurityPairingFailed: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 || t.count(1) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.pairings > 0 || t.encryptionChanges > 0 else {
             return notEvaluated("no SMP pairing and no encryption in this capture")
         }
         return verdict(
             t.findingList,
-            passReason: "\(t.count(0)) pairing(s), \(t.count(2)) successful encryption change(s), no failure"
-                + (t.isEmpty(list: 1) ? "" : "; not failures: " + t.joined(1, separator: "; ")))
+            passReason: "\(t.pairings) pairing(s), \(t.encryptionsSucceeded) successful encryption change(s), no failure"
+                + (t.cutByLinkLoss.isEmpty ? "" : "; not failures: " + t.cutByLinkLoss.joined(separator: "; ")))
     }
 }

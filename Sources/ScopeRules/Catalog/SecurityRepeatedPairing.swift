@@ -17,13 +17,21 @@ package struct SecurityRepeatedPairing: ItemRule {
     package static let summary = "A peer that already bonded pairs again (the bond is deleted and re-created)"
     package init() {}
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Successful pairings judged.
+        var pairings = 0
+        /// The pairings that were the first bond with their peer.
+        var firstBonds = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         for (i, p) in view.pairings.enumerated() where p.result == .success {
-            t.tick(0)
+            t.pairings += 1
             let k = key(0, Int(p.request.frame), i)
             guard let earlier = p.repeatsBond else {
-                t.note(0, k) { "pairing at frame \(p.request.frame): the first bond with its peer in this capture" }
+                t.firstBonds.note(k) { "pairing at frame \(p.request.frame): the first bond with its peer in this capture" }
                 continue
             }
             // Whoever asked for the pairing had no keys: the peer when it sent the Security
@@ -47,8 +55,8 @@ package struct SecurityRepeatedPairing: ItemRule {
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else { return notEvaluated("no successful pairing in this capture") }
-        return verdict(t.findingList, passReason: t.joined(separator: "; "))
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.pairings > 0 else { return notEvaluated("no successful pairing in this capture") }
+        return verdict(t.findingList, passReason: t.firstBonds.joined(separator: "; "))
     }
 }

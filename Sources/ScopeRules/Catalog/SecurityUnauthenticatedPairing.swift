@@ -41,14 +41,22 @@ package struct SecurityUnauthenticatedPairing: ItemRule {
         return Int(v) < ioNames.count ? ioNames[Int(v)] : "reserved \(Text.hex2(v))"
     }
 
-    func tally(_ view: ItemView, into t: inout ItemTally, config: RuleConfiguration) {
+    struct State: RuleState {
+        var findings = FindingTally()
+        /// Pairings judged.
+        var pairings = 0
+        /// The pairings that pass, and why.
+        var passed = ReasonList()
+    }
+
+    func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let context = PlatformContext(view.platform, config)
         for (i, p) in view.pairings.enumerated() where p.response != nil {
-            t.tick(0)
+            t.pairings += 1
             let k = key(0, Int(p.request.frame), i)
             let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
             guard let ini = p.initiator, let rsp = p.responder else {
-                t.note(0, k) { "pairing at frames \(frames): features not decoded" }
+                t.passed.note(k) { "pairing at frames \(frames): features not decoded" }
                 continue
             }
             let type = p.secureConnections ? "LE Secure Connections" : "LE legacy"
@@ -70,17 +78,17 @@ package struct SecurityUnauthenticatedPairing: ItemRule {
                         fix: "Require authenticated (MITM) pairing for sensitive characteristics.", attribution: attribution, context: context)
                 }
             } else if p.method == .justWorks {
-                t.note(0, k) { "pairing at frames \(frames): Just Works, and the \(caps) allow nothing better" }
+                t.passed.note(k) { "pairing at frames \(frames): Just Works, and the \(caps) allow nothing better" }
             } else {
-                t.note(0, k) { "pairing at frames \(frames): \(p.method.rawValue) (\(caps))" }
+                t.passed.note(k) { "pairing at frames \(frames): \(p.method.rawValue) (\(caps))" }
             }
         }
     }
 
-    func verdict(_ t: ItemTally, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
-        guard t.count(0) > 0 else {
+    func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
+        guard t.pairings > 0 else {
             return notEvaluated("no pairing negotiated (Pairing Request + Pairing Response) in this capture")
         }
-        return verdict(t.findingList, passReason: t.joined(separator: "; "))
+        return verdict(t.findingList, passReason: t.passed.joined(separator: "; "))
     }
 }
