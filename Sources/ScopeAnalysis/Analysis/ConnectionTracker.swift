@@ -777,3 +777,13 @@ extension ConnectionTracker {
         connections.remove(positions)
     }
 }
+
+/// A connection handle on an adapter (the keys looked up per frame hash one word with
+/// `fastHash` rather than SipHash).
+struct HandleKey: Hashable, Sendable {
+    var adapter: AdapterIndex
+    var handle: UInt16
+
+    func hash(into hasher: inout Hasher) { hasher.combine(UInt32(adapter) << 16 | UInt32(handle)) }
+    func _rawHashValue(seed: Int) -> Int { fastHash(UInt64(adapter) << 16 | UInt64(handle), seed: seed) }
+}

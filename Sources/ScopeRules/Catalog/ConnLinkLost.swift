@@ -57,13 +57,16 @@ package struct ConnLinkLost: ItemRule {
             // An Encryption Change or Key Refresh with 0x08: the loss seen first while encrypting.
             let lostEncrypting = c.encryptionChanges.last.flatMap { LinkEnd.isLinkLoss($0.status) ? $0.at : nil }
             t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
-                finding(
+                // The signal the capture holds, and the weak reading before the loss: read once,
+                // for what the finding shows and for its evidence.
+                let signal = Self.signal(c), weakReading = Self.weakSignal(c, before: d, weak)
+                return finding(
                     subject: c.label,
-                    shows: Self.describe(c, end: end, at: d, weak: weak),
+                    shows: Self.describe(c, end: end, at: d, signal: signal, weak: weakReading),
                     cause: Self.cause(end),
                     evidence: [
                         c.complete?.frame, c.parametersSetAt?.frame, c.lastSent?.frame, c.lastReceived?.frame, lostEncrypting?.frame,
-                        Self.signal(c)?.reading.at.frame, Self.weakSignal(c, before: d, weak)?.at.frame, d.frame,
+                        signal?.reading.at.frame, weakReading?.at.frame, d.frame,
                     ],
                     fix: "Treat link loss as normal: reconnect when the device is back and resume; if it happens within range, ask (from the peripheral) for a longer supervision timeout and check the peer's power and antenna.",
                     attribution: attribution, context: context)
@@ -91,7 +94,10 @@ package struct ConnLinkLost: ItemRule {
     }
 
     /// "connection 0x0040 (central, peer …) lost by supervision timeout (reason 0x08, frame 420): interval 30 ms, …".
-    static func describe(_ c: Connection, end: LinkEnd, at d: FrameTime, weak: WeakSignal) -> String {
+    /// `signal`: `signal(c)`; `weak`: `weakSignal(c, before: d, _:)`.
+    static func describe(
+        _ c: Connection, end: LinkEnd, at d: FrameTime, signal: (reading: RSSIReading, readOnLink: Bool)?, weak: RSSIReading?
+    ) -> String {
         var s = "\(c.label) (\(c.role.rawValue), \(c.peerText)) "
         switch end {
         case .failedToEstablish: s += "failed to be established (reason 0x3E, frame \(d.frame))"
@@ -123,8 +129,8 @@ package struct ConnLinkLost: ItemRule {
             return "last \(what) frame \(f.frame), \(Text.seconds(d.time.microseconds - f.time.microseconds)) before"
         }
         s += "; " + last(c.lastSent, "ACL data sent") + "; " + last(c.lastReceived, "ACL data received")
-        s += "; " + rssiText(c, before: d)
-        if let w = weakSignal(c, before: d, weak) {
+        s += "; " + rssiText(c, signal, before: d)
+        if let w = weak {
             s += "; the signal the capture holds was weak (\(w.dBm) dBm at frame \(w.at.frame)): the devices were likely near the edge of range"
         }
         return s
@@ -138,8 +144,8 @@ package struct ConnLinkLost: ItemRule {
     }
 
     /// "RSSI -78 dBm at the last Read RSSI (frame 812, 1.2 s before; weakest -85 dBm of 4)".
-    static func rssiText(_ c: Connection, before d: FrameTime) -> String {
-        guard let (r, onLink) = signal(c) else {
+    static func rssiText(_ c: Connection, _ signal: (reading: RSSIReading, readOnLink: Bool)?, before d: FrameTime) -> String {
+        guard let (r, onLink) = signal else {
             return "no RSSI in the capture (no Read RSSI on the link, no advertising report from the peer before it)"
         }
         let ago = Text.seconds(d.time.microseconds - r.at.time.microseconds)
