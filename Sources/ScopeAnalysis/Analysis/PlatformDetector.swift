@@ -4,18 +4,18 @@ import ScopeDecode
 
 /// Collects `HostPlatform` evidence frame by frame (owned by `CaptureTracker`).
 struct PlatformDetector: Sendable {
-    var fileFacts: [HostPlatform.Evidence] = []
-    var androidVendor = Counted()
-    var btstack = Counted()
-    var mgmt = Counted()
-    var userChannel = Counted()
-    var linuxMonitor = false
-    var brEdrHostSetup = Counted()
-    var h4 = false
+    private var fileFacts: [HostPlatform.Evidence] = []
+    private var androidVendor = Counted()
+    private var btstack = Counted()
+    private var mgmt = Counted()
+    private var userChannel = Counted()
+    private var linuxMonitor = false
+    private var brEdrHostSetup = Counted()
+    private var h4 = false
     /// The capture's own words about the device (notes, control channels).
-    var details = HostPlatform.Details()
-    var productNotes = Counted()
-    var kernelNotes = Counted()
+    private var details = HostPlatform.Details()
+    private var productNotes = Counted()
+    private var kernelNotes = Counted()
 
     struct Counted: Sendable {
         var count = 0
