@@ -69,7 +69,7 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
                 !local ? ActorEvidence(.remoteEnded, frame: d.frame)
                 : c.disconnectCommandReason == 0x15 ? ActorEvidence(.localPowerOff, frame: c.disconnectCommand?.frame)
                 : c.localAttribution
-            let who = "\(c.label) (\(c.role.rawValue), \(c.peerText))"
+            let who = { "\(c.label) (\(c.role.rawValue), \(c.peerText))" }
             if idle > limit {
                 t.finding(k, Self.defaultSeverity, actor: context.actor(attribution)) {
                     let dataText = c.lastPayload.map { "last ACL data frame \($0.frame)" } ?? "no ACL data since the connection complete at frame \(from.frame)"
@@ -82,7 +82,7 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
                     }
                     return finding(
                         subject: c.label,
-                        shows: "\(who): \(Text.seconds(idle)) without ACL data (\(dataText)) \(endText)",
+                        shows: "\(who()): \(Text.seconds(idle)) without ACL data (\(dataText)) \(endText)",
                         cause: local
                             ? "Usually the app keeps the peripheral connected after it has what it needs: no cancelPeripheralConnection(_:) (Android: BluetoothGatt.disconnect() and close(); BlueZ: Device1.Disconnect)"
                             : "The peer waited this long before ending the idle link; the local side could have disconnected as soon as it had what it needed",
@@ -93,7 +93,7 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
                         attribution: attribution, context: context)
                 }
             } else {
-                t.idleTails.note(k) { "\(who): idle tail \(Text.seconds(idle))" }
+                t.idleTails.note(k) { "\(who()): idle tail \(Text.seconds(idle))" }
             }
         }
     }

@@ -31,12 +31,12 @@ package struct SecurityLegacyPairing: ItemRule {
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.pairings += 1
             let k = key(0, Int(p.request.frame), i)
-            let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
+            let frames = { "\(p.request.frame)/\(p.response?.frame ?? 0)" }
             let req = p.initiator?.secureConnections ?? false
             let rsp = p.responder?.secureConnections ?? false
-            let flags = "Secure Connections flag: \(req ? "set" : "not set") in the Pairing Request, \(rsp ? "set" : "not set") in the Pairing Response"
+            let flags = { "Secure Connections flag: \(req ? "set" : "not set") in the Pairing Request, \(rsp ? "set" : "not set") in the Pairing Response" }
             if p.secureConnections || (req && rsp) {
-                t.secureConnections.note(k) { "pairing at frames \(frames): \(flags) -> LE Secure Connections" }
+                t.secureConnections.note(k) { "pairing at frames \(frames()): \(flags()) -> LE Secure Connections" }
             } else {
                 let lacking = p.lacking(\.secureConnections)
                 let attribution = p.attribution(lacking: lacking, local: view.localAttribution(ofPairingLink: p.connection))
@@ -50,7 +50,7 @@ package struct SecurityLegacyPairing: ItemRule {
                         .compactMap { $0 }.joined(separator: " and ")
                     return finding(
                         subject: "pairing at frame \(p.request.frame)",
-                        shows: "pairing at frames \(frames): \(flags) -> LE legacy pairing; Secure Connections missing from \(who)",
+                        shows: "pairing at frames \(frames()): \(flags()) -> LE legacy pairing; Secure Connections missing from \(who)",
                         cause: remoteCentral
                             ? "The remote central's stack or firmware does not offer LE Secure Connections: its Pairing Request lacks the flag, while this device, the peripheral, offered it in its Pairing Response"
                             : remote

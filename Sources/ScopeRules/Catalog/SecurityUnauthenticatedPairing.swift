@@ -54,14 +54,15 @@ package struct SecurityUnauthenticatedPairing: ItemRule {
         for (i, p) in view.pairings.enumerated() where p.response != nil {
             t.pairings += 1
             let k = key(0, Int(p.request.frame), i)
-            let frames = "\(p.request.frame)/\(p.response?.frame ?? 0)"
+            let frames = { "\(p.request.frame)/\(p.response?.frame ?? 0)" }
             guard let ini = p.initiator, let rsp = p.responder else {
-                t.passed.note(k) { "pairing at frames \(frames): features not decoded" }
+                t.passed.note(k) { "pairing at frames \(frames()): features not decoded" }
                 continue
             }
             let type = p.secureConnections ? "LE Secure Connections" : "LE legacy"
-            let caps =
+            let caps = {
                 "IO capabilities \(Self.io(ini.ioCapability)) (initiator) / \(Self.io(rsp.ioCapability)) (responder), MITM requested \(ini.mitm ? "True" : "False")/\(rsp.mitm ? "True" : "False"), \(type)"
+            }
             let best = Self.bestMethod(initiator: ini.ioCapability, responder: rsp.ioCapability, secureConnections: p.secureConnections)
             if p.method == .justWorks && best != .justWorks {
                 let lacking = p.lacking(\.mitm)
@@ -71,16 +72,16 @@ package struct SecurityUnauthenticatedPairing: ItemRule {
                         .compactMap { $0 }.joined(separator: " and ")
                     return finding(
                         subject: "pairing at frame \(p.request.frame)",
-                        shows: "pairing at frames \(frames) used Just Works although the \(caps) allow \(best.rawValue); MITM not requested in \(who.isEmpty ? "either PDU" : who)",
+                        shows: "pairing at frames \(frames()) used Just Works although the \(caps()) allow \(best.rawValue); MITM not requested in \(who.isEmpty ? "either PDU" : who)",
                         cause:
                             "Usually neither side asked for MITM protection: the peripheral's characteristics require encryption but not authentication (iOS: permissions without authentication; Android: PERMISSION_READ_ENCRYPTED instead of PERMISSION_READ_ENCRYPTED_MITM)",
                         evidence: [p.request.frame, p.response?.frame],
                         fix: "Require authenticated (MITM) pairing for sensitive characteristics.", attribution: attribution, context: context)
                 }
             } else if p.method == .justWorks {
-                t.passed.note(k) { "pairing at frames \(frames): Just Works, and the \(caps) allow nothing better" }
+                t.passed.note(k) { "pairing at frames \(frames()): Just Works, and the \(caps()) allow nothing better" }
             } else {
-                t.passed.note(k) { "pairing at frames \(frames): \(p.method.rawValue) (\(caps))" }
+                t.passed.note(k) { "pairing at frames \(frames()): \(p.method.rawValue) (\(caps()))" }
             }
         }
     }
