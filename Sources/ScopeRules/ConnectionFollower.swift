@@ -133,11 +133,32 @@ struct ClientHandle: Hashable, Sendable {
     /// The order findings come in ("local/18" before "local/9": text order).
     var text: String { "\(side.rawValue)/\(handle)" }
 
-    // Looked up per PDU: one word, hashed with `fastHash`.
-    private var word: UInt64 {
-        let code: UInt64 = side == .local ? 0 : side == .remote ? 1 : 2
-        return code << 16 | UInt64(handle)
+    /// `keys` in the order of their texts.
+    static func inTextOrder(_ keys: some Sequence<ClientHandle>) -> [ClientHandle] {
+        keys.sorted(by: textOrder)
     }
+
+    /// Whether `a`'s text comes before `b`'s, without making the texts (two per comparison were
+    /// 0.4 % of the durnerj replay): the sides' names sort as the sides are declared (local,
+    /// remote, unknown), and two handles' decimal digits compare as the numbers scaled to the same
+    /// number of digits, the shorter first when those are equal ("18" before "9", "1" before "10").
+    static func textOrder(_ a: ClientHandle, _ b: ClientHandle) -> Bool {
+        if a.side != b.side { return a.sideCode < b.sideCode }
+        var x = UInt64(a.handle), y = UInt64(b.handle)
+        let (dx, dy) = (digits(a.handle), digits(b.handle))
+        for _ in dx..<max(dx, dy) { x *= 10 }
+        for _ in dy..<max(dx, dy) { y *= 10 }
+        return x != y ? x < y : dx < dy
+    }
+
+    private static func digits(_ n: UInt16) -> Int {
+        n >= 10_000 ? 5 : n >= 1000 ? 4 : n >= 100 ? 3 : n >= 10 ? 2 : 1
+    }
+
+    private var sideCode: UInt64 { side == .local ? 0 : side == .remote ? 1 : 2 }
+
+    // Looked up per PDU: one word, hashed with `fastHash`.
+    private var word: UInt64 { sideCode << 16 | UInt64(handle) }
     func hash(into hasher: inout Hasher) { hasher.combine(word) }
     func _rawHashValue(seed: Int) -> Int { fastHash(word, seed: seed) }
 }

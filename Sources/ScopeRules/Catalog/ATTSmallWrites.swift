@@ -86,7 +86,7 @@ package struct ATTSmallWrites: ItemRule {
         func finished() -> (runs: [WriteRun], longest: Int) {
             var done = self
             var long: [WriteRun] = []
-            for target in targets.keys.sorted(by: { $0.text < $1.text }) {
+            for target in ClientHandle.inTextOrder(targets.keys) {
                 guard let i = targets.position(of: target) else { continue }
                 var t = done.targets.elements[i]
                 t.end(longest: &done.longest, minWrites: minWrites)

@@ -36,6 +36,7 @@ package struct GATTDiscoverAllCharacteristics: ItemRule {
     func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
         let analysis = view.detail, facts = view.facts
         let context = PlatformContext(view.platform, config)
+        let window = micros("observation_s", config)
         for (i, c) in analysis.connections.enumerated() {
             // Each server of a connection whose characteristics were discovered: the remote
             // device's (by the local client), the local one's (by the peer).
@@ -49,9 +50,9 @@ package struct GATTDiscoverAllCharacteristics: ItemRule {
             let usage = facts.usage(analysis, i, config: config)
             // The capture stopped right after the discovery, with the link up: the use that may
             // follow is not in it.
-            if c.cutShort(after: c.discoveryEnd, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
+            if c.cutShort(after: c.discoveryEnd, window: window, captureEnd: analysis.capture.lastTimestamp) {
                 t.notes.note(nextKey()) {
-                    "\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up"
+                    "\(c.label): not judged, the capture ends less than \(Text.seconds(window)) after the discovery with the link still up"
                 }
                 t.cutShort += 1
                 continue

@@ -43,6 +43,7 @@ package struct GATTDiscoverAllServices: ItemRule {
             !db.discoveryProcedures.allPrimaryServices.isEmpty || !db.discoveryProcedures.primaryServicesByUUID.isEmpty
         }
         let fraction = number("used_fraction", config)
+        let window = micros("observation_s", config)
         let context = PlatformContext(view.platform, config)
         for (i, c) in analysis.connections.enumerated() {
             for (sub, server) in [GATTServerSide.remote, .local].enumerated() {
@@ -64,9 +65,9 @@ package struct GATTDiscoverAllServices: ItemRule {
                 let client = all.first?.client ?? .unknown
                 // The capture stopped right after the discovery, with the link up: the use that may
                 // follow is not in it.
-                if c.cutShort(after: c.discoveryEnd ?? all.last?.request, window: micros("observation_s", config), captureEnd: analysis.capture.lastTimestamp) {
+                if c.cutShort(after: c.discoveryEnd ?? all.last?.request, window: window, captureEnd: analysis.capture.lastTimestamp) {
                     t.notes.note(k) {
-                        "\(c.label): not judged, the capture ends less than \(Text.seconds(micros("observation_s", config))) after the discovery with the link still up"
+                        "\(c.label): not judged, the capture ends less than \(Text.seconds(window)) after the discovery with the link still up"
                     }
                     t.cutShort += 1
                     continue

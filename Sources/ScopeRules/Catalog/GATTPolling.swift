@@ -72,7 +72,7 @@ package struct GATTPolling: ItemRule {
         for (i, c) in analysis.connections.enumerated() {
             let fold = facts.folds(analysis, i, config: config).polling
             if fold.any { t.connectionsWithReads += 1 }
-            for (j, key) in fold.reads.keys.sorted(by: { $0.text < $1.text }).enumerated() {
+            for (j, key) in ClientHandle.inTextOrder(fold.reads.keys).enumerated() {
                 guard let rs = fold.reads[key], rs.count >= minReads else { continue }
                 let first = rs.first, last = rs.last, handle = key.handle
                 guard let med = rs.gaps.median, med <= maxGap else { continue }
