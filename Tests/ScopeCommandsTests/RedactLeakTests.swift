@@ -135,6 +135,41 @@ struct RedactLeakTests {
         #expect(addresses > 0 && names > 0)
     }
 
+    /// Every capture redacted: each SMP PDU the decoder reassembles from the output has its
+    /// secret fields zeroed, those split over several ACL records (LE Secure Connections' public
+    /// keys) included: the redactor places each record's bytes in its PDU with the decoder's own
+    /// reassembly (`ACLStep.placement`).
+    @Test(.timeLimit(.minutes(10)))
+    func smpSecretsAreZeroedAcrossFragments() throws {
+        var secretPDUs = 0, fragmented = 0
+        for url in Fixtures.corpusFiles() {
+            let out = FileManager.default.temporaryDirectory.appendingPathComponent("hciscope-smp-\(getpid())-\(url.lastPathComponent)").path
+            defer { unlink(out) }
+            _ = try redact([url.path, out, "--key", RedactTests.key])
+            guard FileManager.default.fileExists(atPath: out) else { continue }
+            var reader = try CaptureReader.open(path: out)
+            var dissector = Dissector()
+            while let record = reader.next() {
+                for pdu in dissector.decode(record).pdus {
+                    guard case .smp(let smp) = pdu.upper else { continue }
+                    let payload = Array(pdu.pdu.payload)
+                    let secrets = SecretFields.smp(code: smp.code.rawValue)
+                    guard !secrets.isEmpty else { continue }
+                    secretPDUs += 1
+                    if !pdu.pdu.earlierFragments.isEmpty { fragmented += 1 }
+                    for r in secrets {
+                        let field = payload[r.clamped(to: 0..<payload.count)]
+                        #expect(field.allSatisfy { $0 == 0 }, "\(url.lastPathComponent) frame \(record.frame): SMP code \(smp.code.rawValue) secret \(r) left")
+                    }
+                }
+            }
+            reader.close()
+        }
+        print("redact SMP: \(secretPDUs) SMP PDUs with secrets checked, \(fragmented) of them split over several ACL records")
+        #expect(secretPDUs > 0)
+        if Fixtures.corpusRoot != nil { #expect(fragmented > 0) }
+    }
+
     /// The oracle finds what it should: on an unredacted copy every address and name is found.
     @Test func theOracleSeesTheOriginal() throws {
         let path = Fixtures.project("btvirt-le-pairing.btsnoop").path

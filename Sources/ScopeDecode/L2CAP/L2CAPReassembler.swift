@@ -107,11 +107,42 @@ public struct ACLStep: Sendable, Hashable {
     /// Problems with this record (layer `.acl`) or with the reassembly it took part in (layer
     /// `.l2cap`). Offsets are within this record's payload (0 for messages about earlier frames).
     public var malformed: [Malformation]
+    /// Where this record's data (the bytes after its ACL header) sits in the L2CAP PDU it
+    /// carries; nil when it carries none that the reassembler follows (no ACL header, a
+    /// continuation without a start). What reads a record's bytes by their place in a PDU split
+    /// over several records (the Redactor's SMP secrets) reads it here.
+    public var placement: Placement?
 
-    public init(header: ACLHeader?, completed: [L2CAPPDU] = [], malformed: [Malformation] = []) {
+    public struct Placement: Sendable, Hashable {
+        /// The PDU offset, basic header included, of the record's first data byte (0 for a start
+        /// fragment).
+        public var offset: Int
+        /// The PDU's channel, once its basic header has been seen.
+        public var cid: UInt16?
+        /// The PDU's first payload byte (an SMP PDU's code, an ATT PDU's opcode), once seen.
+        public var firstPayloadByte: UInt8?
+
+        public init(offset: Int, cid: UInt16?, firstPayloadByte: UInt8?) {
+            self.offset = offset
+            self.cid = cid
+            self.firstPayloadByte = firstPayloadByte
+        }
+
+        /// A start fragment whose data begins with the basic header: `data`'s channel and first
+        /// payload byte, when present.
+        init(start data: ArraySlice<UInt8>) {
+            let i = data.startIndex, n = data.count
+            self.init(
+                offset: 0, cid: n >= 4 ? UInt16(data[i + 2]) | UInt16(data[i + 3]) << 8 : nil,
+                firstPayloadByte: n > L2CAPPDU.basicHeaderSize ? data[i + L2CAPPDU.basicHeaderSize] : nil)
+        }
+    }
+
+    public init(header: ACLHeader?, completed: [L2CAPPDU] = [], malformed: [Malformation] = [], placement: Placement? = nil) {
         self.header = header
         self.completed = completed
         self.malformed = malformed
+        self.placement = placement
     }
 }
 
@@ -223,7 +254,7 @@ public struct L2CAPReassembler: Sendable {
     ) -> ACLStep {
         var singleHeader: ACLHeader?
         if let pdu = completeSingleFragment(adapter: adapter, direction: direction, frame: frame, payload, header: &singleHeader) {
-            return ACLStep(header: singleHeader, completed: [pdu])
+            return ACLStep(header: singleHeader, completed: [pdu], placement: .init(start: payload.dropFirst(ACLHeader.size)))
         }
         let packet = ACLPacket.decode(payload, captureTruncated: capturedTruncated)
         guard let header = packet.header else {
@@ -252,6 +283,7 @@ public struct L2CAPReassembler: Sendable {
                         adapter: adapter, handle: header.handle, direction: direction,
                         cid: UInt16(d[2]) | UInt16(d[3]) << 8, payload: d[L2CAPPDU.basicHeaderSize...],
                         earlierFragments: [], completedIn: frame))
+                step.placement = .init(start: d[...])
                 return step
             }
             partial = Partial(frames: [frame], bytes: [], total: 0, missing: 0, captureTruncated: false)
@@ -269,7 +301,11 @@ public struct L2CAPReassembler: Sendable {
             partial = existing
             partial.frames.append(frame)
         }
+        let offset = partial.total
         partial.append(packet.data, missing: packet.missingBytes, captureTruncated: packet.isCaptureTruncated)
+        step.placement = .init(
+            offset: offset, cid: partial.cid,
+            firstPayloadByte: partial.bytes.count > L2CAPPDU.basicHeaderSize ? partial.bytes[L2CAPPDU.basicHeaderSize] : nil)
 
         guard let expected = partial.expectedTotal, partial.total >= expected, let cid = partial.cid else {
             partials[key] = partial

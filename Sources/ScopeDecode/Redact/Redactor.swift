@@ -65,7 +65,9 @@ public struct Redactor: Sendable {
     /// Learned names of 4 bytes or more, by their first 4 bytes (longest first).
     private var learnedNames: Set<[UInt8]> = []
     private var namesByPrefix: [UInt32: [[UInt8]]] = [:]
-    private var smp: [SMPStreamKey: SMPStream] = [:]
+    /// Each pass follows ACL fragments as the decoder does (an SMP PDU split over several
+    /// records: its identity in pass 1, its secrets in pass 2).
+    private var reassembler = L2CAPReassembler()
     public private(set) var statistics = Statistics()
 
     public init(options: Options) {
@@ -100,8 +102,11 @@ public struct Redactor: Sendable {
         case .event:
             for r in HCIEvent.decode(p).advertisingReports { found.append((r.address, r.addressType & 1 == 1)) }
         case .acl:
-            if let (code, offset) = SMPStream.singleFragmentPDU(p), code == 0x09, offset + 8 <= p.count {
-                found.append((BDAddr(littleEndian: p[(offset + 2)..<(offset + 8)]), p[offset + 1] & 1 == 1))
+            // Identity Address Information (0x09): address type, address.
+            for pdu in aclStep(record).completed where Self.isSMP(pdu.cid) {
+                let d = pdu.payload
+                guard d.count >= 8, d[d.startIndex] == 0x09 else { continue }
+                found.append((BDAddr(littleEndian: d[(d.startIndex + 2)..<(d.startIndex + 8)]), d[d.startIndex + 1] & 1 == 1))
             }
         default: break
         }
@@ -121,6 +126,8 @@ public struct Redactor: Sendable {
 
     /// Assigns pseudonyms once every address is known (so `--keep-oui` sees every type hint).
     public mutating func finishLearning() {
+        // Pass 2 follows the fragments again from the first record.
+        reassembler = L2CAPReassembler()
         var used: Set<BDAddr> = []
         for address in mapping.keys.sorted() {
             var counter: UInt8 = 0
@@ -290,59 +297,27 @@ public struct Redactor: Sendable {
         }
     }
 
-    /// SMP secrets in this ACL fragment, following PDUs fragmented over several ACL packets.
+    /// The reassembler's step for an ACL record.
+    private mutating func aclStep(_ record: CaptureRecord) -> ACLStep {
+        reassembler.consume(
+            adapter: record.adapter, direction: record.direction, frame: record.frame, payload: record.payload,
+            capturedTruncated: record.isTruncated)
+    }
+
+    private static func isSMP(_ cid: UInt16) -> Bool { cid == ChannelID.smp.rawValue || cid == ChannelID.bredrSMP.rawValue }
+
+    /// SMP secrets in this ACL record: the secret fields of the SMP PDU it carries part of
+    /// (`SecretFields.smp`, offsets from the code), at the place the reassembler puts the
+    /// record's data in the PDU.
     private mutating func smpSecrets(_ record: CaptureRecord) -> [Range<Int>] {
-        let p = record.payload
-        guard p.count >= 4 else { return [] }
-        let handle = (UInt16(p[0]) | UInt16(p[1]) << 8) & 0x0FFF
-        let pb = p[1] >> 4 & 0x3
-        let key = SMPStreamKey(adapter: record.adapter, handle: handle, direction: record.direction)
+        guard let place = aclStep(record).placement, let cid = place.cid, Self.isSMP(cid), let code = place.firstPayloadByte else { return [] }
+        let data = record.payload.count - ACLHeader.size
+        let header = L2CAPPDU.basicHeaderSize
         var ranges: [Range<Int>] = []
-        if pb == 0b01 {
-            // Continuation: bytes at 4… are PDU bytes from stream.next on.
-            guard var stream = smp[key] else { return [] }
-            let count = p.count - 4
-            for secret in stream.secrets {
-                let lo = max(secret.lowerBound, stream.next), hi = min(secret.upperBound, stream.next + count)
-                if lo < hi { ranges.append((4 + lo - stream.next)..<(4 + hi - stream.next)) }
-            }
-            stream.next += count
-            smp[key] = stream.next >= stream.length ? nil : stream
-            return ranges
-        }
-        smp[key] = nil
-        guard p.count >= 9 else { return [] }
-        let length = Int(p[4]) | Int(p[5]) << 8
-        let cid = UInt16(p[6]) | UInt16(p[7]) << 8
-        guard cid == 0x0006 || cid == 0x0007 else { return [] }
-        let secrets = SecretFields.smp(code: p[8])
-        for s in secrets where s.lowerBound < p.count - 8 {
-            ranges.append((8 + s.lowerBound)..<(8 + min(s.upperBound, p.count - 8)))
-        }
-        if p.count - 8 < length {
-            smp[key] = SMPStream(length: length, next: p.count - 8, secrets: secrets)
+        for secret in SecretFields.smp(code: code) {
+            let lo = max(secret.lowerBound + header, place.offset), hi = min(secret.upperBound + header, place.offset + data)
+            if lo < hi { ranges.append((ACLHeader.size + lo - place.offset)..<(ACLHeader.size + hi - place.offset)) }
         }
         return ranges
-    }
-}
-
-struct SMPStreamKey: Hashable, Sendable {
-    var adapter: AdapterIndex
-    var handle: UInt16
-    var direction: Direction
-}
-
-struct SMPStream: Sendable {
-    var length: Int
-    /// PDU offset of the next continuation byte.
-    var next: Int
-    var secrets: [Range<Int>]
-
-    /// (SMP code, payload offset of the code) when `p` is a start fragment on an SMP channel.
-    static func singleFragmentPDU(_ p: [UInt8]) -> (UInt8, Int)? {
-        guard p.count >= 9, p[1] >> 4 & 0x3 != 0b01 else { return nil }
-        let cid = UInt16(p[6]) | UInt16(p[7]) << 8
-        guard cid == 0x0006 || cid == 0x0007 else { return nil }
-        return (p[8], 8)
     }
 }
