@@ -139,6 +139,10 @@ extension HCICommand {
             [.address("BD_ADDR", .peer), .bytes("C", 16, .hex), .bytes("R", 16, .hex)], returns: statusAddress)),
         (op(0x01, 0x0033), CommandLayout([.address("BD_ADDR", .peer)], returns: statusAddress)),
         (op(0x01, 0x0034), CommandLayout([.address("BD_ADDR", .peer), .reason], returns: statusAddress)),
+        // §7.1.53
+        (op(0x01, 0x0045), CommandLayout(
+            [.address("BD_ADDR", .peer), .bytes("C_192", 16, .hex), .bytes("R_192", 16, .hex), .bytes("C_256", 16, .hex),
+             .bytes("R_256", 16, .hex)], returns: statusAddress)),
     ]
 
     // MARK: Link Policy (§7.2)
@@ -169,6 +173,11 @@ extension HCICommand {
         (op(0x03, 0x0008), CommandLayout(handleOnly, returns: statusHandle)),
         (op(0x03, 0x0009), CommandLayout([], returns: [.status, .u8("PIN Type", .hex)])),
         (op(0x03, 0x000A), CommandLayout([.u8("PIN Type", .hex)], returns: statusOnly)),
+        // §7.3.8 (arrayed parameters interleaved, Vol 4 Part E §5.2)
+        (op(0x03, 0x0011), CommandLayout(
+            [.u8("Num Keys To Write", .decimal),
+             .array("Key", count: .field("Num Keys To Write"), [.address("BD_ADDR", .peer), .bytes("Link Key", 16, .hex)])],
+            returns: [.status, .u8("Num Keys Written", .decimal)])),
         (op(0x03, 0x0013), CommandLayout([.bytes("Local Name", 248, .text)], returns: statusOnly, summary: ["Local Name"])),
         (op(0x03, 0x0014), CommandLayout([], returns: [.status, .bytes("Local Name", 248, .text)])),
         (op(0x03, 0x0015), CommandLayout([], returns: [.status, .u16("Connection Accept Timeout", .slots)])),
@@ -213,6 +222,8 @@ extension HCICommand {
             [.u8("FEC Required", .hex), .bytes("Extended Inquiry Response", 240, .advertisingData)], returns: statusOnly)),
         (op(0x03, 0x0055), CommandLayout([], returns: [.status, .u8("Simple Pairing Mode", .values(HCIValueTables.enable))])),
         (op(0x03, 0x0056), CommandLayout([.u8("Simple Pairing Mode", .values(HCIValueTables.enable))], returns: statusOnly)),
+        // §7.3.60
+        (op(0x03, 0x0057), CommandLayout([], returns: [.status, .bytes("C", 16, .hex), .bytes("R", 16, .hex)])),
         (op(0x03, 0x0058), CommandLayout([], returns: [.status, .dBm("TX Power")])),
         (op(0x03, 0x0059), CommandLayout([.dBm("TX Power")], returns: statusOnly)),
         (op(0x03, 0x0063), CommandLayout([.u64("Event Mask Page 2", .hex)], returns: statusOnly)),
@@ -225,6 +236,9 @@ extension HCICommand {
             [.u8("Secure Connections Host Support", .values(HCIValueTables.enable))], returns: statusOnly)),
         (op(0x03, 0x007B), CommandLayout(handleOnly, returns: [.status, .handle, .u16("Authenticated Payload Timeout", .tenMillis)])),
         (op(0x03, 0x007C), CommandLayout([.handle, .u16("Authenticated Payload Timeout", .tenMillis)], returns: statusHandle)),
+        // §7.3.95
+        (op(0x03, 0x007D), CommandLayout(
+            [], returns: [.status, .bytes("C_192", 16, .hex), .bytes("R_192", 16, .hex), .bytes("C_256", 16, .hex), .bytes("R_256", 16, .hex)])),
         (op(0x03, 0x0084), CommandLayout([.u8("Min Encryption Key Size", .decimal)], returns: statusOnly)),
     ]
 

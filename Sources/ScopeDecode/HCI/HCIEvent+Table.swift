@@ -160,6 +160,9 @@ extension HCIEvent {
         (ev(0x14), EventLayout(
             [.status, .handle, .u8("Current Mode", .values(HCIValueTables.currentMode)), .u16("Interval", .slots)],
             summary: ["Connection Handle", "Current Mode"])),
+        // §7.7.21 (arrayed parameters interleaved, Vol 4 Part E §5.2)
+        (ev(0x15), EventLayout(
+            [.u8("Num Keys", .decimal), .array("Key", count: .field("Num Keys"), [peer, .bytes("Link Key", 16, .hex)])])),
         (ev(0x16), EventLayout([peer], summary: ["BD_ADDR"])),
         (ev(0x17), EventLayout([peer], summary: ["BD_ADDR"])),
         (ev(0x18), EventLayout(

@@ -2,7 +2,8 @@ import ScopeCore
 
 extension HCICommand {
     /// The spans of a command record payload's parameters, from the command's parameter layout
-    /// (``ParamLayout/spans(_:_:baseOffset:)``). A command without a described layout (vendor
+    /// (``ParamLayout/spans(_:_:baseOffset:secretNames:)``; the parameters `SecretFields` names
+    /// are `.secret`). A command without a described layout (vendor
     /// commands, commands known by name only) is one `.opaque` span; bytes past
     /// Parameter_Total_Length are `.opaque` too. The header (opcode, length) is never a span.
     public static func spans(_ p: [UInt8]) -> [FieldSpan] {
@@ -11,7 +12,8 @@ extension HCICommand {
         let end = min(p.count, parametersOffset + Int(p[2]))
         var out: [FieldSpan] = []
         if let layout = parameterLayout(opcode) {
-            out = ParamLayout.spans(layout, p[parametersOffset..<end], baseOffset: parametersOffset)
+            out = ParamLayout.spans(
+                layout, p[parametersOffset..<end], baseOffset: parametersOffset, secretNames: SecretFields.commands[opcode] ?? [])
         } else if end > parametersOffset {
             out = [FieldSpan(parametersOffset..<end, .opaque)]
         }
@@ -39,7 +41,7 @@ extension HCIEvent {
             guard end > returnsAt else { break }
             let op = HCIOpcode(rawValue: UInt16(p[base + 1]) | UInt16(p[base + 2]) << 8)
             if let returns = HCICommand.returnLayout(op.rawValue) {
-                out = ParamLayout.spans(returns, p[returnsAt..<end], baseOffset: returnsAt)
+                out = ParamLayout.spans(returns, p[returnsAt..<end], baseOffset: returnsAt, secretNames: SecretFields.returns[op.rawValue] ?? [])
             } else if op.isVendor || op == .nop {
                 opaque(from: returnsAt)
             } else {
@@ -49,13 +51,14 @@ extension HCIEvent {
             out = ParamLayout.spans(commandStatusLayout, p[base..<end], baseOffset: base)
         case HCIEventCode.leMeta.rawValue:
             if end > base, let layout = leLayouts[p[base]] {
-                out = ParamLayout.spans(layout.parameters, p[(base + 1)..<end], baseOffset: base + 1)
+                out = ParamLayout.spans(
+                    layout.parameters, p[(base + 1)..<end], baseOffset: base + 1, secretNames: SecretFields.subevents[p[base]] ?? [])
             } else {
                 opaque(from: base + 1)
             }
         default:
             if let layout = layouts[p[0]] {
-                out = ParamLayout.spans(layout.parameters, p[base..<end], baseOffset: base)
+                out = ParamLayout.spans(layout.parameters, p[base..<end], baseOffset: base, secretNames: SecretFields.events[p[0]] ?? [])
             } else {
                 opaque(from: base)
             }

@@ -168,13 +168,8 @@ public struct Redactor: Sendable {
     public mutating func redact(_ record: CaptureRecord) -> CaptureRecord {
         var out = record
         var p = record.payload
-        var secrets: [Range<Int>] = []
-        switch record.kind {
-        case .command: secrets = SecretFields.command(p)
-        case .event: secrets = SecretFields.event(p)
-        case .acl: secrets = smpSecrets(record)
-        default: break
-        }
+        // HCI secrets are `.secret` spans of their layouts; SMP secrets sit in L2CAP PDUs.
+        var secrets = record.kind == .acl ? smpSecrets(record) : []
         var opaque = 0
         for span in RecordFields.spans(record) {
             let range = span.range.clamped(to: 0..<p.count)

@@ -1,68 +1,45 @@
 import ScopeCore
 
-/// Where secrets sit in HCI packets and SMP PDUs (Core v5.4 Vol 4 Part E §7, Vol 3 Part H §3).
-/// Ranges are byte ranges of the record payload (HCI) or of the SMP PDU (code at 0).
+/// Which fields are secrets: of HCI packets by the names their parameter layouts give them (the
+/// layouts say where each field is, for printing, typed reading and redaction alike:
+/// `HCICommand.spans`/`HCIEvent.spans` mark them `.secret`), of SMP PDUs by offset from the code
+/// (Core v5.4 Vol 4 Part E §7, Vol 3 Part H §3).
 public enum SecretFields {
-    /// Command opcode → secret ranges within the parameters.
-    static let commands: [UInt16: [Range<Int>]] = [
-        0x040B: [6..<22],  // Link Key Request Reply: Link_Key
-        0x040D: [6..<23],  // PIN Code Request Reply: PIN_Code_Length, PIN_Code
-        0x042E: [6..<10],  // User Passkey Request Reply: Numeric_Value
-        0x0430: [6..<38],  // Remote OOB Data Request Reply: C, R
-        0x0445: [6..<70],  // Remote OOB Extended Data Request Reply: C_192, R_192, C_256, R_256
-        0x2017: [0..<32],  // LE Encrypt: Key, Plaintext_Data
-        0x2019: [2..<28],  // LE Enable Encryption: Random_Number, Encrypted_Diversifier, Long_Term_Key
-        0x201A: [2..<18],  // LE Long Term Key Request Reply: Long_Term_Key
-        0x2026: [0..<64],  // LE Generate DHKey: Remote_P-256_Public_Key
-        0x205E: [0..<64],  // LE Generate DHKey v2
-        0x2027: [7..<39],  // LE Add Device To Resolving List: Peer_IRK, Local_IRK
+    /// Command opcode → the names of its secret parameters.
+    static let commands: [UInt16: Set<String>] = [
+        0x040B: ["Link Key"],  // Link Key Request Reply
+        0x040D: ["PIN Code Length", "PIN Code"],  // PIN Code Request Reply
+        0x042E: ["Numeric Value"],  // User Passkey Request Reply
+        0x0430: ["C", "R"],  // Remote OOB Data Request Reply
+        0x0445: ["C_192", "R_192", "C_256", "R_256"],  // Remote OOB Extended Data Request Reply
+        0x0C11: ["Link Key"],  // Write Stored Link Key (each key)
+        0x2017: ["Key", "Plaintext Data"],  // LE Encrypt
+        0x2019: ["Random Number", "Encrypted Diversifier", "Long Term Key"],  // LE Enable Encryption
+        0x201A: ["Long Term Key"],  // LE Long Term Key Request Reply
+        0x2026: ["Key X Coordinate", "Key Y Coordinate"],  // LE Generate DHKey: the remote public key
+        0x205E: ["Key X Coordinate", "Key Y Coordinate"],  // LE Generate DHKey v2
+        0x2027: ["Peer IRK", "Local IRK"],  // LE Add Device To Resolving List
     ]
-    /// Event code → secret ranges within the parameters.
-    static let events: [UInt8: [Range<Int>]] = [
-        0x18: [6..<22],  // Link Key Notification: Link_Key
-        0x3B: [6..<10],  // User Passkey Notification: Passkey
-        0x33: [6..<10],  // User Confirmation Request: Numeric_Value
+    /// Event code → the names of its secret parameters.
+    static let events: [UInt8: Set<String>] = [
+        0x15: ["Link Key"],  // Return Link Keys (each key)
+        0x18: ["Link Key"],  // Link Key Notification
+        0x33: ["Numeric Value"],  // User Confirmation Request
+        0x3B: ["Passkey"],  // User Passkey Notification
     ]
-    /// LE Meta subevent → secret ranges within the parameters (subevent code at 0).
-    static let subevents: [UInt8: [Range<Int>]] = [
-        0x05: [3..<13],  // LE Long Term Key Request: Random_Number, Encrypted_Diversifier
-        0x08: [2..<66],  // LE Read Local P-256 Public Key Complete: Key
-        0x09: [2..<34],  // LE Generate DHKey Complete: DH_Key
+    /// LE Meta subevent → the names of its secret parameters.
+    static let subevents: [UInt8: Set<String>] = [
+        0x05: ["Random Number", "Encrypted Diversifier"],  // LE Long Term Key Request
+        0x08: ["Key X Coordinate", "Key Y Coordinate"],  // LE Read Local P-256 Public Key Complete
+        0x09: ["DH Key"],  // LE Generate DHKey Complete
     ]
-    /// Command Complete return parameters (status at 0) → secret ranges.
-    static let returns: [UInt16: [Range<Int>]] = [
-        0x0C57: [1..<33],  // Read Local OOB Data: C, R
-        0x0C7D: [1..<65],  // Read Local OOB Extended Data
-        0x2017: [1..<17],  // LE Encrypt: Encrypted_Data
-        0x2018: [1..<9],  // LE Rand: Random_Number
+    /// Command Complete: the answered opcode → the names of its secret return parameters.
+    static let returns: [UInt16: Set<String>] = [
+        0x0C57: ["C", "R"],  // Read Local OOB Data
+        0x0C7D: ["C_192", "R_192", "C_256", "R_256"],  // Read Local OOB Extended Data
+        0x2017: ["Encrypted Data"],  // LE Encrypt
+        0x2018: ["Random Number"],  // LE Rand
     ]
-
-    /// Secret ranges of an HCI command record payload (opcode, length, parameters).
-    public static func command(_ p: [UInt8]) -> [Range<Int>] {
-        guard p.count >= 3 else { return [] }
-        let opcode = UInt16(p[0]) | UInt16(p[1]) << 8
-        if opcode == 0x0C11, p.count >= 4 {  // Write Stored Link Key: Num_Keys × (BD_ADDR, Link_Key)
-            return (0..<Int(p[3])).map { (4 + $0 * 22 + 6)..<(4 + $0 * 22 + 22) }
-        }
-        return (commands[opcode] ?? []).map { ($0.lowerBound + 3)..<($0.upperBound + 3) }
-    }
-
-    /// Secret ranges of an HCI event record payload (code, length, parameters).
-    public static func event(_ p: [UInt8]) -> [Range<Int>] {
-        guard p.count >= 3 else { return [] }
-        let shift: ([Range<Int>], Int) -> [Range<Int>] = { rs, base in rs.map { ($0.lowerBound + base)..<($0.upperBound + base) } }
-        switch p[0] {
-        case 0x15:  // Return Link Keys: Num_Keys × (BD_ADDR, Link_Key)
-            return (0..<Int(p[2])).map { (3 + $0 * 22 + 6)..<(3 + $0 * 22 + 22) }
-        case 0x3E:
-            return shift(subevents[p[2]] ?? [], 2)
-        case 0x0E where p.count >= 5:
-            let opcode = UInt16(p[3]) | UInt16(p[4]) << 8
-            return shift(returns[opcode] ?? [], 5)
-        default:
-            return shift(events[p[0]] ?? [], 2)
-        }
-    }
 
     /// Secret ranges of an SMP PDU by its code.
     public static func smp(code: UInt8) -> [Range<Int>] {
