@@ -45,14 +45,12 @@ struct HeldList<Item: Sendable, ID: Comparable & Sendable>: Sendable {
     }
 
     /// Whether `ref.position` is still the position of the item `ref` names.
-    @inline(__always)
     func holds(_ ref: HeldRef<ID>) -> Bool {
         ref.position < ids.count && ids[ref.position] == ref.id
     }
 
     /// The position of the item `ref` names: `ref.position` when the item is still there, else
     /// found by its id (and `ref.position` follows).
-    @inline(__always)
     func position(of ref: inout HeldRef<ID>) -> Int? {
         if holds(ref) { return ref.position }
         guard let p = anyPosition(of: ref.id) else { return nil }
@@ -113,7 +111,6 @@ struct HeldRef<ID: Comparable & Sendable>: Sendable {
 extension Dictionary {
     /// The position in `list` of the item that the ref under `key` names, nil when there is no
     /// ref or the item has left; the ref follows the item when it moved.
-    @inline(__always)
     mutating func position<Item, ID>(of key: Key, in list: HeldList<Item, ID>) -> Int? where Value == HeldRef<ID> {
         guard var ref = self[key] else { return nil }
         let before = ref.position
