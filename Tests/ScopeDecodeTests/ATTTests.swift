@@ -339,6 +339,9 @@ struct ATTTests {
         #expect(ATTErrorCode(0x14).description == "Unknown (0x14)")
         #expect(ATTErrorCode(0xE0).name == nil && ATTErrorCode(0xE0).isCommonProfileError)
         #expect(ATTErrorCode.writeRequestRejected.name == "Write Request Rejected")
+        // Table 3.4's name for 0x0C, as tshark's btatt.error_code says it (it was "Encryption Key
+        // Size Too Short" here, and security.insufficient-auth kept its own table of names).
+        #expect(ATTErrorCode.insufficientEncryptionKeySize.name == "Insufficient Encryption Key Size")
         #expect(
             ATTErrorCode.cccdImproperlyConfigured.name
                 == "Client Characteristic Configuration Descriptor Improperly Configured")

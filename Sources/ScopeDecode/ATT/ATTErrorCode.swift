@@ -21,7 +21,7 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let prepareQueueFull = ATTErrorCode(0x09)
     public static let attributeNotFound = ATTErrorCode(0x0A)
     public static let attributeNotLong = ATTErrorCode(0x0B)
-    public static let encryptionKeySizeTooShort = ATTErrorCode(0x0C)
+    public static let insufficientEncryptionKeySize = ATTErrorCode(0x0C)
     public static let invalidAttributeValueLength = ATTErrorCode(0x0D)
     public static let unlikelyError = ATTErrorCode(0x0E)
     public static let insufficientEncryption = ATTErrorCode(0x0F)
@@ -47,7 +47,7 @@ public struct ATTErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCo
         0x09: "Prepare Queue Full",
         0x0A: "Attribute Not Found",
         0x0B: "Attribute Not Long",
-        0x0C: "Encryption Key Size Too Short",
+        0x0C: "Insufficient Encryption Key Size",
         0x0D: "Invalid Attribute Value Length",
         0x0E: "Unlikely Error",
         0x0F: "Insufficient Encryption",

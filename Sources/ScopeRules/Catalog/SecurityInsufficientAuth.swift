@@ -23,20 +23,15 @@ package struct SecurityInsufficientAuth: ItemRule {
     package static let scope = RuleScope.connection
     package init() {}
 
-    static let codes: [UInt8: String] = [
-        0x05: "Insufficient Authentication", 0x0F: "Insufficient Encryption", 0x0C: "Insufficient Encryption Key Size",
-    ]
-    static let requestNames: [UInt8: String] = [
-        0x0A: "Read Request", 0x0C: "Read Blob Request", 0x08: "Read By Type Request", 0x0E: "Read Multiple Request",
-        0x12: "Write Request", 0x16: "Prepare Write Request", 0x20: "Read Multiple Variable Request",
-    ]
+    /// The Error Response codes judged (their names are ScopeDecode's `ATTErrorCode`'s).
+    static let codes: Set<ATTErrorCode> = [.insufficientAuthentication, .insufficientEncryption, .insufficientEncryptionKeySize]
 
     /// The Error Responses of one connection with one of `codes`.
     struct Fold: Sendable {
         var errors: [ATTEvent] = []
 
         mutating func add(_ e: ATTEvent) {
-            guard e.opcode == ATTOpcode.errorResponse.rawValue, let code = e.errorCode, SecurityInsufficientAuth.codes[code] != nil else { return }
+            guard e.opcode == ATTOpcode.errorResponse.rawValue, let code = e.errorCode, SecurityInsufficientAuth.codes.contains(ATTErrorCode(code)) else { return }
             errors.append(e)
         }
     }
@@ -54,10 +49,10 @@ package struct SecurityInsufficientAuth: ItemRule {
         let context = PlatformContext(view.platform, config)
         for (i, c) in analysis.connections.enumerated() {
             for (j, e) in facts.folds(analysis, i, config: config).insufficient.errors.enumerated() {
-                guard let code = e.errorCode, let codeName = Self.codes[code] else { continue }
+                guard let code = e.errorCode, Self.codes.contains(ATTErrorCode(code)), let codeName = ATTErrorCode(code).name else { continue }
                 t.errors += 1
                 let k = key(0, Int(c.firstSeen), i, j)
-                let req = e.requestOpcodeInError.flatMap { Self.requestNames[$0] } ?? "request"
+                let req = e.requestOpcodeInError.flatMap { ATTOpcode($0).name } ?? "request"
                 let handle = e.handle.map { " of handle \(Text.hex4($0))" } ?? ""
                 let sensitive = e.handle.flatMap { c.characteristic(valueHandle: $0, server: e.server) }.map { config.isSensitive(uuid: $0.uuid) } ?? false
                 let head =
