@@ -126,8 +126,8 @@ extension AnalysisBuilder {
     mutating func encryption(handle: UInt16, adapter: AdapterIndex, change: EncryptionChange, connection: GATTConnectionKey?) {
         let key = HandleKey(adapter: adapter, handle: handle)
         let i = connectionIndex(key, connection: connection, at: change.at)
-        let (wasEncrypted, c) = links.encryptionChanged(i, change)
-        pairing.encryption(connection: c.id, change: change, wasEncrypted: wasEncrypted, peer: c.peerIdentity ?? c.peer)
+        let (wasEncrypted, id, peer) = links.encryptionChanged(i, change)
+        pairing.encryption(connection: id, change: change, wasEncrypted: wasEncrypted, peer: peer)
     }
 
     // MARK: ACL

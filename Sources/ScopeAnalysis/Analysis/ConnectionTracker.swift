@@ -727,12 +727,13 @@ extension ConnectionTracker {
         connections[i].dataLengthChanges.append(change)
     }
 
-    /// An encryption change on connection `i`: returns whether it was encrypted before, and the
-    /// connection after.
-    mutating func encryptionChanged(_ i: Int, _ change: EncryptionChange) -> (wasEncrypted: Bool, connection: Connection) {
+    /// An encryption change on connection `i`: returns whether it was encrypted before, the
+    /// connection's id and its peer (its identity when known), what the pairing tracker needs
+    /// (not a copy of the connection: a retain of each of its lists).
+    mutating func encryptionChanged(_ i: Int, _ change: EncryptionChange) -> (wasEncrypted: Bool, id: ConnectionID, peer: BDAddr?) {
         let wasEncrypted = connections[i].encryption.isEncrypted
         connections[i].record(change)
-        return (wasEncrypted, connections[i])
+        return (wasEncrypted, connections[i].id, connections[i].peerIdentity ?? connections[i].peer)
     }
 
     /// An ACL frame on connection `i` (`payload`: it carried data).
