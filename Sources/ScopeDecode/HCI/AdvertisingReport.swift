@@ -558,15 +558,16 @@ extension AdvertisingReport {
 }
 
 extension UnsafeRawBufferPointer {
-    /// A little-endian UInt16 at `i` (within bounds).
+    /// A little-endian UInt16 at `i` (within bounds). Read byte by byte: unaligned word loads
+    /// gained nothing (docs/PERFORMANCE.md).
     @inlinable @inline(__always) func le16(at i: Int) -> UInt16 {
-        UInt16(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt16.self))
+        UInt16(self[i]) | UInt16(self[i + 1]) << 8
     }
 
     /// A 6-byte little-endian BD_ADDR at `i` (within bounds).
     @inlinable @inline(__always) func address(at i: Int) -> BDAddr {
-        let low = UInt64(UInt32(littleEndian: loadUnaligned(fromByteOffset: i, as: UInt32.self)))
-        let high = UInt64(UInt16(littleEndian: loadUnaligned(fromByteOffset: i + 4, as: UInt16.self)))
-        return BDAddr(value: low | high << 32)
+        var v: UInt64 = 0
+        for k in 0..<6 { v |= UInt64(self[i + k]) << (8 * k) }
+        return BDAddr(value: v)
     }
 }
