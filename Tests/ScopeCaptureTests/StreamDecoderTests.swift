@@ -171,6 +171,60 @@ struct StreamDecoderTests {
         Self.expectMatches(out.records, frames, cut: [k])
     }
 
+    /// The monitor framing, counting its header checks.
+    final class CheckCount: @unchecked Sendable { var checks = 0 }
+    struct CountingMonitorFraming: StreamFraming {
+        var inner = MonitorStreamFraming()
+        let count: CheckCount
+        static var findsFramesCutShort: Bool { MonitorStreamFraming.findsFramesCutShort }
+        func check(_ bytes: ArraySlice<UInt8>, strict: Bool) -> FrameCheck {
+            count.checks += 1
+            return inner.check(bytes, strict: strict)
+        }
+        mutating func record(
+            _ bytes: ArraySlice<UInt8>, claimedLength: Int, frame: FrameNumber, offset: Int, receivedAt: Timestamp,
+            source: String?, diagnostics: inout [Diagnostic]
+        ) -> CaptureRecord {
+            inner.record(bytes, claimedLength: claimedLength, frame: frame, offset: offset, receivedAt: receivedAt, source: source, diagnostics: &diagnostics)
+        }
+    }
+
+    @Test func aFrameFollowedByGarbageArrivingAByteAtATimeIsSearchedOnce() throws {
+        // The sample's longest record, followed by garbage, arrives a byte at a time (a serial
+        // line). Inside it, from payload byte 40 on, sit the first bytes of another frame as long
+        // as itself: a plausible start of a frame cut short, which cannot be judged until the
+        // bytes where that frame would end have arrived. The search inside the first frame resumes
+        // at that start on each byte, so the header checks grow with the bytes, not with bytes
+        // times the frame's length (found by the reader_stream fuzz target: 80 ms for 1 KB).
+        let f = try #require(Self.frames.max { $0.payload.count < $1.payload.count })
+        #expect(f.payload.count > 100)
+        let encoded = StreamEncoding.monitorFrame(opcode: f.opcode, payload: f.payload, ts32: f.ts32)
+        let headerAndHCI = encoded.count - f.payload.count + 4
+        var outer = f.payload
+        outer.replaceSubrange(40..<(40 + headerAndHCI), with: encoded.prefix(headerAndHCI))
+        let first = StreamEncoding.monitorFrame(opcode: f.opcode, payload: outer, ts32: f.ts32)
+        let garbage = [UInt8](repeating: 0x01, count: 2 * encoded.count)
+        let stream = first + garbage
+        let count = CheckCount()
+        var decoder = StreamDeframer(framing: CountingMonitorFraming(count: count))
+        var records: [CaptureRecord] = []
+        var diagnostics: [Diagnostic] = []
+        for b in stream {
+            let out = decoder.push([b], receivedAt: Self.arrival)
+            records += out.records
+            diagnostics += out.diagnostics
+        }
+        let end = decoder.finish(receivedAt: Self.arrival)
+        records += end.records
+        diagnostics += end.diagnostics
+        #expect(count.checks < 4 * stream.count, "\(count.checks) header checks for \(stream.count) bytes")
+        // The same records and diagnostics as the whole stream in one push.
+        let whole = Self.decode([stream]).0
+        #expect(records.map(\.payload) == whole.records.map(\.payload) && records.count == 1)
+        #expect(diagnostics.map(\.message) == whole.diagnostics.map(\.message))
+        #expect(records.first?.payload == outer)
+    }
+
     @Test func anIncompleteFrameAtTheEndIsReportedNotRecorded() {
         let f = Self.frames[5]
         let encoded = StreamEncoding.monitorFrame(opcode: f.opcode, payload: f.payload, ts32: f.ts32)

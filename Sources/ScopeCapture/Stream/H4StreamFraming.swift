@@ -40,7 +40,7 @@ public struct H4StreamFraming: StreamFraming {
         case H4PacketType.command, H4PacketType.sco: header = 3
         case H4PacketType.acl, H4PacketType.iso: header = 4
         case H4PacketType.event: header = 2
-        default: return .invalid("H4 packet type 0x\(Hex.string([type])) (expected 0x01–0x05)")
+        default: return .invalid(.h4PacketType(type))
         }
         guard bytes.count >= 1 + header else { return .needMore }
         let h = bytes.startIndex + 1
@@ -55,10 +55,10 @@ public struct H4StreamFraming: StreamFraming {
         case H4PacketType.command:
             break  // real captures hold vendor and odd command groups: any opcode goes
         case H4PacketType.event:
-            guard bytes[h] != 0 else { return .invalid("event code 0x00") }
+            guard bytes[h] != 0 else { return .invalid(.eventCodeZero) }
         default:
             let handle = (Int(bytes[h]) | Int(bytes[h + 1]) << 8) & 0x0FFF
-            guard handle <= 0x0EFF else { return .invalid("connection handle 0x\(String(handle, radix: 16)) (at most 0x0EFF)") }
+            guard handle <= 0x0EFF else { return .invalid(.connectionHandle(handle)) }
         }
         return .frame(length: 1 + header + length)
     }

@@ -80,16 +80,16 @@ public struct MonitorStreamFraming: StreamFraming {
         let opcode = UInt16(bytes[s + 2]) | UInt16(bytes[s + 3]) << 8
         let extLength = Int(bytes[s + 5])
         guard dataLength >= 4 + extLength else {
-            return .invalid("data length \(dataLength) is shorter than opcode, flags and a \(extLength)-byte extended header")
+            return .invalid(.dataLength(dataLength, extendedHeader: extLength))
         }
         let payloadLength = dataLength - 4 - extLength
         let total = 2 + dataLength
         let (kind, _) = MonitorOpcode.kind(for: opcode)
         // Opcodes past the kernel's (23) are taken as garbage even in step: accepting them would let
         // two bytes of noise swallow up to 64 KB of the stream.
-        if case .unknownMonitor = kind { return .invalid("unknown opcode \(opcode)") }
+        if case .unknownMonitor = kind { return .invalid(.unknownOpcode(opcode)) }
         if strict {
-            if bytes[s + 4] != 0 { return .invalid("flags 0x\(Hex.string([bytes[s + 4]])) (senders write 0)") }
+            if bytes[s + 4] != 0 { return .invalid(.flags(bytes[s + 4])) }
         }
         // The extended header: whole items that end exactly at hdr_len.
         guard bytes.count >= Self.headerLength + extLength else { return .needMore }
@@ -103,12 +103,12 @@ public struct MonitorStreamFraming: StreamFraming {
             } else if type == Self.timestamp32 {
                 size = 4
             } else if strict {
-                return .invalid("unknown extended header type \(type)")
+                return .invalid(.extendedHeaderType(type))
             } else {
                 break  // read as btmon does: the rest of the extended header is skipped
             }
             guard extEnd - i - 1 >= size else {
-                return .invalid("extended header item of type \(type) runs past the \(extLength)-byte extended header")
+                return .invalid(.extendedHeaderItem(type: type, extendedHeader: extLength))
             }
             i += 1 + size
         }
@@ -116,19 +116,19 @@ public struct MonitorStreamFraming: StreamFraming {
         // step, a malformed packet in a well-framed record is still a record (the decoder reports it).
         if strict, let hciHeader = Self.hciHeaderLength(kind) {
             guard payloadLength >= hciHeader else {
-                return .invalid("\(kind.name) payload of \(payloadLength) bytes is shorter than its \(hciHeader)-byte header")
+                return .invalid(.payloadShorterThanHeader(kind, payload: payloadLength, header: hciHeader))
             }
             let h = s + Self.headerLength + extLength
             guard bytes.count >= h - s + hciHeader else { return .needMore }
             let inner = Self.hciParameterLength(kind, bytes[h..<(h + hciHeader)])
             guard inner == payloadLength - hciHeader else {
-                return .invalid("\(kind.name) says \(inner) bytes follow its header, the frame holds \(payloadLength - hciHeader)")
+                return .invalid(.packetLength(kind, says: inner, holds: payloadLength - hciHeader))
             }
         } else if strict, Self.hciHeaderLength(kind) == nil {
             if let fixed = Self.fixedPayloadLength(kind), fixed != payloadLength {
-                return .invalid("\(kind.name) payload of \(payloadLength) bytes (it is \(fixed))")
+                return .invalid(.fixedPayload(kind, payload: payloadLength, fixed: fixed))
             }
-            if payloadLength > Self.strictTextLimit { return .invalid("\(kind.name) of \(payloadLength) bytes") }
+            if payloadLength > Self.strictTextLimit { return .invalid(.longText(kind, payload: payloadLength)) }
         }
         return .frame(length: total)
     }

@@ -5,10 +5,58 @@ public enum FrameCheck: Sendable, Hashable {
     /// Not enough bytes yet to judge the header.
     case needMore
     /// The header is not a plausible frame start (the reason, for diagnostics).
-    case invalid(String)
+    case invalid(FrameFault)
     /// A plausible frame whose header says it is `length` bytes long (header included); the bytes
     /// may not all have arrived yet.
     case frame(length: Int)
+}
+
+/// Why a header is not a plausible frame start. A value, not a message: a stream of garbage (a
+/// wrong baud rate) is judged byte by byte, and only the first fault of each skipped run is
+/// written out (`description`), in the diagnostic that names the run.
+public enum FrameFault: Sendable, Hashable, CustomStringConvertible {
+    /// H4: a packet type outside 0x01–0x05.
+    case h4PacketType(UInt8)
+    /// H4: an event with code 0x00.
+    case eventCodeZero
+    /// H4: an ACL, SCO or ISO handle above 0x0EFF.
+    case connectionHandle(Int)
+    /// Monitor: a data length too short for opcode, flags and the extended header.
+    case dataLength(Int, extendedHeader: Int)
+    /// Monitor: an opcode past the kernel's.
+    case unknownOpcode(UInt16)
+    /// Monitor: flags not 0, while searching.
+    case flags(UInt8)
+    /// Monitor: an extended header item of an unknown type, while searching.
+    case extendedHeaderType(UInt8)
+    /// Monitor: an extended header item running past the extended header.
+    case extendedHeaderItem(type: UInt8, extendedHeader: Int)
+    /// Monitor, while searching: an HCI payload shorter than its packet header…
+    case payloadShorterThanHeader(RecordKind, payload: Int, header: Int)
+    /// …or whose packet header's length does not fill the payload exactly.
+    case packetLength(RecordKind, says: Int, holds: Int)
+    /// Monitor, while searching: a fixed-size record of another size…
+    case fixedPayload(RecordKind, payload: Int, fixed: Int)
+    /// …or a text record longer than any sender writes.
+    case longText(RecordKind, payload: Int)
+
+    public var description: String {
+        switch self {
+        case .h4PacketType(let type): "H4 packet type 0x\(Hex.string([type])) (expected 0x01–0x05)"
+        case .eventCodeZero: "event code 0x00"
+        case .connectionHandle(let handle): "connection handle 0x\(String(handle, radix: 16)) (at most 0x0EFF)"
+        case .dataLength(let length, let ext): "data length \(length) is shorter than opcode, flags and a \(ext)-byte extended header"
+        case .unknownOpcode(let opcode): "unknown opcode \(opcode)"
+        case .flags(let flags): "flags 0x\(Hex.string([flags])) (senders write 0)"
+        case .extendedHeaderType(let type): "unknown extended header type \(type)"
+        case .extendedHeaderItem(let type, let ext): "extended header item of type \(type) runs past the \(ext)-byte extended header"
+        case .payloadShorterThanHeader(let kind, let payload, let header):
+            "\(kind.name) payload of \(payload) bytes is shorter than its \(header)-byte header"
+        case .packetLength(let kind, let says, let holds): "\(kind.name) says \(says) bytes follow its header, the frame holds \(holds)"
+        case .fixedPayload(let kind, let payload, let fixed): "\(kind.name) payload of \(payload) bytes (it is \(fixed))"
+        case .longText(let kind, let payload): "\(kind.name) of \(payload) bytes"
+        }
+    }
 }
 
 /// A framing of a byte stream into frames (the monitor TTY framing, UART H4), checked header first
@@ -87,6 +135,12 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
     /// When the bytes up to each stream offset arrived (one entry per push still holding bytes), so
     /// a frame held back to see what follows it keeps the time its own last byte came.
     private var arrivals: [(end: Int, at: Timestamp)] = []
+    /// Where `innerStart` stopped inside the frame starting at stream offset `frame`: every start
+    /// before stream offset `next` was judged implausible (a judgement more bytes cannot change),
+    /// and the one at `next` needed bytes not here yet. The next look inside the same frame resumes
+    /// there, so a frame arriving a byte at a time (a serial line) is searched once, not once per
+    /// byte.
+    private var innerSearch: (frame: Int, next: Int)?
 
     public init(framing: Framing, source: String? = nil) {
         self.framing = framing
@@ -152,7 +206,8 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
                     accept(length: length, receivedAt: receivedAt, nextInStep: true, into: &out)
                 case .invalid:
                     // Cut short? Look for a frame start inside it.
-                    switch Framing.findsFramesCutShort ? innerStart(from: start + 1, before: end) : .some(nil) {
+                    let resume = innerSearch.flatMap { $0.frame == base + start ? $0.next - base : nil } ?? start + 1
+                    switch Framing.findsFramesCutShort ? innerStart(from: resume, before: end) : .some(nil) {
                     case .some(.none):
                         accept(length: length, receivedAt: receivedAt, nextInStep: false, into: &out)
                     case .some(.some(let inner)):
@@ -172,29 +227,35 @@ public struct StreamDeframer<Framing: StreamFraming>: Sendable {
     /// The first index in `from..<before` where a strictly plausible frame starts whose end is
     /// followed by another plausible frame start (`.some(index)`), `.some(nil)` when there is none,
     /// or nil when a candidate cannot be judged with the bytes here yet.
-    private func innerStart(from: Int, before: Int) -> Int?? {
+    private mutating func innerStart(from: Int, before: Int) -> Int?? {
         var i = from
         while i < before {
             switch framing.check(buffer[i...], strict: true) {
             case .frame(let length):
                 let end = i + length
-                guard end < buffer.count else { return nil }
+                guard end < buffer.count else { return waiting(at: i) }
                 switch framing.check(buffer[end...], strict: false) {
                 case .frame: return .some(i)
-                case .needMore: return nil
+                case .needMore: return waiting(at: i)
                 case .invalid: i += 1
                 }
-            case .needMore: return nil
+            case .needMore: return waiting(at: i)
             case .invalid: i += 1
             }
         }
         return .some(nil)
     }
 
-    private mutating func skip(reason: String) {
+    /// `innerStart` met a candidate at `i` that needs more bytes: the search resumes there.
+    private mutating func waiting(at i: Int) -> Int?? {
+        innerSearch = (frame: base + start, next: base + i)
+        return nil
+    }
+
+    private mutating func skip(reason: FrameFault) {
         if skipStart == nil {
             skipStart = base + start
-            skipReason = inStep ? "lost step with the framing (\(reason))" : reason
+            skipReason = inStep ? "lost step with the framing (\(reason))" : reason.description
         }
         inStep = false
         start += 1
