@@ -14,24 +14,24 @@ struct AdvertisingTracker: Sendable {
     private(set) var controller = AdvertisingActivity()
     /// The host set advertising data, parameters or enabled advertising.
     private(set) var seen = false
-    private(set) var legacyAdvertisingParameters: [AdapterIndex: AdvertisingSetup] = [:]
-    private(set) var extendedAdvertisingParameters: [SetKey: AdvertisingSetup] = [:]
+    private var legacyAdvertisingParameters: [AdapterIndex: AdvertisingSetup] = [:]
+    private var extendedAdvertisingParameters: [SetKey: AdvertisingSetup] = [:]
     /// The enabled span of each set (its id).
     private(set) var openSpans: [SetKey: Int] = [:]
     /// Enabled spans (ids) no peripheral-role connection reached yet.
-    private(set) var spansAwaitingArrival: [Int] = []
+    private var spansAwaitingArrival: [Int] = []
     /// Data commands and spans (ids) settled since the last hand-over: a command when answered
     /// or replaced, a span when it stops.
-    private(set) var settledData: [Int] = []
-    private(set) var settledSpans: [Int] = []
+    private var settledData: [Int] = []
+    private var settledSpans: [Int] = []
     /// The last connections that went down (for spans whose enable was answered after).
-    private(set) var recentCloses: [AdvertisingSpan.SpanConnection] = []
+    private var recentCloses: [AdvertisingSpan.SpanConnection] = []
     /// Extended advertising data assembled so far, per set and kind.
-    private(set) var assembling: [DataKey: Int] = [:]
+    private var assembling: [DataKey: Int] = [:]
     /// The last advertising data commands per set.
     private(set) var advertisingData: [UInt8?: [RecentData]] = [:]
     /// The sets that are Android multi-advertising instances (their handle is the instance).
-    private(set) var multiAdvertisingInstances: Set<SetKey> = []
+    private var multiAdvertisingInstances: Set<SetKey> = []
 
     struct SetKey: Hashable, Sendable {
         var adapter: AdapterIndex

@@ -9,18 +9,18 @@ struct PairingTracker: Sendable {
     /// Per connection, the id of its pairing still in progress.
     private(set) var open: [ConnectionID: Int] = [:]
     /// IRKs waiting for their Identity Address Information, per connection and direction.
-    private(set) var pendingIRK: [IdentityKey: ([UInt8], FrameTime)] = [:]
+    private var pendingIRK: [IdentityKey: ([UInt8], FrameTime)] = [:]
     /// A Security Request not yet followed by a Pairing Request, and who sent it.
-    private(set) var pendingSecurityRequest: [ConnectionID: (at: FrameTime, sentBy: Side)] = [:]
+    private var pendingSecurityRequest: [ConnectionID: (at: FrameTime, sentBy: Side)] = [:]
     /// Identities learned from SMP key distribution.
     private(set) var identities: [Identity] = []
     /// Resolve resolvable private addresses with the IRKs the capture distributes (on by default).
     /// A setting (`AnalysisBuilder.resolvePrivateAddressesEnabled`), not state.
     var resolvePrivateAddresses = true
-    private(set) var identityCache: [BDAddr: BDAddr?] = [:]
+    private var identityCache: [BDAddr: BDAddr?] = [:]
     /// Peers a pairing with bonding succeeded with, and its Pairing Request (at most
     /// `bondedPeersLimit`).
-    private(set) var bondedPeers: [BDAddr: FrameTime] = [:]
+    private var bondedPeers: [BDAddr: FrameTime] = [:]
     static let bondedPeersLimit = 4096
 }
 

@@ -13,9 +13,9 @@ struct PeerOnAdapter: Hashable, Sendable {
 struct ReconnectionTracker: Sendable {
     private(set) var reconnect: [PeerOnAdapter: ReconnectPeer] = [:]
     /// Requests in some `reconnect` entry's list, by id.
-    private(set) var requestsWatched: [Int: PeerOnAdapter] = [:]
+    private var requestsWatched: [Int: PeerOnAdapter] = [:]
     /// Per adapter: peers with a waiting connection that no scan followed yet.
-    private(set) var unscannedPeers: [AdapterIndex: Set<PeerOnAdapter>] = [:]
+    private var unscannedPeers: [AdapterIndex: Set<PeerOnAdapter>] = [:]
     /// Reconnections settled and not yet handed over.
     private(set) var settled: [Reconnection] = []
 

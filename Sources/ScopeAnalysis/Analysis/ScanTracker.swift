@@ -21,7 +21,7 @@ struct ScanTracker: Sendable {
     private(set) var parameters: [AdapterIndex: [ScanPHY]] = [:]
     /// The starts of the last scans on each adapter without a system signature, most recent
     /// first (`ScanSession.previousStarts`).
-    private(set) var recentStarts: [AdapterIndex: [FrameTime]] = [:]
+    private var recentStarts: [AdapterIndex: [FrameTime]] = [:]
     /// Sessions found to be the system's once they ended (`ActorTracker.scanEnded`), for the
     /// trackers that took their start for a local request; drained by `AnalysisBuilder`.
     private(set) var reattributed: [(adapter: AdapterIndex, start: FrameTime, evidence: ActorEvidence)] = []
@@ -32,17 +32,17 @@ struct ScanTracker: Sendable {
     /// The most distinct reports a stopped session had: a new session's duplicate table starts
     /// that large (sessions on one scanner hear about as many; short ones between long ones are
     /// common), not growing from 16 slots.
-    private(set) var mostDistinctReports = 0
+    private var mostDistinctReports = 0
     /// The advertisers the reports name (`AnalysisResult.devices`).
     private(set) var advertisers = AdvertiserTable()
     /// Per advertiser and adapter: the last scan session that reported it and its first report
     /// there (per-device state; connection requests record it as `peerDiscovery`).
     private var lastDiscovery = DiscoveryTable()
     /// The adapters in `lastDiscovery`'s keys.
-    private(set) var discoveryAdapters: [AdapterIndex] = []
+    private var discoveryAdapters: [AdapterIndex] = []
     /// Sessions handed over that some `lastDiscovery` still points at, by start frame (at most
     /// one per advertiser; the others are dropped at each hand-over).
-    private(set) var handedOverDiscoveryScans: [FrameNumber: ScanSession] = [:]
+    private var handedOverDiscoveryScans: [FrameNumber: ScanSession] = [:]
     /// Extended report fragments waiting for their last part.
     private(set) var fragments: [FragmentKey: [UInt8]] = [:]
 
