@@ -337,7 +337,7 @@ extension FramePipeline.Batch where Item == DecodedFrame {
         let firstArray = pduArrays.count
         for i in 0..<count {
             let payload = storage[i].record.payload
-            if let payloads, payload.capacity > 0, payload.capacity <= FramePipeline.largestReusedPayload { payloads.keep(payload) }
+            if payload.capacity > 0, payload.capacity <= FramePipeline.largestReusedPayload { payloads?.keep(payload) }
             let pdus = storage[i].pdus
             if pdus.capacity > 0, pdus.capacity <= FramePipeline.largestReusedPDUArray { pduArrays.append(pdus) }
         }
