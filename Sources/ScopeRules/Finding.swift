@@ -100,13 +100,18 @@ package struct RuleVerdict: Sendable, Hashable {
 
     /// Findings of `severity`, kept and omitted.
     package func count(_ severity: Severity) -> Int {
-        findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) } + (omitted[severity] ?? 0)
+        var n = omitted[severity] ?? 0
+        for i in findings.indices where findings[i].severity == severity { n += 1 }
+        return n
     }
 
     /// Findings of `severity` whose actor is judged as the app's (`Actor.judgedAsApp`), kept and
     /// omitted: what `--fail-on` counts unless every actor is judged.
+    /// (The counts read each finding's fields where it is: a finding copied retains its texts.)
     package func countJudged(_ severity: Severity) -> Int {
-        findings.reduce(0) { $0 + ($1.severity == severity && $1.actor.judgedAsApp ? 1 : 0) } + (omittedJudged[severity] ?? 0)
+        var n = omittedJudged[severity] ?? 0
+        for i in findings.indices where findings[i].severity == severity && findings[i].actor.judgedAsApp { n += 1 }
+        return n
     }
 
     /// Findings of `severity` by `judged` actors (`nil`: every actor).
@@ -125,7 +130,11 @@ package struct RuleVerdict: Sendable, Hashable {
     }
 
     /// Every finding judged as the app's, kept and omitted.
-    package var totalJudged: Int { findings.filter(\.actor.judgedAsApp).count + omittedJudged.values.reduce(0, +) }
+    package var totalJudged: Int {
+        var n = omittedJudged.values.reduce(0, +)
+        for i in findings.indices where findings[i].actor.judgedAsApp { n += 1 }
+        return n
+    }
 
     /// Every finding, kept and omitted.
     package var totalFindings: Int { findings.count + omitted.values.reduce(0, +) }
