@@ -37,6 +37,11 @@ touch Package.swift
 swift build -c release --static-swift-stdlib --product hciscope --manifest-cache none
 swift build -c release --product generate-manual
 swift test
+# The library products build for a package that depends on them by version: none of their
+# targets has unsafe flags (Package.swift gives one to the targets outside them).
+if command -v python3 >/dev/null; then
+    python3 Scripts/check-library-flags.py
+fi
 # The package as it builds on macOS: without the Linux-only live layer (Package.swift,
 # HCISCOPE_PORTABLE). The offline commands must work there; capture must say it cannot record.
 HCISCOPE_PORTABLE=1 swift build --scratch-path .build-portable --product hciscope
