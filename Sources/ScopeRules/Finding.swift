@@ -100,18 +100,13 @@ package struct RuleVerdict: Sendable, Hashable {
 
     /// Findings of `severity`, kept and omitted.
     package func count(_ severity: Severity) -> Int {
-        var n = omitted[severity] ?? 0
-        for i in findings.indices where findings[i].severity == severity { n += 1 }
-        return n
+        kept(severity, judgedOnly: false) + (omitted[severity] ?? 0)
     }
 
     /// Findings of `severity` whose actor is judged as the app's (`Actor.judgedAsApp`), kept and
     /// omitted: what `--fail-on` counts unless every actor is judged.
-    /// (The counts read each finding's fields where it is: a finding copied retains its texts.)
     package func countJudged(_ severity: Severity) -> Int {
-        var n = omittedJudged[severity] ?? 0
-        for i in findings.indices where findings[i].severity == severity && findings[i].actor.judgedAsApp { n += 1 }
-        return n
+        kept(severity, judgedOnly: true) + (omittedJudged[severity] ?? 0)
     }
 
     /// Findings of `severity` by `judged` actors (`nil`: every actor).
@@ -130,9 +125,16 @@ package struct RuleVerdict: Sendable, Hashable {
     }
 
     /// Every finding judged as the app's, kept and omitted.
-    package var totalJudged: Int {
-        var n = omittedJudged.values.reduce(0, +)
-        for i in findings.indices where findings[i].actor.judgedAsApp { n += 1 }
+    package var totalJudged: Int { kept(nil, judgedOnly: true) + omittedJudged.values.reduce(0, +) }
+
+    /// Kept findings of `severity` (nil: of any), only those judged as the app's when `judgedOnly`.
+    /// Each finding's fields are read where it is: a finding copied retains its texts.
+    private func kept(_ severity: Severity?, judgedOnly: Bool) -> Int {
+        var n = 0
+        for i in findings.indices
+        where (severity == nil || findings[i].severity == severity) && (!judgedOnly || findings[i].actor.judgedAsApp) {
+            n += 1
+        }
         return n
     }
 

@@ -774,14 +774,11 @@ public struct GATTServerDatabase: Sendable {
     mutating func store(_ a: GATTAttribute, at slot: (index: Int, found: Bool)) {
         let (index, found) = slot
         let wasClientConfiguration = found && GATTTracker.isClientConfiguration(attributes[index])
+        // A discovery fills a database with tens of attributes: room for them from the first
+        // spares the growths on the way (durnerj replay: 5,010 fewer array growths).
+        if attributes.isEmpty { attributes.reserveCapacity(Self.initialCapacity) }
         if found {
             attributes[index] = a
-        } else if attributes.isEmpty {
-            // A discovery fills a database with tens of attributes: room for them from the
-            // first spares the growths on the way (durnerj replay: 5,010 fewer, 0.25 % of its
-            // instructions).
-            attributes.reserveCapacity(Self.initialCapacity)
-            attributes.append(a)
         } else if index == attributes.count {
             attributes.append(a)
         } else {
