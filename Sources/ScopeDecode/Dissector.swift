@@ -274,7 +274,7 @@ public enum DecodeDetail: Sendable, Hashable {
 /// One record, decoded as far as its layers allow.
 public struct DecodedFrame: Sendable {
     // (No default values: the initialisers set every property once.)
-    public let record: CaptureRecord
+    public private(set) var record: CaptureRecord
     public var packet: Packet
     /// L2CAP PDUs completed by this frame (a PDU reassembled from several fragments is reported
     /// on the frame that completed it), each with its upper-layer decode.
@@ -306,6 +306,19 @@ public struct DecodedFrame: Sendable {
         self.malformed = malformed
         self.commandMatch = commandMatch
         self.connection = connection
+    }
+
+    /// Moves the frame's payload array and PDU array out, leaving empty ones in their place, for
+    /// a pool to reuse their storage once the frame is freed (`FramePipeline`): called where the
+    /// frame is kept, nothing is copied and no reference is retained or released (copied out,
+    /// each array was retained there and released again when the frame was freed: two atomic
+    /// operations per frame).
+    package mutating func takeArrays() -> (payload: [UInt8], pdus: [DecodedPDU]) {
+        var payload: [UInt8] = []
+        var taken: [DecodedPDU] = []
+        swap(&payload, &record.payload)
+        swap(&taken, &pdus)
+        return (payload, taken)
     }
 
     /// All malformations, including those of the upper-layer PDUs.

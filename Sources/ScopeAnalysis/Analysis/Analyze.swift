@@ -336,9 +336,8 @@ extension FramePipeline.Batch where Item == DecodedFrame {
     func removeAll(collectingPayloadsInto payloads: SparePayloads?, pduArraysInto pduArrays: inout [[DecodedPDU]]) {
         let firstArray = pduArrays.count
         for i in 0..<count {
-            let payload = storage[i].record.payload
+            let (payload, pdus) = storage[i].takeArrays()
             if payload.capacity > 0, payload.capacity <= FramePipeline.largestReusedPayload { payloads?.keep(payload) }
-            let pdus = storage[i].pdus
             if pdus.capacity > 0, pdus.capacity <= FramePipeline.largestReusedPDUArray { pduArrays.append(pdus) }
         }
         removeAll()
