@@ -250,10 +250,16 @@ package struct Connection: Sendable {
     package var mtu = 23
     /// MTU Exchange requests and responses: the first `BoundedPrefix.capacity`, the last and
     /// how many (a link that exchanges again and again does not pile them up).
-    package var mtuExchanges = BoundedPrefix<FrameTime>()
+    package var mtuExchanges: BoundedPrefix<FrameTime> {
+        _read { yield lists.value.mtuExchanges }
+        _modify { yield &lists.value.mtuExchanges }
+    }
     /// Encryption Change and Encryption Key Refresh Complete events: the first
     /// `BoundedPrefix.capacity`, the last and how many; `encryption` folds every one of them.
-    package private(set) var encryptionChanges = BoundedPrefix<EncryptionChange>()
+    package private(set) var encryptionChanges: BoundedPrefix<EncryptionChange> {
+        _read { yield lists.value.encryptionChanges }
+        _modify { yield &lists.value.encryptionChanges }
+    }
     package private(set) var encryption = EncryptionState()
     package var disconnectCommand: FrameTime?
     /// The reason the local host gave in its Disconnect (0x15: the device is powering off —
@@ -301,23 +307,41 @@ package struct Connection: Sendable {
     /// analysis was told to follow them instead (`AnalysisBuilder.attFollower`), when an open
     /// connection drops its list once the open connections hold more than
     /// `AnalysisBuilder.heldATTBudget` of them (the counts below stay exact).
-    package var att: [ATTEvent] = []
+    package var att: [ATTEvent] {
+        _read { yield lists.value.att }
+        _modify { yield &lists.value.att }
+    }
     /// Counts of every ATT PDU of the connection, held or not.
-    package private(set) var attTotals = ATTTotals()
+    package private(set) var attTotals: ATTTotals {
+        _read { yield lists.value.attTotals }
+        _modify { yield &lists.value.attTotals }
+    }
     /// False once the analysis stopped holding this connection's ATT PDUs in `att`.
     var holdsATT = true
     /// What the decoder's GATT tracker discovered of the remote device's GATT server on this
     /// connection, as the local client discovered it (the changes its annotations report, applied
     /// in order; nothing is decoded here).
-    package var gatt = GATTDatabase()
+    package var gatt: GATTDatabase {
+        _read { yield lists.value.gatt }
+        _modify { yield &lists.value.gatt }
+    }
     /// The same for the local device's own GATT server, as the remote client discovered it (a
     /// phone serving the accessory on the same connection: its handles are its own).
-    package var localGATT = GATTDatabase()
+    package var localGATT: GATTDatabase {
+        _read { yield lists.value.localGATT }
+        _modify { yield &lists.value.localGATT }
+    }
     /// CCCD writes (Write Request / Write Command to a Client Characteristic Configuration):
     /// the first `BoundedPrefix.capacity`, the last and how many; `clientConfiguration` folds
     /// every one of them.
-    package private(set) var cccdWrites = BoundedPrefix<CCCDWrite>()
-    package private(set) var clientConfiguration = ClientConfigurationState()
+    package private(set) var cccdWrites: BoundedPrefix<CCCDWrite> {
+        _read { yield lists.value.cccdWrites }
+        _modify { yield &lists.value.cccdWrites }
+    }
+    package private(set) var clientConfiguration: ClientConfigurationState {
+        _read { yield lists.value.clientConfiguration }
+        _modify { yield &lists.value.clientConfiguration }
+    }
     package var firstATT: FrameTime?
     /// Last response of a discovery procedure.
     package var discoveryEnd: FrameTime?
@@ -336,6 +360,22 @@ package struct Connection: Sendable {
     package init(id: ConnectionID, role: Role) {
         self.id = id
         self.role = role
+    }
+
+    /// The connection's lists (ATT PDUs and their counts, both GATT databases, MTU exchanges,
+    /// encryption changes, CCCD writes), behind one reference: a copy of the connection retains
+    /// that one reference, not the fifteen the lists hold (`CopyOnWrite`).
+    private var lists = CopyOnWrite(Lists())
+
+    struct Lists: Sendable {
+        var mtuExchanges = BoundedPrefix<FrameTime>()
+        var encryptionChanges = BoundedPrefix<EncryptionChange>()
+        var att: [ATTEvent] = []
+        var attTotals = ATTTotals()
+        var gatt = GATTDatabase()
+        var localGATT = GATTDatabase()
+        var cccdWrites = BoundedPrefix<CCCDWrite>()
+        var clientConfiguration = ClientConfigurationState()
     }
 
     /// ATT PDUs of the connection (held or not).
