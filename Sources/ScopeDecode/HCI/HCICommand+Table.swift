@@ -10,12 +10,22 @@ struct CommandLayout: Sendable {
     let summary: [String]
     /// Parameter sizes that certainly fit `parameters` exactly (nil: left to the general check).
     let exactSize: ParamLayout.ExactSize?
+    /// What a Command Complete reads of `returns` for every answer, worked out once.
+    let returnShape: ReturnShape?
+
+    /// Of a return layout: the sizes that certainly fit it exactly (nil: left to the general
+    /// check) and where its connection handle is (nil: none at a fixed place).
+    struct ReturnShape: Sendable {
+        let exactSize: ParamLayout.ExactSize?
+        let handleOffset: Int?
+    }
 
     init(_ parameters: [ParamField]?, returns: [ParamField]? = nil, summary: [String] = []) {
         self.parameters = parameters
         self.returns = returns
         self.summary = summary
         self.exactSize = parameters.flatMap(ParamLayout.ExactSize.init)
+        self.returnShape = returns.map { ReturnShape(exactSize: ParamLayout.ExactSize($0), handleOffset: ParamLayout.handleOffset($0)) }
     }
 }
 
@@ -55,6 +65,12 @@ extension HCICommand {
     static func returnLayout(_ opcode: UInt16) -> [ParamField]? {
         guard let i = flatIndex(opcode) else { return nil }
         return flatLayouts[i]?.returns
+    }
+
+    /// `layout(opcode)?.returnShape`, without copying the rest of the layout.
+    static func returnShape(_ opcode: UInt16) -> CommandLayout.ReturnShape? {
+        guard let i = flatIndex(opcode) else { return nil }
+        return flatLayouts[i]?.returnShape
     }
 
     private static func flatIndex(_ opcode: UInt16) -> Int? {

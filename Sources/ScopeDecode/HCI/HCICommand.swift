@@ -97,22 +97,30 @@ enum HCIPacketBody {
     /// stated length, the parameter bytes present (at most that many: a slice of `payload`,
     /// sharing its storage, whose indices are payload indices) and any mismatch.
     static func split(_ payload: [UInt8], headerSize: Int) -> (Int, ArraySlice<UInt8>, [Malformation]) {
+        let (stated, range, issues) = bounds(payload, headerSize: headerSize)
+        return (stated, payload[range], issues)
+    }
+
+    /// ``split(_:headerSize:)`` as payload indices: where the parameter bytes present are. (A
+    /// slice shares the payload's storage and so retains it; reading the payload where it is
+    /// between these indices retains nothing.)
+    static func bounds(_ payload: borrowing [UInt8], headerSize: Int) -> (Int, Range<Int>, [Malformation]) {
         let stated = Int(payload[headerSize - 1])
         let available = payload.count - headerSize
         if available < stated {
             let m = Malformation(
                 layer: .hci, offset: payload.count,
                 message: "truncated: parameter total length \(stated), \(available) byte\(available == 1 ? "" : "s") present")
-            return (stated, payload[headerSize...], [m])
+            return (stated, headerSize..<payload.count, [m])
         }
         if available > stated {
             let extra = available - stated
             let m = Malformation(
                 layer: .hci, offset: headerSize + stated,
                 message: "\(extra) trailing byte\(extra == 1 ? "" : "s") after parameter total length \(stated)")
-            return (stated, payload[headerSize..<(headerSize + stated)], [m])
+            return (stated, headerSize..<(headerSize + stated), [m])
         }
-        return (stated, payload[headerSize...], [])
+        return (stated, headerSize..<payload.count, [])
     }
 
     /// `bytes` as a new array, copied through a buffer pointer (cheaper than converting a slice).

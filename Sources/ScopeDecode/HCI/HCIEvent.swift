@@ -150,23 +150,25 @@ public struct HCIEvent: Sendable, Hashable {
             singleReport = sub
             return
         }
-        let (length, params, headerIssues) = HCIPacketBody.split(payload, headerSize: 2)
+        // The parameters are read in the payload, between these indices: a slice of it would
+        // retain its storage once more per event (docs/PERFORMANCE.md).
+        let (length, params, headerIssues) = HCIPacketBody.bounds(payload, headerSize: 2)
         self.init(
             code: HCIEventCode(rawValue: payload[0]), parameterLength: length, packet: copy payload, malformed: headerIssues)
         let complete = headerIssues.isEmpty
         switch code {
-        case .commandComplete: decodeCommandComplete(params, validate: complete)
-        case .commandStatus: decodeCommandStatus(params, validate: complete)
-        case .leMeta: decodeLEMeta(params, validate: complete)
+        case .commandComplete: decodeCommandComplete(payload, params, validate: complete)
+        case .commandStatus: decodeCommandStatus(payload, params, validate: complete)
+        case .leMeta: decodeLEMeta(payload, params, validate: complete)
         default:
             guard let layout = Self.layoutByCode[Int(code.rawValue)] else { break }
-            apply(layout, params, baseOffset: Self.parametersOffset, validate: complete)
+            apply(layout, payload, params, baseOffset: Self.parametersOffset, validate: complete)
         }
     }
 
     /// The subevent of an LE Meta event whose parameters are exactly Parameter_Total_Length
     /// bytes and hold one advertising report filling them (``AdvertisingReport/isSingle(subevent:_:)``),
-    /// or nil: what ``decodeLEMeta(_:validate:)`` finds for such an event, read in place.
+    /// or nil: what ``decodeLEMeta(_:_:validate:)`` finds for such an event, read in place.
     @inline(__always)
     private static func singleAdvertisingReport(_ payload: borrowing [UInt8]) -> LESubevent? {
         payload.withUnsafeBytes { b -> LESubevent? in
@@ -179,46 +181,55 @@ public struct HCIEvent: Sendable, Hashable {
         }
     }
 
+    // The decoders below read the event's parameters at `params`, payload indices worked out
+    // once (`parameters` is the same bytes).
+
     /// Status/handle from fixed positions, and the layout size check.
-    private mutating func apply(_ layout: EventLayout, _ bytes: ArraySlice<UInt8>, baseOffset: Int, validate: Bool) {
-        if layout.hasStatus, let first = bytes.first { status = first }
-        if let offset = layout.handleOffset, let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
-        if validate, !layout.fitsExactly(bytes) {
-            let issues = ParamLayout.validate(layout.parameters, bytes, baseOffset: baseOffset)
+    private mutating func apply(
+        _ layout: EventLayout, _ payload: borrowing [UInt8], _ params: Range<Int>, baseOffset: Int, validate: Bool
+    ) {
+        if layout.hasStatus, !params.isEmpty { status = payload[params.lowerBound] }
+        if let offset = layout.handleOffset, let h = Self.le16(payload, params, at: offset) { handle = h & 0x0FFF }
+        if validate, !layout.fitsExactly(payload, params) {
+            let issues = ParamLayout.validate(layout.parameters, payload[params], baseOffset: baseOffset)
             if !issues.isEmpty { malformed += issues }
         }
     }
 
-    static func le16(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt16? {
-        let i = bytes.startIndex + offset
-        guard offset >= 0, i + 1 < bytes.endIndex else { return nil }
-        return UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8
+    /// The little-endian 16-bit value at `offset` into `payload[params]`, nil past its end.
+    static func le16(_ payload: borrowing [UInt8], _ params: Range<Int>, at offset: Int) -> UInt16? {
+        let i = params.lowerBound + offset
+        guard offset >= 0, i + 1 < params.upperBound else { return nil }
+        return UInt16(payload[i]) | UInt16(payload[i + 1]) << 8
     }
 
     /// Command Complete (§7.7.14): Num_HCI_Command_Packets, Command_Opcode, return parameters.
-    /// (The decoders below are given ``parameters``, worked out once.)
-    private mutating func decodeCommandComplete(_ parameters: ArraySlice<UInt8>, validate: Bool) {
-        guard parameters.count >= 3 else {
-            if let first = parameters.first { numHCICommandPackets = first }
+    private mutating func decodeCommandComplete(_ payload: borrowing [UInt8], _ params: Range<Int>, validate: Bool) {
+        let start = params.lowerBound
+        guard params.count >= 3 else {
+            if !params.isEmpty { numHCICommandPackets = payload[start] }
             if validate {
                 malformed.append(
                     Malformation(
-                        layer: .hci, offset: Self.parametersOffset + parameters.count,
-                        message: "Command Complete: truncated: needed 3 bytes, \(parameters.count) available"))
+                        layer: .hci, offset: Self.parametersOffset + params.count,
+                        message: "Command Complete: truncated: needed 3 bytes, \(params.count) available"))
             }
             return
         }
-        let start = parameters.startIndex
-        numHCICommandPackets = parameters[start]
-        let opcode = HCIOpcode(rawValue: UInt16(parameters[start + 1]) | UInt16(parameters[start + 2]) << 8)
+        numHCICommandPackets = payload[start]
+        let opcode = HCIOpcode(rawValue: UInt16(payload[start + 1]) | UInt16(payload[start + 2]) << 8)
         commandOpcode = opcode
-        let bytes = parameters.dropFirst(3)
-        status = bytes.first
-        guard let returns = HCICommand.returnLayout(opcode.rawValue) else { return }
-        if let offset = ParamLayout.handleOffset(returns), let h = Self.le16(bytes, at: offset) { handle = h & 0x0FFF }
-        if validate, !Self.isStatusOnlyFailure(returns, bytes) {
-            let issues = ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
-            if !issues.isEmpty { malformed += issues }
+        let returned = (start + 3)..<params.upperBound
+        status = returned.isEmpty ? nil : payload[returned.lowerBound]
+        guard let shape = HCICommand.returnShape(opcode.rawValue) else { return }
+        if let offset = shape.handleOffset, let h = Self.le16(payload, returned, at: offset) { handle = h & 0x0FFF }
+        // Return parameters of the usual size fit their layout: nothing to validate.
+        if validate, shape.exactSize?.fits(payload, returned) != true, let returns = HCICommand.returnLayout(opcode.rawValue) {
+            let bytes = payload[returned]
+            if !Self.isStatusOnlyFailure(returns, bytes) {
+                let issues = ParamLayout.validate(returns, bytes, baseOffset: Self.parametersOffset + 3)
+                if !issues.isEmpty { malformed += issues }
+            }
         }
     }
 
@@ -230,21 +241,23 @@ public struct HCIEvent: Sendable, Hashable {
     static let commandStatusLayout: [ParamField] = [
         .status, .u8("Num HCI Command Packets", .decimal), .u16("Command Opcode", .opcode),
     ]
+    static let commandStatusSize = ParamLayout.ExactSize(commandStatusLayout)
 
     /// Command Status (§7.7.15): Status, Num_HCI_Command_Packets, Command_Opcode.
-    private mutating func decodeCommandStatus(_ parameters: ArraySlice<UInt8>, validate: Bool) {
-        status = parameters.first
-        if parameters.count >= 2 { numHCICommandPackets = parameters[parameters.startIndex + 1] }
-        if let op = Self.le16(parameters, at: 2) { commandOpcode = HCIOpcode(rawValue: op) }
-        if validate {
-            let issues = ParamLayout.validate(Self.commandStatusLayout, parameters, baseOffset: Self.parametersOffset)
+    private mutating func decodeCommandStatus(_ payload: borrowing [UInt8], _ params: Range<Int>, validate: Bool) {
+        let start = params.lowerBound
+        status = params.isEmpty ? nil : payload[start]
+        if params.count >= 2 { numHCICommandPackets = payload[start + 1] }
+        if let op = Self.le16(payload, params, at: 2) { commandOpcode = HCIOpcode(rawValue: op) }
+        if validate, Self.commandStatusSize?.fits(payload, params) != true {
+            let issues = ParamLayout.validate(Self.commandStatusLayout, payload[params], baseOffset: Self.parametersOffset)
             if !issues.isEmpty { malformed += issues }
         }
     }
 
     /// LE Meta (§7.7.65): subevent code, then the subevent's parameters.
-    private mutating func decodeLEMeta(_ parameters: ArraySlice<UInt8>, validate: Bool) {
-        guard let first = parameters.first else {
+    private mutating func decodeLEMeta(_ payload: borrowing [UInt8], _ params: Range<Int>, validate: Bool) {
+        guard !params.isEmpty else {
             if validate {
                 malformed.append(
                     Malformation(
@@ -252,12 +265,13 @@ public struct HCIEvent: Sendable, Hashable {
             }
             return
         }
-        let sub = LESubevent(rawValue: first)
+        let sub = LESubevent(rawValue: payload[params.lowerBound])
         subevent = sub
-        let bytes = parameters.dropFirst()
+        let subParams = (params.lowerBound + 1)..<params.upperBound
         let offset = Self.parametersOffset + 1
         switch sub {
         case .advertisingReport, .directedAdvertisingReport, .extendedAdvertisingReport:
+            let bytes = payload[subParams]
             if AdvertisingReport.isSingle(subevent: sub, bytes) {
                 singleReport = sub
                 return
@@ -268,7 +282,7 @@ public struct HCIEvent: Sendable, Hashable {
             if validate, !issues.isEmpty { malformed += issues }
         default:
             guard let layout = Self.leLayoutBySubevent[Int(sub.rawValue)] else { return }
-            apply(layout, bytes, baseOffset: offset, validate: validate)
+            apply(layout, payload, subParams, baseOffset: offset, validate: validate)
         }
     }
 }
