@@ -43,11 +43,11 @@ public struct HCICommand: Sendable, Hashable {
             return HCICommand(opcode: HCIOpcode(rawValue: opcode), parameterLength: 0, parameters: [], malformed: [m])
         }
         let opcode = HCIOpcode(rawValue: UInt16(payload[0]) | UInt16(payload[1]) << 8)
-        let (length, bytes, headerIssues) = HCIPacketBody.split(payload, headerSize: 3)
-        let parameters = HCIPacketBody.copy(bytes)
+        let (length, range, headerIssues) = HCIPacketBody.bounds(payload, headerSize: 3)
+        let parameters = HCIPacketBody.copy(payload, range)
         var command = HCICommand(opcode: opcode, parameterLength: length, parameters: parameters, malformed: headerIssues)
         // Parameters of the usual size fit their layout: nothing to validate.
-        if headerIssues.isEmpty, Self.exactSize(opcode.rawValue)?.fits(parameters[...]) != true,
+        if headerIssues.isEmpty, Self.exactSize(opcode.rawValue)?.fits(parameters, parameters.indices) != true,
             let layout = Self.parameterLayout(opcode.rawValue)
         {
             let issues = ParamLayout.validate(layout, parameters[...], baseOffset: parametersOffset)
@@ -93,17 +93,10 @@ public struct HCICommand: Sendable, Hashable {
 
 /// Shared header/body handling for command and event packets.
 enum HCIPacketBody {
-    /// Splits `payload` after a header whose last byte is Parameter_Total_Length. Returns the
-    /// stated length, the parameter bytes present (at most that many: a slice of `payload`,
-    /// sharing its storage, whose indices are payload indices) and any mismatch.
-    static func split(_ payload: [UInt8], headerSize: Int) -> (Int, ArraySlice<UInt8>, [Malformation]) {
-        let (stated, range, issues) = bounds(payload, headerSize: headerSize)
-        return (stated, payload[range], issues)
-    }
-
-    /// ``split(_:headerSize:)`` as payload indices: where the parameter bytes present are. (A
-    /// slice shares the payload's storage and so retains it; reading the payload where it is
-    /// between these indices retains nothing.)
+    /// Where the parameters of `payload` are, after a header whose last byte is
+    /// Parameter_Total_Length: the stated length, the indices of the parameter bytes present (at
+    /// most that many) and any mismatch. (Read in the payload between these indices: a slice of
+    /// it would retain its storage.)
     static func bounds(_ payload: borrowing [UInt8], headerSize: Int) -> (Int, Range<Int>, [Malformation]) {
         let stated = Int(payload[headerSize - 1])
         let available = payload.count - headerSize
@@ -123,9 +116,10 @@ enum HCIPacketBody {
         return (stated, headerSize..<payload.count, [])
     }
 
-    /// `bytes` as a new array, copied through a buffer pointer (cheaper than converting a slice).
-    static func copy(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        bytes.isEmpty ? [] : bytes.withUnsafeBufferPointer { Array($0) }
+    /// `payload[range]` as a new array, copied through a buffer pointer (cheaper than converting
+    /// a slice, and no slice retains the payload).
+    static func copy(_ payload: borrowing [UInt8], _ range: Range<Int>) -> [UInt8] {
+        range.isEmpty ? [] : payload.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     /// `head` followed by "Name: value" for each named top-level field present.
