@@ -219,4 +219,35 @@ import Testing
         }
         if Fixtures.corpusRoot != nil { #expect(fits > 1000) }
     }
+
+    /// Where a command's ``CommandLayout/ReturnShape`` says the return parameters of a Command
+    /// Complete fit, the walker has nothing to report either (they skip validation), and the
+    /// shape's handle is where the return layout puts it. Command Status, of its fixed size,
+    /// skips validation too.
+    @Test func returnShapeAgreesWithTheWalker() throws {
+        var fits = 0
+        var statuses = 0
+        for url in Self.btsnoopFiles {
+            for (_, packet) in HCICorpusTests.packets(url) {
+                guard case .event(let bytes) = packet else { continue }
+                let event = HCIEvent.decode(bytes)
+                if event.code == .commandStatus, event.parameters.count == 4 {
+                    statuses += 1
+                    #expect(ParamLayout.validate(HCIEvent.commandStatusLayout, event.parameters, baseOffset: 0).isEmpty)
+                }
+                guard event.code == .commandComplete, let op = event.commandOpcode,
+                    let shape = HCICommand.returnShape(op.rawValue), let returns = HCICommand.returnLayout(op.rawValue)
+                else { continue }
+                #expect(shape.handleOffset == ParamLayout.handleOffset(returns))
+                guard shape.exactSize?.fits(event.returnParameters) == true else { continue }
+                fits += 1
+                #expect(ParamLayout.validate(returns, event.returnParameters, baseOffset: 0).isEmpty)
+                #expect(event.malformed.isEmpty)
+            }
+        }
+        if Fixtures.corpusRoot != nil {
+            #expect(fits > 1000)
+            #expect(statuses > 100)
+        }
+    }
 }

@@ -23,6 +23,9 @@ final class EventLayout: Sendable {
         self.exactSize = ExactSize(parameters)
     }
 
+    /// True when `bytes` fit the layout exactly by ``exactSize`` (false: not decided here).
+    func fitsExactly(_ bytes: ArraySlice<UInt8>) -> Bool { exactSize?.fits(bytes) ?? false }
+
     /// True when `payload[params]` fit the layout exactly by ``exactSize`` (false: not decided here).
     func fitsExactly(_ payload: borrowing [UInt8], _ params: Range<Int>) -> Bool { exactSize?.fits(payload, params) ?? false }
 }
