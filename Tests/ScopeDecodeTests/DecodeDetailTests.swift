@@ -47,6 +47,16 @@ import Testing
 
     static var btsnoopFiles: [URL] { HCICorpusTests.btsnoopFiles }
 
+    /// Every HCI event of the corpus's btsnoop captures, decoded, in capture order.
+    static func forEachCorpusEvent(_ body: (HCIEvent) -> Void) {
+        for url in btsnoopFiles {
+            for (_, packet) in HCICorpusTests.packets(url) {
+                guard case .event(let bytes) = packet else { continue }
+                body(HCIEvent.decode(bytes))
+            }
+        }
+    }
+
     /// What analysis reads of an annotation.
     struct AnalysisPart: Equatable {
         var inferredHandle: UInt16?
@@ -111,40 +121,36 @@ import Testing
     @Test func oneReportEventsReadOnDemandEqualFieldByFieldDecode() {
         var single = 0
         var other = 0
-        for url in Self.btsnoopFiles {
-            for (_, packet) in HCICorpusTests.packets(url) {
-                guard case .event(let bytes) = packet else { continue }
-                let event = HCIEvent.decode(bytes)
-                guard let sub = event.subevent,
-                    sub == .advertisingReport || sub == .extendedAdvertisingReport || sub == .directedAdvertisingReport
-                else { continue }
-                let parameters = event.parameters.dropFirst()
-                let (reports, problems) = AdvertisingReport.fieldByField(
-                    subevent: sub, parameters, baseOffset: HCIEvent.parametersOffset + 1)
-                #expect(Array(event.advertisingReports) == reports)
-                #expect(event.advertisingReports == AdvertisingReports(reports))
-                var inPlace: [AdvertisingReport] = []
-                event.advertisingReports.withUnsafeBufferPointer { inPlace = Array($0) }
-                #expect(inPlace == reports)
-                // What the analysis reads (`forEachEssentials`) equals the full decode, field by field.
-                var essentials = 0
-                event.advertisingReports.forEachEssentials { e in
-                    defer { essentials += 1 }
-                    guard essentials < reports.count else { return }
-                    let r = reports[essentials]
-                    #expect(e.eventType == r.eventType && e.isLegacyEvent == r.isLegacyEvent)
-                    #expect(e.addressType == r.addressType && e.address == r.address && e.rssi == r.rssi)
-                    #expect(e.isConnectable == r.isConnectable)
-                    #expect(r.isLegacyEvent || e.sid == (r.sid ?? 0xFF))
-                    #expect(Array(e.data) == Array(r.data))
-                }
-                #expect(essentials == reports.count)
-                if event.singleReport != nil {
-                    single += 1
-                    #expect(reports.count == 1 && problems.isEmpty)
-                } else {
-                    other += 1
-                }
+        Self.forEachCorpusEvent { event in
+            guard let sub = event.subevent,
+                sub == .advertisingReport || sub == .extendedAdvertisingReport || sub == .directedAdvertisingReport
+            else { return }
+            let parameters = event.parameters.dropFirst()
+            let (reports, problems) = AdvertisingReport.fieldByField(
+                subevent: sub, parameters, baseOffset: HCIEvent.parametersOffset + 1)
+            #expect(Array(event.advertisingReports) == reports)
+            #expect(event.advertisingReports == AdvertisingReports(reports))
+            var inPlace: [AdvertisingReport] = []
+            event.advertisingReports.withUnsafeBufferPointer { inPlace = Array($0) }
+            #expect(inPlace == reports)
+            // What the analysis reads (`forEachEssentials`) equals the full decode, field by field.
+            var essentials = 0
+            event.advertisingReports.forEachEssentials { e in
+                defer { essentials += 1 }
+                guard essentials < reports.count else { return }
+                let r = reports[essentials]
+                #expect(e.eventType == r.eventType && e.isLegacyEvent == r.isLegacyEvent)
+                #expect(e.addressType == r.addressType && e.address == r.address && e.rssi == r.rssi)
+                #expect(e.isConnectable == r.isConnectable)
+                #expect(r.isLegacyEvent || e.sid == (r.sid ?? 0xFF))
+                #expect(Array(e.data) == Array(r.data))
+            }
+            #expect(essentials == reports.count)
+            if event.singleReport != nil {
+                single += 1
+                #expect(reports.count == 1 && problems.isEmpty)
+            } else {
+                other += 1
             }
         }
         if Fixtures.corpusRoot != nil {
@@ -173,23 +179,19 @@ import Testing
     /// Where ``EventLayout/fitsExactly(_:)`` says yes, the walker has nothing to report.
     @Test func exactSizeAgreesWithTheWalker() {
         var fits = 0
-        for url in Self.btsnoopFiles {
-            for (_, packet) in HCICorpusTests.packets(url) {
-                guard case .event(let bytes) = packet else { continue }
-                let event = HCIEvent.decode(bytes)
-                let layout: EventLayout?
-                let parameters: ArraySlice<UInt8>
-                if event.code == .leMeta, let sub = event.subevent {
-                    layout = HCIEvent.leLayouts[sub.rawValue]
-                    parameters = event.parameters.dropFirst()
-                } else {
-                    layout = HCIEvent.layouts[event.code.rawValue]
-                    parameters = event.parameters
-                }
-                guard let layout, layout.fitsExactly(parameters) else { continue }
-                fits += 1
-                #expect(ParamLayout.validate(layout.parameters, parameters, baseOffset: 0).isEmpty)
+        Self.forEachCorpusEvent { event in
+            let layout: EventLayout?
+            let parameters: ArraySlice<UInt8>
+            if event.code == .leMeta, let sub = event.subevent {
+                layout = HCIEvent.leLayouts[sub.rawValue]
+                parameters = event.parameters.dropFirst()
+            } else {
+                layout = HCIEvent.layouts[event.code.rawValue]
+                parameters = event.parameters
             }
+            guard let layout, layout.fitsExactly(parameters) else { return }
+            fits += 1
+            #expect(ParamLayout.validate(layout.parameters, parameters, baseOffset: 0).isEmpty)
         }
         for (_, layout) in HCIEvent.layouts {
             // Every layout the general check calls exact by size is one `exactSize` describes or leaves out.
@@ -227,23 +229,19 @@ import Testing
     @Test func returnShapeAgreesWithTheWalker() throws {
         var fits = 0
         var statuses = 0
-        for url in Self.btsnoopFiles {
-            for (_, packet) in HCICorpusTests.packets(url) {
-                guard case .event(let bytes) = packet else { continue }
-                let event = HCIEvent.decode(bytes)
-                if event.code == .commandStatus, event.parameters.count == 4 {
-                    statuses += 1
-                    #expect(ParamLayout.validate(HCIEvent.commandStatusLayout, event.parameters, baseOffset: 0).isEmpty)
-                }
-                guard event.code == .commandComplete, let op = event.commandOpcode,
-                    let shape = HCICommand.returnShape(op.rawValue), let returns = HCICommand.returnLayout(op.rawValue)
-                else { continue }
-                #expect(shape.handleOffset == ParamLayout.handleOffset(returns))
-                guard shape.exactSize?.fits(event.returnParameters) == true else { continue }
-                fits += 1
-                #expect(ParamLayout.validate(returns, event.returnParameters, baseOffset: 0).isEmpty)
-                #expect(event.malformed.isEmpty)
+        Self.forEachCorpusEvent { event in
+            if event.code == .commandStatus, event.parameters.count == 4 {
+                statuses += 1
+                #expect(ParamLayout.validate(HCIEvent.commandStatusLayout, event.parameters, baseOffset: 0).isEmpty)
             }
+            guard event.code == .commandComplete, let op = event.commandOpcode,
+                let shape = HCICommand.returnShape(op.rawValue), let returns = HCICommand.returnLayout(op.rawValue)
+            else { return }
+            #expect(shape.handleOffset == ParamLayout.handleOffset(returns))
+            guard shape.exactSize?.fits(event.returnParameters) == true else { return }
+            fits += 1
+            #expect(ParamLayout.validate(returns, event.returnParameters, baseOffset: 0).isEmpty)
+            #expect(event.malformed.isEmpty)
         }
         if Fixtures.corpusRoot != nil {
             #expect(fits > 1000)
