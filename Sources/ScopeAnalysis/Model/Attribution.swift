@@ -189,7 +189,7 @@ package enum ActorSignal: String, Sendable, Hashable, CaseIterable {
         case .advertisingAfterReset: return "advertising enabled right after the controller's HCI Reset"
         case .requestAcceptListAfterReset: return "Filter Accept List connection request right after the controller reset (bonded devices reconnected)"
         case .requestAcceptList: return "Filter Accept List connection request (background reconnection of a known device)"
-        case .requestAcceptListUnbonded: return "Filter Accept List connection to a device it is not bonded with (the app's or the system's)"
+        case .requestAcceptListUnbonded: return "Filter Accept List connection to a device it is not bonded with"
         case .remoteCentral: return "the remote central connected (peripheral role)"
         case .classicLink: return "BR/EDR (classic) link"
         case .setupNotCaptured: return "connection setup not captured"
