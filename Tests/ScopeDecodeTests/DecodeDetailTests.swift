@@ -170,13 +170,13 @@ import Testing
         #expect(fixed == 1 && countAt == 0 && element == 4)
         // 2 handles: 1 + 2 × 4 bytes; one byte short or over is left to the walker.
         let bytes: [UInt8] = [0x02, 0x40, 0x00, 0x01, 0x00, 0x41, 0x00, 0x02, 0x00]
-        #expect(layout.fitsExactly(bytes[...]))
-        #expect(!layout.fitsExactly(bytes.dropLast()))
-        #expect(!layout.fitsExactly((bytes + [0])[...]))
-        #expect(!layout.fitsExactly([][...]))
+        #expect(layout.fitsExactly(bytes, bytes.indices))
+        #expect(!layout.fitsExactly(bytes, bytes.indices.dropLast()))
+        #expect(!layout.fitsExactly(bytes + [0], 0..<(bytes.count + 1)))
+        #expect(!layout.fitsExactly([], 0..<0))
     }
 
-    /// Where ``EventLayout/fitsExactly(_:)`` says yes, the walker has nothing to report.
+    /// Where ``EventLayout/fitsExactly(_:_:)`` says yes, the walker has nothing to report.
     @Test func exactSizeAgreesWithTheWalker() {
         var fits = 0
         Self.forEachCorpusEvent { event in
@@ -189,7 +189,7 @@ import Testing
                 layout = HCIEvent.layouts[event.code.rawValue]
                 parameters = event.parameters
             }
-            guard let layout, layout.fitsExactly(parameters) else { return }
+            guard let layout, layout.fitsExactly(event.packet, parameters.indices) else { return }
             fits += 1
             #expect(ParamLayout.validate(layout.parameters, parameters, baseOffset: 0).isEmpty)
         }
@@ -212,7 +212,7 @@ import Testing
                 guard case .command(let bytes) = packet else { continue }
                 let command = HCICommand.decode(bytes)
                 guard let layout = HCICommand.parameterLayout(command.opcode.rawValue),
-                    HCICommand.exactSize(command.opcode.rawValue)?.fits(command.parameters[...]) == true
+                    HCICommand.exactSize(command.opcode.rawValue)?.fits(command.parameters, command.parameters.indices) == true
                 else { continue }
                 fits += 1
                 #expect(ParamLayout.validate(layout, command.parameters[...], baseOffset: 0).isEmpty)
@@ -238,7 +238,7 @@ import Testing
                 let shape = HCICommand.returnShape(op.rawValue), let returns = HCICommand.returnLayout(op.rawValue)
             else { return }
             #expect(shape.handleOffset == ParamLayout.handleOffset(returns))
-            guard shape.exactSize?.fits(event.returnParameters) == true else { return }
+            guard shape.exactSize?.fits(event.packet, event.returnParameters.indices) == true else { return }
             fits += 1
             #expect(ParamLayout.validate(returns, event.returnParameters, baseOffset: 0).isEmpty)
             #expect(event.malformed.isEmpty)

@@ -23,9 +23,6 @@ final class EventLayout: Sendable {
         self.exactSize = ExactSize(parameters)
     }
 
-    /// True when `bytes` fit the layout exactly by ``exactSize`` (false: not decided here).
-    func fitsExactly(_ bytes: ArraySlice<UInt8>) -> Bool { exactSize?.fits(bytes) ?? false }
-
     /// True when `payload[params]` fit the layout exactly by ``exactSize`` (false: not decided here).
     func fitsExactly(_ payload: borrowing [UInt8], _ params: Range<Int>) -> Bool { exactSize?.fits(payload, params) ?? false }
 }
@@ -67,25 +64,15 @@ extension ParamLayout {
             self = .fixed(offset)
         }
 
-        /// True when `bytes` fit exactly.
-        func fits(_ bytes: ArraySlice<UInt8>) -> Bool {
-            fits(count: bytes.count) { bytes[bytes.startIndex + $0] }
-        }
-
         /// True when `payload[params]` fit exactly (read in the payload: no slice of it retained).
-        func fits(_ payload: borrowing [UInt8], _ params: Range<Int>) -> Bool {
-            fits(count: params.count) { payload[params.lowerBound + $0] }
-        }
-
-        /// True when `count` bytes fit exactly; `byte(i)`: the `i`th of them.
         @inline(__always)
-        private func fits(count: Int, byte: (Int) -> UInt8) -> Bool {
+        func fits(_ payload: borrowing [UInt8], _ params: Range<Int>) -> Bool {
             switch self {
             case .fixed(let size):
-                return count == size
+                return params.count == size
             case .counted(let fixed, let countAt, let element):
-                guard count > countAt else { return false }
-                return count == fixed + Int(byte(countAt)) * element
+                guard params.count > countAt else { return false }
+                return params.count == fixed + Int(payload[params.lowerBound + countAt]) * element
             }
         }
 
