@@ -30,6 +30,48 @@ import Testing
         #expect(le.allSatisfy { $0.gatt.services.count > 0 || $0.att.isEmpty })
     }
 
+    /// The connection timing figures are the local GATT client's (RULES.md: time to the end of
+    /// GATT discovery, to the first useful data). A peripheral whose ATT traffic only answers the
+    /// peer's client has neither: in the shipped adv.without-need-passes, the peer discovers the
+    /// local server (frames 39–52) and reads from it, answered in frame 55 (tshark).
+    @Test func timingFiguresOfAServerOnlyLinkAreAbsent() throws {
+        let url = Fixtures.project("scenarios/adv.without-need-passes.btsnoop")
+        let r = try AnalysisBuilder.analyze(path: url.path)
+        let c = try #require(r.connections.first)
+        #expect(c.remoteIsGATTClient && !c.localIsGATTClient)
+        #expect(c.firstATT?.frame == 39)
+        #expect(c.discoveryEnd == nil)
+        #expect(c.firstData == nil)
+    }
+
+    /// An iPhone reconnecting smart glasses (PacketLogger; connection complete frame 236, handle
+    /// 0x004B): both sides are GATT clients. The glasses discover the phone's server (frames
+    /// 294–415); the phone discovers nothing (its Read By Type of the Device Name, frame 357, is a
+    /// read), and its own server indicates Service Changed (frame 260). The first value the
+    /// phone receives is the notification of frame 437 (tshark).
+    @Test func peerDiscoveryAndLocalServerDataAreNotTheLocalClientsTiming() throws {
+        guard let url = Fixtures.corpus("real/havvk__even-g2-smart-classroom__bt3.pklg") else { return }
+        let r = try AnalysisBuilder.analyze(path: url.path)
+        let c = try #require(r.connections.first { $0.id.handle == 0x004B })
+        #expect(c.complete?.frame == 236)
+        #expect(c.localIsGATTClient && c.remoteIsGATTClient)
+        #expect(c.discoveryEnd == nil)
+        #expect(c.firstData?.frame == 437)
+    }
+
+    /// A phone as peripheral of an insulin pump (connection complete frame 31, role peripheral):
+    /// the pump discovers the phone's server for 20 s; the phone's own discovery, a Find By Type
+    /// Value (frame 90), ends with the Error Response of frame 102, and the first value it
+    /// receives is the Read Response of frame 119 (tshark).
+    @Test func localDiscoveryEndsWhereTheLocalClientsDoes() throws {
+        guard let url = Fixtures.corpus("real/palmarci__OpenGuardian__780g_pairing_with_mobile.pcapng") else { return }
+        let r = try AnalysisBuilder.analyze(path: url.path)
+        let c = try #require(r.connections.first { $0.id.handle == 0x0004 })
+        #expect(c.complete?.frame == 31)
+        #expect(c.discoveryEnd?.frame == 102)
+        #expect(c.firstData?.frame == 119)
+    }
+
     /// Only ACL records, no HCI events: the connection is listed with its setup unknown.
     @Test func aclOnlyCaptureListsConnectionWithoutSetup() throws {
         guard let url = Fixtures.corpus("real/syssi__esphome-lumentree__btsnoop_hci.log") else { return }

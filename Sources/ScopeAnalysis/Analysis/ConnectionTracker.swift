@@ -307,13 +307,21 @@ extension ConnectionTracker {
                 c.mtuExchanges.append(at)
                 if let effective = pdu.effectiveMTU { c.mtu = effective }
             }
+            // The timing figures are the local GATT client's: what the local host learned and
+            // received. A response it sent answers the peer's client (the peer discovering the
+            // local server, reading a value from it), and is not counted.
+            guard direction != .sent else { break }
             if pdu.opcode == .readResponse || pdu.opcode == .readBlobResponse, pdu.valueLength > 0, c.firstData == nil {
                 c.firstData = at
             }
             // A response that answers a discovery request (its results, an error ending it).
             if pdu.procedure != nil { c.discoveryEnd = at }
         case .notification, .indication:
-            if c.firstData == nil, pdu.valueLength > 0 || pdu.opcode == .multipleHandleValueNotification { c.firstData = at }
+            // (One the local server sent, a Service Changed indication among them, is not data the
+            // local client received.)
+            if direction != .sent, c.firstData == nil, pdu.valueLength > 0 || pdu.opcode == .multipleHandleValueNotification {
+                c.firstData = at
+            }
         default:
             break
         }

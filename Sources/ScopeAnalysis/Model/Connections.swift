@@ -343,9 +343,12 @@ package struct Connection: Sendable {
         _modify { yield &lists.value.clientConfiguration }
     }
     package var firstATT: FrameTime?
-    /// Last response of a discovery procedure.
+    /// Last response the local GATT client received to a discovery procedure (the peer's
+    /// discovery of the local server is not counted; nor anything sent when the capture does not
+    /// tell directions apart, where every response counts).
     package var discoveryEnd: FrameTime?
-    /// First Read Response or notification/indication carrying a value.
+    /// First Read Response or notification/indication carrying a value that the local host
+    /// received (the local server's own, a Service Changed indication among them, is not data).
     package var firstData: FrameTime?
     /// The local host sent at least one ATT request or command.
     package var localIsGATTClient = false
