@@ -113,6 +113,10 @@ package struct TextReporter: Sendable {
             if dup.appFullDutyMicros > 0 {
                 line("    the app's scans at 100 % duty (window = interval): \(dur(dup.appFullDutyMicros))")
             }
+        } else if t.devices > 0 {
+            // Reports with no scan enabled in the capture: the scan was running when it began.
+            line("  \(FigureName.duplicates): no scan started in this capture; \(t.devices) device(s) were reported by a scan "
+                 + "already running when it began (its parameters and duplicate filtering are not in the capture: not judged).")
         } else {
             line("  \(FigureName.duplicates): no scanning in this capture.")
         }

@@ -122,4 +122,18 @@ struct ShortReportTests {
         #expect(sum.max == 100 && sum.worst?.frame == 10)
         #expect(SumCount().max == nil)
     }
+
+    /// Advertising reports with no scan enabled in the capture: the scan was running before it
+    /// began. The headline says so instead of "no scanning" (an iPhone's PacketLogger capture:
+    /// 21 LE Extended Advertising Reports, frames 11–720, and no LE Set Scan Enable or LE Set
+    /// Extended Scan Enable, tshark).
+    @Test func reportsOfAScanRunningBeforeTheCaptureAreNotNoScanning() throws {
+        guard let url = Fixtures.corpus("real/elkusbry__peripage-tool__peripage_capture.pklg"),
+            let r = Self.report(url)
+        else { return }
+        #expect(r.totals.scans == 0 && r.totals.devices == 6)
+        let text = TextReporter(color: false).render(r)
+        #expect(!text.contains("no scanning in this capture"))
+        #expect(text.contains("no scan started in this capture; 6 device(s) were reported by a scan already running when it began"))
+    }
 }
