@@ -25,6 +25,20 @@ import Testing
         #expect(left.findings.allSatisfy { $0.platform == .android && $0.message.contains("BluetoothLeScanner") })
     }
 
+    /// Android, 20-byte Write Commands to 0x002F after the peer's Exchange MTU Request raised
+    /// the ATT_MTU to 247 (frames 473, 477; writes 639–6705, tshark): the advice does not blame a
+    /// missing `requestMtu()` but the chunk size. Without an exchange (yeelock's writes are
+    /// whole commands and pass; the scripted case has none) the documented advice stands.
+    @Test func smallWritesAfterAnExchangeBlameTheChunkSize() throws {
+        guard let v = try verdict("wangdalian__btsnooper__btsnoop_hci.log", "att.small-writes") else { return }
+        let f = try #require(v.findings.first { $0.subject.hasSuffix("handle 0x002f") })
+        #expect(f.platform == .android)
+        #expect(f.message.contains("raised the ATT_MTU to 247"))
+        #expect(!f.message.contains("No `requestMtu()`"))
+        #expect(f.message.contains("chunks sized for the default ATT_MTU"))
+        #expect(f.recommendation?.hasPrefix("Write chunks of `mtu - 3` bytes") == true)
+    }
+
     /// No platform named (an Android log with no marker): every session with the filter off is
     /// judged as before, advice for every platform (iOS first).
     @Test func unknownPlatformKeepsEveryFinding() throws {

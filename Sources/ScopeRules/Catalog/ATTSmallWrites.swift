@@ -130,17 +130,41 @@ package struct ATTSmallWrites: ItemRule {
                     let mtuText = exchanged
                         ? "although an MTU exchange had raised the ATT_MTU to \(first.mtu) (payload up to \(first.mtu - 3) bytes)"
                         : "while no MTU exchange had happened (ATT_MTU \(first.mtu))"
+                    // After an exchange, the documented causes that blame a missing exchange do
+                    // not hold: the writes keep a chunk size fixed for the default MTU.
+                    let raised = exchanged ? Self.causeAfterExchange(context.platform) : nil
                     return finding(
                         subject: "\(c.label) handle \(Text.hex4(handle))",
                         shows:
                             "\(r.count) writes of at most \(maxBytes) bytes to handle \(Text.hex4(handle)) by the \(Text.side(first.clientSide)) client (frames \(first.at.frame)-\(last.frame), \(kindsText), largest \(r.largest) bytes, longest gap \(Text.millis(r.longestGap))) \(mtuText)",
-                        cause:
-                            "Usually data chunked into 20-byte pieces (the default ATT_MTU 23) instead of maximumWriteValueLength(for:) (Android: requestMtu(517) and chunks of mtu - 3; BlueZ: AcquireWrite's MTU)",
+                        cause: raised?.cause
+                            ?? "Usually data chunked into 20-byte pieces (the default ATT_MTU 23) instead of maximumWriteValueLength(for:) (Android: requestMtu(517) and chunks of mtu - 3; BlueZ: AcquireWrite's MTU)",
                         evidence: [first.at.frame, last.frame],
-                        fix: "Negotiate a larger ATT_MTU (and data length) and write chunks of ATT_MTU - 3 bytes.",
+                        fix: raised?.fix ?? "Negotiate a larger ATT_MTU (and data length) and write chunks of ATT_MTU - 3 bytes.",
+                        platform: raised == nil ? nil : context.platform,
                         attribution: attribution, context: context)
                 }
             }
+        }
+    }
+
+    /// Cause and fix on `platform` when an MTU exchange had raised the ATT_MTU before the writes
+    /// (the documented advice, which blames a missing exchange, does not hold then), or nil where
+    /// the documented advice already fits (iOS and BlueZ exchange the MTU themselves).
+    static func causeAfterExchange(_ platform: Platform?) -> (cause: String, fix: String)? {
+        switch platform {
+        case .android:
+            return (
+                "Usual cause on Android: the app writes chunks sized for the default ATT_MTU (20 bytes) although the MTU "
+                    + "was exchanged (`onMtuChanged` reports it, whichever side asked).",
+                "Write chunks of `mtu - 3` bytes, the `mtu` of `onMtuChanged`. (Other stacks: `hciscope rules att.small-writes`.)")
+        case .embedded:
+            return (
+                "Usual cause on Zephyr and other embedded stacks: writes sized for the default ATT_MTU although the MTU "
+                    + "was exchanged.",
+                "Size writes by `bt_gatt_get_mtu() - 3` (NimBLE: `ble_att_mtu() - 3`). (Other stacks: `hciscope rules att.small-writes`.)")
+        case .ios, .bluez, nil:
+            return nil
         }
     }
 
