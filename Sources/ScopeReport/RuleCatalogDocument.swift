@@ -262,8 +262,10 @@ package enum RuleCatalogDocument {
         60 s before the request, and not the system's own background scan (named apart: "found only by the \
         system's own scan"); a request with none of its own is a direct connection.
         - **Connection timing.** Request → connection complete (setup), then, counted from the connection \
-        complete: first ATT PDU, end of GATT discovery, first useful data (a read response or notification \
-        with a value); lifetime (to the Disconnection Complete, not the Disconnect command); idle tail (last \
+        complete: first ATT PDU, end of the local GATT client's discovery, first useful data the local host \
+        received (a read response or notification with a value; the peer discovering or reading the local GATT \
+        server is the peer's, and not counted); lifetime (to the Disconnection Complete, not the Disconnect \
+        command); idle tail (last \
         ACL payload → disconnection); interval, latency, supervision timeout and every update; PHY and data \
         length changes; ATT_MTU (23 until an exchange); encryption; disconnection reason and which side asked.
         - **GATT.** Discovery procedures (full-range Read By Group Type or Find By Type Value), their round \

@@ -193,12 +193,15 @@ import Testing
         #expect(finding.message.contains("RSSI -91 dBm"))
         #expect(!finding.message.contains("edge of range"))
 
-        // The report read more than `weak_rssi_within_s` (60 s) before the loss: given, not called weak
-        // (the link held long after it; whoisbe/pongbot's 0x0044 held 75 minutes after a -100 dBm report).
+        // The report read more than `weak_rssi_within_s` (60 s) before the loss: named with its age,
+        // not called weak and not evidence (the link held long after it; whoisbe/pongbot's 0x0044 held
+        // 75 minutes after a -100 dBm report, its 0x0043 #4 failed 1 h 23 min after a -82 dBm one).
         let longAfter = script(readRSSI: [], advertisingRSSI: -91, lossAt: 61_000)
         finding = try #require(verdict(ConnLinkLost.self, longAfter.0.analysis()).findings.first)
-        #expect(finding.message.contains("RSSI -91 dBm in the peer's last advertising report"))
+        #expect(finding.message.contains(
+            "no RSSI within 60 s of the loss (the peer's last advertising report, frame \(longAfter.report ?? 0), 1 min 0 s before, had -91 dBm"))
         #expect(!finding.message.contains("edge of range"))
+        #expect(!finding.evidence.contains(longAfter.report ?? 0))
         let justWithin = script(readRSSI: [], advertisingRSSI: -91, lossAt: 60_000)
         finding = try #require(verdict(ConnLinkLost.self, justWithin.0.analysis()).findings.first)
         #expect(finding.message.contains("edge of range"))

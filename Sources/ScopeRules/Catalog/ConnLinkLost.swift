@@ -60,13 +60,16 @@ package struct ConnLinkLost: ItemRule {
                 // The signal the capture holds, and the weak reading before the loss: read once,
                 // for what the finding shows and for its evidence.
                 let signal = Self.signal(c), weakReading = Self.weakSignal(c, before: d, weak)
+                // A reading older than `weak_rssi_within_s` is named with its age but proves
+                // nothing about the loss: not evidence.
+                let recent = signal.map { d.time.microseconds &- $0.reading.at.time.microseconds <= weak.withinMicros } ?? false
                 return finding(
                     subject: c.label,
-                    shows: Self.describe(c, end: end, at: d, signal: signal, weak: weakReading),
+                    shows: Self.describe(c, end: end, at: d, signal: signal, recentWithin: recent ? nil : weak.withinMicros, weak: weakReading),
                     cause: Self.cause(end),
                     evidence: [
                         c.complete?.frame, c.parametersSetAt?.frame, c.lastSent?.frame, c.lastReceived?.frame, lostEncrypting?.frame,
-                        signal?.reading.at.frame, weakReading?.at.frame, d.frame,
+                        recent ? signal?.reading.at.frame : nil, weakReading?.at.frame, d.frame,
                     ],
                     fix: "Treat link loss as normal: reconnect when the device is back and resume; if it happens within range, ask (from the peripheral) for a longer supervision timeout and check the peer's power and antenna.",
                     attribution: attribution, context: context)
@@ -94,9 +97,11 @@ package struct ConnLinkLost: ItemRule {
     }
 
     /// "connection 0x0040 (central, peer …) lost by supervision timeout (reason 0x08, frame 420): interval 30 ms, …".
-    /// `signal`: `signal(c)`; `weak`: `weakSignal(c, before: d, _:)`.
+    /// `signal`: `signal(c)`; `recentWithin`: set when that reading is older than this before the
+    /// loss; `weak`: `weakSignal(c, before: d, _:)`.
     static func describe(
-        _ c: Connection, end: LinkEnd, at d: FrameTime, signal: (reading: RSSIReading, readOnLink: Bool)?, weak: RSSIReading?
+        _ c: Connection, end: LinkEnd, at d: FrameTime, signal: (reading: RSSIReading, readOnLink: Bool)?,
+        recentWithin: Int64? = nil, weak: RSSIReading?
     ) -> String {
         var s = "\(c.label) (\(c.role.rawValue), \(c.peerText)) "
         switch end {
@@ -129,7 +134,16 @@ package struct ConnLinkLost: ItemRule {
             return "last \(what) frame \(f.frame), \(Text.seconds(d.time.microseconds - f.time.microseconds)) before"
         }
         s += "; " + last(c.lastSent, "ACL data sent") + "; " + last(c.lastReceived, "ACL data received")
-        s += "; " + rssiText(c, signal, before: d)
+        if let within = recentWithin, let (r, onLink) = signal {
+            // Too old to say where the devices were at the loss: named with its age only.
+            let ago = Text.seconds(d.time.microseconds - r.at.time.microseconds)
+            s += "; no RSSI within \(within / 1_000_000) s of the loss ("
+                + (onLink
+                    ? "the last Read RSSI, frame \(r.at.frame), \(ago) before, gave \(r.dBm) dBm)"
+                    : "the peer's last advertising report, frame \(r.at.frame), \(ago) before, had \(r.dBm) dBm; no Read RSSI on the link)")
+        } else {
+            s += "; " + rssiText(c, signal, before: d)
+        }
         if let w = weak {
             s += "; the signal the capture holds was weak (\(w.dBm) dBm at frame \(w.at.frame)): the devices were likely near the edge of range"
         }

@@ -103,7 +103,8 @@ extension ConnLinkLost {
             "The signal strength where the capture has it: the last Read RSSI answer on the link (and the weakest), "
                 + "else the peer's last advertising report before the link came up; at or below `weak_rssi_dbm` "
                 + "(-85 dBm), read at most `weak_rssi_within_s` (60 s) before the loss, the finding says the devices "
-                + "were likely near the edge of range (an older reading says nothing of where they were then)",
+                + "were likely near the edge of range (an older reading says nothing of where they were then: it is named "
+                + "with its age, and is not evidence)",
         ],
         violated: "A link ends with 0x08 or 0x3E, or a request is answered with 0x3E. An Encryption Change or Key "
             + "Refresh with status 0x08 is such a loss too, never a pairing failure.",
