@@ -72,7 +72,9 @@ package struct Report: Sendable {
         let endTime = a.capture.lastTimestamp ?? origin
         // Only the connections listed are summarised (a long capture's are not all listed), once:
         // the headline's connection timings read the same summaries.
-        let summaries = a.connections.prefix(limit).map { ConnectionSummary($0, captureEnd: endTime, rel: rel, actor: actor) }
+        let summaries = a.connections.prefix(limit).map {
+            ConnectionSummary($0, captureEnd: endTime, summaryOnly: a.capture.origin.summaryOnly, rel: rel, actor: actor)
+        }
         self.connections = summaries
         self.pairings = a.pairings.prefix(limit).map { PairingSummary($0, rel: rel) }
         self.advertising = a.advertising.map { AdvertisingSummary($0, rel: rel, actor: actor) }
@@ -522,7 +524,9 @@ package struct ConnectionSummary: Sendable {
         return (names, names.map { place[$0]! })
     }()
 
-    init(_ c: Connection, captureEnd: Timestamp, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor) {
+    init(
+        _ c: Connection, captureEnd: Timestamp, summaryOnly: Bool, rel: (Timestamp) -> Int64, actor: (ActorEvidence) -> Actor
+    ) {
         who = Attributed(c.attribution, actor)
         rssiReadings = c.rssiReadings
         peerAdvertisingRSSI = c.peerAdvertisingRSSI
@@ -558,7 +562,7 @@ package struct ConnectionSummary: Sendable {
         firstDataMicros = c.sinceComplete(c.firstData)
         stillConnectedAtEnd = c.disconnect == nil
         lifetimeMicros = c.lifetimeMicros(captureEnd: captureEnd)
-        idleTailMicros = c.idleTailMicros(captureEnd: captureEnd)
+        idleTailMicros = c.idleTailMicros(captureEnd: captureEnd, summaryOnly: summaryOnly)
         disconnectFrame = c.disconnect?.frame
         disconnectMicros = c.disconnect.map { rel($0.time) }
         disconnectReason = c.disconnectReason.map(ContractNames.hciStatus)

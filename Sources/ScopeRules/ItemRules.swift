@@ -56,7 +56,7 @@ final class ItemView {
         self.detail = detail ?? analysis
         self.facts = facts
         platform = analysis.capture.platform
-        aclFree = analysis.capture.origin.summaryOnly || analysis.capture.aclFrames == 0
+        aclFree = analysis.capture.holdsNoACL
         attempts = analysis.attempts
         connections = analysis.connections
         pairings = analysis.pairings
@@ -73,7 +73,7 @@ final class ItemView {
         detail = batch
         self.facts = facts
         platform = batch.capture.platform
-        aclFree = batch.capture.origin.summaryOnly || batch.capture.aclFrames == 0
+        aclFree = batch.capture.holdsNoACL
         attempts = items.attempts
         connections = items.connections
         pairings = items.pairings

@@ -136,4 +136,17 @@ struct ShortReportTests {
         #expect(!text.contains("no scanning in this capture"))
         #expect(text.contains("no scan started in this capture; 6 device(s) were reported by a scan already running when it began"))
     }
+
+    /// A btsnooz summary keeps no ACL data beyond L2CAP signalling (the stack drops the rest): how
+    /// long a link went without data cannot be seen there, so no idle tail is given, for any of the
+    /// 16 connections of this one (a car's BR/EDR links; before, each link's whole life was called
+    /// its idle tail), while their lifetimes are.
+    @Test func aBtsnoozSummaryShowsNoIdleTail() throws {
+        guard let url = Fixtures.corpus("real/MaciejKubon__MyCar__btsnooz_hci.log.last"), let r = Self.report(url) else { return }
+        #expect(r.connections.count == 16)
+        #expect(r.connections.allSatisfy { $0.idleTailMicros == nil })
+        #expect(r.connections.filter { $0.lifetimeMicros != nil }.count == 15)
+        #expect(r.headline.figure("idle_tail_ms")?.value == nil)
+        #expect(!TextReporter(color: false).render(r).contains("idle tail"))
+    }
 }

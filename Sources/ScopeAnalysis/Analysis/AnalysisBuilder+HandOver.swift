@@ -147,7 +147,8 @@ extension AnalysisBuilder {
         for p in connections {
             let c = links.connections[p]
             items.connections.append(c)
-            handedOver.timing.add(c, captureEnd: c.disconnect?.time ?? Timestamp(microseconds: now))
+            handedOver.timing.add(
+                c, captureEnd: c.disconnect?.time ?? Timestamp(microseconds: now), summaryOnly: capture.info.origin.summaryOnly)
             advertising.addConnectedTime(of: c, excluding: goneSpans)
         }
         for p in attempts {

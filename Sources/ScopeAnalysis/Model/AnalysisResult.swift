@@ -77,6 +77,9 @@ package struct CaptureInfo: Sendable {
     package var frames: Int = 0
     /// ACL records (a btsnooz summary holds none beyond L2CAP signalling).
     package var aclFrames: Int = 0
+    /// The capture holds no ACL data to judge idle time or traffic by: a btsnooz summary (its
+    /// ACL is L2CAP signalling only), or no ACL record at all.
+    package var holdsNoACL: Bool { origin.summaryOnly || aclFrames == 0 }
     /// The first and last HCI packet (command, event, ACL, SCO, ISO): the capture's traffic, which
     /// notes and index records written hours or days before need not share.
     package var firstTraffic: FrameTime?

@@ -198,8 +198,18 @@ extension Connection {
         return (disconnect?.time ?? captureEnd).microseconds &- k.time.microseconds
     }
 
-    /// Last ACL payload (or the complete) → disconnection complete (or `captureEnd`).
-    package func idleTailMicros(captureEnd: Timestamp) -> Int64? {
+    /// Whether the capture shows how long the link went without data: not when it holds no ACL
+    /// data (``CaptureInfo/holdsNoACL``: a btsnooz summary, or no ACL record) and none was seen on
+    /// this link — its idle time would be its whole life.
+    package func idleTimeVisible(captureHoldsNoACL: Bool) -> Bool { !(captureHoldsNoACL && lastPayload == nil) }
+
+    /// Last ACL payload (or the complete) → disconnection complete (or `captureEnd`); nil where the
+    /// idle time is not visible (``idleTimeVisible(captureHoldsNoACL:)``). `summaryOnly`: the
+    /// capture is a btsnooz summary (``CaptureOrigin/summaryOnly``) — what is known from its start,
+    /// so that a connection handed over mid-capture gets the figure the whole capture gives it (a
+    /// capture with no ACL record at all is known as such only at its end).
+    package func idleTailMicros(captureEnd: Timestamp, summaryOnly: Bool) -> Int64? {
+        guard idleTimeVisible(captureHoldsNoACL: summaryOnly) else { return nil }
         let end = disconnect?.time ?? captureEnd
         guard let from = lastPayload ?? complete else { return nil }
         return end.microseconds &- from.time.microseconds
@@ -207,12 +217,12 @@ extension Connection {
 }
 
 extension TimingSums {
-    package mutating func add(_ c: Connection, captureEnd: Timestamp) {
+    package mutating func add(_ c: Connection, captureEnd: Timestamp, summaryOnly: Bool) {
         count += 1
         let item = FigureItem(frame: c.firstSeen, connection: c.id, peer: c.peer)
         let values = [
             c.setupMicros, c.sinceComplete(c.firstATT), c.sinceComplete(c.discoveryEnd), c.sinceComplete(c.firstData),
-            c.lifetimeMicros(captureEnd: captureEnd), c.idleTailMicros(captureEnd: captureEnd),
+            c.lifetimeMicros(captureEnd: captureEnd), c.idleTailMicros(captureEnd: captureEnd, summaryOnly: summaryOnly),
         ]
         if values.allSatisfy({ $0 == nil }) { blank += 1 }
         setup.add(values[0], item: item)
@@ -294,7 +304,7 @@ extension AnalysisResult {
     /// connection's idle tail runs to the capture's last timestamp).
     package var timingTotals: TimingSums {
         let end = capture.lastTimestamp ?? origin
-        return connections.reduce(into: handedOver.timing) { $0.add($1, captureEnd: end) }
+        return connections.reduce(into: handedOver.timing) { $0.add($1, captureEnd: end, summaryOnly: capture.origin.summaryOnly) }
     }
 }
 

@@ -51,7 +51,7 @@ package struct ConnIdleBeforeDisconnect: ItemRule {
                 t.notJudged.note(k) { "\(c.label): \(end.label)" + (end.at.map { " (frame \($0.frame))" } ?? "") }
                 continue
             }
-            guard !(view.aclFree && c.lastPayload == nil) else {
+            guard c.idleTimeVisible(captureHoldsNoACL: view.aclFree) else {
                 t.notJudged.note(k) { "\(c.label): the capture holds no ACL data (idle time cannot be seen)" }
                 continue
             }

@@ -42,7 +42,7 @@ package struct ConnLeftOpen: ItemRule {
             guard case .stillUp = c.end else { continue }
             t.connections += 1
             let k = key(0, Int(c.firstSeen), i)
-            guard !(view.aclFree && c.lastPayload == nil) else {
+            guard c.idleTimeVisible(captureHoldsNoACL: view.aclFree) else {
                 t.notJudged.note(k) { "\(c.label): the capture holds no ACL data (idle time cannot be seen)" }
                 continue
             }
