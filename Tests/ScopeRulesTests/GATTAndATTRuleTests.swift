@@ -179,8 +179,8 @@ private func connected() -> SessionScript {
 }
 
 @Suite struct ATTRuleTests {
-    /// 25 Write Commands of 20 bytes, 20 ms apart, after an MTU exchange to `mtu` when given.
-    func smallWrites(mtu: UInt16?) -> (SessionScript, [FrameNumber]) {
+    /// 25 Write Commands of `size` bytes, 20 ms apart, after an MTU exchange to `mtu` when given.
+    func smallWrites(mtu: UInt16?, size: Int = 20) -> (SessionScript, [FrameNumber]) {
         var s = connected()
         if let mtu {
             s.at(500)
@@ -188,7 +188,7 @@ private func connected() -> SessionScript {
         }
         let writes = (0..<25).map { i -> FrameNumber in
             s.at(1000 + Double(i) * 20)
-            return s.writeCommand(1, attribute: 0x0013, [UInt8](repeating: UInt8(i), count: 20))
+            return s.writeCommand(1, attribute: 0x0013, [UInt8](repeating: UInt8(i), count: size))
         }
         return (s, writes)
     }
@@ -203,6 +203,11 @@ private func connected() -> SessionScript {
         #expect(verdict(ATTSmallWrites.self, smallWrites(mtu: 23).0.analysis()).status == .passed)
         // Raised above 23 and still 20-byte writes: finding.
         #expect(verdict(ATTSmallWrites.self, smallWrites(mtu: 247).0.analysis()).status == .violated)
+        // 14-byte writes, exchange or not: whole messages, not data cut into 20-byte pieces (as
+        // phlash's 7-byte commands 8d0a…d8, frames 1026–1275, tshark), which a larger MTU would not
+        // shorten.
+        #expect(verdict(ATTSmallWrites.self, smallWrites(mtu: nil, size: 14).0.analysis()).status == .passed)
+        #expect(verdict(ATTSmallWrites.self, smallWrites(mtu: 247, size: 14).0.analysis()).status == .passed)
     }
 
     /// 21 Write Requests of 244 bytes (ATT_MTU 247), 50 ms apart, each answered, to 0x0013

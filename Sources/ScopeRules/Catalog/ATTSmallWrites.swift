@@ -6,9 +6,10 @@ import ScopeDecode
 /// negotiated MTU and appropriately sized writes.
 ///
 /// Per handle: violated when 20 or more writes (Write Request or Write Command) of at most 20
-/// bytes each reach it, each within 1 s of the previous one, while no MTU exchange had happened, or
-/// one had raised the ATT_MTU above 23 and the writes still carry 20 bytes (judged at the first of them). Findings say `remote` when
-/// the peer is the GATT client.
+/// bytes each reach it, each within 1 s of the previous one, the largest carrying 20 bytes (data
+/// cut into default-size pieces; shorter writes are whole messages), while no MTU exchange had
+/// happened or after one had raised the ATT_MTU above 23 (judged at the first of them). Findings
+/// say `remote` when the peer is the GATT client.
 ///
 /// Usual cause: chunking a firmware image into 20-byte pieces, the ATT_MTU 23 default, instead of
 /// using `maximumWriteValueLength(for:)` (iOS negotiates the MTU itself); Android:
@@ -119,9 +120,10 @@ package struct ATTSmallWrites: ItemRule {
                 guard r.count >= minWrites, let handle = first.handle else { continue }
                 let exchanged = c.mtuExchanges.first.map { $0.frame < first.at.frame } ?? false
                 guard !exchanged || first.mtu > 23 else { continue }
-                // After an exchange raised the ATT_MTU, only writes still cut at the old payload
-                // size are chunks; shorter ones are whole commands (soaresden's 9-byte writes).
-                if exchanged, r.largest < maxBytes { continue }
+                // Only a run whose writes reach the small payload size is data cut into pieces:
+                // shorter ones are whole messages (soaresden's 9-byte writes after an exchange,
+                // phlash's 7-byte commands without one), which a larger MTU would not shorten.
+                if r.largest < maxBytes { continue }
                 let attribution = c.attribution(client: first.clientSide)
                 t.finding(key(0, Int(c.firstSeen), i, j), Self.defaultSeverity, actor: context.actor(attribution)) {
                     let requests = r.count - r.commands

@@ -165,8 +165,10 @@ extension ATTSmallWrites {
             "ATT Exchange MTU Request/Response: the ATT_MTU in force at the first of the writes",
         ],
         violated: "`min_writes` (20) or more writes of at most `max_write_bytes` (20) bytes each reach one handle, each "
-            + "within `max_gap_s` (1 s) of the previous one, while no MTU exchange had happened — or one had raised "
-            + "the ATT_MTU above 23 and the writes still carry 20 bytes (judged at the first of them).",
+            + "within `max_gap_s` (1 s) of the previous one, the largest of them carrying `max_write_bytes`: data cut "
+            + "into pieces of the default payload — while no MTU exchange had happened, or after one had raised the "
+            + "ATT_MTU above 23 (judged at the first of them). A run of shorter writes is whole messages, which a "
+            + "larger MTU would not shorten.",
         passed: "No such run of small writes.",
         notEvaluated: "No ATT Write Request or Write Command in the capture, or ATT cannot be judged.",
         severity: "warning",
