@@ -39,6 +39,23 @@ import Testing
         #expect(f.recommendation?.hasPrefix("Write chunks of `mtu - 3` bytes") == true)
     }
 
+    /// The phone answered a car key's Security Request (frame 13107) with Pairing Failed, Pairing
+    /// Not Supported, 0.539 ms later (frame 13108, tshark): its stack refused, no user was asked,
+    /// and the finding says so instead of blaming a declined prompt or a mistyped passkey. A
+    /// pairing that failed later keeps the usual cause (Syed-Bipul-Rahman's).
+    @Test func aSecurityRequestRefusedAtOnceIsTheStacksAnswer() throws {
+        guard let v = try verdict("bbmp__AndroidPad__btsnoop_hci.cfa", "security.pairing-failed") else { return }
+        let f = try #require(v.findings.first { $0.subject == "pairing at frame 13107" })
+        #expect(f.evidence == [13107, 13108])
+        #expect(f.message.contains("Security Request (frame 13107) 0.539 ms after it, before any Pairing Request"))
+        #expect(f.message.contains("refused the peripheral's request to pair at once"))
+        #expect(!f.message.contains("mistyped"))
+        #expect(f.recommendation?.contains("createBond()") == true)
+        let other = try #require(try verdict("Syed-Bipul-Rahman__bluethooth_light_controll__btsnoop_hci.log", "security.pairing-failed"))
+        #expect(!other.findings.isEmpty)
+        #expect(other.findings.allSatisfy { !$0.message.contains("refused the peripheral's request to pair at once") })
+    }
+
     /// No platform named (an Android log with no marker): every session with the filter off is
     /// judged as before, advice for every platform (iOS first).
     @Test func unknownPlatformKeepsEveryFinding() throws {

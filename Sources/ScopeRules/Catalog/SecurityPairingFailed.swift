@@ -10,11 +10,17 @@ import ScopeDecode
 ///
 /// Usual cause: the user declined or mistyped the passkey, the peripheral does not support
 /// pairing, or one side deleted the bond (iOS: "Forget This Device" / the peripheral erased its
-/// keys; Android: `removeBond`; BlueZ: `RemoveDevice`) so encryption with the old LTK fails.
+/// keys; Android: `removeBond`; BlueZ: `RemoveDevice`) so encryption with the old LTK fails. A
+/// Pairing Failed the local host sends within a second of the peer's Security Request, before
+/// any Pairing Request, is its stack's refusal (no one could have been asked): the finding says so
+/// and advises bonding from the app.
 package struct SecurityPairingFailed: ItemRule {
     package static let id = "security.pairing-failed"
     package static let guidance = 9
     package static let defaultSeverity = Severity.error
+    /// A Pairing Failed sent sooner than this after the peer's Security Request is the stack's
+    /// answer: no user could have been asked.
+    static let promptMicros: Int64 = 1_000_000
     package static let summary = "Pairing or encryption failed"
     package init() {}
 
@@ -44,16 +50,31 @@ package struct SecurityPairingFailed: ItemRule {
             let attribution =
                 p.failedSentBy == .remote ? ActorEvidence(.remoteEnded, frame: f.frame)
                 : view.localAttribution(ofPairingLink: p.connection)
+            // The local host refused the peer's Security Request at once: no one was asked, the
+            // stack declined (bbmp: Pairing Not Supported 0.5 ms after it).
+            let answered = f.time.microseconds &- p.request.time.microseconds
+            let declinedAtOnce =
+                p.initiator == nil && p.securityRequest != nil && p.initiatedBy == .remote && p.failedSentBy == .local
+                && answered >= 0 && answered < Self.promptMicros
             t.finding(key(0, Int(p.request.frame), i), Self.defaultSeverity, actor: context.actor(attribution)) {
                 finding(
                     subject: "pairing at frame \(p.request.frame)",
                     shows: "SMP Pairing Failed, reason \(SMPPairingFailedReason(p.reason ?? 0)) (frame \(f.frame)\(by.isEmpty ? "" : ", \(by)"))"
                         + (p.initiator == nil && p.securityRequest != nil
-                            ? ", answering the \(p.initiatedBy == .remote ? "peer's" : "local host's") Security Request (frame \(p.request.frame)) before any Pairing Request" : ""),
-                    cause:
-                        "The user declined or mistyped the passkey, the peripheral does not support pairing, or one side's bond was deleted",
-                    evidence: [f.frame],
-                    fix: "Handle pairing errors in the app (peripheral(_:didFailToConnect:) / onBondStateChanged) and ask the user to forget and re-pair.",
+                            ? ", answering the \(p.initiatedBy == .remote ? "peer's" : "local host's") Security Request (frame \(p.request.frame))"
+                                + (declinedAtOnce ? " \(Text.millis(answered)) after it," : "") + " before any Pairing Request" : ""),
+                    cause: declinedAtOnce
+                        ? "The local stack refused the peripheral's request to pair at once, too soon for anyone to have been "
+                            + "asked: this host does not pair with the device on the peripheral's request (no user cancelled, no "
+                            + "passkey was typed)"
+                        : "The user declined or mistyped the passkey, the peripheral does not support pairing, or one side's bond was deleted",
+                    evidence: declinedAtOnce ? [p.request.frame, f.frame] : [f.frame],
+                    fix: declinedAtOnce
+                        ? "If the device must be bonded, bond from the app (Android: `createBond()`; iOS: access a characteristic "
+                            + "that requires encryption) instead of relying on the peripheral's Security Request; on the peripheral, "
+                            + "send it only on a link that is not being encrypted with stored keys."
+                        : "Handle pairing errors in the app (peripheral(_:didFailToConnect:) / onBondStateChanged) and ask the user to forget and re-pair.",
+                    platform: declinedAtOnce ? context.platform : nil,
                     attribution: attribution, context: context)
             }
         }
