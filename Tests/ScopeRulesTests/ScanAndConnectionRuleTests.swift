@@ -89,6 +89,11 @@ private func connect(_ s: inout SessionScript, at ms: Double, handle: UInt16 = 1
         #expect(v.findings.first?.severity == .info)
         let filtered = duplicateScan(filter: true, devices: 10, repeats: 2)
         #expect(verdict(ScanDuplicatesAllowed.self, filtered.0.analysis()).status == .passed)
+        // The filter off and no report delivered: "0 of 0 reports are duplicates" is no finding.
+        let silent = duplicateScan(filter: false, devices: 0, repeats: 0)
+        v = verdict(ScanDuplicatesAllowed.self, silent.0.analysis())
+        #expect(v.status == .passed)
+        #expect(v.reason.contains("1 of 1 scan session(s) had the duplicate filter off and delivered no report"))
     }
 }
 

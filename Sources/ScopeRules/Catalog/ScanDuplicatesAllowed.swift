@@ -4,8 +4,9 @@ import ScopeCore
 /// `scan.duplicates-allowed` — guidance 2: ask for duplicate advertising reports only when a use
 /// case needs them (e.g. proximity by RSSI); by default a scanner gets one discovery per device.
 ///
-/// Per scan session with Filter_Duplicates off: warning when duplicates (same device, same event
-/// type, same data earlier in the session) are more than 50 % of its reports, info otherwise.
+/// Per scan session with Filter_Duplicates off that received reports: warning when duplicates
+/// (same device, same event type, same data earlier in the session) are more than 50 % of its
+/// reports, info otherwise.
 /// Scan responses count as reports; a fragmented extended report counts once.
 ///
 /// Usual cause: `scanForPeripherals(withServices:options:)` with
@@ -28,6 +29,8 @@ package struct ScanDuplicatesAllowed: ItemRule {
         var sessions = 0
         /// Those whose filter setting is the Android stack's.
         var stackSettings = 0
+        /// Sessions with the filter off that delivered no report: nothing to show a cost by.
+        var silent = 0
     }
 
     func tally(_ view: ItemView, into t: inout State, config: RuleConfiguration) {
@@ -63,6 +66,12 @@ package struct ScanDuplicatesAllowed: ItemRule {
                 }
                 continue
             }
+            // ("0 of 0 reports are duplicates" is no finding: AshMartian's 2 ms scans. On Android
+            // such a session is the stack's setting, above.)
+            guard s.reports > 0 else {
+                t.silent += 1
+                continue
+            }
             t.finding(k, severity, actor: context.actor(s.attribution)) {
                 finding(
                     severity, subject: "scan session at frame \(s.start.frame)",
@@ -86,7 +95,9 @@ package struct ScanDuplicatesAllowed: ItemRule {
             t.findingList,
             passReason: stacks > 0
                 ? "no scan with the duplicate filter off ran longer than \(Text.seconds(appScan)) (the filter setting is the Android stack's)"
-                : "all \(n) scan session(s) enabled with Filter_Duplicates on")
+                : t.silent > 0
+                    ? "\(t.silent) of \(n) scan session(s) had the duplicate filter off and delivered no report; the others had it on"
+                    : "all \(n) scan session(s) enabled with Filter_Duplicates on")
         if stacks > 0 {
             v.platformShare = PlatformShare(
                 platform: .android, count: stacks,

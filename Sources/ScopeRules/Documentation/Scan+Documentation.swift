@@ -69,7 +69,7 @@ extension ScanDuplicatesAllowed {
             "LE Advertising Report and LE Extended Advertising Report events: address, address type, event type "
                 + "and data of each report (a fragmented extended report counts once; scan responses count)",
         ],
-        violated: "Duplicate filtering is off for a session. A report is a duplicate when the same device sent the "
+        violated: "Duplicate filtering is off for a session that received reports. A report is a duplicate when the same device sent the "
             + "same event type with the same data earlier in the same session. More than `duplicate_ratio` (50 %) "
             + "duplicates is a warning, fewer an info.",
         passed: "Every scan session had the duplicate filter on, or the sessions with it off received no report.",
