@@ -56,6 +56,19 @@ import Testing
         #expect(other.findings.allSatisfy { !$0.message.contains("refused the peripheral's request to pair at once") })
     }
 
+    /// Links LE rules do not judge are named for what they are: BR/EDR (ethermind's five, each a
+    /// Connection Complete, tshark), or links whose setup is not captured and whose transport
+    /// nothing shows (TheoLestandi's handle 0x0001: ACL with no connection event).
+    @Test func linksNotJudgedByLERulesAreNamed() throws {
+        if let v = try verdict("manojshakti77__bluetooth__btsnoop_hci-ethermind.log", "conn.subscriptions-left-on") {
+            #expect(v.reason == "no LE connection in this capture (BR/EDR links are not judged by LE rules)")
+        }
+        if let v = try verdict("TheoLestandi__Projet_RP__capture.snoop", "conn.subscriptions-left-on") {
+            #expect(v.reason.contains("1 link(s) whose setup is not captured and whose transport nothing shows"))
+            #expect(!v.reason.contains("BR/EDR"))
+        }
+    }
+
     /// No platform named (an Android log with no marker): every session with the filter off that
     /// delivered a report is judged as before, advice for every platform (iOS first). The scan of
     /// frames 3–5 delivered none ("0 of 0 reports are duplicates" was a finding): not judged.

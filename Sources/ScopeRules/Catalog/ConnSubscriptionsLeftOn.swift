@@ -28,6 +28,8 @@ package struct ConnSubscriptionsLeftOn: ItemRule {
         var connections = 0
         /// LE connections.
         var leConnections = 0
+        /// BR/EDR links (the rest: setup not captured, transport not shown).
+        var bredr = 0
         /// Those judged.
         var judged = 0
         /// The judged connections that pass.
@@ -58,6 +60,7 @@ package struct ConnSubscriptionsLeftOn: ItemRule {
         let bonds = PairingsByLink(analysis.pairings)
         let context = PlatformContext(view.platform, config)
         t.connections += analysis.connections.count
+        t.bredr += analysis.connections.reduce(0) { $0 + ($1.transport == .bredr ? 1 : 0) }
         for (i, c) in analysis.connections.enumerated() where c.isLE {
             t.leConnections += 1
             let k = key(0, Int(c.firstSeen), i)
@@ -109,9 +112,16 @@ package struct ConnSubscriptionsLeftOn: ItemRule {
         }
     }
 
+    /// "BR/EDR links are not judged by LE rules", naming the links whose transport is not shown.
+    static func notLE(bredr: Int, unknown: Int) -> String {
+        if unknown == 0 { return "BR/EDR links are not judged by LE rules" }
+        let unshown = "\(unknown) link(s) whose setup is not captured and whose transport nothing shows"
+        return bredr == 0 ? unshown + ": not judged by LE rules" : "\(bredr) BR/EDR and " + unshown + ": not judged by LE rules"
+    }
+
     func verdict(_ t: State, end: ItemView, config: RuleConfiguration) -> RuleVerdict {
         guard t.connections > 0 else { return notEvaluated("no connection in this capture") }
-        guard t.leConnections > 0 else { return notEvaluated("no LE connection in this capture (BR/EDR links are not judged by LE rules)") }
+        guard t.leConnections > 0 else { return notEvaluated("no LE connection in this capture (" + Self.notLE(bredr: t.bredr, unknown: t.connections - t.bredr) + ")") }
         guard t.judged > 0 else {
             // Why each was left out, grouped, the first few connections of each named.
             let named = 3
