@@ -15,8 +15,13 @@ package enum MarkdownReporter {
         let icon = r.findings(atOrAbove: .error) > 0 ? "❌" : r.findings(atOrAbove: .warning) > 0 ? "⚠️" : "✅"
         line("\(hashes) \(icon) hciscope: \(md(c.file))")
         line()
-        line("\(md(c.format)), \(c.frames) frames, \(Millis.string(c.durationMicros)) ms"
-             + (ReadableSpan.text(c.durationMicros).map { " (\($0))" } ?? "") + ". "
+        // Durations as the text report gives them (a capture's span in milliseconds, 761737008 ms
+        // for a PacketLogger file whose notes predate its traffic by days, said nothing).
+        let traffic = c.traffic.flatMap { t in
+            ReadableDuration.text(t.micros) != ReadableDuration.text(c.durationMicros)
+                ? "; HCI traffic \(ReadableDuration.text(t.micros)) (frames \(t.first)–\(t.last))" : nil
+        }
+        line("\(md(c.format)), \(c.frames) frames, \(ReadableDuration.text(c.durationMicros))" + (traffic ?? "") + ". "
              + "\(r.count(.violated)) rule(s) violated, \(r.count(.passed)) passed, \(r.count(.notEvaluated)) not evaluated.")
         if !c.sourceLines.isEmpty {
             line()
