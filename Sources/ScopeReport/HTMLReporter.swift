@@ -33,11 +33,16 @@ package enum HTMLReporter {
         out.append(" · ")
         out.appendDecimal(c.frames)
         out.append(" frames · ")
-        out.appendMillis(c.durationMicros)
-        out.append(" ms")
-        if let span = ReadableSpan.text(c.durationMicros) {
-            out.append(" (")
-            out.appendUTF8(span)
+        // Durations as the text report gives them, with the HCI traffic when it reads differently.
+        let span = ReadableDuration.text(c.durationMicros)
+        out.appendXMLEscaped(span)
+        if let t = c.traffic, ReadableDuration.text(t.micros) != span {
+            out.append(" · HCI traffic ")
+            out.appendXMLEscaped(ReadableDuration.text(t.micros))
+            out.append(" (frames ")
+            out.appendDecimal(Int(t.first))
+            out.append("–")
+            out.appendDecimal(Int(t.last))
             out.append(UInt8(ascii: ")"))
         }
         if let t = c.firstTimestamp {
