@@ -127,7 +127,9 @@ package enum RuleEngine {
         }
         guard let platform = context.platform, let advice = documentation.advice(for: platform), v.status == .violated else { return v }
         v.findings = v.findings.map { f in
-            guard f.platform == nil, let shows = f.shows else { return f }
+            // The peer's findings keep the rule's own words: the local platform's API is not what
+            // the peer runs (a bike discovering an iPhone's server is not `discoverCharacteristics`).
+            guard f.platform == nil, f.actor != .peer, let shows = f.shows else { return f }
             var f = f
             f.message = shows + ". Usual cause on \(platform.name): " + advice.cause
             f.recommendation = advice.fix + " (Other stacks: `hciscope rules \(f.rule)`.)"

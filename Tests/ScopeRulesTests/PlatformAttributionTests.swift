@@ -69,6 +69,17 @@ import Testing
         }
     }
 
+    /// The peer's findings keep the rule's own words, not the local platform's API: on the iPhone's
+    /// capture, the bike discovering the phone's server (frame 46328, Read By Type for
+    /// characteristics received from the remote client, tshark) is not `discoverCharacteristics`.
+    @Test func thePeersFindingsAreNotSpokenInTheLocalAPI() throws {
+        guard let v = try verdict("cagnulein__Bafang-RideSync__bluetoothd-hci-latest.pklg", "gatt.discover-all-characteristics") else { return }
+        let peer = v.findings.filter { $0.actor == .peer }
+        #expect(!peer.isEmpty)
+        #expect(peer.allSatisfy { !$0.message.contains("Usual cause on iOS") && $0.message.contains("The peer (remote GATT client)") })
+        #expect(peer.allSatisfy { $0.recommendation?.contains("Other stacks") != true })
+    }
+
     /// No platform named (an Android log with no marker): every session with the filter off that
     /// delivered a report is judged as before, advice for every platform (iOS first). The scan of
     /// frames 3–5 delivered none ("0 of 0 reports are duplicates" was a finding): not judged.
