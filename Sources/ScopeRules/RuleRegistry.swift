@@ -131,8 +131,15 @@ package enum RuleEngine {
             // the peer runs (a bike discovering an iPhone's server is not `discoverCharacteristics`).
             guard f.platform == nil, f.actor != .peer, let shows = f.shows else { return f }
             var f = f
-            f.message = shows + ". Usual cause on \(platform.name): " + advice.cause
-            f.recommendation = advice.fix + " (Other stacks: `hciscope rules \(f.rule)`.)"
+            if f.actor == .os {
+                // The system's own activity: the app's API is not the cause, nor its fix.
+                f.message = shows + ". The system's own Bluetooth activity on \(platform.name), not the app's"
+                    + (advice.stackDoes.map { " (" + $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) + ")" } ?? "")
+                f.recommendation = "Nothing to change in the app: the system does this by itself. (What the app's own would look like: `hciscope rules \(f.rule)`.)"
+            } else {
+                f.message = shows + ". Usual cause on \(platform.name): " + advice.cause
+                f.recommendation = advice.fix + " (Other stacks: `hciscope rules \(f.rule)`.)"
+            }
             f.platform = platform
             return f
         }
