@@ -36,7 +36,7 @@ package enum HTMLReporter {
         // Durations as the text report gives them, with the HCI traffic when it reads differently.
         let span = ReadableDuration.text(c.durationMicros)
         out.appendXMLEscaped(span)
-        if let t = c.traffic, ReadableDuration.text(t.micros) != span {
+        if let t = c.trafficToShow {
             out.append(" · HCI traffic ")
             out.appendXMLEscaped(ReadableDuration.text(t.micros))
             out.append(" (frames ")

@@ -17,10 +17,7 @@ package enum MarkdownReporter {
         line()
         // Durations as the text report gives them (a capture's span in milliseconds, 761737008 ms
         // for a PacketLogger file whose notes predate its traffic by days, said nothing).
-        let traffic = c.traffic.flatMap { t in
-            ReadableDuration.text(t.micros) != ReadableDuration.text(c.durationMicros)
-                ? "; HCI traffic \(ReadableDuration.text(t.micros)) (frames \(t.first)–\(t.last))" : nil
-        }
+        let traffic = c.trafficToShow.map { t in "; HCI traffic \(ReadableDuration.text(t.micros)) (frames \(t.first)–\(t.last))" }
         line("\(md(c.format)), \(c.frames) frames, \(ReadableDuration.text(c.durationMicros))" + (traffic ?? "") + ". "
              + "\(r.count(.violated)) rule(s) violated, \(r.count(.passed)) passed, \(r.count(.notEvaluated)) not evaluated.")
         if !c.sourceLines.isEmpty {

@@ -223,6 +223,12 @@ package struct CaptureSummary: Sendable {
     package var traffic: (first: FrameNumber, last: FrameNumber, micros: Int64)?
     /// Silences of an hour or more between records (the first few).
     package var gaps: [CaptureInfo.Gap]
+    /// ``traffic`` where it says something beside the capture's span: it reads differently
+    /// ("12.1 s" twice says nothing).
+    package var trafficToShow: (first: FrameNumber, last: FrameNumber, micros: Int64)? {
+        guard let t = traffic, ReadableDuration.text(t.micros) != ReadableDuration.text(durationMicros) else { return nil }
+        return t
+    }
     /// The absolute times come from the file's modification time (raw btsnooz records).
     package var clockFromFileTime: Bool
 

@@ -71,8 +71,8 @@ package struct TextReporter: Sendable {
         line("  \(esc(c.format)), \(c.frames) frames, \(dur(c.durationMicros))"
              + (c.firstTimestamp.map { ", from \($0) UTC" } ?? "")
              + (c.clockFromFileTime ? " (clock anchored to the file's modification time)" : ""))
-        // (Not when it reads as the capture's own span: "12.1 s" twice says nothing.)
-        if let t = c.traffic, dur(t.micros) != dur(c.durationMicros) || !c.gaps.isEmpty {
+        // (Also when it reads as the span, to name the gaps.)
+        if let t = c.trafficToShow ?? (c.gaps.isEmpty ? nil : c.traffic) {
             line("  HCI traffic: \(dur(t.micros)) (frames \(t.first)–\(t.last))"
                  + (c.gaps.isEmpty ? "" : "; gaps: " + c.gaps.prefix(3).map { "\(dur($0.micros)) before frame \($0.frame)" }.joined(separator: ", ")
                     + (c.gaps.count > 3 ? ", … \(c.gaps.count - 3) more" : "")))
