@@ -296,10 +296,17 @@ package struct Connection: Sendable {
     /// Encrypted with keys of an earlier bond: a successful encryption and no pairing on the link.
     package var encryptedWithStoredKeys: Bool { encryption.lastSuccess != nil && !pairedOnLink }
 
+    /// Keys of an earlier bond were used: encrypted with them, or an encryption with no pairing on
+    /// the link cut off by the link's loss (the central had a key to start it with: Bafang's
+    /// 0x0402 #9, LE Enable Encryption at frame 45178, Encryption Change status 0x08 at 45368).
+    package var usedStoredKeys: Bool {
+        encryptedWithStoredKeys || (!pairedOnLink && encryptionChanges.last.map { LinkEnd.isLinkLoss($0.status) } == true)
+    }
+
     /// The attribution once the link has ended (or the capture): a connection from an accept-list
     /// request to a device it is not bonded with is no background reconnection of a known device.
     mutating func settleAttribution() {
-        if attribution.signal == .requestAcceptList, !encryptedWithStoredKeys {
+        if attribution.signal == .requestAcceptList, !usedStoredKeys {
             attribution = ActorEvidence(.requestAcceptListUnbonded, frame: attribution.frame)
         }
     }
