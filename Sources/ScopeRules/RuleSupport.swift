@@ -133,12 +133,12 @@ extension Connection {
     }
 
     /// The service of `server`'s database whose handle range holds `handle`.
-    func service(containing handle: UInt16, server: GATTServerSide) -> GATTDatabase.Service? {
-        database(server).services.service(containing: handle)
+    func service(containing handle: UInt16, server: GATTServerSide) -> GATTService? {
+        database(server).database.service(containing: handle)
     }
     /// The characteristic of `server`'s database with value handle `valueHandle`.
-    func characteristic(valueHandle: UInt16, server: GATTServerSide) -> GATTDatabase.Characteristic? {
-        database(server).characteristics.first { $0.valueHandle == valueHandle }
+    func characteristic(valueHandle: UInt16, server: GATTServerSide) -> GATTServerView.Characteristic? {
+        database(server).characteristic(valueHandle: valueHandle)
     }
 }
 
@@ -287,7 +287,7 @@ struct GATTUsage: Sendable {
                 let server = first.server
                 let seen = Set(run.compactMap(\.event.handle))
                 let readable = c.database(server).characteristics.filter { ch in
-                    ch.properties & 0x02 != 0 && ch.learned.frame < first.at.frame
+                    ch.properties & 0x02 != 0 && ch.learnedIn < first.at.frame
                         && !(c.service(containing: ch.valueHandle, server: server)?.isGAPOrGATT ?? false)
                 }
                 if !readable.isEmpty, readable.allSatisfy({ seen.contains($0.valueHandle) }) {
@@ -308,7 +308,7 @@ struct GATTUsage: Sendable {
 
     /// The first use of an attribute of `server` inside `service` of that server (CCCD and value
     /// handles lie in its range).
-    func firstUse(in service: GATTDatabase.Service, server: GATTServerSide) -> GATTUse? {
+    func firstUse(in service: GATTService, server: GATTServerSide) -> GATTUse? {
         uses.first { $0.server == server && service.start <= $0.handle && $0.handle <= service.end }
     }
 }

@@ -40,6 +40,25 @@ struct GATTTrackerTests {
 
     static func name(_ uuid: UInt16) -> String { ATTUUID(uuid).name ?? ATTUUID(uuid).string }
 
+    /// A database that learns each annotation's `discovered`, in order, through
+    /// `GATTServerDatabase.learn(_:)` holds what the tracker holds after every PDU: how the
+    /// analysis keeps each server's database, with no rules of its own.
+    @Test func learningTheAnnotationsGivesTheTrackersDatabase() {
+        var t = GATTTracker(connection: Self.key, detail: .analysis)
+        var held = GATTServerDatabase()
+        var taught: [Int] = []
+        for (frame, dir, hex) in Self.goodCentral {
+            let pdu = ATTPDU.decode(Fixtures.hex(hex), baseOffset: 8)
+            let note = t.observe(pdu, direction: dir, frame: frame)
+            for a in note?.discovered ?? [] { held.learn(a) }
+            if note?.discovered.isEmpty == false { taught.append(frame) }
+            #expect(held.attributes == t.remote.attributes && held.services == t.remote.services, "frame \(frame)")
+        }
+        // Frames 45 (the service), 51 (three characteristics) and 57 (a descriptor) taught it.
+        #expect(taught == [45, 51, 57])
+        #expect(held.attributes.count == 8 && held.services.count == 1)
+    }
+
     @Test func discoveryAndSubscription() {
         var t = GATTTracker(connection: Self.key)
         let notes = Self.run(Self.goodCentral, into: &t)

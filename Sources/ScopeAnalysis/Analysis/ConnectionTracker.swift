@@ -56,22 +56,6 @@ struct ConnectionTracker: Sendable {
     /// Disconnection Complete whose ATT detail was judged.
     private var settledAttempts: [Int] = []
     private var settledConnections: [Int] = []
-    /// How each UUID discovery taught is written in the GATT databases (`compactString`, and
-    /// `name` from the assigned-number tables, which decodes it on every look-up), worked out
-    /// once per UUID: connections to one kind of device learn the same services and
-    /// characteristics again. Emptied when it holds ``uuidLabelLimit`` UUIDs (a capture of
-    /// ever new custom UUIDs must not grow it without end; the labels are worked out again).
-    private var uuidLabels: [UUIDKey: (uuid: String, name: String?)] = [:]
-    static let uuidLabelLimit = 4096
-
-    /// A UUID as a key of `uuidLabels`: looked up for every service and characteristic learned,
-    /// so hashed with `fastHash` (its two halves mixed into one word) rather than SipHash.
-    struct UUIDKey: Hashable, Sendable {
-        var uuid: BluetoothUUID
-        func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
-        func _rawHashValue(seed: Int) -> Int { fastHash(uuid.high ^ (uuid.low &* 0x9E37_79B9_7F4A_7C15), seed: seed) }
-    }
-
     /// What the ATT analysis reads from one PDU and its GATT annotation, as plain values.
     ///
     /// Taken from the decoded frame in place (`borrowing`, everything inlined, only plain fields
@@ -145,7 +129,7 @@ struct ConnectionTracker: Sendable {
             }
         }
 
-        /// What a discovery response taught the GATT database (when `hasDiscovered`).
+        /// What a response taught the GATT database (when `hasDiscovered`).
         static func discovered(in upper: borrowing DecodedPDU.Upper) -> [GATTAttribute] {
             switch upper {
             case .att(_, let note):
@@ -219,19 +203,20 @@ extension ConnectionTracker {
     }
 
     /// Applies one ATT PDU to connection `i` (and hands it to the follower); `discovered`: what
-    /// a discovery response taught the GATT database (`ATTFacts.discovered(in:)`).
+    /// a response taught the GATT database (`ATTFacts.discovered(in:)`), learned by the
+    /// server's database as the decoder's tracker learned it.
     @inline(__always)
     mutating func apply(_ facts: ATTFacts, discovered: [GATTAttribute], connection i: Int, direction: Direction, at: FrameTime) {
         // In place: a copy of the connection left behind would share its buffers, and every
         // append (one ATT event per PDU) would then copy the whole list — quadratic on long
         // connections.
         let event = Self.att(facts, connection: &connections[i], direction: direction, at: at)
-        // A response that answers a discovery request: the services and characteristics it named.
-        if !discovered.isEmpty, facts.procedure != nil, facts.opcode.kind == .response {
+        // A response that taught the server's database: learned as the decoder learned it.
+        if !discovered.isEmpty {
             if GATTServerSide(opcode: facts.opcode, direction: direction) == .local {
-                Self.apply(discovered, to: &connections[i].localGATT, labels: &uuidLabels, at: at)
+                connections[i].localGATT.learn(discovered)
             } else {
-                Self.apply(discovered, to: &connections[i].gatt, labels: &uuidLabels, at: at)
+                connections[i].gatt.learn(discovered)
             }
         }
         if connections[i].holdsATT { openHeldATT += 1 }
@@ -292,7 +277,7 @@ extension ConnectionTracker {
         case .request:
             if pdu.opcode == .exchangeMTURequest, pdu.mtu != nil { c.mtuExchanges.append(at) }
             if let procedure = pdu.procedure, let range = pdu.range {
-                let p = GATTDatabase.DiscoveryProcedure(
+                let p = GATTServerView.DiscoveryProcedure(
                     kind: procedure, request: at, startHandle: range.start, endHandle: range.end,
                     client: direction == .sent ? .local : direction == .received ? .remote : .unknown)
                 // Kept with the database of the server it discovers.
@@ -326,52 +311,6 @@ extension ConnectionTracker {
             break
         }
         return event
-    }
-
-    /// Records the services and characteristics a discovery response taught the decoder's GATT
-    /// tracker (a service or characteristic learned again replaces the earlier one). Each is held
-    /// once (by its start or declaration handle), and the characteristics stay in handle order:
-    /// discovery mostly learns them in that order, so they are sorted only when one was not.
-    private static func apply(
-        _ discovered: [GATTAttribute], to db: inout GATTDatabase, labels: inout [UUIDKey: (uuid: String, name: String?)],
-        at: FrameTime
-    ) {
-        func label(_ uuid: BluetoothUUID) -> (uuid: String, name: String?) {
-            if let known = labels[UUIDKey(uuid: uuid)] { return known }
-            let new = (uuid.compactString, uuid.name)
-            if labels.count >= Self.uuidLabelLimit { labels.removeAll() }
-            labels[UUIDKey(uuid: uuid)] = new
-            return new
-        }
-        var outOfOrder = false
-        for a in discovered {
-            switch a.kind {
-            case .primaryService, .secondaryService:
-                guard let uuid = a.uuid, let end = a.groupEnd else { continue }
-                if let old = db.services.firstIndex(where: { $0.start == a.handle }) { db.services.remove(at: old) }
-                let written = label(uuid)
-                db.services.append(
-                    GATTDatabase.Service(
-                        start: a.handle, end: end, uuid: written.uuid, name: written.name,
-                        isPrimary: a.kind == .primaryService, learned: at))
-            case .characteristicDeclaration:
-                guard let uuid = a.uuid, let valueHandle = a.relatedHandle, let properties = a.properties else { continue }
-                if let old = db.characteristics.firstIndex(where: { $0.declarationHandle == a.handle }) {
-                    db.characteristics.remove(at: old)
-                }
-                let count = db.characteristics.count
-                if count > 0, db.characteristics[count - 1].declarationHandle > a.handle { outOfOrder = true }
-                let service = db.services.serviceIndex(containing: a.handle).map { db.services[$0].start }
-                let written = label(uuid)
-                db.characteristics.append(
-                    GATTDatabase.Characteristic(
-                        declarationHandle: a.handle, valueHandle: valueHandle, properties: properties.rawValue,
-                        uuid: written.uuid, name: written.name, serviceStart: service, learned: at))
-            default:
-                continue
-            }
-        }
-        if outOfOrder { db.characteristics.sort { $0.declarationHandle < $1.declarationHandle } }
     }
 }
 

@@ -325,16 +325,16 @@ package struct Connection: Sendable {
     }
     /// False once the analysis stopped holding this connection's ATT PDUs in `att`.
     var holdsATT = true
-    /// What the decoder's GATT tracker discovered of the remote device's GATT server on this
-    /// connection, as the local client discovered it (the changes its annotations report, applied
-    /// in order; nothing is decoded here).
-    package var gatt: GATTDatabase {
+    /// The remote device's GATT server on this connection, as the local client discovered it:
+    /// the decoder's database of it (its GATT tracker's, as the last annotation that taught
+    /// something reported it; nothing is decoded or rebuilt here) and the discovery requests.
+    package var gatt: GATTServerView {
         _read { yield lists.value.gatt }
         _modify { yield &lists.value.gatt }
     }
     /// The same for the local device's own GATT server, as the remote client discovered it (a
     /// phone serving the accessory on the same connection: its handles are its own).
-    package var localGATT: GATTDatabase {
+    package var localGATT: GATTServerView {
         _read { yield lists.value.localGATT }
         _modify { yield &lists.value.localGATT }
     }
@@ -382,8 +382,8 @@ package struct Connection: Sendable {
         var encryptionChanges = BoundedPrefix<EncryptionChange>()
         var att: [ATTEvent] = []
         var attTotals = ATTTotals()
-        var gatt = GATTDatabase()
-        var localGATT = GATTDatabase()
+        var gatt = GATTServerView()
+        var localGATT = GATTServerView()
         var cccdWrites = BoundedPrefix<CCCDWrite>()
         var clientConfiguration = ClientConfigurationState()
     }
@@ -424,7 +424,7 @@ package struct Connection: Sendable {
 
     /// Drops the ATT detail of a closed connection the rules have judged: its ATT PDUs (their
     /// counts stay in `attTotals`), CCCD writes and GATT attributes (their counts stay:
-    /// `GATTDatabase.counts`).
+    /// `GATTServerView.counts`).
     package mutating func dropJudgedDetail() {
         att = []
         cccdWrites = BoundedPrefix()
@@ -441,7 +441,7 @@ package struct Connection: Sendable {
 
     /// The database of one GATT server of the connection (`GATTServerSide(opcode:direction:)`
     /// says which one a PDU is about).
-    package func database(_ server: GATTServerSide) -> GATTDatabase { server == .local ? localGATT : gatt }
+    package func database(_ server: GATTServerSide) -> GATTServerView { server == .local ? localGATT : gatt }
 }
 
 /// How a link ended, as its last event says (Core v5.4 Vol 1 Part F for the reasons).

@@ -56,7 +56,7 @@ package struct ATTEvent: Sendable, Hashable {
         get { presence & 8 != 0 }
         set { presence = newValue ? presence | 8 : presence & ~8 }
     }
-    /// The PDU is the request of a GATT discovery procedure (`GATTDatabase.discoveryProcedures`).
+    /// The PDU is the request of a GATT discovery procedure (`GATTServerView.discoveryProcedures`).
     package var startsDiscovery: Bool {
         get { presence & 16 != 0 }
         set { presence = newValue ? presence | 16 : presence & ~16 }
@@ -86,12 +86,14 @@ package struct ATTEvent: Sendable, Hashable {
     }
 }
 
-/// What discovery revealed on one connection, as the rules and reports read it: the services
-/// and characteristics the decoder's `GATTTracker` (the connection's one GATT database) reported
-/// learning, and the discovery requests. Filled from the GATT annotations, never rebuilt here.
-package struct GATTDatabase: Sendable {
-    package var services: [Service] = []
-    package var characteristics: [Characteristic] = []
+/// One GATT server of a connection as the rules and reports read it: its database, the
+/// decoder's `GATTServerDatabase` learning what the decoder's `GATTTracker` reported it learned
+/// (`GATTAnnotation.discovered`, in order, through the same `learn(_:)`: the same attributes and
+/// services, by the same rules, with no rules of the analysis's own), and the discovery requests
+/// its client sent.
+package struct GATTServerView: Sendable {
+    /// The server's database.
+    package private(set) var database = GATTServerDatabase()
     /// Discovery requests (Read By Group Type, Find By Type Value, Read By Type for 0x2803,
     /// Find Information) with their frames: of each kind, the first `BoundedPrefix.capacity`,
     /// the last and how many (a client that rediscovers again and again does not pile them up).
@@ -101,60 +103,63 @@ package struct GATTDatabase: Sendable {
 
     package init() {}
 
-    /// Services and characteristics learned (also after `dropAttributes()`).
-    package var counts: (services: Int, characteristics: Int) { dropped ?? (services.count, characteristics.count) }
+    /// Learns what a response taught (`GATTAnnotation.discovered`).
+    mutating func learn(_ discovered: [GATTAttribute]) {
+        for a in discovered { database.learn(a) }
+    }
 
-    /// Drops the services, characteristics and procedures (a connection the rules judged, held
-    /// only for the reports' lists), keeping their counts.
+    /// The services learned, in the order they were discovered (`GATTServerDatabase.services`).
+    package var services: [GATTService] { database.services }
+
+    /// The characteristics learned from their declarations, in handle order.
+    package var characteristics: [Characteristic] { database.attributes.compactMap(Characteristic.init) }
+
+    /// The characteristic whose declaration names `valueHandle` as its value (the first in
+    /// handle order).
+    package func characteristic(valueHandle: UInt16) -> Characteristic? {
+        for a in database.attributes where a.kind == .characteristicDeclaration && a.relatedHandle == valueHandle {
+            if let c = Characteristic(a) { return c }
+        }
+        return nil
+    }
+
+    /// Services and characteristics learned (also after `dropAttributes()`).
+    package var counts: (services: Int, characteristics: Int) {
+        dropped ?? (database.services.count, database.attributes.count { Characteristic($0) != nil })
+    }
+
+    /// Drops the database and the procedures (a connection the rules judged, held only for the
+    /// reports' lists), keeping the counts.
     package mutating func dropAttributes() {
         dropped = counts
-        services = []
-        characteristics = []
+        database = GATTServerDatabase()
         discoveryProcedures = DiscoveryProcedures()
     }
 
-    package struct Service: Sendable, Hashable, GATTServiceRange {
-        package var start: UInt16
-        package var end: UInt16
-        /// "180d" for 16-bit UUIDs, the canonical string otherwise.
-        package var uuid: String
-        package var name: String?
-        package var isPrimary: Bool
-        package var learned: FrameTime
-        package init(start: UInt16, end: UInt16, uuid: String, name: String?, isPrimary: Bool, learned: FrameTime) {
-            self.start = start
-            self.end = end
-            self.uuid = uuid
-            self.name = name
-            self.isPrimary = isPrimary
-            self.learned = learned
-        }
-        package var handleRange: ATTHandleRange { ATTHandleRange(start: start, end: end) }
-        /// GAP (0x1800) and GATT (0x1801) never count as discovered or used (RULES.md).
-        package var isGAPOrGATT: Bool { uuid == "1800" || uuid == "1801" }
-    }
-
+    /// A characteristic as its declaration (Read By Type for 0x2803) taught it: a declaration
+    /// without UUID, value handle or properties (one Find Information listed) is none.
     package struct Characteristic: Sendable, Hashable {
         package var declarationHandle: UInt16
         package var valueHandle: UInt16
         /// Properties bits (Core v5.4 Vol 3 Part G §3.3.1.1): 0x02 read, 0x04 write without
         /// response, 0x08 write, 0x10 notify, 0x20 indicate.
         package var properties: UInt8
-        package var uuid: String
-        package var name: String?
-        package var serviceStart: UInt16?
-        package var learned: FrameTime
-        package init(
-            declarationHandle: UInt16, valueHandle: UInt16, properties: UInt8, uuid: String, name: String?,
-            serviceStart: UInt16?, learned: FrameTime
-        ) {
-            self.declarationHandle = declarationHandle
-            self.valueHandle = valueHandle
-            self.properties = properties
-            self.uuid = uuid
-            self.name = name
-            self.serviceStart = serviceStart
-            self.learned = learned
+        /// The frame of the response that declared it.
+        package var learnedIn: FrameNumber
+        /// The characteristic's UUID.
+        package var uuidValue: ATTUUID
+        /// "2a37" for 16-bit UUIDs, the canonical string otherwise.
+        package var uuid: String { uuidValue.compactString }
+
+        init?(_ a: GATTAttribute) {
+            guard a.kind == .characteristicDeclaration, let uuid = a.uuid, let value = a.relatedHandle, let properties = a.properties else {
+                return nil
+            }
+            uuidValue = uuid
+            declarationHandle = a.handle
+            valueHandle = value
+            self.properties = properties.rawValue
+            learnedIn = a.learnedIn
         }
     }
 
@@ -261,6 +266,13 @@ package struct GATTDatabase: Sendable {
             self.client = client
         }
     }
+}
+
+extension GATTService {
+    package var start: UInt16 { range.start }
+    package var end: UInt16 { range.end }
+    /// GAP (0x1800) and GATT (0x1801) never count as discovered or used (RULES.md).
+    package var isGAPOrGATT: Bool { uuid.uuid16 == 0x1800 || uuid.uuid16 == 0x1801 }
 }
 
 package struct CCCDWrite: Sendable, Hashable {

@@ -17,8 +17,9 @@ import ScopeCore
 /// It is the one GATT database of a connection: each annotation reports what changed in it
 /// (``GATTAnnotation/procedure``, ``GATTAnnotation/discovered``,
 /// ``GATTAnnotation/clientConfigurationWrite``, ``GATTAnnotation/effectiveMTU``,
-/// ``GATTAnnotation/requestFrame``), and the analysis applies those changes rather than keeping
-/// a database of its own.
+/// ``GATTAnnotation/requestFrame``). The analysis holds the same database: a
+/// ``GATTServerDatabase`` per server that learns each annotation's ``GATTAnnotation/discovered``
+/// through ``GATTServerDatabase/learn(_:)``, as this tracker does, with no rules of its own.
 ///
 /// With ``DecodeDetail/analysis`` the annotations carry only those changes and what else the
 /// analysis reads (the inferred handle, CCCD values): no handle names, fields or request handle
@@ -388,7 +389,7 @@ public struct GATTTracker: Sendable {
 
     /// ``remember(_:note:)`` with the attribute's ``GATTServerDatabase/slot(of:)``, looked up already.
     mutating func remember(_ a: GATTAttribute, at slot: (index: Int, found: Bool), note: inout GATTAnnotation) {
-        db.store(a, at: slot)
+        db.learn(a, at: slot)
         note.discovered.append(a)
     }
 
@@ -404,7 +405,6 @@ public struct GATTTracker: Sendable {
                 continue
             }
             let range = ATTHandleRange(start: e.handle, end: end)
-            db.learnService(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
             remember(
                 GATTAttribute(
                     handle: e.handle, kind: primary ? .primaryService : .secondaryService, uuid: uuid, groupEnd: end,
@@ -423,7 +423,6 @@ public struct GATTTracker: Sendable {
         let primary = type == GATTNames.primaryService
         note.discovered.reserveCapacity(note.discovered.count + ranges.count)
         for range in ranges {
-            db.learnService(GATTService(range: range, uuid: uuid, isPrimary: primary, learnedIn: frame))
             remember(
                 GATTAttribute(
                     handle: range.start, kind: primary ? .primaryService : .secondaryService, uuid: uuid,
@@ -769,6 +768,25 @@ public struct GATTServerDatabase: Sendable {
 
     /// Room made in an empty database for its first attribute.
     static let initialCapacity = 32
+
+    /// Learns an attribute a discovery response taught (``GATTAnnotation/discovered``): stores
+    /// it at its handle, replacing what was known there, and a service declaration that names
+    /// its UUID and range as a service too (one learned again replaces the earlier). How what a
+    /// response taught enters a database, stated once: ``GATTTracker`` learns this way, and so
+    /// does a reader that applies the annotations' ``GATTAnnotation/discovered`` in order (the
+    /// analysis keeps each server of a connection so, and holds the same database).
+    public mutating func learn(_ a: GATTAttribute) { learn(a, at: slot(of: a.handle)) }
+
+    /// ``learn(_:)`` with the attribute's ``slot(of:)``, looked up already.
+    mutating func learn(_ a: GATTAttribute, at slot: (index: Int, found: Bool)) {
+        if a.kind == .primaryService || a.kind == .secondaryService, let uuid = a.uuid, let end = a.groupEnd {
+            learnService(
+                GATTService(
+                    range: ATTHandleRange(start: a.handle, end: end), uuid: uuid, isPrimary: a.kind == .primaryService,
+                    learnedIn: a.learnedIn))
+        }
+        store(a, at: slot)
+    }
 
     /// Stores `a` at `slot` (``slot(of:)`` of its handle), replacing what was known there.
     mutating func store(_ a: GATTAttribute, at slot: (index: Int, found: Bool)) {

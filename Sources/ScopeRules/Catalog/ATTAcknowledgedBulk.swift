@@ -103,7 +103,7 @@ package struct ATTAcknowledgedBulk: ItemRule {
                 let attribution = c.attribution(client: side)
                 t.finding(key(0, Int(c.firstSeen), i, j), Self.defaultSeverity, actor: context.actor(attribution)) {
                     let propsText = ch.map {
-                        "the characteristic allows Write Without Response (properties \(Text.hex2($0.properties)), frame \($0.learned.frame))"
+                        "the characteristic allows Write Without Response (properties \(Text.hex2($0.properties)), frame \($0.learnedIn))"
                     } ?? "the characteristic's properties are unknown (not discovered in this capture)"
                     return finding(
                         subject: "\(c.label) handle \(Text.hex4(handle))",
@@ -111,7 +111,7 @@ package struct ATTAcknowledgedBulk: ItemRule {
                             "\(r.count) consecutive Write Requests to handle \(Text.hex4(handle)) by the \(Text.side(side)) client (frames \(first.at.frame)-\(last.frame)), each within \(Text.seconds(maxGap)) of the previous one, \(r.total) bytes in total, \(r.smallest)-\(r.largest) bytes each, more than one ATT payload (\(payload) bytes at ATT_MTU \(first.mtu)); \(propsText)",
                         cause:
                             "Usually writeValue(_:for:type: .withResponse) in a loop for a bulk transfer instead of .withoutResponse paced by canSendWriteWithoutResponse (Android: WRITE_TYPE_DEFAULT instead of WRITE_TYPE_NO_RESPONSE; BlueZ: WriteValue type \"request\")",
-                        evidence: [ch?.learned.frame, first.at.frame, last.frame],
+                        evidence: [ch?.learnedIn, first.at.frame, last.frame],
                         fix: "Send bulk data with Write Without Response, with an application-level acknowledgement if needed.",
                         attribution: attribution, context: context)
                 }

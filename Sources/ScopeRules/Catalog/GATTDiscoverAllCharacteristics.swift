@@ -69,7 +69,7 @@ package struct GATTDiscoverAllCharacteristics: ItemRule {
                     guard let first = firsts.min(by: { $0.request.frame < $1.request.frame }) else { continue }
                     let client = first.client
                     func what() -> String {
-                        "\(Text.uuid(s.uuid)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
+                        "\(Text.uuid(s.uuid.compactString)) (\(c.label), \(Text.side(client)) client, \(chars) characteristic discovery request\(chars == 1 ? "" : "s")"
                             + (descs > 0 ? ", \(descs) descriptor discovery request\(descs == 1 ? "" : "s")" : "")
                             + " from frame \(first.request.frame))"
                     }
@@ -87,7 +87,7 @@ package struct GATTDiscoverAllCharacteristics: ItemRule {
                         let sweepText =
                             swept.isEmpty ? "" : " (\(swept.map { Text.hex4($0) }.joined(separator: ", ")) read only in the just-in-case sweep)"
                         return finding(
-                            subject: c.label + " service \(Text.uuid(s.uuid))" + (client == .remote ? " (remote GATT client)" : ""),
+                            subject: c.label + " service \(Text.uuid(s.uuid.compactString))" + (client == .remote ? " (remote GATT client)" : ""),
                             shows: "characteristics/descriptors discovered in \(what()): no characteristic used afterwards\(sweepText)",
                             cause: client == .remote
                                 ? "The peer (remote GATT client) discovers characteristics it never uses"

@@ -39,7 +39,7 @@ package struct GATTDiscoverAllServices: ItemRule {
         let analysis = view.detail, facts = view.facts
         // Each server of a connection discovered: the remote device's (by the local client), the
         // local one's (by the peer).
-        func discovered(_ db: GATTDatabase) -> Bool {
+        func discovered(_ db: GATTServerView) -> Bool {
             !db.discoveryProcedures.allPrimaryServices.isEmpty || !db.discoveryProcedures.primaryServicesByUUID.isEmpty
         }
         let fraction = number("used_fraction", config)
@@ -78,7 +78,7 @@ package struct GATTDiscoverAllServices: ItemRule {
                 // The first requests' frames and the last one's (the list keeps the first ones only).
                 let frames = all.map(\.request.frame) + (requests.isComplete ? [] : [requests.last?.request.frame].compactMap { $0 })
                 func head() -> String {
-                    let usedText = used.map { "\(Text.uuid($0.service.uuid)): \($0.use.text)" }.joined(separator: ", ")
+                    let usedText = used.map { "\(Text.uuid($0.service.uuid.compactString)): \($0.use.text)" }.joined(separator: ", ")
                     return "\(c.label): \(counted.count) primary services discovered over 0x0001-0xFFFF by the \(Text.side(client)) GATT client (frames \(frames.min() ?? 0)-\(frames.max() ?? 0); 1800, 1801 not counted), \(used.count) with a characteristic used afterwards"
                         + (used.isEmpty ? "" : " (\(usedText))")
                 }

@@ -90,7 +90,7 @@ package struct GATTPolling: ItemRule {
                 let attribution = c.attribution(client: client)
                 t.finding(self.key(0, Int(c.firstSeen), i, j), severity, actor: context.actor(attribution)) {
                     let propsText = ch.map {
-                        "properties \(Text.hex2($0.properties)) allow notify/indicate (declared in frame \($0.learned.frame)) -> warning"
+                        "properties \(Text.hex2($0.properties)) allow notify/indicate (declared in frame \($0.learnedIn)) -> warning"
                     } ?? "properties unknown (characteristic not discovered in this capture) -> info"
                     return finding(
                         severity, subject: "\(c.label) handle \(Text.hex4(handle))",
@@ -98,7 +98,7 @@ package struct GATTPolling: ItemRule {
                             "handle \(Text.hex4(handle)) read \(rs.count) times by the \(Text.side(client)) client (frames \(first.at.frame)-\(last.frame)), median gap \(rs.gaps.isExact ? "" : "about ")\(Text.millis(med)), notifications/indications never enabled on it; \(propsText)",
                         cause:
                             "Usually a timer calling readValue(for:) instead of setNotifyValue(true, for:) (Android: readCharacteristic in a loop instead of setCharacteristicNotification and the CCCD write; BlueZ: ReadValue instead of StartNotify)",
-                        evidence: [ch?.learned.frame, first.at.frame, last.frame],
+                        evidence: [ch?.learnedIn, first.at.frame, last.frame],
                         fix: "Subscribe to the characteristic and react to peripheral(_:didUpdateValueFor:error:).",
                         attribution: attribution, context: context)
                 }
