@@ -83,6 +83,18 @@ extension AnalysisResult {
 
 }
 
+extension ScanSession {
+    /// What a finding on a scan session adds when the stack resumed it after changing its random
+    /// address (`resumesAfterAddressChange`): that it continues an earlier scan, and from where
+    /// (named in the text only: the evidence stays the session's own frames, by which findings
+    /// are listed).
+    var resumptionText: String {
+        guard let r = resumesAfterAddressChange else { return "" }
+        return " (the stack's resumption, after it changed its random address at frame \(r.addressChange), of the scan of frame \(r.continues))"
+    }
+
+}
+
 extension Connection {
     /// "connection 0x0001", with the adapter and generation when they disambiguate.
     var label: String {

@@ -278,6 +278,8 @@ package struct AnalysisBuilder: Sendable {
             if let i = links.commandAnswered(command, event: event, sentAt: pending.at, status: status, adapter: adapter, at: at) {
                 noteRequestChanged(i)
             }
+        case .leSetRandomAddress:
+            if status == 0 { scans.randomAddressChanged(adapter: adapter, at: pending.at) }
         case .reset:
             // The controller drops its links, scan and advertising without an event for them.
             if status == 0 {

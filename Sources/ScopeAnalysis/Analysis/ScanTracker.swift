@@ -22,6 +22,18 @@ struct ScanTracker: Sendable {
     /// The starts of the last scans on each adapter without a system signature, most recent
     /// first (`ScanSession.previousStarts`).
     private var recentStarts: [AdapterIndex: [FrameTime]] = [:]
+    /// The scan the host last disabled on each adapter, while it may be a pause for an address
+    /// change (`ScanSession.resumesAfterAddressChange`): until scan parameters are set or a scan
+    /// is enabled.
+    private var paused: [AdapterIndex: PausedScan] = [:]
+
+    private struct PausedScan: Sendable {
+        var session: FrameNumber
+        var stop: Timestamp
+        var filterDuplicates: UInt8
+        var api: HCIAPI
+        var addressChange: FrameNumber?
+    }
     /// Sessions found to be the system's once they ended (`ActorTracker.scanEnded`), for the
     /// trackers that took their start for a local request; drained by `AnalysisBuilder`.
     private(set) var reattributed: [(adapter: AdapterIndex, start: FrameTime, evidence: ActorEvidence)] = []
@@ -189,7 +201,12 @@ extension ScanTracker {
             session.attribution = actors.scanStarted(phys: phys, adapter: adapter, at: command)
             session.previousStarts = recentStarts[adapter] ?? []
             session.resumesAroundConnection = resumesAroundConnection
-            if !session.attribution.signal.isSystemSignature, !resumesAroundConnection {
+            if let p = paused.removeValue(forKey: adapter), let change = p.addressChange, p.api == api,
+                p.filterDuplicates == e.filterDuplicates, command.time.microseconds &- p.stop.microseconds <= ScanResumption.maxPauseMicros
+            {
+                session.resumesAfterAddressChange = ScanResumption(continues: p.session, addressChange: change)
+            }
+            if !session.attribution.signal.isSystemSignature, !session.isStackResumption {
                 var starts = [command] + (recentStarts[adapter] ?? [])
                 if starts.count > ScanSession.startsKept { starts.removeLast(starts.count - ScanSession.startsKept) }
                 recentStarts[adapter] = starts
@@ -200,15 +217,28 @@ extension ScanTracker {
             running.append(
                 ScanTracking(adapter: adapter, session: ref, seen: SessionReportTable(expected: mostDistinctReports)))
             return true
-        } else {
+        } else if let position = activePosition(adapter) {
+            let pause = PausedScan(
+                session: sessions[position].start.frame, stop: command.time, filterDuplicates: sessions[position].filterDuplicates,
+                api: sessions[position].api)
             stop(adapter: adapter, command: command, complete: complete, keptScans: keptScans, actors: &actors)
+            paused[adapter] = pause
         }
         return false
+    }
+
+    /// LE Set Random Address succeeded on `adapter`: if a scan is paused there, the stack is
+    /// changing its address.
+    mutating func randomAddressChanged(adapter: AdapterIndex, at: FrameTime) {
+        guard paused[adapter] != nil else { return }
+        paused[adapter]?.addressChange = at.frame
     }
 
     /// The session running on `adapter`, if any, stops at `command` (a successful disable, or
     /// the controller reset, closed or removed); its reports run up to `complete`.
     mutating func stop(adapter: AdapterIndex, command: FrameTime, complete: FrameTime, keptScans: Int, actors: inout ActorTracker) {
+        // (A disable records its pause after this; a controller lost pauses nothing.)
+        paused[adapter] = nil
         guard var session = active.removeValue(forKey: adapter), let index = sessions.position(of: &session) else { return }
         let start = session.id
         sessions[index].stop = command
@@ -483,6 +513,8 @@ extension ScanTracker {
     /// LE Set (Extended) Scan Parameters succeeded on `adapter`: the parameters of its next scans.
     mutating func parametersSet(_ phys: [ScanPHY], adapter: AdapterIndex) {
         parameters[adapter] = phys
+        // A scan with new parameters is a new scan, not a paused one resumed.
+        paused[adapter] = nil
     }
 
     /// The sessions found to be the system's when they ended since last asked; forgotten here.

@@ -50,7 +50,17 @@ package struct ScanSession: Sendable {
     /// Android's stack pauses scanning around a connection and resumes it by itself, so such a
     /// start is no app's `startScan` (not counted by `scan.restart-throttled`).
     package var resumesAroundConnection = false
+    /// The stack paused the scan before this one on the adapter to change its random address and
+    /// enabled it again with the same settings (scan disabled, LE Set Random Address, scan enabled
+    /// within `ScanResumption.maxPauseMicros`, no scan parameters set between): this session
+    /// continues that scan. Android rotates its private address this way every few minutes, with
+    /// no call of the app's. Not a start `scan.restart-throttled` counts.
+    package var resumesAfterAddressChange: ScanResumption?
     package static let startsKept = 8
+
+    /// Not a start of the app's: a resumption by the stack (`resumesAroundConnection`,
+    /// `resumesAfterAddressChange`).
+    package var isStackResumption: Bool { resumesAroundConnection || resumesAfterAddressChange != nil }
 
     package struct FoundPeerRequest: Sendable, Hashable {
         package var request: FrameTime
@@ -190,3 +200,16 @@ package struct Device: Sendable {
         self.last = first
     }
 }
+
+/// A scan the stack paused to change its random address and enabled again
+/// (`ScanSession.resumesAfterAddressChange`).
+package struct ScanResumption: Sendable, Hashable {
+    /// The start of the session it continues (itself maybe a resumption).
+    package var continues: FrameNumber
+    /// The LE Set Random Address between the pause and the resumption.
+    package var addressChange: FrameNumber
+    /// The longest pause taken as one: the stack disables the scan, sets the address and enables
+    /// it again at once (about 14 ms in the captures seen).
+    package static let maxPauseMicros: Int64 = 1_000_000
+}
+

@@ -56,7 +56,7 @@ package struct ScanDuplicatesAllowed: ItemRule {
                     finding(
                         severity, subject: "scan session at frame \(s.start.frame)",
                         shows:
-                            "scan at frame \(s.start.frame) ran \(Text.seconds(s.durationMicros)) with the controller's duplicate filter off (Filter_Duplicates=0, "
+                            "scan at frame \(s.start.frame)\(s.resumptionText) ran \(Text.seconds(s.durationMicros)) with the controller's duplicate filter off (Filter_Duplicates=0, "
                             + "the Android stack's setting): \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
                         cause:
                             "Usual cause on Android: the app kept BluetoothLeScanner.startScan(...) running longer than \(Text.seconds(appScan)); the filter is the stack's, how long and how often the app scans is not",
@@ -76,7 +76,7 @@ package struct ScanDuplicatesAllowed: ItemRule {
                 finding(
                     severity, subject: "scan session at frame \(s.start.frame)",
                     shows:
-                        "scan at frame \(s.start.frame) with Filter_Duplicates=0: \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
+                        "scan at frame \(s.start.frame)\(s.resumptionText) with Filter_Duplicates=0: \(s.duplicates) of \(s.reports) reports are duplicates (\(Text.percent(s.duplicateRatio)), \(s.duplicateEventBytes) HCI event bytes)",
                     cause:
                         "Usually scanForPeripherals(withServices:options:) with CBCentralManagerScanOptionAllowDuplicatesKey set to true; on Android the stack turns the controller filter off for its own batching, so the setting is the stack's while the duplicates are still real",
                     evidence: [s.start.frame, s.firstDuplicate?.frame, endFrame],

@@ -85,7 +85,7 @@ package struct ScanLeftRunning: ItemRule {
         finding(
             subject: "scan session at frame \(s.start.frame)",
             shows:
-                "scan started at frame \(s.start.frame) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(end), \(Text.seconds(s.durationMicros)) after it started)",
+                "scan started at frame \(s.start.frame)\(s.resumptionText) ran more than \(Text.seconds(idle)) with no connection request in its first \(Text.seconds(idle)) (\(end), \(Text.seconds(s.durationMicros)) after it started)",
             cause:
                 "Usually the app called scanForPeripherals(withServices:options:) and never stopScan() (Android: BluetoothLeScanner.startScan without stopScan; BlueZ: StartDiscovery without StopDiscovery)",
             evidence: [s.start.frame, endAt.frame],
@@ -100,7 +100,7 @@ package struct ScanLeftRunning: ItemRule {
         finding(
             subject: "scan session at frame \(s.start.frame)",
             shows:
-                "scan started at frame \(s.start.frame) was still enabled when the host requested a connection to \(peer) (reported in frame \(reported.frame)) at frame \(request.frame), and \(end), \(Text.seconds(lingering)) after it",
+                "scan started at frame \(s.start.frame)\(s.resumptionText) was still enabled when the host requested a connection to \(peer) (reported in frame \(reported.frame)) at frame \(request.frame), and \(end), \(Text.seconds(lingering)) after it",
             cause:
                 "Usually stopScan() is not called in centralManager(_:didDiscover:advertisementData:rssi:) before connect(_:options:) (Android: stopScan before connectGatt)",
             evidence: [s.start.frame, reported.frame, request.frame, endAt.frame],

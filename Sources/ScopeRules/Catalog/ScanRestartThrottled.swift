@@ -37,8 +37,9 @@ package struct ScanRestartThrottled: ItemRule {
         guard context.platform == .android else { return }
         let maxStarts = Self.maxStarts(config)
         let window = micros("window_s", config)
-        // The stack's own resumption around a connection is no app's start.
-        for (i, s) in view.detail.scans.enumerated() where !s.attribution.signal.isSystemSignature && !s.resumesAroundConnection {
+        // The stack's own resumptions (around a connection, after changing its random address)
+        // are no app's starts.
+        for (i, s) in view.detail.scans.enumerated() where !s.attribution.signal.isSystemSignature && !s.isStackResumption {
             t.appSessions += 1
             let start = s.start.time.microseconds
             let within = s.previousStarts.prefix { start &- $0.time.microseconds <= window }

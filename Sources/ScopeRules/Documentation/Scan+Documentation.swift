@@ -130,6 +130,9 @@ extension ScanRestartThrottled {
             "LE Set Scan Enable / LE Set Extended Scan Enable (enable) and their Command Complete status",
             "The system's own scans (after the reset, with the stack's background parameters, controller-filtered) are "
                 + "left out of the count",
+            "The stack's resumptions are left out too: a scan enabled within 2 s of a connection request, connection or "
+                + "disconnection, and a scan enabled again within 1 s of its disable with an LE Set Random Address between "
+                + "and no scan parameters (the stack changing its private address)",
         ],
         violated: "A scan starts when `max_starts` (5) others started within the `window_s` (30 s) before it: Android "
             + "7 and later keep such a scan registered but deliver no results to the app, and say nothing.",
@@ -156,6 +159,8 @@ extension ScanRestartThrottled {
                 fix: "Start one scan and keep it running while it is needed (with `ScanFilter`s and "
                     + "`setReportDelay`); never start more than 5 scans in 30 s.",
                 stackDoes: "Android's stack restarts the controller's scan by itself whenever any client starts or "
-                    + "stops; those restarts carry the stack's background parameters and are not counted."),
+                    + "stops; those restarts carry the stack's background parameters and are not counted. It also "
+                    + "pauses the scan every few minutes to change its private address (scan disabled, LE Set Random "
+                    + "Address, the same scan enabled again about 10 ms later): not counted either."),
         ])
 }
