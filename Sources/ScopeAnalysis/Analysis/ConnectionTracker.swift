@@ -483,7 +483,10 @@ extension ConnectionTracker {
     mutating func settleRequest(ofConnection i: Int, kept: Int) {
         guard connections[i].isLE, let r = connections[i].request, let a = attempts.items.lastIndex(where: { $0.request == r })
         else { return }
-        if attempts[a].attribution.signal == .requestAcceptList { attempts[a].attribution = connections[i].attribution }
+        // An accept-list request is whose its connection turned out to be (`Connection.settleAttribution`).
+        if attempts[a].attribution.signal == .requestAcceptList || attempts[a].attribution.signal == .requestAcceptListAfterReset {
+            attempts[a].attribution = connections[i].attribution
+        }
         keepForDiscovery(attempts[a], id: attempts.ids[a], kept: kept)
     }
 

@@ -305,8 +305,18 @@ package struct Connection: Sendable {
 
     /// The attribution once the link has ended (or the capture): a connection from an accept-list
     /// request to a device it is not bonded with is no background reconnection of a known device.
+    /// Nor is it the stack reconnecting its bonded devices after a reset when it carried ATT
+    /// traffic and keys of a bond were never used: Android encrypts a bonded LE link as it comes
+    /// up (joelarula: accept-list request 4.45 s after the HCI Reset, frame 207, a link never
+    /// encrypted with GATT discovery on it, closed by the host 2.2 s later, then the same request
+    /// again at 324; whoisbe: links 0x0041/0x0042 from requests 1.1 and 1.8 s after the reset,
+    /// an hour of unencrypted ATT with devices the app connects again later). A link that ended
+    /// before any ATT (dandwhelan's 0x0041, failed to be established in 124 ms) could not tell.
     mutating func settleAttribution() {
-        if attribution.signal == .requestAcceptList, !usedStoredKeys {
+        let unbonded =
+            !usedStoredKeys
+            && (attribution.signal == .requestAcceptList || (attribution.signal == .requestAcceptListAfterReset && attTotals.pdus > 0))
+        if unbonded {
             attribution = ActorEvidence(.requestAcceptListUnbonded, frame: attribution.frame)
         }
     }
@@ -326,8 +336,8 @@ package struct Connection: Sendable {
     /// False once the analysis stopped holding this connection's ATT PDUs in `att`.
     var holdsATT = true
     /// The remote device's GATT server on this connection, as the local client discovered it:
-    /// the decoder's database of it (its GATT tracker's, as the last annotation that taught
-    /// something reported it; nothing is decoded or rebuilt here) and the discovery requests.
+    /// its database (the decoder's type, learning what the decoder's GATT tracker reported it
+    /// learned, by the tracker's own `learn(_:)`) and the discovery requests.
     package var gatt: GATTServerView {
         _read { yield lists.value.gatt }
         _modify { yield &lists.value.gatt }
