@@ -274,7 +274,8 @@ package struct AnalysisBuilder: Sendable {
                 lastConnectionEvent: lastConnectionEvent[adapter], actors: &actors)
             if let started { reconnections.noteScanStarted(pending.at, adapter: adapter, evidence: started) }
             noteScansReattributed()
-        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .readRSSI:
+        case .leCreateConnection, .leExtendedCreateConnectionV1, .leExtendedCreateConnectionV2, .leCreateConnectionCancel, .readRSSI,
+            .leAddDeviceToFilterAcceptList, .leRemoveDeviceFromFilterAcceptList, .leClearFilterAcceptList:
             if let i = links.commandAnswered(command, event: event, sentAt: pending.at, status: status, adapter: adapter, at: at) {
                 noteRequestChanged(i)
             }
@@ -285,6 +286,7 @@ package struct AnalysisBuilder: Sendable {
             if status == 0 {
                 controllerLost(.reset, adapter: adapter, at: at)
                 actors.reset(adapter: adapter, at: at)
+                links.acceptListCleared(adapter: adapter)
             }
         default:
             if let accepted = advertising.commandAnswered(command, sentAt: pending.at, event: event, status: status, adapter: adapter, at: at) {

@@ -30,8 +30,8 @@ extension ConnectionTracker {
         return nil
     }
 
-    /// LE (Extended) Create Connection, LE Create Connection Cancel or Read RSSI (the builder's
-    /// `commandAnswered` names them), sent at `sentAt`, answered by `event` at `at`. Returns
+    /// LE (Extended) Create Connection, LE Create Connection Cancel, Read RSSI or a change of the
+    /// Filter Accept List (the builder's `commandAnswered` names them), sent at `sentAt`, answered by `event` at `at`. Returns
     /// the position of the connection request that changed, if any.
     mutating func commandAnswered(
         _ command: HCICommand, event: HCIEvent, sentAt: FrameTime, status: UInt8, adapter: AdapterIndex, at: FrameTime
@@ -48,6 +48,13 @@ extension ConnectionTracker {
         case .readRSSI:
             if case .readRSSI(let r)? = event.typed {
                 rssiRead(HandleKey(adapter: adapter, handle: r.handle), RSSIReading(dBm: Int(r.rssi), at: at))
+            }
+        case .leAddDeviceToFilterAcceptList, .leRemoveDeviceFromFilterAcceptList, .leClearFilterAcceptList:
+            guard status == 0 else { break }
+            switch command.typed {
+            case .leFilterAcceptListDevice(let d)?: acceptListChanged(d.address, added: d.added, adapter: adapter)
+            case .leClearFilterAcceptList?: acceptListCleared(adapter: adapter)
+            default: break
             }
         default:
             break

@@ -36,6 +36,12 @@ struct ConnectionTracker: Sendable {
         var adapter: AdapterIndex
         var peer: BDAddr?
     }
+    /// The Filter Accept List of each adapter, where the capture tells all of it: from an LE
+    /// Clear Filter Accept List or an HCI Reset on (the list is empty then), the devices added
+    /// and removed since. Absent before: the list may hold devices added before the capture.
+    /// Past `acceptListLimit` devices it is absent again.
+    private var acceptList: [AdapterIndex: [BDAddr]] = [:]
+    static let acceptListLimit = 64
     /// Closed connections still holding their ATT detail (ids), and their ATT PDUs.
     private(set) var closedWithDetail: [Int] = []
     private(set) var closedDetailEvents = 0
@@ -350,6 +356,8 @@ extension ConnectionTracker {
     /// replaces it; one neither cancelled nor answered is displaced, and pending again if the
     /// controller refuses this one. Returns the new request's id.
     mutating func requestSent(_ attempt: ConnectionAttempt, adapter: AdapterIndex) -> Int {
+        var attempt = attempt
+        if attempt.peer == nil { attempt.acceptListMembers = acceptList[adapter] }
         displacedAttempt[adapter] = nil
         if let previous = pendingAttemptPosition(adapter), attempts[previous].complete == nil {
             if attempts[previous].cancel != nil {
@@ -496,10 +504,29 @@ extension ConnectionTracker {
         guard !attempts[i].countedAsFailed else { return }
         attempts[i].countedAsFailed = true
         let a = attempts[i]
-        let key = FailureKey(adapter: a.adapter, peer: a.peer)
-        if failures[key] == nil, failures.count >= Self.failureKeysLimit { failures = [:] }
-        failures[key, default: FailedAttempts()].add(a)
+        // A request to an accept list the capture tells whole failed for each device on it: the
+        // one of them that connects later carries it (vpuhoff: the stack's request 161, for two
+        // devices put on the list after the reset, is no failure of the BK300's, added at 313
+        // and connected by request 315).
+        let keys = a.peer == nil && a.acceptListMembers != nil
+            ? (a.acceptListMembers ?? []).map { FailureKey(adapter: a.adapter, peer: $0) } : [FailureKey(adapter: a.adapter, peer: a.peer)]
+        for key in keys {
+            if failures[key] == nil, failures.count >= Self.failureKeysLimit { failures = [:] }
+            failures[key, default: FailedAttempts()].add(a)
+        }
     }
+
+    /// LE Add Device To / Remove Device From Filter Accept List succeeded on `adapter`.
+    mutating func acceptListChanged(_ address: BDAddr, added: Bool, adapter: AdapterIndex) {
+        guard var list = acceptList[adapter] else { return }
+        list.removeAll { $0 == address }
+        if added { list.append(address) }
+        acceptList[adapter] = list.count > Self.acceptListLimit ? nil : list
+    }
+
+    /// The Filter Accept List of `adapter` is empty: LE Clear Filter Accept List succeeded, or
+    /// the controller was reset.
+    mutating func acceptListCleared(adapter: AdapterIndex) { acceptList[adapter] = [] }
 
     /// The failures request `i`, which connected to `peer`, leaves behind: its own peer's, and
     /// for an accept-list request those of direct requests to the peer it connected to.

@@ -88,6 +88,9 @@ package struct ConnectionAttempt: Sendable {
     /// on the adapter that did not connect since the last that did, set when this one connected:
     /// what discovery cost leaves out when it counts from the request that connected.
     package var earlierFailures: FailedAttempts?
+    /// A request to the Filter Accept List: the devices on the list when it was sent, where the
+    /// capture tells the whole list (since a Clear or a Reset); nil otherwise.
+    package var acceptListMembers: [BDAddr]?
     /// Counted among the failures the next connecting request carries (once).
     var countedAsFailed = false
     package init(adapter: AdapterIndex, request: FrameTime, api: HCIAPI, peer: BDAddr?, peerAddressType: UInt8?, filterPolicy: UInt8) {

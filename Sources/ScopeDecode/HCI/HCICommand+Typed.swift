@@ -29,6 +29,9 @@ public enum TypedCommand: Sendable, Hashable {
     case leSetExtendedAdvertisingEnable(LESetExtendedAdvertisingEnable)
     /// Android's vendor LE Multi-Advertising (``HCIOpcode/androidMultiAdvertising``).
     case androidMultiAdvertising(AndroidMultiAdvertising)
+    /// LE Add Device To / Remove Device From Filter Accept List.
+    case leFilterAcceptListDevice(LEFilterAcceptListDevice)
+    case leClearFilterAcceptList
 }
 
 extension HCICommand {
@@ -50,6 +53,11 @@ extension HCICommand {
         case .leExtendedCreateConnectionV2:
             return LEExtendedCreateConnection(p, v2: true).map(TypedCommand.leExtendedCreateConnection)
         case .leCreateConnectionCancel: return .leCreateConnectionCancel
+        case .leAddDeviceToFilterAcceptList:
+            return LEFilterAcceptListDevice(p, added: true).map(TypedCommand.leFilterAcceptListDevice)
+        case .leRemoveDeviceFromFilterAcceptList:
+            return LEFilterAcceptListDevice(p, added: false).map(TypedCommand.leFilterAcceptListDevice)
+        case .leClearFilterAcceptList: return .leClearFilterAcceptList
         case .disconnect: return Disconnect(p).map(TypedCommand.disconnect)
         case .leConnectionUpdate: return LEConnectionUpdate(p).map(TypedCommand.leConnectionUpdate)
         case .leSetAdvertisingParameters: return LESetAdvertisingParameters(p).map(TypedCommand.leSetAdvertisingParameters)
@@ -321,6 +329,35 @@ public struct LEExtendedCreateConnection: Sendable, Hashable {
             }
             return out
         }
+    }
+}
+
+/// LE Add Device To Filter Accept List (§7.8.16) and LE Remove Device From Filter Accept List
+/// (§7.8.17): the device a connection request "to the accept list" may then connect to.
+public struct LEFilterAcceptListDevice: Sendable, Hashable {
+    /// Added (true) or removed.
+    public var added: Bool
+    /// Address_Type: 0 public, 1 random, 0xFF anonymous advertisements.
+    public var addressType: UInt8
+    public var address: BDAddr
+
+    struct Table: Sendable {
+        var type = ParamSlot.unresolved, address = ParamSlot.unresolved
+    }
+    static let addTable = table(.leAddDeviceToFilterAcceptList)
+    static let removeTable = table(.leRemoveDeviceFromFilterAcceptList)
+    private static func table(_ opcode: HCIOpcode) -> Built<Table> {
+        var s = HCICommand.slots(opcode)
+        var t = Table()
+        t.type = s.int("Address Type")
+        t.address = s.address("Address")
+        return Built(t, s.missing)
+    }
+
+    init?(_ p: ArraySlice<UInt8>, added: Bool) {
+        let t = added ? Self.addTable.table : Self.removeTable.table
+        guard let type = t.type.u8(p), let a = t.address.address(p) else { return nil }
+        (self.added, addressType, address) = (added, type, a)
     }
 }
 

@@ -465,6 +465,8 @@ enum TypedViewTables {
             ("LECreateConnection", LECreateConnection.built.missing),
             ("LEExtendedCreateConnection v1", LEExtendedCreateConnection.v1Table.missing),
             ("LEExtendedCreateConnection v2", LEExtendedCreateConnection.v2Table.missing),
+            ("LEFilterAcceptListDevice (add)", LEFilterAcceptListDevice.addTable.missing),
+            ("LEFilterAcceptListDevice (remove)", LEFilterAcceptListDevice.removeTable.missing),
             ("Disconnect", Disconnect.built.missing),
             ("LEConnectionUpdate", LEConnectionUpdate.built.missing),
             ("LESetAdvertisingParameters", LESetAdvertisingParameters.built.missing),
